@@ -1,0 +1,31 @@
+import { Elysia, type AnyElysia } from 'elysia';
+import type { AppContext } from './kernel/context';
+import { isJsonType, parseJsonBody } from './kernel/http/body';
+import { toAppError } from './kernel/http/error-map';
+import { problemResponse } from './kernel/errors';
+import { requestId } from './kernel/http/request-id';
+import { identityRoutes } from './features/identity/routes';
+import { metaRoutes } from './features/meta/routes';
+
+/** Builds the whole HTTP app: kernel hooks first, then every feature's routes. */
+export function buildApp(ctx: AppContext): AnyElysia {
+  let app: AnyElysia;
+  app = new Elysia({ normalize: false, aot: true })
+    .onParse({ as: 'global' }, ({ request, contentType }) => {
+      if (isJsonType(contentType)) return parseJsonBody(request, ctx.config.jsonBodyLimit);
+    })
+    .onError({ as: 'global' }, ({ code, error, request }) => {
+      const { err, fault } = toAppError(code, error);
+      const id = requestId(request);
+      if (fault) ctx.log.error('unhandled error', { request_id: id, path: new URL(request.url).pathname, error: String((error as Error)?.stack ?? error) });
+      return problemResponse(err, ctx.config.problemsBase, id);
+    })
+    .use(metaRoutes(ctx, () => app))
+    .use(identityRoutes(ctx));
+  return app;
+}
+
+/** Starts background workers of every feature (job runners, dispatchers, supervisors). */
+export async function startWorkers(_ctx: AppContext): Promise<void> {
+  // Features register their workers here as they land.
+}

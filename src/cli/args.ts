@@ -1,0 +1,30 @@
+import { parseArgs } from 'node:util';
+
+/** Parsed command line: the command words and the flags. */
+export interface Cli { words: string[]; flags: Record<string, string | boolean | undefined> }
+
+/** Parses argv after the program name; unknown flags are an error. */
+export function parseCli(argv: string[]): Cli {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      data: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, config: { type: 'string' },
+      name: { type: 'string' }, slug: { type: 'string' }, 'cdn-only': { type: 'boolean' }, json: { type: 'boolean' },
+      tenant: { type: 'string' }, role: { type: 'string' }, scopes: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+    },
+  });
+  return { words: positionals, flags: values };
+}
+
+/** The usage text. */
+export const USAGE = `viewstream — self-hosted video platform
+
+  viewstream serve [--data DIR] [--port N] [--host ADDR] [--config FILE]
+  viewstream tenant create --name N [--slug S] [--cdn-only] [--json] [--data DIR]
+  viewstream key create --tenant SLUG (--role R | --scopes a,b) [--name N] [--json] [--data DIR]
+  viewstream doctor [--json]
+
+Environment: VS_DATA_DIR VS_PORT VS_HOST VS_BASE_URL VS_RTMP_PORT VS_SRT_PORTS VS_PRIVATE_ALLOWLIST
+`;

@@ -1,0 +1,60 @@
+import { Elysia, t } from 'elysia';
+import type { AppContext } from '../../kernel/context';
+import { doc } from '../../kernel/http/plugin';
+import { parseLimit } from '../../kernel/http/pagination';
+import { notFound } from '../../kernel/errors';
+import { isUuid } from '../../kernel/ids';
+import { CreateKeyBody, CreatedKey, KeyView, MeView } from './model';
+import { IdentityService, identityService } from './service';
+
+/** /v1/me and /v1/api-keys. */
+export function identityRoutes(ctx: AppContext) {
+  const svc = identityService(ctx);
+  return new Elysia({ prefix: '/v1' })
+    .use(ctx.http)
+    .get('/me', ({ principal: p }) => {
+      const tenant = { id: p.tenantId, slug: p.tenantSlug, name: p.tenantName, role: 'api_key', cdn_only: p.cdnOnly };
+      return {
+        auth: 'api_key' as const,
+        user: null,
+        tenants: [tenant],
+        current_tenant: { ...tenant, cdn_hostname: new URL(ctx.config.cdnBaseUrl).host },
+        scopes: [...p.scopes],
+        key: { id: p.keyId, name: '' },
+      };
+    }, {
+      auth: { scope: null },
+      response: { 200: MeView },
+      detail: doc('Identity', 'Who am I', 'מי אני', 'The calling key, its tenant, scopes and the tenant delivery host (`cdn_hostname`).'),
+    })
+    .post('/api-keys', ({ principal: p, body, set }) => {
+      set.status = 201;
+      return svc.createKey(p.tenantId, body, p);
+    }, {
+      auth: { scope: 'keys:manage' },
+      body: CreateKeyBody,
+      response: { 201: CreatedKey },
+      detail: doc('Identity', 'Create an API key', 'יצירת מפתח API', 'Give `role` or `scopes`. The key cannot hold scopes the caller lacks. The full key is in this answer only; only its hash is stored.'),
+    })
+    .get('/api-keys', ({ principal: p, query }) => {
+      const limit = parseLimit(query.limit, 50, 200);
+      const scope = `keys:${p.tenantId}`;
+      const cursor = query.cursor ? ctx.cursors.decode(scope, query.cursor) : null;
+      return svc.listKeys(p.tenantId, limit, cursor, (rows) => ctx.cursors.page(scope, rows, limit, IdentityService.view));
+    }, {
+      auth: { scope: 'keys:manage' },
+      query: t.Object({ limit: t.Optional(t.String()), cursor: t.Optional(t.String()) }),
+      response: { 200: t.Object({ items: t.Array(KeyView), next_cursor: t.Union([t.String(), t.Null()]) }) },
+      detail: doc('Identity', 'List API keys', 'רשימת מפתחות API', 'Newest first; `limit` up to 200 (default 50).'),
+    })
+    .delete('/api-keys/:id', ({ principal: p, params, set }) => {
+      if (!isUuid(params.id)) throw notFound('API key');
+      svc.revokeKey(p.tenantId, params.id);
+      set.status = 204;
+      return null;
+    }, {
+      auth: { scope: 'keys:manage' },
+      params: t.Object({ id: t.String() }),
+      detail: doc('Identity', 'Revoke an API key', 'ביטול מפתח API', 'The key answers 401 from its next request on.'),
+    });
+}

@@ -1,0 +1,101 @@
+import { readFileSync, existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { DEFAULTS, type Config } from './schema';
+
+/** Command-line overrides accepted by `serve` and the other commands. */
+export interface ConfigFlags { data?: string; port?: number; host?: string; config?: string }
+
+const ENV_KEYS: Record<string, (c: Config, v: string) => void> = {
+  VS_DATA_DIR: (c, v) => { c.dataDir = v; },
+  VS_PORT: (c, v) => { c.port = int('VS_PORT', v); },
+  VS_HOST: (c, v) => { c.host = v; },
+  VS_BASE_URL: (c, v) => { c.baseUrl = v; },
+  VS_CDN_BASE_URL: (c, v) => { c.cdnBaseUrl = v; },
+  VS_PLAYER_URL: (c, v) => { c.playerUrl = v; },
+  VS_RTMP_PORT: (c, v) => { c.rtmpPort = int('VS_RTMP_PORT', v); },
+  VS_SRT_PORTS: (c, v) => { c.srtPorts = range('VS_SRT_PORTS', v); },
+  VS_PRIVATE_ALLOWLIST: (c, v) => { c.privateAllowlist = v.split(',').map((s) => s.trim()).filter(Boolean); },
+  VS_LOG_LEVEL: (c, v) => { c.logLevel = v as Config['logLevel']; },
+  VS_FFMPEG: (c, v) => { c.ffmpegPath = v; },
+  VS_FFPROBE: (c, v) => { c.ffprobePath = v; },
+};
+
+function int(name: string, v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n)) throw new Error(`${name} must be an integer, got "${v}"`);
+  return n;
+}
+
+function range(name: string, v: string): { start: number; end: number } {
+  const m = /^(\d+)-(\d+)$/.exec(v.trim());
+  if (!m) throw new Error(`${name} must be START-END, got "${v}"`);
+  return { start: Number(m[1]), end: Number(m[2]) };
+}
+
+/** Maps snake_case YAML keys onto the config object (shallow, known keys only). */
+function applyYaml(c: Config, doc: Record<string, unknown>): void {
+  const map: Record<string, keyof Config> = {
+    data_dir: 'dataDir', port: 'port', host: 'host', base_url: 'baseUrl', cdn_base_url: 'cdnBaseUrl',
+    player_url: 'playerUrl', problems_base: 'problemsBase', rtmp_port: 'rtmpPort', log_level: 'logLevel',
+    json_body_limit: 'jsonBodyLimit', ffmpeg_path: 'ffmpegPath', ffprobe_path: 'ffprobePath',
+    shutdown_grace_s: 'shutdownGraceS', private_allowlist: 'privateAllowlist',
+  };
+  for (const [k, v] of Object.entries(doc)) {
+    if (k === 'srt_ports' && typeof v === 'string') { c.srtPorts = range('srt_ports', v); continue; }
+    if (k === 'rate_limit' && v && typeof v === 'object') {
+      const r = v as { per_second?: number; burst?: number };
+      c.rateLimit = { perSecond: r.per_second ?? c.rateLimit.perSecond, burst: r.burst ?? c.rateLimit.burst };
+      continue;
+    }
+    const key = map[k];
+    if (!key) throw new Error(`unknown config key "${k}"`);
+    (c as unknown as Record<string, unknown>)[key] = v;
+  }
+}
+
+function validate(c: Config): void {
+  const port = (n: number, name: string) => {
+    if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`${name} out of range: ${n}`);
+  };
+  port(c.port, 'port'); port(c.rtmpPort, 'rtmp_port'); port(c.srtPorts.start, 'srt_ports'); port(c.srtPorts.end, 'srt_ports');
+  if (c.srtPorts.end < c.srtPorts.start) throw new Error('srt_ports: END before START');
+  if (!['debug', 'info', 'warn', 'error'].includes(c.logLevel)) throw new Error(`log_level invalid: ${c.logLevel}`);
+  if (!Array.isArray(c.privateAllowlist)) throw new Error('private_allowlist must be a list');
+  if (c.baseUrl && !/^https?:\/\//.test(c.baseUrl)) throw new Error('base_url must start with http:// or https://');
+}
+
+/** Loads config: embedded defaults -> YAML file -> VS_* environment -> flags; validated and frozen. */
+export function loadConfig(flags: ConfigFlags = {}, env: Record<string, string | undefined> = process.env): Readonly<Config> {
+  const c: Config = structuredClone(DEFAULTS);
+  const file = flags.config ?? env.VS_CONFIG;
+  if (file) {
+    if (!existsSync(file)) throw new Error(`config file not found: ${file}`);
+    const doc = parseYaml(readFileSync(file, 'utf8')) ?? {};
+    if (typeof doc !== 'object') throw new Error(`config file ${file} is not a mapping`);
+    applyYaml(c, doc as Record<string, unknown>);
+  }
+  for (const [k, apply] of Object.entries(ENV_KEYS)) {
+    const v = env[k];
+    if (v !== undefined && v !== '') apply(c, v);
+  }
+  if (flags.data) c.dataDir = flags.data;
+  if (flags.port !== undefined) c.port = flags.port;
+  if (flags.host) c.host = flags.host;
+  c.dataDir = resolve(c.dataDir);
+  validate(c);
+  return Object.freeze(c);
+}
+
+/** Fills the public addresses once the listening port is known (base_url defaults to the local address). */
+export function withAddresses(c: Readonly<Config>, port: number): Readonly<Config> {
+  const host = c.host === '0.0.0.0' || c.host === '::' ? '127.0.0.1' : c.host;
+  const baseUrl = (c.baseUrl || `http://${host}:${port}`).replace(/\/+$/, '');
+  return Object.freeze({
+    ...c,
+    port,
+    baseUrl,
+    cdnBaseUrl: (c.cdnBaseUrl || baseUrl).replace(/\/+$/, ''),
+    playerUrl: (c.playerUrl || baseUrl).replace(/\/+$/, ''),
+  });
+}

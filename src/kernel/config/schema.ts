@@ -1,0 +1,47 @@
+import type { Level } from '../log';
+
+/** The validated, frozen configuration every part of the service reads. */
+export interface Config {
+  dataDir: string;
+  port: number;
+  host: string;
+  /** Public address used in every URL the API returns. */
+  baseUrl: string;
+  /** Delivery host base (defaults to baseUrl). */
+  cdnBaseUrl: string;
+  /** Hosted player base (defaults to baseUrl). */
+  playerUrl: string;
+  problemsBase: string;
+  rtmpPort: number;
+  srtPorts: { start: number; end: number };
+  /** CIDRs exempt from the private-address refusal. */
+  privateAllowlist: string[];
+  logLevel: Level;
+  /** Largest JSON body accepted by management routes, bytes. */
+  jsonBodyLimit: number;
+  rateLimit: { perSecond: number; burst: number };
+  ffmpegPath: string | null;
+  ffprobePath: string | null;
+  /** Seconds to wait for in-flight requests on shutdown. */
+  shutdownGraceS: number;
+}
+
+/** Embedded defaults: the service runs with nothing else configured. */
+export const DEFAULTS: Config = {
+  dataDir: './data',
+  port: 8080,
+  host: '0.0.0.0',
+  baseUrl: '',
+  cdnBaseUrl: '',
+  playerUrl: '',
+  problemsBase: 'https://viewstream.dev/problems',
+  rtmpPort: 1935,
+  srtPorts: { start: 9000, end: 9199 },
+  privateAllowlist: [],
+  logLevel: 'info',
+  jsonBodyLimit: 1024 * 1024,
+  rateLimit: { perSecond: 20, burst: 100 },
+  ffmpegPath: null,
+  ffprobePath: null,
+  shutdownGraceS: 10,
+};

@@ -1,0 +1,27 @@
+import type { Config } from './config/schema';
+import type { Db } from './db/sqlite';
+import type { Logger } from './log';
+import type { Clock } from './clock';
+import type { KeyCache } from './http/auth';
+import type { RateLimiter } from './http/rate-limit';
+import type { Cursors } from './http/pagination';
+import type { HttpPlugin } from './http/plugin';
+import type { StatsStore } from './stats';
+
+/** Something to stop on shutdown (workers, child processes, listeners). */
+export type Stopper = () => Promise<void> | void;
+
+/** Everything a feature needs, built once at start and passed down explicitly. */
+export interface AppContext {
+  config: Readonly<Config>;
+  db: Db;
+  stats: StatsStore;
+  log: Logger;
+  clock: Clock;
+  keys: KeyCache;
+  limiter: RateLimiter;
+  cursors: Cursors;
+  http: HttpPlugin;
+  /** Registers work to stop on shutdown (run in reverse order). */
+  onStop(fn: Stopper): void;
+}

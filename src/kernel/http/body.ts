@@ -1,0 +1,42 @@
+import { AppError } from '../errors';
+
+/** Reads a request body as text, refusing (413) before or as soon as it exceeds `limit` bytes. */
+export async function readLimited(req: Request, limit: number): Promise<string> {
+  const declared = req.headers.get('content-length');
+  if (declared !== null && Number(declared) > limit) {
+    throw new AppError('payload_too_large', `body exceeds ${limit} bytes`);
+  }
+  if (!req.body) return '';
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw new AppError('payload_too_large', `body exceeds ${limit} bytes`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Parses a JSON body within `limit` bytes; malformed JSON answers 400 invalid_json. */
+export async function parseJsonBody(req: Request, limit: number): Promise<unknown> {
+  const text = await readLimited(req, limit);
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new AppError('invalid_json', `request body is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+/** True when a content type names JSON (application/json or any +json type). */
+export function isJsonType(ct: string | null): boolean {
+  if (!ct) return false;
+  const base = ct.split(';')[0].trim().toLowerCase();
+  return base === 'application/json' || base.endsWith('+json');
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bun
+import { parseCli, USAGE } from './cli/args';
+import { serve } from './cli/serve';
+import { keyCreate, tenantCreate, cliError } from './cli/admin';
+import { doctor } from './cli/doctor';
+
+/** CLI entry: parse arguments, run one command, exit with its status. No logic here. */
+async function main(argv: string[]): Promise<number> {
+  const cli = parseCli(argv);
+  const [cmd, sub] = cli.words;
+  const port = cli.flags.port !== undefined ? Number(cli.flags.port) : undefined;
+  if (cli.flags.help || !cmd) { process.stdout.write(USAGE); return cmd ? 0 : 2; }
+  if (cmd === 'serve') {
+    await serve({ data: cli.flags.data as string, port, host: cli.flags.host as string, config: cli.flags.config as string });
+    return -1;
+  }
+  if (cmd === 'tenant' && sub === 'create') return tenantCreate(cli.flags);
+  if (cmd === 'key' && sub === 'create') return keyCreate(cli.flags);
+  if (cmd === 'doctor') return doctor(cli.flags);
+  process.stderr.write(USAGE);
+  return 2;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => { if (code >= 0) process.exit(code); },
+  (e) => process.exit(cliError(e)),
+);
