@@ -1,0 +1,99 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+
+/** Options for one supervised tool process (ffmpeg, ffprobe). */
+export interface RunOptions {
+  /** Kill the process group when no progress was reported for this long (ms); 0 disables. */
+  stallMs?: number;
+  /** Hard deadline for the whole run (ms); 0 disables. */
+  timeoutMs?: number;
+  /** Lines of stderr kept in the ring buffer. */
+  stderrLines?: number;
+  /** Called for each stdout line (e.g. `-progress pipe:1` key=value lines); counts as progress. */
+  onStdoutLine?: (line: string) => void;
+  /** Called for each stderr line. */
+  onStderrLine?: (line: string) => void;
+  /** When true, any stderr output also counts as progress (for tools that do not write -progress). */
+  stderrIsProgress?: boolean;
+  cwd?: string;
+  env?: Record<string, string>;
+  /** Abort signal: aborting kills the process group. */
+  signal?: AbortSignal;
+}
+
+/** How a run ended. */
+export interface RunResult { code: number | null; signal: string | null; stalled: boolean; timedOut: boolean; aborted: boolean; stderrTail: string[] }
+
+const live = new Set<ChildProcess>();
+
+/** Kills every tool process group this process started (shutdown and crash paths). */
+export function killAllChildren(): void {
+  for (const c of live) killGroup(c, 'SIGKILL');
+}
+process.on('exit', killAllChildren);
+
+function killGroup(c: ChildProcess, sig: NodeJS.Signals): void {
+  if (c.pid === undefined) return;
+  try { process.kill(-c.pid, sig); } catch { try { c.kill(sig); } catch { /* gone */ } }
+}
+
+/** A running tool process: wait for it, or stop it (SIGTERM to the group, SIGKILL after a grace period). */
+export interface Running { pid: number; done: Promise<RunResult>; stop(graceMs?: number): Promise<RunResult>; stderrTail(): string[] }
+
+/**
+ * Spawns a tool with an argv array (never a shell) in its own process group (`detached` = setsid), stdin closed,
+ * with a stall watchdog and a stderr ring buffer. The group is killed on stop, abort, timeout and stall.
+ */
+export function runTool(argv: string[], o: RunOptions = {}): Running {
+  const child = spawn(argv[0], argv.slice(1), { cwd: o.cwd, env: o.env ?? (process.env as Record<string, string>), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  live.add(child);
+  const ring: string[] = [];
+  const keep = o.stderrLines ?? 60;
+  let lastProgress = Date.now();
+  let stalled = false, timedOut = false, aborted = false;
+  const lines = (stream: NodeJS.ReadableStream | null, fn: (l: string) => void) => {
+    let buf = '';
+    stream?.setEncoding?.('utf8');
+    stream?.on('data', (chunk: string) => {
+      buf += chunk;
+      let i: number;
+      while ((i = buf.indexOf('\n')) >= 0) { const l = buf.slice(0, i).replace(/\r$/, ''); buf = buf.slice(i + 1); fn(l); }
+      if (buf.length > 65536) { fn(buf); buf = ''; }
+    });
+    stream?.on('end', () => { if (buf) fn(buf); });
+  };
+  lines(child.stdout, (l) => { lastProgress = Date.now(); o.onStdoutLine?.(l); });
+  lines(child.stderr, (l) => {
+    ring.push(l); if (ring.length > keep) ring.shift();
+    if (o.stderrIsProgress) lastProgress = Date.now();
+    o.onStderrLine?.(l);
+  });
+  const timers: ReturnType<typeof setInterval>[] = [];
+  if (o.stallMs) timers.push(setInterval(() => { if (Date.now() - lastProgress > o.stallMs!) { stalled = true; killGroup(child, 'SIGKILL'); } }, Math.min(1000, o.stallMs)));
+  if (o.timeoutMs) timers.push(setTimeout(() => { timedOut = true; killGroup(child, 'SIGKILL'); }, o.timeoutMs) as never);
+  const onAbort = () => { aborted = true; killGroup(child, 'SIGKILL'); };
+  o.signal?.addEventListener('abort', onAbort, { once: true });
+  if (o.signal?.aborted) onAbort();
+  const done = new Promise<RunResult>((resolve) => {
+    const finish = (code: number | null, signal: string | null) => {
+      for (const t of timers) clearInterval(t as never);
+      o.signal?.removeEventListener('abort', onAbort);
+      live.delete(child);
+      killGroup(child, 'SIGKILL'); // reap any grandchildren left in the group
+      resolve({ code, signal, stalled, timedOut, aborted, stderrTail: [...ring] });
+    };
+    child.on('error', (e) => { ring.push(String(e)); finish(-1, null); });
+    child.on('close', (code, signal) => finish(code, signal));
+  });
+  return {
+    pid: child.pid ?? -1,
+    done,
+    stderrTail: () => [...ring],
+    async stop(graceMs = 3000) {
+      killGroup(child, 'SIGTERM');
+      const t = setTimeout(() => killGroup(child, 'SIGKILL'), graceMs);
+      const r = await done;
+      clearTimeout(t);
+      return r;
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AnyElysia } from 'elysia';
+import { loadConfig, withAddresses } from '../../src/kernel/config/load';
+import { bootContext } from '../../src/kernel/boot';
+import { serveApp } from '../../src/kernel/http/server';
+import { buildApp, startWorkers } from '../../src/app';
+import { bootDeps } from '../../src/cli/serve';
+import { identityService } from '../../src/features/identity/service';
+import type { AppContext } from '../../src/kernel/context';
+import type { Clock } from '../../src/kernel/clock';
+
+/** A running in-process appliance for tests: real SQLite, DuckDB and HTTP on port 0 in a temp data dir. */
+export interface TestServer {
+  url: string;
+  /** Owner key of tenant `default`. */
+  key: string;
+  ctx: AppContext;
+  dataDir: string;
+  /** Calls the API with the owner key (or `opts.key`); JSON bodies are encoded. */
+  api(method: string, path: string, body?: unknown, opts?: { key?: string | null; headers?: Record<string, string> }): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+/** Starts an appliance; `env` overrides VS_* variables; `workers: false` skips background workers. */
+export async function startTestServer(opts: { env?: Record<string, string>; workers?: boolean; clock?: Clock; dataDir?: string } = {}): Promise<TestServer> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'vs-test-'));
+  const base = loadConfig({ data: dataDir, port: 0, host: '127.0.0.1' }, { ...opts.env, VS_LOG_LEVEL: opts.env?.VS_LOG_LEVEL ?? 'error' });
+  const { ctx: ctx0, stopAll } = await bootContext(withAddresses(base, 0), bootDeps, { clock: opts.clock });
+  let app: AnyElysia | null = null;
+  const server = serveApp((r) => app!.handle(r), { port: 0, host: '127.0.0.1', maxBodyBytes: 70 * 1024 * 1024 });
+  const ctx: AppContext = { ...ctx0, config: withAddresses(base, server.port) };
+  app = buildApp(ctx);
+  const boot = identityService(ctx).bootstrap();
+  if (opts.workers !== false) await startWorkers(ctx);
+  const url = ctx.config.baseUrl;
+  const key = boot?.key ?? '';
+  return {
+    url, key, ctx, dataDir,
+    api(method, path, body, o = {}) {
+      const headers: Record<string, string> = { ...o.headers };
+      const k = o.key === undefined ? key : o.key;
+      if (k) headers.authorization = `Bearer ${k}`;
+      let payload: BodyInit | undefined;
+      if (body !== undefined) {
+        payload = typeof body === 'string' || body instanceof Uint8Array ? (body as BodyInit) : JSON.stringify(body);
+        headers['content-type'] ??= 'application/json';
+      }
+      return fetch(url + path, { method, headers, body: payload });
+    },
+    async stop() {
+      await server.stop(1);
+      await stopAll();
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls `fn` until it returns a truthy value or the deadline passes (then throws with `what`). */
+export async function waitFor<T>(what: string, fn: () => T | Promise<T>, timeoutMs = 20_000, everyMs = 50): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (e) { last = e; }
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ''}`);
+    await Bun.sleep(everyMs);
+  }
+}
