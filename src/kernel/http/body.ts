@@ -4,6 +4,8 @@ import { AppError } from '../errors';
 export async function readLimited(req: Request, limit: number): Promise<string> {
   const declared = req.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) {
+    // Drain (discard) the body so the connection stays in sync for the next request, then refuse.
+    await drain(req);
     throw new AppError('payload_too_large', `body exceeds ${limit} bytes`);
   }
   if (!req.body) return '';
@@ -15,7 +17,8 @@ export async function readLimited(req: Request, limit: number): Promise<string> 
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel().catch(() => {});
+      // Discard the rest so it is never parsed as the next request on a kept-alive connection.
+      for (;;) { const r = await reader.read(); if (r.done) break; }
       throw new AppError('payload_too_large', `body exceeds ${limit} bytes`);
     }
     chunks.push(value);
@@ -39,4 +42,11 @@ export function isJsonType(ct: string | null): boolean {
   if (!ct) return false;
   const base = ct.split(';')[0].trim().toLowerCase();
   return base === 'application/json' || base.endsWith('+json');
+}
+
+/** Reads and discards a request body (bounded by the server's own maximum body size). */
+export async function drain(req: Request): Promise<void> {
+  if (!req.body) return;
+  const reader = req.body.getReader();
+  for (;;) { const r = await reader.read(); if (r.done) break; }
 }
