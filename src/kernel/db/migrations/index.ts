@@ -2,10 +2,12 @@ import type { Migration } from '../migration';
 import { m0001 } from './0001_identity';
 import { m0002 } from './0002_jobs_outbox';
 import { m0010 } from './0010_assets';
+import { m0020 } from './0020_media_jobs';
 
 /** Every schema migration, in version order. Add new files here (one line each). */
 export const MIGRATIONS: Migration[] = [
   m0001,
   m0002,
   m0010,
+  m0020,
 ];
