@@ -1,0 +1,23 @@
+#!/usr/bin/env bun
+/**
+ * Builds the single binary `dist/viewstream` with `bun build --compile`. DuckDB's native binding for
+ * linux-x64 (glibc) is embedded; the other platforms' bindings are left out (the require that names them is
+ * never reached on this platform). libduckdb.so is embedded as a file and preloaded at start
+ * (src/kernel/duckdb-loader.ts).
+ */
+import { mkdirSync } from 'node:fs';
+
+const outfile = process.argv[2] ?? 'dist/viewstream';
+mkdirSync('dist', { recursive: true });
+const external = [
+  '@duckdb/node-bindings-win32-x64/duckdb.node', '@duckdb/node-bindings-win32-arm64/duckdb.node',
+  '@duckdb/node-bindings-darwin-x64/duckdb.node', '@duckdb/node-bindings-darwin-arm64/duckdb.node',
+  '@duckdb/node-bindings-linux-arm64/duckdb.node', '@duckdb/node-bindings-linux-arm64-musl/duckdb.node',
+  '@duckdb/node-bindings-linux-x64-musl/duckdb.node',
+];
+const started = Date.now();
+const p = Bun.spawn(['bun', 'build', '--compile', '--minify-syntax', '--sourcemap=inline', 'src/main.ts', '--outfile', outfile,
+  ...external.flatMap((e) => ['--external', e])], { stdout: 'inherit', stderr: 'inherit' });
+const code = await p.exited;
+if (code !== 0) process.exit(code);
+console.log(`built ${outfile} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
