@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# ViewStream installer. Idempotent: run it again any time.
+#   ./install.sh            install what is missing (Bun from npm, ffmpeg from Debian), dependencies, build dist/viewstream
+#   ./install.sh --start    ... then start `viewstream serve` on its embedded defaults (data ./data, port 8080)
+#   ./install.sh --test     ... then run the whole test suite (ends with "N passed, N failed")
+#   ./install.sh --system   ... then install /usr/local/bin/viewstream, data in /var/lib/viewstream, a systemd unit
+set -euo pipefail
+cd "$(dirname "$0")"
+
+MODE=build
+for a in "$@"; do
+  case "$a" in
+    --start) MODE=start ;; --test) MODE=test ;; --system) MODE=system ;;
+    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+    *) echo "install.sh: unknown option $a" >&2; exit 2 ;;
+  esac
+done
+
+BUN_VERSION=1.3.14
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then command -v sudo >/dev/null && SUDO="sudo" || true; fi
+say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+apt_updated=0
+apt_install() {
+  if ! command -v apt-get >/dev/null; then echo "install.sh: please install $* with your package manager" >&2; exit 1; fi
+  if [ "$apt_updated" = 0 ]; then $SUDO apt-get update -qq; apt_updated=1; fi
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+# Bun (runtime, test runner, bundler) comes from the npm registry.
+if ! command -v bun >/dev/null || [ "$(bun --version 2>/dev/null)" != "$BUN_VERSION" ]; then
+  if ! command -v npm >/dev/null; then echo "install.sh: Node.js and npm are required to install Bun" >&2; exit 1; fi
+  say "installing bun@$BUN_VERSION from npm"
+  $SUDO npm install -g --silent "bun@$BUN_VERSION" >/dev/null 2>&1 || $SUDO npm install -g "bun@$BUN_VERSION"
+  hash -r
+fi
+
+# ffmpeg/ffprobe with libsrt, libx264 and the GPU encoders: Debian's package.
+if ! command -v ffmpeg >/dev/null || ! command -v ffprobe >/dev/null; then
+  say "installing ffmpeg (Debian package)"
+  apt_install ffmpeg
+fi
+
+say "installing dependencies from bun.lock"
+bun install --frozen-lockfile >/dev/null
+
+say "building dist/viewstream"
+bun scripts/build.ts >/dev/null
+
+case "$MODE" in
+  start)
+    say "starting ViewStream (Ctrl-C stops it)"
+    exec ./dist/viewstream serve ;;
+  test)
+    exec bun scripts/test.ts ;;
+  system)
+    say "installing /usr/local/bin/viewstream and /var/lib/viewstream"
+    $SUDO install -m 0755 dist/viewstream /usr/local/bin/viewstream
+    $SUDO mkdir -p /var/lib/viewstream /etc/viewstream
+    if ! id viewstream >/dev/null 2>&1 && command -v useradd >/dev/null; then $SUDO useradd --system --home /var/lib/viewstream --shell /usr/sbin/nologin viewstream || true; fi
+    id viewstream >/dev/null 2>&1 && $SUDO chown -R viewstream: /var/lib/viewstream || true
+    if [ ! -f /etc/viewstream/viewstream.env ]; then
+      printf 'VS_DATA_DIR=/var/lib/viewstream\nVS_PORT=8080\n# VS_BASE_URL=https://video.example.com\n' | $SUDO tee /etc/viewstream/viewstream.env >/dev/null
+    fi
+    if command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
+      $SUDO install -m 0644 scripts/viewstream.service /etc/systemd/system/viewstream.service
+      $SUDO systemctl daemon-reload
+      $SUDO systemctl enable --now viewstream
+      say "viewstream.service started; the first owner key is in: journalctl -u viewstream | grep vs_"
+    else
+      say "no systemd here: start it with  VS_DATA_DIR=/var/lib/viewstream viewstream serve"
+    fi ;;
+  build)
+    say "built dist/viewstream — start it with ./dist/viewstream serve" ;;
+esac
