@@ -61,7 +61,7 @@ describe('address classification', () => {
 describe('safeFetch against local servers', () => {
   const allow = ['127.0.0.1/32'];
   let srv: ReturnType<typeof Bun.serve>;
-  let stall: ReturnType<typeof Bun.listen>;
+  let stall: { port: number; stop(closeActive?: boolean): void };
   let base = '';
   beforeAll(() => {
     srv = Bun.serve({
