@@ -6,6 +6,8 @@ import { problemResponse } from './kernel/errors';
 import { requestId } from './kernel/http/request-id';
 import { identityRoutes } from './features/identity/routes';
 import { metaRoutes } from './features/meta/routes';
+import { webhookRoutes } from './features/webhooks/routes';
+import { startWebhookDispatcher } from './features/webhooks/dispatcher';
 
 /** Builds the whole HTTP app: kernel hooks first, then every feature's routes. */
 export function buildApp(ctx: AppContext): AnyElysia {
@@ -21,11 +23,13 @@ export function buildApp(ctx: AppContext): AnyElysia {
       return problemResponse(err, ctx.config.problemsBase, id);
     })
     .use(metaRoutes(ctx, () => app))
-    .use(identityRoutes(ctx));
+    .use(identityRoutes(ctx))
+    .use(webhookRoutes(ctx));
   return app;
 }
 
 /** Starts background workers of every feature (job runners, dispatchers, supervisors). */
-export async function startWorkers(_ctx: AppContext): Promise<void> {
+export async function startWorkers(ctx: AppContext): Promise<void> {
   // Features register their workers here as they land.
+  startWebhookDispatcher(ctx);
 }

@@ -34,8 +34,10 @@ export function metaRoutes(ctx: AppContext, app: () => AnyElysia) {
       set.headers['cache-control'] = 'no-store';
       return { status: 'ok' };
     }, { detail: { tags: ['Meta'], summary: 'Liveness', 'x-summary-he': 'בדיקת חיות', description: 'Checks no dependency.' } as never })
-    .get('/docs', ({ redirect }) => redirect('/docs/', 301), { detail: hidden })
-    .get('/docs/', () => new Response(DOCS_HTML, { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=300' } }), { detail: hidden })
+    // The router treats /docs and /docs/ alike; tell them apart by the raw path.
+    .get('/docs', ({ request }) => (new URL(request.url).pathname.endsWith('/')
+      ? new Response(DOCS_HTML, { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=300' } })
+      : new Response(null, { status: 301, headers: { location: '/docs/' } })), { detail: hidden })
     .get('/openapi.json', () => docRoute('openapi.json'), { detail: hidden })
     .get('/openapi.yaml', () => docRoute('openapi.yaml'), { detail: hidden })
     .get('/openapi.he.json', () => docRoute('openapi.he.json'), { detail: hidden })

@@ -12,10 +12,15 @@ const listeners = new Set<Listener>();
  * rolled-back change emits nothing and a committed one is never lost. Returns the event id.
  */
 export function emitEvent(db: Db, tenantId: string, type: string, data: unknown, at = Date.now()): string {
+  return appendEvent(db, tenantId, type, data, at).id;
+}
+
+/** Like emitEvent, also returning the outbox sequence number (for callers that queue work against the event). */
+export function appendEvent(db: Db, tenantId: string, type: string, data: unknown, at = Date.now()): { id: string; seq: number } {
   const id = newId();
-  db.query('INSERT INTO events (id, tenant_id, type, at, data) VALUES (?, ?, ?, ?, ?)').run(id, tenantId, type, at, JSON.stringify(data));
+  const r = db.query('INSERT INTO events (id, tenant_id, type, at, data) VALUES (?, ?, ?, ?, ?)').run(id, tenantId, type, at, JSON.stringify(data));
   queueMicrotask(notifyOutbox);
-  return id;
+  return { id, seq: Number(r.lastInsertRowid) };
 }
 
 /** Wakes outbox consumers (dispatchers poll as well, so a missed wake-up only adds latency). */

@@ -3,6 +3,9 @@ import { m0001 } from './0001_identity';
 import { m0002 } from './0002_jobs_outbox';
 import { m0010 } from './0010_assets';
 import { m0020 } from './0020_media_jobs';
+import { m0030 } from './0030_webhooks';
+import { m0031 } from './0031_inbound_hooks';
+import { m0040 } from './0040_channels';
 
 /** Every schema migration, in version order. Add new files here (one line each). */
 export const MIGRATIONS: Migration[] = [
@@ -10,4 +13,7 @@ export const MIGRATIONS: Migration[] = [
   m0002,
   m0010,
   m0020,
+  m0030,
+  m0031,
+  m0040,
 ];

@@ -1,0 +1,68 @@
+import { t } from 'elysia';
+
+const Slug = t.String({ pattern: '^[a-z0-9][a-z0-9-]{0,62}$', description: 'lower-case letters, digits and dashes; unique in the tenant' });
+const Recording = t.Object({
+  enabled: t.Optional(t.Boolean({ description: 'continuous recording on (default true)' })),
+  retention_hours: t.Optional(t.Integer({ minimum: 1, maximum: 24 * 366, description: 'hours of recording kept (default 168)' })),
+}, { additionalProperties: false });
+const Ingest = t.Object({
+  protocol: t.Optional(t.Union([t.Literal('srt'), t.Literal('rtmp')], { description: 'the protocol encoders are expected to use (both are listened to)' })),
+  latency_ms: t.Optional(t.Integer({ minimum: 20, maximum: 8000, description: 'SRT receive latency (default 120)' })),
+  failover_s: t.Optional(t.Number({ minimum: 1, maximum: 60, description: 'seconds of primary silence before the backup becomes the feed (default 3)' })),
+}, { additionalProperties: false });
+const Common = {
+  name: t.String({ minLength: 1, maxLength: 200 }),
+  ingest: t.Optional(Ingest),
+  ladder: t.Optional(t.Literal('passthrough', { description: 'packaging: passthrough (-c copy) of an H.264/AAC feed' })),
+  recording: t.Optional(Recording),
+  dvr_window_s: t.Optional(t.Integer({ minimum: 10, maximum: 86400, description: 'seconds listed in the live playlist (default 3600)' })),
+  segment_s: t.Optional(t.Integer({ minimum: 1, maximum: 10, description: 'target CMAF segment duration (default 2)' })),
+  timezone: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'IANA time zone of the guide (default UTC)' })),
+};
+
+/** Body of POST /v1/channels. */
+export const CreateChannelBody = t.Object({ ...Common, slug: t.Optional(Slug) }, { additionalProperties: false });
+/** Body of PATCH /v1/channels/{id}. */
+export const PatchChannelBody = t.Object({ ...Common, name: t.Optional(Common.name) }, { additionalProperties: false });
+/** Body of POST /v1/channels/{id}/ingest/rotate. */
+export const RotateBody = t.Object({
+  srt: t.Optional(t.Boolean({ description: 'rotate the SRT passphrase (default true)' })),
+  rtmp: t.Optional(t.Boolean({ description: 'rotate both RTMP stream keys (default true)' })),
+}, { additionalProperties: false });
+
+/** Input types of the service. */
+export type CreateChannel = typeof CreateChannelBody.static;
+/** PATCH input. */
+export type PatchChannel = typeof PatchChannelBody.static;
+
+const Endpoint = t.Object({ url: t.String(), port: t.Integer(), passphrase: t.String() });
+const RtmpEndpoint = t.Object({ url: t.String(), stream_key: t.String() });
+/** Answer of GET /v1/channels/{id}/ingest (secrets). */
+export const IngestView = t.Object({
+  srt: t.Object({ primary: Endpoint, backup: Endpoint, latency_ms: t.Integer(), pbkeylen: t.Integer() }),
+  rtmp: t.Object({ primary: RtmpEndpoint, backup: RtmpEndpoint }),
+});
+
+/** A channel as answered (no secrets). */
+export const ChannelView = t.Object({
+  id: t.String(), slug: t.String(), name: t.String(),
+  status: t.Union([t.Literal('stopped'), t.Literal('waiting'), t.Literal('live'), t.Literal('failed')]),
+  started: t.Boolean({ description: 'the operator asked the channel to run (restarted after a server restart)' }),
+  feed: t.Union([t.Literal('primary'), t.Literal('backup'), t.Literal('none')]),
+  recording: t.Union([t.Literal('on'), t.Literal('off'), t.Literal('gap')]),
+  input: t.Object({
+    bitrate_kbps: t.Union([t.Number(), t.Null()]), resolution: t.Union([t.String(), t.Null()]),
+    video_codec: t.Union([t.String(), t.Null()]), audio_codec: t.Union([t.String(), t.Null()]),
+  }),
+  ingest: t.Object({ protocol: t.String(), srt_ports: t.Object({ primary: t.Integer(), backup: t.Integer() }), latency_ms: t.Integer(), failover_s: t.Number() }),
+  ladder: t.String(),
+  segment_s: t.Number(),
+  recording_settings: t.Object({ enabled: t.Boolean(), retention_hours: t.Integer() }),
+  dvr_window_s: t.Integer(),
+  timezone: t.String(),
+  playback: t.Object({ hls: t.String() }),
+  created_at: t.String(), updated_at: t.String(),
+});
+
+/** Answer of GET /v1/channels/{id}/logs. */
+export const LogsView = t.Object({ primary: t.Array(t.String()), backup: t.Array(t.String()), restarts: t.Integer() });

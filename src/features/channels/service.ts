@@ -1,0 +1,162 @@
+/**
+ * Channels service. Read API for other features (catch-up, clips, delivery) — call only these:
+ *  - `channelBySlug(ctx, tenantId, slug)` → ChannelRow | null (a channel of a tenant by its slug)
+ *  - `channelById(ctx, tenantId, id)` → ChannelRow | null
+ *  - `segmentsInRange(ctx, channelId, rendition, fromMs, toMs)` → SegmentRow[] overlapping [fromMs, toMs), oldest
+ *    first: {start_ms, duration_ms, bytes, path (relative to `recRoot(ctx)`), discontinuity, init_ms, seq}
+ *  - `recordedRenditions(ctx, channelId)` → string[] (today `['src']` for passthrough)
+ *  - `segmentFile(ctx, seg)` / `initFile(ctx, channel, rendition, initMs)` → absolute paths of a segment and of
+ *    the CMAF init segment (`#EXT-X-MAP`) it needs.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AppContext } from '../../kernel/context';
+import { tx } from '../../kernel/db/sqlite';
+import { AppError, invalid, notFound } from '../../kernel/errors';
+import { newId } from '../../kernel/ids';
+import { liveControl } from '../../live/registry';
+import { initPath, recRoot, segmentAbsPath } from '../../live/paths';
+import { ChannelStore, type ChannelRow, type SegmentRow } from './store';
+import type { CreateChannel, PatchChannel } from './model';
+import { srtCallerUrl } from './view';
+
+export { recRoot };
+
+/** A channel of a tenant by slug. */
+export function channelBySlug(ctx: AppContext, tenantId: string, slug: string): ChannelRow | null {
+  return new ChannelStore(ctx.db).bySlug(tenantId, slug);
+}
+/** A channel of a tenant by id. */
+export function channelById(ctx: AppContext, tenantId: string, id: string): ChannelRow | null {
+  return new ChannelStore(ctx.db).byId(tenantId, id);
+}
+/** Indexed recording segments overlapping [fromMs, toMs), oldest first. */
+export function segmentsInRange(ctx: AppContext, channelId: string, rendition: string, fromMs: number, toMs: number): SegmentRow[] {
+  return new ChannelStore(ctx.db).segmentsInRange(channelId, rendition, fromMs, toMs);
+}
+/** Renditions with recorded segments. */
+export function recordedRenditions(ctx: AppContext, channelId: string): string[] {
+  return new ChannelStore(ctx.db).renditions(channelId);
+}
+/** Absolute path of an indexed segment. */
+export function segmentFile(ctx: AppContext, seg: SegmentRow): string {
+  return segmentAbsPath(ctx.config.dataDir, seg.path);
+}
+/** Absolute path of the init segment a segment needs. */
+export function initFile(ctx: AppContext, ch: ChannelRow, rendition: string, initMs: number): string {
+  return initPath(ctx.config.dataDir, ch.tenant_id, ch.id, rendition, initMs);
+}
+
+const secret = (n: number) => randomBytes(n).toString('base64url').replace(/[-_]/g, 'x');
+const slugify = (s: string) => s.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 63);
+
+/** Channel management: CRUD, ingest secrets, start/stop. Throws AppError. */
+export class ChannelService {
+  readonly store: ChannelStore;
+  constructor(private ctx: AppContext) { this.store = new ChannelStore(ctx.db); }
+
+  get(tenantId: string, id: string): ChannelRow {
+    const r = this.store.byId(tenantId, id);
+    if (!r) throw notFound('channel');
+    return r;
+  }
+
+  private freePorts(): [number, number] {
+    const used = this.store.usedPorts();
+    const out: number[] = [];
+    for (let p = this.ctx.config.srtPorts.start; p <= this.ctx.config.srtPorts.end && out.length < 2; p++) if (!used.has(p)) out.push(p);
+    if (out.length < 2) throw new AppError('conflict', 'no free SRT port left in VS_SRT_PORTS for a new channel');
+    return [out[0], out[1]];
+  }
+
+  create(tenantId: string, b: CreateChannel): ChannelRow {
+    const slug = b.slug ?? slugify(b.name);
+    if (!slug) throw invalid('slug', 'cannot be derived from the name; give a slug');
+    if (b.timezone) checkTz(b.timezone);
+    return tx(this.ctx.db, () => {
+      if (this.store.bySlug(tenantId, slug)) throw new AppError('conflict', `a channel with slug "${slug}" exists`);
+      const [p1, p2] = this.freePorts();
+      const now = this.ctx.clock.now();
+      const row: Omit<ChannelRow, 'seq'> = {
+        id: newId(), tenant_id: tenantId, slug, name: b.name, protocol: b.ingest?.protocol ?? 'srt',
+        srt_port_primary: p1, srt_port_backup: p2, srt_passphrase: secret(24), srt_latency_ms: b.ingest?.latency_ms ?? 120,
+        rtmp_key_primary: `live_${secret(24)}`, rtmp_key_backup: `live_${secret(24)}`, ladder: b.ladder ?? 'passthrough',
+        segment_s: b.segment_s ?? 2, failover_s: b.ingest?.failover_s ?? 3, recording_enabled: b.recording?.enabled === false ? 0 : 1,
+        retention_hours: b.recording?.retention_hours ?? 168, dvr_window_s: b.dvr_window_s ?? 3600, timezone: b.timezone ?? 'UTC',
+        desired: 'stopped', status: 'stopped', feed: 'none', recording: 'off', feed_info: '{}', created_at: now, updated_at: now,
+      };
+      this.store.insert(row);
+      return this.store.byId(tenantId, row.id)!;
+    });
+  }
+
+  async patch(tenantId: string, id: string, b: PatchChannel): Promise<ChannelRow> {
+    const cur = this.get(tenantId, id);
+    if (b.timezone) checkTz(b.timezone);
+    const p: Record<string, unknown> = {};
+    if (b.name !== undefined) p.name = b.name;
+    if (b.ingest?.protocol) p.protocol = b.ingest.protocol;
+    if (b.ingest?.latency_ms !== undefined) p.srt_latency_ms = b.ingest.latency_ms;
+    if (b.ingest?.failover_s !== undefined) p.failover_s = b.ingest.failover_s;
+    if (b.ladder) p.ladder = b.ladder;
+    if (b.segment_s !== undefined) p.segment_s = b.segment_s;
+    if (b.recording?.enabled !== undefined) p.recording_enabled = b.recording.enabled ? 1 : 0;
+    if (b.recording?.retention_hours !== undefined) p.retention_hours = b.recording.retention_hours;
+    if (b.dvr_window_s !== undefined) p.dvr_window_s = b.dvr_window_s;
+    if (b.timezone) p.timezone = b.timezone;
+    this.store.update(id, p, this.ctx.clock.now());
+    const restart = ['srt_latency_ms', 'segment_s', 'ladder', 'recording_enabled'].some((k) => k in p);
+    if (restart && cur.desired === 'started') await liveControl(this.ctx.db)?.start(id);
+    return this.get(tenantId, id);
+  }
+
+  async remove(tenantId: string, id: string): Promise<void> {
+    this.get(tenantId, id);
+    await liveControl(this.ctx.db)?.stop(id);
+    this.store.delete(id);
+  }
+
+  /** Ingest endpoints with their secrets (scope channels:operate). */
+  ingest(tenantId: string, id: string) {
+    const r = this.get(tenantId, id);
+    const host = new URL(this.ctx.config.baseUrl).hostname;
+    const srt = (port: number) => ({ url: srtCallerUrl(host, port, r.srt_passphrase), port, passphrase: r.srt_passphrase });
+    const rtmpUrl = `rtmp://${host}:${this.ctx.config.rtmpPort}/live`;
+    return {
+      srt: { primary: srt(r.srt_port_primary), backup: srt(r.srt_port_backup), latency_ms: r.srt_latency_ms, pbkeylen: 16 },
+      rtmp: { primary: { url: rtmpUrl, stream_key: r.rtmp_key_primary }, backup: { url: rtmpUrl, stream_key: r.rtmp_key_backup } },
+    };
+  }
+
+  /** New SRT passphrase and/or RTMP keys; the old ones are refused from now on (running listeners restart). */
+  async rotate(tenantId: string, id: string, what: { srt?: boolean; rtmp?: boolean }) {
+    const r = this.get(tenantId, id);
+    const p: Record<string, string> = {};
+    if (what.srt !== false) p.srt_passphrase = secret(24);
+    if (what.rtmp !== false) { p.rtmp_key_primary = `live_${secret(24)}`; p.rtmp_key_backup = `live_${secret(24)}`; }
+    this.store.update(id, p, this.ctx.clock.now());
+    if (r.desired === 'started') await liveControl(this.ctx.db)?.start(id);
+    return this.ingest(tenantId, id);
+  }
+
+  async start(tenantId: string, id: string): Promise<ChannelRow> {
+    const r = this.get(tenantId, id);
+    const live = liveControl(this.ctx.db);
+    if (!live) throw new AppError('not_ready', 'the live engine is not running');
+    if (r.desired !== 'started' || r.status === 'failed' || r.status === 'stopped') {
+      this.store.update(id, { desired: 'started', status: 'waiting', feed: 'none', recording: 'off' }, this.ctx.clock.now());
+      await live.start(id);
+    }
+    return this.get(tenantId, id);
+  }
+
+  async stop(tenantId: string, id: string): Promise<ChannelRow> {
+    this.get(tenantId, id);
+    await liveControl(this.ctx.db)?.stop(id);
+    this.store.update(id, { desired: 'stopped', status: 'stopped', feed: 'none', recording: 'off' }, this.ctx.clock.now());
+    return this.get(tenantId, id);
+  }
+}
+
+function checkTz(tz: string): void {
+  try { new Intl.DateTimeFormat('en', { timeZone: tz }); } catch { throw invalid('timezone', 'unknown IANA time zone'); }
+}

@@ -1,0 +1,167 @@
+import type { AppContext } from '../../kernel/context';
+import type { Db } from '../../kernel/db/sqlite';
+import { onOutbox } from '../../kernel/events/outbox';
+import { fanOutAll } from './fanout';
+import { nextAttemptAt, ACK_TIMEOUT_MS } from './schedule';
+import { sendAttempt } from './sender';
+import { WebhookStore, endpointsVersion, type AttemptResult, type DueDelivery, type EndpointRow } from './store';
+
+/** Tuning of the dispatcher (tests shorten `timeoutMs`; production keeps the defaults). */
+export interface DispatcherOptions {
+  /** Attempts in flight across all endpoints. */
+  concurrency?: number;
+  /** Attempts in flight per endpoint, so one slow endpoint never takes every slot. */
+  perEndpoint?: number;
+  /** Acknowledgement deadline per attempt (the spec's 10 s). */
+  timeoutMs?: number;
+  /** Real-time poll interval for retries that became due on the clock. */
+  pollMs?: number;
+}
+
+const running = new WeakMap<Db, WebhookDispatcher>();
+
+/** The dispatcher running for this context's database (for tests and tools that need to trigger a tick). */
+export function webhookDispatcher(ctx: AppContext): WebhookDispatcher | null {
+  return running.get(ctx.db) ?? null;
+}
+
+/**
+ * Moves events from the outbox into deliveries (durable cursor) and sends due deliveries in parallel with per-endpoint
+ * limits. Outcomes are written in batches; due times come from `ctx.clock`, so tests advance a ManualClock and call
+ * `tick()` instead of waiting.
+ */
+export class WebhookDispatcher {
+  private store: WebhookStore;
+  private o: Required<DispatcherOptions>;
+  private perEp = new Map<string, number>();
+  private inflight = new Map<string, Promise<void>>();
+  private results: AttemptResult[] = [];
+  private endpoints: EndpointRow[] = [];
+  private epVersion = -1;
+  private epLoadedAt = 0;
+  private rotate = 0;
+  private scheduled = false;
+  private stopped = true;
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private unsub: (() => void) | null = null;
+  private ac = new AbortController();
+
+  constructor(private ctx: AppContext, opts: DispatcherOptions = {}) {
+    this.store = new WebhookStore(ctx.db);
+    this.o = { concurrency: 256, perEndpoint: 16, timeoutMs: ACK_TIMEOUT_MS, pollMs: 250, ...opts };
+  }
+
+  /** Starts listening for outbox wake-ups and polling for due retries. */
+  start(): this {
+    this.stopped = false;
+    running.set(this.ctx.db, this);
+    this.unsub = onOutbox(() => this.kick());
+    this.timer = setInterval(() => this.kick(), this.o.pollMs);
+    this.kick();
+    return this;
+  }
+
+  /** Schedules one pump soon (coalesces many wake-ups). */
+  kick(): void {
+    if (this.scheduled || this.stopped) return;
+    this.scheduled = true;
+    setImmediate(() => { this.scheduled = false; if (!this.stopped) this.pump(); });
+  }
+
+  /** Runs one pump now and waits for every attempt it started, then records their outcomes. */
+  async tick(): Promise<void> {
+    this.pump();
+    await Promise.allSettled([...this.inflight.values()]);
+    this.flush();
+  }
+
+  /** Number of attempts in flight. */
+  get busy(): number { return this.inflight.size; }
+
+  /** Stops: no new attempts; in-flight ones are cancelled and left due (they are sent again after restart). */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.unsub?.();
+    this.ac.abort();
+    await Promise.allSettled([...this.inflight.values()]);
+    try { this.flush(); } catch { /* database already closed */ }
+    if (running.get(this.ctx.db) === this) running.delete(this.ctx.db);
+  }
+
+  private pump(): void {
+    try {
+      this.flush();
+      fanOutAll(this.ctx.db, this.ctx.clock.now());
+      this.claim();
+    } catch (e) {
+      this.ctx.log.error('webhook dispatcher pump failed', { error: String((e as Error)?.stack ?? e) });
+    }
+  }
+
+  private flush(): void {
+    if (!this.results.length) return;
+    const batch = this.results;
+    this.results = [];
+    try {
+      this.ctx.db.transaction(() => { for (const r of batch) this.store.applyResult(r); }).immediate();
+    } catch (e) {
+      this.results = batch.concat(this.results);
+      throw e;
+    }
+  }
+
+  private loadEndpoints(): void {
+    const now = Date.now();
+    if (this.epVersion === endpointsVersion() && now - this.epLoadedAt < 5000) return;
+    this.epVersion = endpointsVersion();
+    this.epLoadedAt = now;
+    this.endpoints = this.store.enabledEndpoints();
+  }
+
+  private claim(): void {
+    this.loadEndpoints();
+    const now = this.ctx.clock.now();
+    const n = this.endpoints.length;
+    this.rotate = (this.rotate + 1) % Math.max(1, n);
+    for (let i = 0; i < n; i++) {
+      const ep = this.endpoints[(i + this.rotate) % n];
+      const busy = this.perEp.get(ep.id) ?? 0;
+      let free = Math.min(this.o.perEndpoint - busy, this.o.concurrency - this.inflight.size);
+      if (free <= 0) continue;
+      for (const d of this.store.due(ep.id, now, free + busy)) {
+        if (this.inflight.has(d.id)) continue;
+        if (free-- <= 0) break;
+        this.send(ep, d);
+      }
+    }
+  }
+
+  private send(ep: EndpointRow, d: DueDelivery): void {
+    this.perEp.set(ep.id, (this.perEp.get(ep.id) ?? 0) + 1);
+    const p = sendAttempt(d, ep, { nowMs: this.ctx.clock.now(), timeoutMs: this.o.timeoutMs, allowlist: this.ctx.config.privateAllowlist, signal: this.ac.signal })
+      .then((r) => {
+        if (this.ac.signal.aborted) return; // cancelled by shutdown: leave it due, it is sent again after restart
+        const at = this.ctx.clock.now();
+        const failures = d.attempts + 1 - d.round_base;
+        const nextAt = r.ok ? null : nextAttemptAt(failures, at);
+        this.results.push({ id: d.id, ok: r.ok, code: r.code, error: r.error, at, nextAt, dead: !r.ok && nextAt === null });
+        if (!r.ok) this.ctx.log.debug('webhook attempt failed', { delivery: d.id, endpoint: ep.id, error: r.error });
+      })
+      .finally(() => {
+        this.inflight.delete(d.id);
+        const left = (this.perEp.get(ep.id) ?? 1) - 1;
+        if (left > 0) this.perEp.set(ep.id, left); else this.perEp.delete(ep.id);
+        this.kick();
+      });
+    this.inflight.set(d.id, p);
+  }
+}
+
+/** Starts the dispatcher for the app and registers its stop on shutdown. */
+export function startWebhookDispatcher(ctx: AppContext, opts: DispatcherOptions = {}): WebhookDispatcher {
+  const d = new WebhookDispatcher(ctx, opts).start();
+  ctx.onStop(() => d.stop());
+  return d;
+}

@@ -1,0 +1,38 @@
+/**
+ * The authoritative catalogue of event types (returned as `event_types` by GET /v1/webhooks) with the shape of each
+ * type's `data`, which the OpenAPI document renders from here.
+ */
+export const EVENT_TYPES: Record<string, string> = {
+  'asset.ready': '`{asset, external_id, status, error?, playback?}` — processing finished (`status` is `ready`); `playback` holds the playback URLs when known.',
+  'asset.published': '`{asset, external_id, published_at}` — a ready asset was published.',
+  'asset.failed': '`{asset, external_id, status, error?, playback?}` — processing failed (`status` is `failed`); `error` is a short reason.',
+  'clip.ready': '`{clip, channel?, asset?, precision, status}` — a clip can be played (segment clips at once, frame clips before re-encoding).',
+  'clip.final': '`{clip, channel?, asset?, status: "final"}` — a frame-precision clip finished re-encoding.',
+  'channel.feed_changed': '`{channel, from, to, reason}` — the feed on air changed (input switch, slate).',
+  'channel.ingest_failover': '`{channel, from_input, to_input, reason}` — ingest switched to a backup input.',
+  'channel.recording_status': '`{channel, recording: boolean, reason?}` — continuous recording started or stopped.',
+  'channel.programme_started': '`{channel, programme, title, start, end}` — a guide programme went on air.',
+  'prewarm.finished': '`{prewarm, status, urls, failed}` — an edge pre-warm request finished.',
+  'security.leak_suspected': '`{leak, asset?, channel?, reason}` — a playback leak is suspected.',
+  'security.revoked': '`{session?, token?, reason}` — playback sessions or tokens were revoked.',
+  'policy.changed': '`{policy, change}` — a playback policy changed.',
+  'epg.published': '`{channel, version, from, to}` — a guide version was published.',
+  'epg.delivery_failed': '`{channel, destination, error}` — delivering the guide to a destination failed.',
+  'alert.firing': '`{alert, monitor, check, severity, target_kind, target_id, value}` — a monitor check started firing.',
+  'alert.resolved': '`{alert, monitor, check, target_kind, target_id}` — a firing alert resolved.',
+  'artifact.published': '`{artifact, subject, url, moment_url, jsonld}` — an AI article was approved (once).',
+  ping: '`{webhook_id}` — sent by POST /v1/webhooks/{id}/test to that endpoint only.',
+};
+
+/** Every event type name, in catalogue order. */
+export const EVENT_TYPE_NAMES = Object.keys(EVENT_TYPES);
+
+/** True when `t` is a known event type. */
+export function isEventType(t: string): boolean {
+  return Object.prototype.hasOwnProperty.call(EVENT_TYPES, t);
+}
+
+/** Markdown table of event types and their `data`, for OpenAPI descriptions. */
+export function eventTypesMarkdown(): string {
+  return ['| Event type | `data` |', '|---|---|', ...EVENT_TYPE_NAMES.map((t) => `| \`${t}\` | ${EVENT_TYPES[t]} |`)].join('\n');
+}

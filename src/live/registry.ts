@@ -1,0 +1,28 @@
+import type { Db } from '../kernel/db/sqlite';
+
+/** Live facts about a channel's feed, measured by the ingest processes. */
+export interface FeedInfo { bitrate_kbps: number | null; resolution: string | null; video_codec: string | null; audio_codec: string | null }
+
+/** What the channels service asks of the running live engine. */
+export interface LiveControl {
+  /** Starts (or restarts) the ingest, packaging and recording of a channel. */
+  start(channelId: string): Promise<void>;
+  /** Stops every process of a channel. */
+  stop(channelId: string): Promise<void>;
+  /** Measured feed facts (null when not running). */
+  feedInfo(channelId: string): FeedInfo | null;
+  /** stderr ring buffers of the channel's ingest processes (secrets redacted) and its restart count. */
+  logs(channelId: string): { primary: string[]; backup: string[]; restarts: number };
+}
+
+const engines = new WeakMap<Db, LiveControl>();
+
+/** Registers the live engine of a database (one per running appliance). */
+export function setLiveControl(db: Db, c: LiveControl | null): void {
+  if (c) engines.set(db, c); else engines.delete(db);
+}
+
+/** The live engine of a database, or null when workers are not running. */
+export function liveControl(db: Db): LiveControl | null {
+  return engines.get(db) ?? null;
+}

@@ -1,0 +1,91 @@
+import type { H264Encoder } from '../encoders';
+import type { Plan } from '../ladder';
+import { ffmpegHead, sourceInput } from './input';
+
+/** Everything the one-pass ladder encode needs. */
+export interface EncodeSpec {
+  source: string;
+  outDir: string;
+  plan: Plan;
+  encoder: H264Encoder;
+  audio: boolean;
+  vaapiDevice?: string;
+}
+
+/** Names of the files the packager writes (DASH-templated). */
+export const SEG = { mpd: 'manifest.mpd', master: 'master.m3u8', init: 'init_$RepresentationID$.m4s', media: 'seg_$RepresentationID$_$Number%05d$.m4s' };
+
+function hwPrefix(e: H264Encoder, vaapiDevice: string): string[] {
+  // GPU encoders need their device opened before the input; frames are uploaded in the filter graph.
+  if (e === 'h264_vaapi') return ['-vaapi_device', vaapiDevice];
+  if (e === 'h264_qsv') return ['-init_hw_device', 'qsv=hw', '-filter_hw_device', 'hw'];
+  return [];
+}
+
+function hwUpload(e: H264Encoder): string {
+  if (e === 'h264_vaapi') return ',format=nv12,hwupload';
+  if (e === 'h264_qsv') return ',hwupload=extra_hw_frames=16,format=qsv';
+  return '';
+}
+
+/** Pure: the filter graph: one decode, frame-rate cap and 8-bit 4:2:0 once, then split and scale per rendition. */
+export function ladderFilter(spec: Pick<EncodeSpec, 'plan' | 'encoder'>): string {
+  const { plan } = spec;
+  const n = plan.renditions.length;
+  // fps only when the source rate is capped; yuv420p: 10-bit/4:2:2 sources become what every H.264 player decodes.
+  const pre = [...(plan.fpsDivisor > 1 ? [`fps=${+plan.fps.toFixed(3)}`] : []), 'format=yuv420p'].join(',');
+  const labels = plan.renditions.map((_, i) => `[s${i}]`).join('');
+  const head = `[0:v]${pre}${n > 1 ? `,split=${n}${labels}` : '[s0]'}`;
+  const tails = plan.renditions.map((r, i) => `[s${i}]scale=${r.width}:${r.height}:flags=bicubic,setsar=1${hwUpload(spec.encoder)}[v${i}]`);
+  return [head, ...tails].join(';');
+}
+
+function videoCodecArgs(spec: EncodeSpec): string[] {
+  const { plan, encoder } = spec;
+  const g = String(plan.gopFrames);
+  const perStream = plan.renditions.flatMap((r, i) => [
+    `-b:v:${i}`, `${r.video_k}k`, `-maxrate:v:${i}`, `${r.maxrate_k}k`, `-bufsize:v:${i}`, `${r.bufsize_k}k`,
+  ]);
+  // Keyframes forced on the same timestamps in every rendition: segments line up for ABR switching.
+  const common = ['-c:v', encoder, '-g', g, '-force_key_frames:v', `expr:gte(t,n_forced*${plan.ladder.keyframe_s})`];
+  switch (encoder) {
+    case 'libx264':
+      // high profile; no scene-cut keyframes (they would misalign segments); closed GOPs (+cgop).
+      return [...common, '-preset', plan.ladder.x264_preset, '-profile:v', 'high', '-keyint_min', g, '-sc_threshold', '0', '-flags:v', '+cgop', ...perStream];
+    case 'h264_nvenc':
+      // p4 = balanced NVENC preset; vbr with the caps above; forced keyframes become IDR; no scene cuts.
+      return [...common, '-preset', 'p4', '-rc', 'vbr', '-profile:v', 'high', '-forced-idr', '1', '-no-scenecut', '1', ...perStream];
+    case 'h264_vaapi':
+      // VBR rate control on the GPU; the encoder places IDR frames where forced.
+      return [...common, '-rc_mode', 'VBR', '-profile:v', 'high', ...perStream];
+    case 'h264_qsv':
+      return [...common, '-preset', 'medium', '-profile:v', 'high', '-forced_idr', '1', ...perStream];
+  }
+}
+
+/** Pure: the whole ladder in one ffmpeg run, packaged as CMAF segments with a DASH manifest and HLS playlists. */
+export function encodeArgs(ffmpeg: string, spec: EncodeSpec): string[] {
+  const { plan } = spec;
+  const a = plan.ladder.audio;
+  const maps = plan.renditions.flatMap((_, i) => ['-map', `[v${i}]`]);
+  const audio = spec.audio
+    // First audio stream only; AAC-LC stereo 48 kHz (downmixes 5.1) so every player decodes it.
+    ? ['-map', '0:a:0', '-c:a', 'aac', '-b:a', `${a.bitrate_k}k`, '-ac', String(a.channels), '-ar', String(a.sample_rate)]
+    : [];
+  return [
+    ffmpeg, ...ffmpegHead(), ...hwPrefix(spec.encoder, spec.vaapiDevice ?? '/dev/dri/renderD128'),
+    ...sourceInput(spec.source),
+    '-filter_complex', ladderFilter(spec), ...maps, ...videoCodecArgs(spec), ...audio,
+    // No metadata, data or subtitle streams carried over (they would confuse the packager and leak tags).
+    '-map_metadata', '-1', '-dn', '-sn',
+    // Machine-readable progress on stdout every second; no human stats on stderr.
+    '-progress', 'pipe:1', '-stats_period', '1', '-nostats',
+    // DASH muxer writes fMP4 (CMAF) segments once and HLS playlists over the same files (hls_playlist).
+    '-f', 'dash', '-seg_duration', String(plan.ladder.segment_s), '-use_template', '1', '-use_timeline', '1',
+    '-hls_playlist', '1', '-hls_master_name', SEG.master,
+    // Video and audio in separate adaptation sets (demuxed audio, as both HLS and DASH players expect).
+    '-adaptation_sets', spec.audio ? 'id=0,streams=v id=1,streams=a' : 'id=0,streams=v',
+    '-init_seg_name', SEG.init, '-media_seg_name', SEG.media,
+    `${spec.outDir}/${SEG.mpd}`,
+  ];
+}

@@ -1,0 +1,16 @@
+import { readdirSync, openSync, writeSync, readFileSync, closeSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Segment files of one representation in a packaged dir, in order. */
+export function segmentsOf(dir: string, rep: number): string[] {
+  const re = new RegExp(`^seg_${rep}_(\\d+)\\.m4s$`);
+  return readdirSync(dir).filter((f) => re.test(f)).sort((a, b) => Number(re.exec(a)![1]) - Number(re.exec(b)![1]));
+}
+
+/** Joins a representation's init segment and media segments into one fragmented MP4 file (a valid fMP4). */
+export function joinRepresentation(dir: string, rep: number, out: string): void {
+  const fd = openSync(out, 'w');
+  try {
+    for (const f of [`init_${rep}.m4s`, ...segmentsOf(dir, rep)]) writeSync(fd, readFileSync(join(dir, f)));
+  } finally { closeSync(fd); }
+}

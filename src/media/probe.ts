@@ -1,0 +1,24 @@
+import { statSync } from 'node:fs';
+import { probeArgs } from './args/probe';
+import { parseProbe, type MediaInfo } from './probe-parse';
+import { runTool } from './process';
+
+/** Probes a local file with ffprobe under a deadline; resolves MediaInfo or `{error}` (bad media, not retryable). */
+export async function probeFile(ffprobe: string, path: string, o: { timeoutMs?: number; signal?: AbortSignal; maxBytes?: number } = {}): Promise<MediaInfo | { error: string }> {
+  let size: number;
+  try { size = statSync(path).size; } catch { return { error: 'source file is missing' }; }
+  if (size === 0) return { error: 'source file is empty (0 bytes)' };
+  if (o.maxBytes && size > o.maxBytes) return { error: `source file is larger than ${o.maxBytes} bytes` };
+  let out = '';
+  const r = await runTool(probeArgs(ffprobe, path), { timeoutMs: o.timeoutMs ?? 30_000, signal: o.signal, onStdoutLine: (l) => { if (out.length < 4_000_000) out += l + '\n'; } }).done;
+  if (r.aborted) throw new Error('aborted');
+  if (r.timedOut) return { error: 'probe timed out' };
+  if (r.code !== 0) return { error: `not a playable media file: ${readable(r.stderrTail)}` };
+  return parseProbe(out);
+}
+
+/** Last meaningful stderr line, trimmed of ffmpeg's `[demuxer @ 0x...]` prefixes and paths. */
+export function readable(lines: string[]): string {
+  const l = [...lines].reverse().find((x) => x.trim()) ?? 'unknown error';
+  return l.replace(/^\[[^\]]*@ 0x[0-9a-f]+\]\s*/, '').replace(/\/[^\s:'"]+\//g, '').slice(0, 300);
+}

@@ -1,0 +1,133 @@
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { encodeArgs, SEG } from './args/encode';
+import { downloadArgs, posterArgs, spriteArgs } from './args/images';
+import type { H264Encoder } from './encoders';
+import { MediaError } from './errors';
+import { joinRepresentation } from './fmp4';
+import type { Plan, Rendition } from './ladder';
+import type { FfmpegTools } from './locate';
+import { finishMaster, finishMedia, segmentCount, spriteLayout, thumbsVtt } from './package';
+import type { MediaInfo } from './probe-parse';
+import { readable } from './probe';
+import { runTool, type RunResult } from './process';
+import { foldProgress, progressOf, type ProgressState } from './progress';
+
+/** Inputs of one asset transcode (media/ never sees config or the database). */
+export interface TranscodeOptions {
+  tools: FfmpegTools; source: string; workDir: string; info: MediaInfo; plan: Plan; encoder: H264Encoder;
+  signal?: AbortSignal;
+  /** Kill ffmpeg when it reports no progress for this long (ms). */
+  stallMs?: number;
+  /** Percent (0-100 over the whole transcode) and ETA seconds. */
+  onProgress?(pct: number, etaS: number | null): void;
+  onStage?(stage: 'encoding' | 'packaging'): void;
+  /** A GPU encoder failed; the run continues with libx264. */
+  onFallback?(from: H264Encoder, reason: string): void;
+  /** Every rendition has its first segment: the work dir's master playlist is playable (as an EVENT playlist). */
+  onFirstPlayable?(): void;
+}
+
+/** What a finished transcode produced (all files inside workDir). */
+export interface TranscodeResult {
+  encoder: H264Encoder; fallbackFrom: H264Encoder | null; renditions: Rendition[]; audio: boolean;
+  files: { hls: string; dash: string; poster: string; poster_webp: string; sprite: string; thumbs_vtt: string; download: string };
+  thumb: { w: number; h: number; intervalS: number };
+}
+
+const ENCODE_SHARE = 90;
+
+function failure(what: string, r: RunResult): MediaError {
+  if (r.aborted) return new MediaError('aborted', false);
+  if (r.stalled) return new MediaError(`${what}: ffmpeg made no progress and was stopped`, false);
+  if (r.timedOut) return new MediaError(`${what}: timed out`, false);
+  // Killed by a signal (OOM killer, operator): worth a retry. A plain non-zero exit: the input is at fault.
+  if (r.signal) return new MediaError(`${what}: ffmpeg killed by ${r.signal}`, false);
+  return new MediaError(`${what} failed: ${readable(r.stderrTail)}`, true);
+}
+
+function clearDir(dir: string): void {
+  for (const f of readdirSync(dir)) rmSync(join(dir, f), { recursive: true, force: true });
+}
+
+async function encodeOnce(o: TranscodeOptions, encoder: H264Encoder): Promise<RunResult> {
+  const started = Date.now();
+  let st: ProgressState = { outTimeS: 0, speed: null, ended: false };
+  const n = o.plan.renditions.length;
+  let firstSent = false;
+  const watch = setInterval(() => {
+    if (firstSent || !existsSync(join(o.workDir, SEG.master))) return;
+    try {
+      for (let i = 0; i < n; i++) if (segmentCount(readFileSync(join(o.workDir, `media_${i}.m3u8`), 'utf8')) < 1) return;
+    } catch { return; }
+    firstSent = true;
+    o.onFirstPlayable?.();
+  }, 250);
+  const args = encodeArgs(o.tools.ffmpeg, { source: o.source, outDir: o.workDir, plan: o.plan, encoder, audio: !!o.info.audio });
+  const r = await runTool(args, {
+    signal: o.signal, stallMs: o.stallMs ?? 60_000,
+    onStdoutLine: (l) => {
+      st = foldProgress(st, l);
+      const p = progressOf(st, o.info.durationS, (Date.now() - started) / 1000);
+      o.onProgress?.((p.pct * ENCODE_SHARE) / 100, p.etaS);
+    },
+  }).done;
+  clearInterval(watch);
+  if (r.code === 0 && !firstSent) { firstSent = true; o.onFirstPlayable?.(); }
+  return r;
+}
+
+/** Encodes the ladder in one ffmpeg run (GPU encoder falls back to libx264 on failure), then packages extras. */
+export async function transcode(o: TranscodeOptions): Promise<TranscodeResult> {
+  o.onStage?.('encoding');
+  let encoder = o.encoder;
+  let fallbackFrom: H264Encoder | null = null;
+  let r = await encodeOnce(o, encoder);
+  if (r.code !== 0 && !r.aborted && encoder !== 'libx264') {
+    fallbackFrom = encoder;
+    o.onFallback?.(encoder, readable(r.stderrTail));
+    clearDir(o.workDir);
+    encoder = 'libx264';
+    r = await encodeOnce(o, encoder);
+  }
+  if (r.code !== 0) throw failure('encoding', r);
+  o.onStage?.('packaging');
+  return { ...(await packageExtras(o)), encoder, fallbackFrom };
+}
+
+async function step(o: TranscodeOptions, what: string, argv: string[], pct: number): Promise<void> {
+  const r = await runTool(argv, { signal: o.signal, stallMs: 0, timeoutMs: 10 * 60_000 }).done;
+  if (r.code !== 0) throw failure(what, r);
+  o.onProgress?.(pct, null);
+}
+
+async function packageExtras(o: TranscodeOptions): Promise<Omit<TranscodeResult, 'encoder' | 'fallbackFrom'>> {
+  const dir = o.workDir, ff = o.tools.ffmpeg, n = o.plan.renditions.length, audio = !!o.info.audio;
+  const master = join(dir, SEG.master);
+  writeFileSync(master, finishMaster(readFileSync(master, 'utf8')));
+  for (let i = 0; i < n + (audio ? 1 : 0); i++) {
+    const p = join(dir, `media_${i}.m3u8`);
+    writeFileSync(p, finishMedia(readFileSync(p, 'utf8'), true));
+  }
+  const tmpV = join(dir, '.top-video.mp4'), tmpA = join(dir, '.audio.mp4'), tmpLo = join(dir, '.low-video.mp4');
+  joinRepresentation(dir, 0, tmpV);
+  if (audio) joinRepresentation(dir, n, tmpA);
+  await step(o, 'download remux', downloadArgs(ff, tmpV, audio ? tmpA : null, join(dir, 'download.mp4')), 93);
+  const top = o.plan.renditions[0];
+  const dur = o.info.durationS;
+  await step(o, 'poster', posterArgs(ff, tmpV, Math.min(dur * 0.1, 10), dir, Math.min(top.width, 1280) & ~1), 95);
+  const low = o.plan.renditions[n - 1];
+  if (n > 1) joinRepresentation(dir, n - 1, tmpLo);
+  const portrait = low.height > low.width;
+  const tw = portrait ? 90 : 160;
+  const th = Math.max(2, Math.round((tw * low.height) / low.width / 2) * 2);
+  const lay = spriteLayout(dur);
+  await step(o, 'sprite', spriteArgs(ff, n > 1 ? tmpLo : tmpV, join(dir, 'sprite.jpg'), { intervalS: lay.intervalS, w: tw, h: th, cols: lay.cols, rows: lay.rows }), 99);
+  writeFileSync(join(dir, 'thumbs.vtt'), thumbsVtt(dur, lay, tw, th));
+  for (const t of [tmpV, tmpA, tmpLo]) rmSync(t, { force: true });
+  return {
+    renditions: o.plan.renditions, audio,
+    files: { hls: SEG.master, dash: SEG.mpd, poster: 'poster.jpg', poster_webp: 'poster.webp', sprite: 'sprite.jpg', thumbs_vtt: 'thumbs.vtt', download: 'download.mp4' },
+    thumb: { w: tw, h: th, intervalS: lay.intervalS },
+  };
+}
