@@ -14,9 +14,9 @@ const Id = t.Object({ id: t.String() });
 export function webhookRoutes(ctx: AppContext) {
   const svc = new WebhookService(ctx);
   const kick = () => webhookDispatcher(ctx)?.kick();
-  return new Elysia({ prefix: '/v1/webhooks' })
+  return new Elysia({ prefix: '/v1' })
     .use(ctx.http)
-    .post('/', async ({ principal: p, body, set }) => {
+    .post('/webhooks', async ({ principal: p, body, set }) => {
       const out = await svc.create(p.tenantId, body);
       set.status = 201;
       return out;
@@ -27,7 +27,7 @@ export function webhookRoutes(ctx: AppContext) {
       detail: doc('Webhooks', 'Create a webhook endpoint', 'יצירת נקודת webhook',
         `\`url\` must be public HTTPS; private and internal addresses are refused here and again at every delivery (plain http is accepted only for addresses in the operator's \`VS_PRIVATE_ALLOWLIST\`, for labs). \`events\` lists event types or is \`["*"]\`. The answer holds \`secret\` (\`whsec_...\`) once; only events emitted after creation are delivered.\n\n${DELIVERY_DOC}\n\n${eventTypesMarkdown()}`),
     })
-    .get('/', ({ principal: p, query }) => {
+    .get('/webhooks', ({ principal: p, query }) => {
       const limit = parseLimit(query.limit, 50, 200);
       const scope = `webhooks:${p.tenantId}`;
       const cursor = query.cursor ? ctx.cursors.decode(scope, query.cursor) : null;
@@ -40,16 +40,16 @@ export function webhookRoutes(ctx: AppContext) {
       detail: doc('Webhooks', 'List webhook endpoints', 'רשימת נקודות webhook',
         `Newest first, with \`secret_hint\`. \`event_types\` is the authoritative list of event types; the \`data\` of each:\n\n${eventTypesMarkdown()}`),
     })
-    .get('/:id', ({ principal: p, params }) => svc.read(p.tenantId, params.id), {
+    .get('/webhooks/:id', ({ principal: p, params }) => svc.read(p.tenantId, params.id), {
       auth: { scope: 'webhooks:manage' }, params: Id, response: { 200: WebhookView },
       detail: doc('Webhooks', 'Read a webhook endpoint', 'קריאת נקודת webhook'),
     })
-    .patch('/:id', ({ principal: p, params, body }) => svc.patch(p.tenantId, params.id, body), {
+    .patch('/webhooks/:id', ({ principal: p, params, body }) => svc.patch(p.tenantId, params.id, body), {
       auth: { scope: 'webhooks:manage' }, params: Id, body: PatchWebhookBody, response: { 200: WebhookView },
       detail: doc('Webhooks', 'Change a webhook endpoint', 'שינוי נקודת webhook',
         '`enabled: false` pauses deliveries (queued ones wait; events emitted while disabled are not queued for it); `events` and `url` are checked as at creation.'),
     })
-    .delete('/:id', ({ principal: p, params, set }) => {
+    .delete('/webhooks/:id', ({ principal: p, params, set }) => {
       svc.remove(p.tenantId, params.id);
       set.status = 204;
       return null;
@@ -57,7 +57,7 @@ export function webhookRoutes(ctx: AppContext) {
       auth: { scope: 'webhooks:manage' }, params: Id,
       detail: doc('Webhooks', 'Delete a webhook endpoint', 'מחיקת נקודת webhook', 'Removes the endpoint and its delivery log.'),
     })
-    .post('/:id/test', ({ principal: p, params, set }) => {
+    .post('/webhooks/:id/test', ({ principal: p, params, set }) => {
       const out = svc.ping(p.tenantId, params.id);
       kick();
       set.status = 202;
@@ -67,7 +67,7 @@ export function webhookRoutes(ctx: AppContext) {
       detail: doc('Webhooks', 'Send a test ping', 'שליחת ping לבדיקה',
         'Emits a `ping` event (`data: {webhook_id}`) to this endpoint only, signed and retried like any delivery. 409 when the endpoint is disabled.'),
     })
-    .get('/:id/deliveries', ({ principal: p, params, query }) => {
+    .get('/webhooks/:id/deliveries', ({ principal: p, params, query }) => {
       const limit = parseLimit(query.limit, 50, 200);
       const scope = `webhook-deliveries:${p.tenantId}:${params.id}`;
       const cursor = query.cursor ? ctx.cursors.decode(scope, query.cursor) : null;
@@ -78,7 +78,7 @@ export function webhookRoutes(ctx: AppContext) {
       detail: doc('Webhooks', 'List deliveries', 'רשימת משלוחים',
         'Newest first; filter with `status`. Each delivery shows its attempts, the last response code and time, and the next attempt.'),
     })
-    .post('/:id/deliveries/:delivery_id/redeliver', ({ principal: p, params, set }) => {
+    .post('/webhooks/:id/deliveries/:delivery_id/redeliver', ({ principal: p, params, set }) => {
       const out = svc.redeliver(p.tenantId, params.id, params.delivery_id);
       kick();
       set.status = 202;
