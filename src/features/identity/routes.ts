@@ -10,6 +10,7 @@ import { IdentityService, identityService } from './service';
 /** /v1/me and /v1/api-keys. */
 export function identityRoutes(ctx: AppContext) {
   const svc = identityService(ctx);
+  const cdnHost = new URL(ctx.config.cdnBaseUrl).host;
   return new Elysia({ prefix: '/v1' })
     .use(ctx.http)
     .get('/me', ({ principal: p }) => {
@@ -18,7 +19,7 @@ export function identityRoutes(ctx: AppContext) {
         auth: 'api_key' as const,
         user: null,
         tenants: [tenant],
-        current_tenant: { ...tenant, cdn_hostname: new URL(ctx.config.cdnBaseUrl).host },
+        current_tenant: { ...tenant, cdn_hostname: cdnHost },
         scopes: [...p.scopes],
         key: { id: p.keyId, name: '' },
       };
