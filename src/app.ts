@@ -7,6 +7,7 @@ import { requestId } from './kernel/http/request-id';
 import { identityRoutes } from './features/identity/routes';
 import { metaRoutes } from './features/meta/routes';
 import { webhookRoutes } from './features/webhooks/routes';
+import { eventRoutes } from './features/events/routes';
 import { startWebhookDispatcher } from './features/webhooks/dispatcher';
 
 /** Builds the whole HTTP app: kernel hooks first, then every feature's routes. */
@@ -24,7 +25,8 @@ export function buildApp(ctx: AppContext): AnyElysia {
     })
     .use(metaRoutes(ctx, () => app))
     .use(identityRoutes(ctx))
-    .use(webhookRoutes(ctx));
+    .use(webhookRoutes(ctx))
+    .use(eventRoutes(ctx));
   return app;
 }
 

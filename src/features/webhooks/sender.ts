@@ -1,5 +1,5 @@
 import { safeFetch, BlockedAddressError, FetchTimeoutError } from '../../kernel/net/safe-fetch';
-import { deliveryHeaders, envelopeBody } from './envelope';
+import { deliveryHeaders, envelopeBody } from '../../kernel/events/envelope';
 import type { DueDelivery } from './store';
 
 /** What one delivery attempt produced. */

@@ -1,5 +1,5 @@
-import { iso } from '../../kernel/clock';
-import { signPayload } from '../../kernel/events/signing';
+import { iso } from '../clock';
+import { signPayload } from './signing';
 
 /** User-Agent of every webhook delivery. */
 export const WEBHOOK_USER_AGENT = 'ViewStream-Webhooks/1';

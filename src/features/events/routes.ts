@@ -1,0 +1,44 @@
+import { Elysia, t } from 'elysia';
+import type { AppContext } from '../../kernel/context';
+import { doc } from '../../kernel/http/plugin';
+import { invalid } from '../../kernel/errors';
+import { outboxHead } from '../../kernel/events/cursors';
+import { openEventStream } from './stream';
+
+const DESCRIPTION = `Server-sent events (\`text/event-stream\`) of the caller's tenant: the same events as webhooks, with the same JSON envelope \`{id, type, at, customer_id, data}\` (see the event types under Webhooks). Frames:
+
+\`\`\`
+id: 1234
+event: asset.ready
+data: {"id":"…","type":"asset.ready","at":"…","customer_id":"…","data":{…}}
+\`\`\`
+
+\`id\` is the outbox sequence number. Resume after a disconnect with the \`Last-Event-ID\` header (or \`last_event_id\` query): every later event is sent, nothing is lost while disconnected. \`last_event_id=0\` replays from the start; without either, the stream starts with new events. A comment line \`: heartbeat <time>\` every \`heartbeat_s\` seconds (default 15) keeps proxies open. \`types\` filters by a comma-separated list of event types. Realtime statistics frames are not part of this stream yet.`;
+
+/** GET /v1/events/stream: the tenant's events as server-sent events with resumption. */
+export function eventRoutes(ctx: AppContext) {
+  const open = new Set<() => void>();
+  ctx.onStop(() => { for (const c of open) c(); open.clear(); });
+  return new Elysia({ prefix: '/v1' })
+    .use(ctx.http)
+    .get('/events/stream', ({ principal: p, query, request }) => {
+      const raw = request.headers.get('last-event-id') ?? query.last_event_id;
+      let after: number;
+      if (raw === undefined || raw === null || raw === '') after = outboxHead(ctx.db);
+      else if (/^\d{1,15}$/.test(raw.trim())) after = Number(raw.trim());
+      else throw invalid('last_event_id', 'a non-negative integer (an earlier `id:`)');
+      const hb = query.heartbeat_s === undefined ? 15 : Number(query.heartbeat_s);
+      if (!Number.isInteger(hb) || hb < 1 || hb > 60) throw invalid('heartbeat_s', 'integer 1-60');
+      const types = query.types ? new Set(query.types.split(',').map((s) => s.trim()).filter(Boolean)) : null;
+      const s = openEventStream(ctx.db, { tenantId: p.tenantId, after, types, heartbeatMs: hb * 1000, onClose: () => open.delete(s.close) });
+      open.add(s.close);
+      request.signal.addEventListener('abort', () => s.close(), { once: true });
+      return new Response(s.stream, {
+        headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' },
+      });
+    }, {
+      auth: { scope: 'events:read' },
+      query: t.Object({ last_event_id: t.Optional(t.String()), types: t.Optional(t.String()), heartbeat_s: t.Optional(t.String()) }),
+      detail: doc('Events', 'Event stream', 'זרם אירועים', DESCRIPTION),
+    });
+}
