@@ -9,6 +9,9 @@ import { metaRoutes } from './features/meta/routes';
 import { webhookRoutes } from './features/webhooks/routes';
 import { eventRoutes } from './features/events/routes';
 import { startWebhookDispatcher } from './features/webhooks/dispatcher';
+import { channelRoutes } from './features/channels/routes';
+import { liveRoutes } from './features/channels/live-routes';
+import { startLive } from './live/manager';
 
 /** Builds the whole HTTP app: kernel hooks first, then every feature's routes. */
 export function buildApp(ctx: AppContext): AnyElysia {
@@ -26,7 +29,9 @@ export function buildApp(ctx: AppContext): AnyElysia {
     .use(metaRoutes(ctx, () => app))
     .use(identityRoutes(ctx))
     .use(webhookRoutes(ctx))
-    .use(eventRoutes(ctx));
+    .use(eventRoutes(ctx))
+    .use(channelRoutes(ctx))
+    .use(liveRoutes(ctx));
   return app;
 }
 
@@ -34,4 +39,5 @@ export function buildApp(ctx: AppContext): AnyElysia {
 export async function startWorkers(ctx: AppContext): Promise<void> {
   // Features register their workers here as they land.
   startWebhookDispatcher(ctx);
+  await startLive(ctx);
 }

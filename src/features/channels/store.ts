@@ -130,6 +130,11 @@ export class ChannelStore {
   /** Replaces a channel's whole index with `rows` (startup reconciliation). */
   replaceIndex(channelId: string, rows: Iterable<SegmentRow>): number {
     this.db.query('DELETE FROM live_segments WHERE channel_id = ?').run(channelId);
+    return this.replaceIndexAppend(rows);
+  }
+
+  /** Appends rebuilt rows (inside the caller's transaction). */
+  replaceIndexAppend(rows: Iterable<SegmentRow>): number {
     const ins = this.db.query('INSERT INTO live_segments (channel_id, rendition, start_ms, duration_ms, bytes, path, discontinuity, init_ms, seq, disc_seq) VALUES (?,?,?,?,?,?,?,?,?,?)');
     let n = 0;
     for (const s of rows) { ins.run(s.channel_id, s.rendition, s.start_ms, s.duration_ms, s.bytes, s.path, s.discontinuity, s.init_ms, s.seq, s.disc_seq); n++; }

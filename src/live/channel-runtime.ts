@@ -1,0 +1,132 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AppContext } from '../kernel/context';
+import { tx } from '../kernel/db/sqlite';
+import { emitEvent } from '../kernel/events/outbox';
+import { ChannelStore, type ChannelRow } from '../features/channels/store';
+import { ingestArgs, type IngestSource } from './args/ingest';
+import { IngestInput } from './input';
+import { commitSegment, ScratchWatcher, type Landed } from './recorder';
+import { scratchDir } from './paths';
+
+/** Which input feeds the channel. */
+export type Feed = 'primary' | 'backup' | 'none';
+type InputName = 'primary' | 'backup';
+interface RunState { nextStart: number | null; initMs: number | null }
+
+/** The passthrough rendition name. */
+export const SRC = 'src';
+
+/**
+ * One started channel: two supervised inputs, the recorder loop that moves finished segments into the
+ * recording and index, and failover (primary preferred; backup after `failover_s` of primary silence; primary
+ * taken back on its next segment, which starts on a keyframe).
+ */
+export class ChannelRuntime {
+  feed: Feed = 'none';
+  readonly inputs: Record<InputName, IngestInput>;
+  private watchers: Record<InputName, ScratchWatcher>;
+  private runs: Record<InputName, RunState> = { primary: { nextStart: null, initMs: null }, backup: { nextStart: null, initMs: null } };
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private store: ChannelStore;
+  private stopped = false;
+  private ch: ChannelRow;
+
+  constructor(private ctx: AppContext, channel: ChannelRow, private ffmpeg: string, private rtmpPort: number) {
+    this.store = new ChannelStore(ctx.db);
+    this.ch = channel;
+    const mk = (name: InputName) => {
+      const dir = scratchDir(ctx.config.dataDir, channel.id, name);
+      return new IngestInput({
+        name, outDir: dir,
+        argv: () => ingestArgs({ ffmpeg, source: this.source(name), outDir: dir, segmentS: this.ch.segment_s }),
+        secrets: () => [this.ch.srt_passphrase, this.ch.rtmp_key_primary, this.ch.rtmp_key_backup],
+        silenceKillMs: Math.max(4000, this.ch.failover_s * 1000 + 1500),
+        onRun: () => { this.watchers[name].reset(); this.runs[name] = { nextStart: null, initMs: null }; },
+        log: ctx.log.child({ channel: channel.id }),
+      });
+    };
+    this.watchers = { primary: new ScratchWatcher(scratchDir(ctx.config.dataDir, channel.id, 'primary')), backup: new ScratchWatcher(scratchDir(ctx.config.dataDir, channel.id, 'backup')) };
+    this.inputs = { primary: mk('primary'), backup: mk('backup') };
+  }
+
+  private source(name: InputName): IngestSource {
+    const c = this.ch;
+    if (c.protocol === 'rtmp') return { kind: 'rtmp', url: `rtmp://127.0.0.1:${this.rtmpPort}/live/${name === 'primary' ? c.rtmp_key_primary : c.rtmp_key_backup}` };
+    return { kind: 'srt', port: name === 'primary' ? c.srt_port_primary : c.srt_port_backup, passphrase: c.srt_passphrase, latencyMs: c.srt_latency_ms };
+  }
+
+  /** Opens both inputs and the recorder loop. */
+  start(): void {
+    this.setState('none', 'waiting', 'start');
+    this.inputs.primary.start();
+    this.inputs.backup.start();
+    this.timer = setInterval(() => { try { this.tick(); } catch (e) { this.ctx.log.error('live tick failed', { channel: this.ch.id, error: String(e) }); } }, 150);
+  }
+
+  /** Stops every process; the channel row is left to the caller. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await Promise.all([this.inputs.primary.stop(), this.inputs.backup.stop()]);
+    rmSync(join(scratchDir(this.ctx.config.dataDir, this.ch.id, 'x'), '..'), { recursive: true, force: true });
+  }
+
+  private failMs(): number { return this.ch.failover_s * 1000; }
+
+  private tick(): void {
+    if (this.stopped) return;
+    for (const name of ['primary', 'backup'] as const) for (const l of this.watchers[name].poll()) this.landed(name, l);
+    const now = Date.now();
+    if (this.feed !== 'none' && !this.inputs[this.feed].alive(this.failMs(), now)) {
+      const other: InputName = this.feed === 'primary' ? 'backup' : 'primary';
+      this.setState(this.inputs[other].alive(this.failMs(), now) ? other : 'none', undefined, `${this.feed} silent`);
+    }
+    if (this.feed === 'none') {
+      const failed = this.inputs.primary.quickFailures >= 5 && this.inputs.backup.quickFailures >= 5;
+      this.setState('none', failed ? 'failed' : 'waiting', 'no feed');
+    }
+  }
+
+  private landed(name: InputName, l: Landed): void {
+    const run = this.runs[name];
+    const startMs = run.nextStart ?? l.landedAt - l.durationMs;
+    run.nextStart = startMs + l.durationMs;
+    const last = this.store.lastSegment(this.ch.id, SRC);
+    const overlaps = !!last && startMs < last.start_ms + last.duration_ms - 500;
+    let take = name === this.feed;
+    if (!take && !overlaps) {
+      if (name === 'primary') take = true; // the primary is taken back on its first whole segment
+      else take = this.feed === 'none' || !this.inputs[this.feed].alive(this.failMs());
+    }
+    if (!take || overlaps) { rmSync(l.file, { force: true }); return; }
+    if (name !== this.feed) this.setState(name, undefined, name === 'primary' ? 'primary returned' : 'primary silent');
+    run.initMs ??= startMs;
+    const row = commitSegment(this.store, this.ctx.config.dataDir, this.ch, SRC, {
+      file: l.file, startMs, durationMs: l.durationMs, initFile: join(scratchDir(this.ctx.config.dataDir, this.ch.id, name), 'init.mp4'), initMs: run.initMs,
+    });
+    if (!row) this.ctx.log.warn('incomplete segment dropped', { channel: this.ch.id, input: name });
+  }
+
+  /** Applies feed/status/recording changes in one transaction with their events. */
+  private setState(feed: Feed, status: 'waiting' | 'live' | 'failed' | undefined, reason: string): void {
+    if (this.stopped) return;
+    const prev = this.store.anyById(this.ch.id);
+    if (!prev) return;
+    const st = status ?? (feed === 'none' ? 'waiting' : 'live');
+    const nextStatus = feed !== 'none' ? 'live' : st;
+    const recording = !this.ch.recording_enabled ? 'off' : feed === 'none' ? 'gap' : 'on';
+    if (prev.feed === feed && prev.status === nextStatus && prev.recording === recording && this.feed === feed) return;
+    const oldFeed = this.feed;
+    this.feed = feed;
+    const now = this.ctx.clock.now();
+    const info = feed === 'none' ? {} : this.inputs[feed].info;
+    tx(this.ctx.db, () => {
+      this.store.update(this.ch.id, { feed, status: nextStatus, recording, feed_info: JSON.stringify(info) }, now);
+      const base = { channel_id: this.ch.id, slug: this.ch.slug };
+      if (prev.feed !== feed) emitEvent(this.ctx.db, this.ch.tenant_id, 'channel.feed_changed', { ...base, feed, previous: prev.feed, reason }, now);
+      if (oldFeed !== 'none' && feed !== 'none' && oldFeed !== feed) emitEvent(this.ctx.db, this.ch.tenant_id, 'channel.ingest_failover', { ...base, from: oldFeed, to: feed, reason }, now);
+      if (prev.recording !== recording) emitEvent(this.ctx.db, this.ch.tenant_id, 'channel.recording_status', { ...base, recording, previous: prev.recording, at: new Date(now).toISOString() }, now);
+    });
+  }
+}

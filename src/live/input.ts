@@ -1,0 +1,129 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import { runTool, type Running } from '../media/process';
+import type { Logger } from '../kernel/log';
+import type { FeedInfo } from './registry';
+
+/** Options of one supervised ingest input (primary or backup). */
+export interface InputOptions {
+  name: 'primary' | 'backup';
+  outDir: string;
+  /** Builds the argv for the next run (secrets may change between runs). */
+  argv: () => string[];
+  /** Strings to redact from the stderr ring buffer (passphrase, stream key). */
+  secrets: () => string[];
+  /** Kill a connected run whose media stopped for this long (ms). */
+  silenceKillMs: number;
+  /** Called when a new run starts (its output directory is fresh). */
+  onRun: (runId: number) => void;
+  log: Logger;
+}
+
+/**
+ * One ingest ffmpeg under supervision: restarted with exponential backoff when it exits (a caller that hangs
+ * up ends a run; the next run listens again), killed as a process group, stderr kept in a redacted ring buffer.
+ */
+export class IngestInput {
+  runId = 0;
+  restarts = 0;
+  /** Wall time of the last progress line whose media time advanced (0 = no media in this run). */
+  lastMediaAt = 0;
+  info: FeedInfo = { bitrate_kbps: null, resolution: null, video_codec: null, audio_codec: null };
+  quickFailures = 0;
+  private ring: string[] = [];
+  private proc: Running | null = null;
+  private stopped = true;
+  private loop: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+  private lastOut = -1;
+  private sizes: [number, number][] = [];
+
+  constructor(private o: InputOptions) {}
+
+  /** The pid of the running ffmpeg (for tests and diagnostics), or null. */
+  get pid(): number | null { return this.proc?.pid ?? null; }
+
+  /** Redacted stderr tail. */
+  logs(): string[] { return [...this.ring]; }
+
+  /** True when media arrived within `ms`. */
+  alive(ms: number, now = Date.now()): boolean { return this.lastMediaAt > 0 && now - this.lastMediaAt < ms; }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.loop = this.run();
+  }
+
+  /** Ends a backoff wait now (a publisher just arrived). */
+  kick(): void { this.wake?.(); }
+
+  /** Kills the running ffmpeg's process group with SIGKILL (fault injection in tests). */
+  killHard(): void { if (this.proc) try { process.kill(-this.proc.pid, 'SIGKILL'); } catch { /* gone */ } }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.proc?.stop(2000);
+    await this.loop;
+    this.loop = null;
+  }
+
+  private push(line: string): void {
+    let l = line;
+    for (const s of this.o.secrets()) if (s) l = l.split(s).join('***').split(encodeURIComponent(s)).join('***');
+    this.ring.push(l);
+    if (this.ring.length > 80) this.ring.shift();
+    if (/Output #0/.test(l)) this.lastOut = -2; // stream lines after this describe our output, not the feed
+    if (this.lastOut === -2) return;
+    const v = /Stream #0:\d+.*?: Video: (\w+).*?, (\d{2,5}x\d{2,5})/.exec(l);
+    if (v) { this.info.video_codec = v[1]; this.info.resolution = v[2]; }
+    const a = /Stream #0:\d+.*?: Audio: (\w+)/.exec(l);
+    if (a) this.info.audio_codec = a[1];
+  }
+
+  private progress(line: string): void {
+    const [k, val] = line.split('=');
+    if (k === 'out_time_us') {
+      const t = Number(val);
+      if (Number.isFinite(t) && t > this.lastOut && t > 0) { this.lastOut = Math.max(t, this.lastOut); this.lastMediaAt = Date.now(); }
+    } else if (k === 'total_size') {
+      const n = Number(val), now = Date.now();
+      if (!Number.isFinite(n)) return;
+      this.sizes.push([now, n]);
+      while (this.sizes.length > 2 && now - this.sizes[0][0] > 4000) this.sizes.shift();
+      const [t0, s0] = this.sizes[0];
+      if (now - t0 >= 1000) this.info.bitrate_kbps = Math.round(((n - s0) * 8) / (now - t0));
+    }
+  }
+
+  private async run(): Promise<void> {
+    let backoff = 500;
+    while (!this.stopped) {
+      rmSync(this.o.outDir, { recursive: true, force: true });
+      mkdirSync(this.o.outDir, { recursive: true });
+      this.runId++;
+      this.lastMediaAt = 0; this.lastOut = -1; this.sizes = [];
+      this.info = { bitrate_kbps: null, resolution: null, video_codec: null, audio_codec: null };
+      this.o.onRun(this.runId);
+      const began = Date.now();
+      const proc = runTool(this.o.argv(), { stderrLines: 10, onStderrLine: (l) => this.push(l), onStdoutLine: (l) => this.progress(l) });
+      this.proc = proc;
+      const watchdog = setInterval(() => {
+        if (this.lastMediaAt && Date.now() - this.lastMediaAt > this.o.silenceKillMs) void proc.stop(500);
+      }, 250);
+      const r = await proc.done;
+      clearInterval(watchdog);
+      this.proc = null;
+      if (this.stopped) break;
+      const ran = Date.now() - began;
+      const hadMedia = this.lastMediaAt > 0;
+      this.lastMediaAt = 0;
+      this.restarts++;
+      this.quickFailures = hadMedia ? 0 : this.quickFailures + 1;
+      this.o.log.info('ingest exited', { input: this.o.name, code: r.code, signal: r.signal, ran_ms: ran });
+      backoff = hadMedia || ran > 10_000 ? 200 : Math.min(backoff * 2, 10_000);
+      await new Promise<void>((res) => { const t = setTimeout(res, backoff); this.wake = () => { clearTimeout(t); res(); }; });
+      this.wake = null;
+    }
+  }
+}

@@ -1,0 +1,103 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AppContext } from '../kernel/context';
+import { tx } from '../kernel/db/sqlite';
+import { locateFfmpeg } from '../media/locate';
+import { ChannelStore } from '../features/channels/store';
+import { ChannelRuntime } from './channel-runtime';
+import { rebuildRows, renditionsOnDisk } from './rebuild';
+import { retentionPass } from './retention';
+import { startRtmp } from './rtmp';
+import { setLiveControl, type FeedInfo, type LiveControl } from './registry';
+
+/** The live engine: every started channel's runtime, the RTMP listener, startup reconciliation and retention. */
+export class LiveEngine implements LiveControl {
+  readonly runtimes = new Map<string, ChannelRuntime>();
+  private store: ChannelStore;
+  private ffmpeg: string;
+  private stopRtmp: (() => void) | null = null;
+  private retention: ReturnType<typeof setInterval> | null = null;
+
+  constructor(private ctx: AppContext) {
+    this.store = new ChannelStore(ctx.db);
+    const tools = locateFfmpeg({ ffmpeg: ctx.config.ffmpegPath, ffprobe: ctx.config.ffprobePath });
+    this.ffmpeg = tools?.ffmpeg ?? 'ffmpeg';
+  }
+
+  /** Rebuilds every channel's index from its files (the files are the truth). Returns rows indexed. */
+  reconcile(): number {
+    let n = 0;
+    for (const ch of this.store.all()) {
+      const rends = renditionsOnDisk(this.ctx.config.dataDir, ch.tenant_id, ch.id);
+      tx(this.ctx.db, () => {
+        this.store.replaceIndex(ch.id, []);
+        for (const r of rends) n += this.store.replaceIndexAppend(rebuildRows(this.ctx.config.dataDir, ch.tenant_id, ch.id, r, ch.segment_s * 1000));
+      });
+    }
+    return n;
+  }
+
+  /** Boot: reconcile, open RTMP, restart started channels, schedule retention. */
+  async boot(): Promise<void> {
+    rmSync(join(this.ctx.config.dataDir, 'rec', '.scratch'), { recursive: true, force: true });
+    const t0 = Date.now();
+    const n = this.reconcile();
+    this.ctx.log.info('segment index reconciled', { segments: n, ms: Date.now() - t0 });
+    try {
+      this.stopRtmp = await startRtmp(this.ctx.config.rtmpPort, this.ctx.config.host, {
+        publish: (key) => { const ch = this.store.byStreamKey(key); return !!ch && ch.desired === 'started'; },
+        published: (key) => { const ch = this.store.byStreamKey(key); const rt = ch && this.runtimes.get(ch.id); if (rt) { rt.inputs.primary.kick(); rt.inputs.backup.kick(); } },
+      }, this.ctx.log);
+    } catch (e) {
+      this.ctx.log.error('RTMP listener failed', { port: this.ctx.config.rtmpPort, error: String(e) });
+    }
+    for (const ch of this.store.started()) await this.start(ch.id);
+    this.retention = setInterval(() => { try { retentionPass(this.store, this.ctx.config.dataDir, Date.now()); } catch (e) { this.ctx.log.error('retention failed', { error: String(e) }); } }, 60_000);
+    retentionPass(this.store, this.ctx.config.dataDir, Date.now());
+    setLiveControl(this.ctx.db, this);
+  }
+
+  async start(channelId: string): Promise<void> {
+    await this.runtimes.get(channelId)?.stop();
+    this.runtimes.delete(channelId);
+    const ch = this.store.anyById(channelId);
+    if (!ch) return;
+    const rt = new ChannelRuntime(this.ctx, ch, this.ffmpeg, this.ctx.config.rtmpPort);
+    this.runtimes.set(channelId, rt);
+    rt.start();
+  }
+
+  async stop(channelId: string): Promise<void> {
+    const rt = this.runtimes.get(channelId);
+    this.runtimes.delete(channelId);
+    await rt?.stop();
+  }
+
+  feedInfo(channelId: string): FeedInfo | null {
+    const rt = this.runtimes.get(channelId);
+    if (!rt || rt.feed === 'none') return null;
+    return { ...rt.inputs[rt.feed].info };
+  }
+
+  logs(channelId: string) {
+    const rt = this.runtimes.get(channelId);
+    if (!rt) return { primary: [], backup: [], restarts: 0 };
+    return { primary: rt.inputs.primary.logs(), backup: rt.inputs.backup.logs(), restarts: rt.inputs.primary.restarts + rt.inputs.backup.restarts };
+  }
+
+  /** Stops every channel process and the RTMP listener (server shutdown; channels stay `started`). */
+  async shutdown(): Promise<void> {
+    setLiveControl(this.ctx.db, null);
+    if (this.retention) clearInterval(this.retention);
+    await Promise.all([...this.runtimes.keys()].map((id) => this.stop(id)));
+    this.stopRtmp?.();
+  }
+}
+
+/** Starts the live engine as a background worker of the app. */
+export async function startLive(ctx: AppContext): Promise<LiveEngine> {
+  const engine = new LiveEngine(ctx);
+  await engine.boot();
+  ctx.onStop(() => engine.shutdown());
+  return engine;
+}

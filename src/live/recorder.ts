@@ -1,0 +1,71 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { ChannelStore, SegmentRow } from '../features/channels/store';
+import { isCompleteSegment } from './mp4';
+import { initPath, segmentAbsPath, segmentRelPath } from './paths';
+
+/** A finished segment the ingest ffmpeg listed in its scratch playlist. */
+export interface Landed { file: string; durationMs: number; landedAt: number }
+
+/** Reads an input's scratch playlist and reports each newly finished segment once per run. */
+export class ScratchWatcher {
+  private seen = new Set<string>();
+  constructor(private dir: string) {}
+
+  /** Forgets the previous run (its directory was emptied). */
+  reset(): void { this.seen.clear(); }
+
+  /** Segments finished since the last poll, oldest first. */
+  poll(now = Date.now()): Landed[] {
+    let text: string;
+    try { text = readFileSync(join(this.dir, 'index.m3u8'), 'utf8'); } catch { return []; }
+    const out: Landed[] = [];
+    let dur = 0;
+    for (const line of text.split('\n')) {
+      if (line.startsWith('#EXTINF:')) dur = Math.round(parseFloat(line.slice(8)) * 1000);
+      else if (line && !line.startsWith('#')) {
+        if (this.seen.has(line)) continue;
+        const file = join(this.dir, line);
+        if (!existsSync(file)) continue;
+        this.seen.add(line);
+        out.push({ file, durationMs: dur, landedAt: now });
+      }
+    }
+    return out;
+  }
+}
+
+/** Where a committed segment went. */
+export interface Committed { row: SegmentRow }
+
+/**
+ * Moves one finished segment into the recording tree (rename, same filesystem) and indexes it. The segment is
+ * checked first (complete box structure); a broken one is deleted and never indexed. `initMs` names the init
+ * segment of the run; it is written (temp name, then rename) when it does not exist yet.
+ */
+export function commitSegment(
+  store: ChannelStore, dataDir: string, ch: { tenant_id: string; id: string }, rendition: string,
+  seg: { file: string; startMs: number; durationMs: number; initFile: string; initMs: number },
+): SegmentRow | null {
+  const bytes = readFileSync(seg.file);
+  if (!isCompleteSegment(bytes)) { rmSync(seg.file, { force: true }); return null; }
+  const init = initPath(dataDir, ch.tenant_id, ch.id, rendition, seg.initMs);
+  if (!existsSync(init)) {
+    mkdirSync(dirname(init), { recursive: true });
+    writeFileSync(`${init}.tmp`, readFileSync(seg.initFile));
+    renameSync(`${init}.tmp`, init);
+  }
+  const rel = segmentRelPath(ch.tenant_id, ch.id, rendition, seg.startMs);
+  const abs = segmentAbsPath(dataDir, rel);
+  mkdirSync(dirname(abs), { recursive: true });
+  renameSync(seg.file, abs);
+  const last = store.lastSegment(ch.id, rendition);
+  const gap = last ? seg.startMs - (last.start_ms + last.duration_ms) : 0;
+  const disc = last ? (last.init_ms !== seg.initMs || Math.abs(gap) > 1000 ? 1 : 0) : 0;
+  const row: SegmentRow = {
+    channel_id: ch.id, rendition, start_ms: seg.startMs, duration_ms: seg.durationMs, bytes: bytes.length, path: rel,
+    discontinuity: disc, init_ms: seg.initMs, seq: last ? last.seq + 1 : 0, disc_seq: (last?.disc_seq ?? 0) + disc,
+  };
+  store.insertSegment(row);
+  return row;
+}
