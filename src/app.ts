@@ -6,6 +6,10 @@ import { problemResponse } from './kernel/errors';
 import { requestId } from './kernel/http/request-id';
 import { identityRoutes } from './features/identity/routes';
 import { metaRoutes } from './features/meta/routes';
+import { jobsRoutes } from './features/jobs/routes';
+import { mediaDeliveryRoutes } from './features/media-delivery/routes';
+import { reencodeRoutes } from './features/transcode/routes';
+import { startJobQueue } from './jobs/worker';
 import { webhookRoutes } from './features/webhooks/routes';
 import { eventRoutes } from './features/events/routes';
 import { startWebhookDispatcher } from './features/webhooks/dispatcher';
@@ -28,6 +32,9 @@ export function buildApp(ctx: AppContext): AnyElysia {
     })
     .use(metaRoutes(ctx, () => app))
     .use(identityRoutes(ctx))
+    .use(jobsRoutes(ctx))
+    .use(reencodeRoutes(ctx))
+    .use(mediaDeliveryRoutes(ctx))
     .use(webhookRoutes(ctx))
     .use(eventRoutes(ctx))
     .use(channelRoutes(ctx))
@@ -38,6 +45,7 @@ export function buildApp(ctx: AppContext): AnyElysia {
 /** Starts background workers of every feature (job runners, dispatchers, supervisors). */
 export async function startWorkers(ctx: AppContext): Promise<void> {
   // Features register their workers here as they land.
+  await startJobQueue(ctx);
   startWebhookDispatcher(ctx);
   await startLive(ctx);
 }

@@ -1,0 +1,61 @@
+import type { AppContext } from '../../kernel/context';
+import { emitEvent } from '../../kernel/events/outbox';
+import type { HandlerMap, JobRow } from '../../jobs/types';
+import { encodeAsset } from '../transcode/encode-job';
+import { processAsset } from '../transcode/probe-job';
+import { lifecycleAsset, markFailed, reviveFailed, type LifecycleAsset } from './lifecycle-store';
+
+/**
+ * Job handlers of the media lifecycle. `asset.process` (queued by the assets feature with the asset) probes the
+ * source and queues `asset.encode`, which encodes, packages and makes the asset ready.
+ */
+export const lifecycleJobHandlers: HandlerMap = {
+  'asset.process': processAsset,
+  'asset.encode': encodeAsset,
+};
+
+/**
+ * Data of `asset.ready` / `asset.failed` events: `{asset: id, external_id, status, error?, playback?}` —
+ * `error` on failure (readable reason), `playback` (as on GET /v1/assets/{id}) when ready.
+ */
+export function assetEventData(a: Pick<LifecycleAsset, 'id' | 'external_id' | 'status'>, error?: string): Record<string, unknown> {
+  return { asset: a.id, external_id: a.external_id, status: a.status, ...(error ? { error } : {}) };
+}
+
+/** Playback URLs of a ready asset (absolute, under the delivery base URL), or null when not ready. */
+export function playbackFor(ctx: AppContext, asset: { id: string; tenant_id: string; status: string; output: string | null }): Record<string, string> | null {
+  if (asset.status !== 'ready' || !asset.output) return null;
+  let out: { version?: number; files?: Record<string, string> };
+  try { out = JSON.parse(asset.output); } catch { return null; }
+  if (!out.version || !out.files) return null;
+  const base = `${ctx.config.cdnBaseUrl}${deliveryPrefix(asset.tenant_id, asset.id)}/v${out.version}/`;
+  const f = out.files;
+  return { hls: base + f.hls, dash: base + f.dash, poster: base + f.poster, sprite: base + f.sprite, thumbs_vtt: base + f.thumbs_vtt, download: base + f.download };
+}
+
+/** Path under which an asset's files are served (a token layer may prefix it with `/t/<token>`). */
+export function deliveryPrefix(tenantId: string, assetId: string): string {
+  return `/m/${tenantId}/assets/${assetId}`;
+}
+
+/**
+ * Called in the transaction that fails a job for good: a job about an asset (process, encode, or the assets
+ * feature's fetch) leaves its asset `failed` with the job's error and emits `asset.failed`.
+ */
+export function failAssetOfJob(ctx: AppContext, job: JobRow, error: string): void {
+  if (job.subject_kind !== 'asset' || !job.subject_id) return;
+  const a = lifecycleAsset(ctx.db, job.subject_id);
+  if (!a) return;
+  const msg = error === 'cancelled' ? 'processing was cancelled' : error;
+  if (markFailed(ctx.db, a.id, msg)) emitEvent(ctx.db, a.tenant_id, 'asset.failed', assetEventData({ ...a, status: 'failed' }, msg));
+}
+
+/**
+ * Job retry/cancel from /v1/jobs: retrying a job about a failed asset puts the asset back to `queued` (encode) or
+ * `registered` (probe, fetch); cancelling a queued one fails the asset like any final failure.
+ */
+export function reviveAssetForRetry(ctx: AppContext, job: JobRow, mode: 'retry' | 'cancel' = 'retry'): void {
+  if (job.subject_kind !== 'asset' || !job.subject_id) return;
+  if (mode === 'cancel') { failAssetOfJob(ctx, job, 'cancelled'); return; }
+  reviveFailed(ctx.db, job.subject_id, job.type === 'asset.encode' ? 'queued' : 'registered');
+}

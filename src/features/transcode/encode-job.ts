@@ -1,0 +1,91 @@
+import { mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AppContext } from '../../kernel/context';
+import { tx } from '../../kernel/db/sqlite';
+import { emitEvent } from '../../kernel/events/outbox';
+import { PermanentJobError } from '../../jobs/errors';
+import type { JobRun } from '../../jobs/types';
+import { planLadder } from '../../media/ladder';
+import type { MediaInfo } from '../../media/probe-parse';
+import { transcode } from '../../media/transcode';
+import { lifecycleAsset, markReady, saveOutput, saveProgress, transition } from '../assets/lifecycle-store';
+import { assetEventData, playbackFor } from '../assets/lifecycle';
+import { identityService } from '../identity/service';
+import { loadLadders, pickLadder } from './ladders';
+import { sourceFile } from './probe-job';
+import { assetRelDir, mediaRuntime } from './runtime';
+
+/** The `output` JSON of a ready asset (playbackFor and delivery read it). */
+export interface AssetOutput {
+  dir: string; version: number; encoder: string; fallback_from: string | null; ladder: string; audio: boolean;
+  renditions: { name: string; width: number; height: number; video_k: number }[];
+  files: Record<string, string>; thumb: { w: number; h: number; interval_s: number };
+}
+
+/** `asset.encode`: queued → encoding → packaging → ready; writes into a work dir renamed into place at the end. */
+export async function encodeAsset(ctx: AppContext, job: JobRun): Promise<void> {
+  const id = String(job.payload?.assetId ?? '');
+  const a = lifecycleAsset(ctx.db, id);
+  if (!a || a.deleted_at !== null) throw new PermanentJobError('asset not found or deleted');
+  if (a.status === 'ready') return;
+  if (!a.probe || !a.source_path) throw new PermanentJobError('asset was not probed');
+  const info = JSON.parse(a.probe) as MediaInfo;
+  const tenant = identityService(ctx).tenant(a.tenant_id) as { slug?: string } | null;
+  const picked = pickLadder(loadLadders(ctx.config.dataDir), job.payload?.ladder ?? a.ladder, tenant?.slug ?? null);
+  if (!picked || !info.video) throw new PermanentJobError('ladder or video stream missing');
+  const plan = planLadder(picked.ladder, info.video);
+  if ('error' in plan) throw new PermanentJobError(plan.error);
+  // A restart after a crash finds the asset still encoding or packaging: start the encode over.
+  if (!transition(ctx.db, id, ['queued', 'encoding', 'packaging'], 'encoding')) throw new PermanentJobError(`asset is ${a.status}`);
+  const rel = assetRelDir(a.tenant_id, id);
+  const base = join(ctx.config.dataDir, rel);
+  mkdirSync(base, { recursive: true });
+  for (const f of readdirSync(base)) if (f.startsWith('.work-')) rmSync(join(base, f), { recursive: true, force: true });
+  const work = join(base, `.work-${job.id}`);
+  mkdirSync(work);
+  const rt = mediaRuntime();
+  const started = Date.now();
+  let lastAsset = 0;
+  try {
+    const res = await transcode({
+      tools: rt.tools, source: sourceFile(ctx.config.dataDir, a.source_path), workDir: work, info, plan, encoder: rt.choice.encoder,
+      signal: job.signal,
+      onProgress: (pct, eta) => {
+        const overall = 2 + pct * 0.98;
+        job.progress(overall, eta ?? undefined);
+        if (Date.now() - lastAsset > 1000 || pct >= 100) { lastAsset = Date.now(); saveProgress(ctx.db, id, Math.round(overall * 10) / 10, eta === null ? null : Math.round(eta)); }
+      },
+      onStage: (s) => { if (s === 'packaging') transition(ctx.db, id, ['encoding'], 'packaging'); },
+      onFallback: (from, reason) => {
+        ctx.log.warn('GPU encoder failed; falling back to libx264', { job: job.id, asset: id, encoder: from, reason });
+        job.note('encoder_fallback', { from, to: 'libx264', reason });
+        job.setResult({ fallback_from: from, fallback_reason: reason });
+      },
+      onFirstPlayable: () => {
+        const ms = Date.now() - started;
+        job.note('first_playable', { ms });
+        job.setResult({ first_playable_ms: ms });
+        saveOutput(ctx.db, id, { preview: `${rel}/.work-${job.id}` });
+      },
+    });
+    const version = a.output_version + 1;
+    const dir = `${rel}/v${version}`;
+    rmSync(join(ctx.config.dataDir, dir), { recursive: true, force: true });
+    renameSync(work, join(ctx.config.dataDir, dir));
+    const output: AssetOutput = {
+      dir, version, encoder: res.encoder, fallback_from: res.fallbackFrom, ladder: picked.name, audio: res.audio,
+      renditions: res.renditions.map((r) => ({ name: r.name, width: r.width, height: r.height, video_k: r.video_k })),
+      files: res.files, thumb: { w: res.thumb.w, h: res.thumb.h, interval_s: res.thumb.intervalS },
+    };
+    job.setResult({ encoder: res.encoder, output_version: version, ready_ms: Date.now() - started });
+    tx(ctx.db, () => {
+      if (!markReady(ctx.db, id, output, version)) throw new PermanentJobError('asset changed while packaging');
+      const playback = playbackFor(ctx, { id, tenant_id: a.tenant_id, status: 'ready', output: JSON.stringify(output) });
+      emitEvent(ctx.db, a.tenant_id, 'asset.ready', { ...assetEventData({ ...a, status: 'ready' }), playback });
+    });
+    for (const f of readdirSync(base)) if (/^v\d+$/.test(f) && f !== `v${version}`) rmSync(join(base, f), { recursive: true, force: true });
+  } catch (e) {
+    rmSync(work, { recursive: true, force: true });
+    throw e;
+  }
+}

@@ -1,0 +1,4 @@
+declare module '*.yml' {
+  const text: string;
+  export default text;
+}
