@@ -90,16 +90,18 @@ export class ChannelRuntime {
 
   private landed(name: InputName, l: Landed): void {
     const run = this.runs[name];
-    const startMs = run.nextStart ?? l.landedAt - l.durationMs;
-    run.nextStart = startMs + l.durationMs;
-    const last = this.store.lastSegment(this.ch.id, SRC);
-    const overlaps = !!last && startMs < last.start_ms + last.duration_ms - 500;
     let take = name === this.feed;
-    if (!take && !overlaps) {
-      if (name === 'primary') take = true; // the primary is taken back on its first whole segment
+    if (!take) {
+      if (name === 'primary') take = true; // the primary is taken back on its first whole segment (starts on a keyframe)
       else take = this.feed === 'none' || !this.inputs[this.feed].alive(this.failMs());
     }
-    if (!take || overlaps) { rmSync(l.file, { force: true }); return; }
+    if (!take) { rmSync(l.file, { force: true }); run.nextStart = null; return; }
+    // Inputs run side by side, so a switching segment may overlap the last one indexed: it starts where that ended
+    // (its program date time moves by less than one segment); within one run, segments follow each other.
+    const last = this.store.lastSegment(this.ch.id, SRC);
+    let startMs = run.nextStart ?? l.landedAt - l.durationMs;
+    if (last && startMs < last.start_ms + last.duration_ms) startMs = last.start_ms + last.duration_ms;
+    run.nextStart = startMs + l.durationMs;
     if (name !== this.feed) this.setState(name, undefined, name === 'primary' ? 'primary returned' : 'primary silent');
     run.initMs ??= startMs;
     const row = commitSegment(this.store, this.ctx.config.dataDir, this.ch, SRC, {

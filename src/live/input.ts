@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { runTool, type Running } from '../media/process';
 import type { Logger } from '../kernel/log';
 import type { FeedInfo } from './registry';
@@ -108,6 +108,8 @@ export class IngestInput {
       const began = Date.now();
       const proc = runTool(this.o.argv(), { stderrLines: 10, onStderrLine: (l) => this.push(l), onStdoutLine: (l) => this.progress(l) });
       this.proc = proc;
+      // A pid file lets the next boot reap this ffmpeg if the server itself is killed (-9) before it.
+      try { writeFileSync(`${this.o.outDir}.pid`, String(proc.pid)); } catch { /* scratch gone: stopping */ }
       const watchdog = setInterval(() => {
         if (this.lastMediaAt && Date.now() - this.lastMediaAt > this.o.silenceKillMs) void proc.stop(500);
       }, 250);

@@ -7,6 +7,7 @@ import { ChannelStore } from '../features/channels/store';
 import { ChannelRuntime } from './channel-runtime';
 import { rebuildRows, renditionsOnDisk } from './rebuild';
 import { retentionPass } from './retention';
+import { reapOrphans } from './reap';
 import { startRtmp } from './rtmp';
 import { setLiveControl, type FeedInfo, type LiveControl } from './registry';
 
@@ -39,7 +40,10 @@ export class LiveEngine implements LiveControl {
 
   /** Boot: reconcile, open RTMP, restart started channels, schedule retention. */
   async boot(): Promise<void> {
-    rmSync(join(this.ctx.config.dataDir, 'rec', '.scratch'), { recursive: true, force: true });
+    const scratch = join(this.ctx.config.dataDir, 'rec', '.scratch');
+    const reaped = reapOrphans(scratch);
+    if (reaped) { this.ctx.log.warn('killed ingest processes left by a previous run', { count: reaped }); await Bun.sleep(200); }
+    rmSync(scratch, { recursive: true, force: true });
     const t0 = Date.now();
     const n = this.reconcile();
     this.ctx.log.info('segment index reconciled', { segments: n, ms: Date.now() - t0 });
