@@ -12,6 +12,7 @@ import { reencodeRoutes } from './features/transcode/routes';
 import { startJobQueue } from './jobs/worker';
 import { webhookRoutes } from './features/webhooks/routes';
 import { eventRoutes } from './features/events/routes';
+import { hookRoutes } from './features/hooks/routes';
 import { startWebhookDispatcher } from './features/webhooks/dispatcher';
 import { channelRoutes } from './features/channels/routes';
 import { liveRoutes } from './features/channels/live-routes';
@@ -37,6 +38,7 @@ export function buildApp(ctx: AppContext): AnyElysia {
     .use(mediaDeliveryRoutes(ctx))
     .use(webhookRoutes(ctx))
     .use(eventRoutes(ctx))
+    .use(hookRoutes(ctx))
     .use(channelRoutes(ctx))
     .use(liveRoutes(ctx));
   return app;

@@ -16,6 +16,11 @@ beforeAll(async () => {
 });
 afterAll(async () => { rx.stop(); await s.stop(); });
 
+/** waitFor for a value that must be present. */
+async function waitFor_<T>(what: string, fn: () => T | null | undefined | false, ms?: number): Promise<T> {
+  return (await waitFor(what, fn, ms)) as T;
+}
+
 interface Frame { id?: string; event?: string; data?: string; comment?: string }
 
 /** Opens the stream and collects parsed frames (comments included) as they arrive. */
@@ -27,9 +32,12 @@ async function open(query = '', headers: Record<string, string> = {}, key = s.ke
   const done = (async () => {
     if (!res.body) return;
     const dec = new TextDecoder();
+    const reader = res.body.getReader();
     try {
-      for await (const chunk of res.body) {
-        buf += dec.decode(chunk as Uint8Array);
+      for (;;) {
+        const { done: end, value: chunk } = await reader.read();
+        if (end) break;
+        buf += dec.decode(chunk);
         let i;
         while ((i = buf.indexOf('\n\n')) >= 0) {
           const block = buf.slice(0, i);
@@ -54,8 +62,8 @@ test('the stream shows the same asset.ready a webhook receives, with the outbox 
   expect(st.res.headers.get('content-type')).toContain('text/event-stream');
   await waitFor('connected comment', () => st.frames.length > 0);
   const eventId = tx(s.ctx.db, () => emitEvent(s.ctx.db, tenant, 'asset.ready', { asset: 'a-sse', external_id: 'e1', status: 'ready' }));
-  const f = await waitFor('stream frame', () => st.events().find((x) => x.event === 'asset.ready'));
-  const hooked = await waitFor('webhook', () => rx.received.find((r) => r.body.id === eventId));
+  const f = await waitFor_('stream frame', () => st.events().find((x) => x.event === 'asset.ready'));
+  const hooked = await waitFor_('webhook', () => rx.received.find((r) => r.body.id === eventId));
   expect(JSON.parse(f.data!)).toEqual(JSON.parse(hooked.raw));
   expect(f.data).toBe(hooked.raw);
   const seq = s.ctx.db.query<{ seq: number }, [string]>('SELECT seq FROM events WHERE id = ?').get(eventId)!.seq;
@@ -69,7 +77,7 @@ test('Last-Event-ID resumes after a disconnect with nothing lost; other tenants 
   const a = await open();
   await waitFor('connected', () => a.frames.length > 0);
   tx(s.ctx.db, () => emitEvent(s.ctx.db, tenant, 'clip.ready', { clip: 'c1' }));
-  const first = await waitFor('c1', () => a.events().find((x) => x.event === 'clip.ready'));
+  const first = await waitFor_('c1', () => a.events().find((x) => x.event === 'clip.ready'));
   await a.close();
   // While disconnected: two more of ours and one of another tenant.
   tx(s.ctx.db, () => {
@@ -78,14 +86,14 @@ test('Last-Event-ID resumes after a disconnect with nothing lost; other tenants 
     emitEvent(s.ctx.db, tenant, 'clip.final', { clip: 'c2' });
   });
   const b = await open('', { 'last-event-id': first.id! });
-  const got = await waitFor('two resumed', () => (b.events().length >= 2 ? b.events() : null));
+  const got = await waitFor_('two resumed', () => (b.events().length >= 2 ? b.events() : null));
   expect(got.map((x) => [x.event, JSON.parse(x.data!).data.clip])).toEqual([['clip.ready', 'c2'], ['clip.final', 'c2']]);
   expect(Number(got[0].id)).toBeGreaterThan(Number(first.id));
   await b.close();
   // The other tenant's key sees its own event only when replaying from the start.
   const k = identityService(s.ctx).createKey(other.id, { role: 'viewer' });
   const c = await open('?last_event_id=0', {}, k.key);
-  const theirs = await waitFor('foreign', () => c.events()[0]);
+  const theirs = await waitFor_('foreign', () => c.events()[0]);
   expect(JSON.parse(theirs.data!).data.clip).toBe('foreign');
   expect(JSON.parse(theirs.data!).customer_id).toBe(other.id);
   await c.close();
@@ -96,7 +104,7 @@ test('heartbeats, type filter, scope and bad resume ids', async () => {
   const st = await open('?heartbeat_s=1&types=asset.failed');
   await waitFor('heartbeat', () => st.frames.some((f) => f.comment?.startsWith('heartbeat')), 5000);
   tx(s.ctx.db, () => { emitEvent(s.ctx.db, tenant, 'clip.ready', { clip: 'skip' }); emitEvent(s.ctx.db, tenant, 'asset.failed', { asset: 'f' }); });
-  const f = await waitFor('filtered', () => st.events()[0]);
+  const f = await waitFor_('filtered', () => st.events()[0]);
   expect(f.event).toBe('asset.failed');
   await st.close();
   expect(st.events().length).toBe(1);

@@ -1,5 +1,4 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Server } from 'bun';
 
 /** One request a test receiver got. */
 export interface Received { headers: Record<string, string>; raw: string; body: { id: string; type: string; at: string; customer_id: string; data: Record<string, unknown> }; at: number }
@@ -28,11 +27,12 @@ export function startReceiver(respond?: Receiver['respond']): Receiver {
     url: '', received: [], byDelivery: new Map(), respond: respond ?? (() => new Response('ok')),
     stop: () => server.stop(true),
   };
-  const server: Server = Bun.serve({
+  const server = Bun.serve({
     port: 0, hostname: '127.0.0.1', idleTimeout: 30,
     async fetch(req) {
       const raw = await req.text();
-      const headers = Object.fromEntries(req.headers.entries());
+      const headers: Record<string, string> = {};
+      req.headers.forEach((v, k) => { headers[k] = v; });
       const r: Received = { headers, raw, body: JSON.parse(raw), at: Date.now() };
       rec.received.push(r);
       const id = headers['x-vs-delivery'];

@@ -86,7 +86,7 @@ describe('webhook endpoints', () => {
     const r = await s.api('POST', `/v1/webhooks/${c.json.id}/test`);
     expect(r.status).toBe(202);
     const ping = await r.json() as { event_id: string; delivery_id: string };
-    const got = await waitFor('ping', () => rx.received.find((x) => x.headers['x-vs-delivery'] === ping.delivery_id));
+    const got = (await waitFor('ping', () => rx.received.find((x) => x.headers['x-vs-delivery'] === ping.delivery_id)))!;
     expect(got.headers['x-vs-event']).toBe('ping');
     expect(got.headers['user-agent']).toBe('ViewStream-Webhooks/1');
     expect(got.headers['content-type']).toContain('application/json');
