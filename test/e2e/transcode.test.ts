@@ -14,7 +14,7 @@ beforeAll(async () => {
   s = await startTestServer({ env: { VS_LOG_LEVEL: 'error' } });
   const src = await makeClip(join(s.dataDir, 'in.mp4'), { seconds: 4 });
   asset = registerAsset(s.ctx, src, { externalId: 'clip-1' });
-  const poll = setInterval(() => { const a = assetRow(s.ctx, asset); seen.add(a.status); if (a.status === 'encoding' && a.progress) maxProgress = Math.max(maxProgress, a.progress); }, 20);
+  const poll = setInterval(() => { const a = assetRow(s.ctx, asset); seen.add(a.status); if ((a.status === 'encoding' || a.status === 'packaging') && a.progress && a.progress < 100) maxProgress = Math.max(maxProgress, a.progress); }, 20);
   const a = await settled(s.ctx, asset);
   clearInterval(poll);
   expect(a.error).toBeNull();

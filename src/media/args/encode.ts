@@ -78,8 +78,8 @@ export function encodeArgs(ffmpeg: string, spec: EncodeSpec): string[] {
     '-filter_complex', ladderFilter(spec), ...maps, ...videoCodecArgs(spec), ...audio,
     // No metadata, data or subtitle streams carried over (they would confuse the packager and leak tags).
     '-map_metadata', '-1', '-dn', '-sn',
-    // Machine-readable progress on stdout every second; no human stats on stderr.
-    '-progress', 'pipe:1', '-stats_period', '1', '-nostats',
+    // Machine-readable progress on stdout twice a second; no human stats on stderr.
+    '-progress', 'pipe:1', '-stats_period', '0.5', '-nostats',
     // DASH muxer writes fMP4 (CMAF) segments once and HLS playlists over the same files (hls_playlist).
     '-f', 'dash', '-seg_duration', String(plan.ladder.segment_s), '-use_template', '1', '-use_timeline', '1',
     '-hls_playlist', '1', '-hls_master_name', SEG.master,
