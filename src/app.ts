@@ -6,6 +6,9 @@ import { problemResponse } from './kernel/errors';
 import { requestId } from './kernel/http/request-id';
 import { identityRoutes } from './features/identity/routes';
 import { metaRoutes } from './features/meta/routes';
+import { assetRoutes } from './features/assets/routes';
+import { startTrashSweeper } from './features/assets/sweeper';
+import { uploadRoutes, startUploadWorker } from './features/uploads/routes';
 import { jobsRoutes } from './features/jobs/routes';
 import { mediaDeliveryRoutes } from './features/media-delivery/routes';
 import { reencodeRoutes } from './features/transcode/routes';
@@ -33,6 +36,8 @@ export function buildApp(ctx: AppContext): AnyElysia {
     })
     .use(metaRoutes(ctx, () => app))
     .use(identityRoutes(ctx))
+    .use(assetRoutes(ctx))
+    .use(uploadRoutes(ctx))
     .use(jobsRoutes(ctx))
     .use(reencodeRoutes(ctx))
     .use(mediaDeliveryRoutes(ctx))
@@ -47,6 +52,8 @@ export function buildApp(ctx: AppContext): AnyElysia {
 /** Starts background workers of every feature (job runners, dispatchers, supervisors). */
 export async function startWorkers(ctx: AppContext): Promise<void> {
   // Features register their workers here as they land.
+  startUploadWorker(ctx);
+  startTrashSweeper(ctx);
   await startJobQueue(ctx);
   startWebhookDispatcher(ctx);
   await startLive(ctx);

@@ -2,6 +2,8 @@ import type { Migration } from '../migration';
 import { m0001 } from './0001_identity';
 import { m0002 } from './0002_jobs_outbox';
 import { m0010 } from './0010_assets';
+import { m0011 } from './0011_asset_library';
+import { m0012 } from './0012_uploads';
 import { m0020 } from './0020_media_jobs';
 import { m0030 } from './0030_webhooks';
 import { m0031 } from './0031_inbound_hooks';
@@ -12,6 +14,8 @@ export const MIGRATIONS: Migration[] = [
   m0001,
   m0002,
   m0010,
+  m0011,
+  m0012,
   m0020,
   m0030,
   m0031,

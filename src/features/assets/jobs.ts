@@ -1,0 +1,88 @@
+/**
+ * Background work of the assets feature: `asset.fetch` downloads a URL source through the safe fetcher (the
+ * media engine and ffmpeg never touch customer URLs), stores it as the asset's source file and hands the asset
+ * on with `asset.process`. Permanent problems (refused address, 4xx, too large) fail at once; network trouble
+ * and 5xx answers are retried by the queue, whose final-failure hook marks the asset failed.
+ */
+import { createWriteStream, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import type { AppContext } from '../../kernel/context';
+import { tx } from '../../kernel/db/sqlite';
+import { AppError } from '../../kernel/errors';
+import { enqueueJob } from '../../jobs/enqueue';
+import { PermanentJobError } from '../../jobs/errors';
+import { BlockedAddressError, FetchTooLargeError, safeFetch } from '../../kernel/net/safe-fetch';
+import { assetStore } from './store';
+import { assetDir, relToData, sourceExt } from './paths';
+
+/** The slice of a queued job a handler uses (the queue passes more). */
+export interface AssetJob { id: string; tenantId: string; payload: any; signal: AbortSignal; progress(pct: number): void }
+
+/** Limits of URL ingest; tests may lower them (a process-wide setting, not per tenant). */
+export const FETCH_LIMITS = {
+  /** Whole download deadline. */
+  timeoutMs: 6 * 3600_000,
+  /** Longest silence from the source before giving up (the attempt is retried). */
+  idleTimeoutMs: 60_000,
+  /** Largest source accepted (the upload limit). */
+  maxBytes: 200e9,
+  maxRedirects: 5,
+};
+
+async function fetchSource(ctx: AppContext, job: AssetJob): Promise<void> {
+  const a = assetStore.byId(ctx.db, String(job.payload?.assetId ?? ''));
+  if (!a || a.deleted_at !== null || a.status !== 'registered') return; // gone, trashed or handled already
+  if (a.source_path) return;
+  const src = JSON.parse(a.source) as { kind: string; url?: string };
+  if (src.kind !== 'url' || !src.url) throw new PermanentJobError('asset has no URL source');
+  const dir = assetDir(ctx.config.dataDir, a.tenant_id, a.id);
+  mkdirSync(dir, { recursive: true });
+  const partial = join(dir, 'source.partial');
+  let res;
+  try {
+    res = await safeFetch(src.url, { ...FETCH_LIMITS, allowlist: ctx.config.privateAllowlist, signal: job.signal });
+  } catch (e) {
+    if (e instanceof BlockedAddressError || e instanceof FetchTooLargeError) throw new PermanentJobError(`source refused: ${e.detail}`);
+    throw e instanceof AppError ? new Error(`source fetch failed: ${e.detail}`) : e;
+  }
+  if (res.status >= 400 || res.status < 200 || !res.body) {
+    await res.body?.cancel();
+    const msg = `source answered HTTP ${res.status}`;
+    if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) throw new PermanentJobError(msg);
+    throw new Error(msg);
+  }
+  const total = Number(res.headers.get('content-length') ?? NaN);
+  const out = createWriteStream(partial);
+  let got = 0;
+  try {
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      got += chunk.byteLength;
+      if (!out.write(chunk)) await once(out, 'drain');
+      if (Number.isFinite(total) && total > 0) job.progress((got / total) * 100);
+    }
+    out.end();
+    await once(out, 'finish');
+  } catch (e) {
+    out.destroy();
+    rmSync(partial, { force: true });
+    if (e instanceof FetchTooLargeError) throw new PermanentJobError(`source refused: ${e.detail}`);
+    throw e instanceof AppError ? new Error(`source download failed: ${e.detail}`) : e;
+  }
+  if (got === 0) { rmSync(partial, { force: true }); throw new PermanentJobError('source is empty'); }
+  const name = new URL(res.url).pathname.split('/').pop() ?? '';
+  const dest = join(dir, `source.${sourceExt(name, res.headers.get('content-type'))}`);
+  renameSync(partial, dest);
+  const now = ctx.clock.now();
+  tx(ctx.db, () => {
+    const cur = assetStore.byId(ctx.db, a.id);
+    if (!cur || cur.source_path) return;
+    assetStore.setSourcePath(ctx.db, a.id, relToData(ctx.config.dataDir, dest), now);
+    enqueueJob(ctx.db, { tenantId: a.tenant_id, type: 'asset.process', payload: { assetId: a.id }, subject: { kind: 'asset', id: a.id } }, now);
+  });
+}
+
+/** Job handlers of the assets feature, by job type (the queue combines every feature's map). */
+export const assetJobHandlers = {
+  'asset.fetch': fetchSource,
+} satisfies Record<string, (ctx: AppContext, job: AssetJob) => Promise<void>>;

@@ -1,0 +1,57 @@
+import { t } from 'elysia';
+
+/** `publish` on create/complete: auto (default), manual, or a boolean (true = auto, false = manual). */
+export const PublishMode = t.Union([t.Literal('auto'), t.Literal('manual'), t.Boolean()]);
+
+/** Source of a new asset (the `upload` kind is refused here with 422). */
+export const SourceBody = t.Object({
+  kind: t.String({ description: 'url, s3 (upload is refused; use /v1/uploads)' }),
+  url: t.Optional(t.String({ maxLength: 4096 })),
+  key: t.Optional(t.String({ maxLength: 1024 })),
+}, { additionalProperties: false });
+
+/** Fields shared by asset creation and upload completion. */
+export const AssetFields = {
+  external_id: t.Optional(t.String({ description: '1-200 of letters, digits and . _ : / -; unique per tenant' })),
+  title: t.Optional(t.String({ maxLength: 500 })),
+  ladder: t.Optional(t.String({ maxLength: 64 })),
+  publish: t.Optional(PublishMode),
+  metadata: t.Optional(t.Record(t.String(), t.Any(), { description: 'JSON object up to 16 KB; ads = {disabled?, cues?: [seconds] (at most 50)}' })),
+};
+
+/** POST /v1/assets body. */
+export const CreateAssetBody = t.Object({ source: SourceBody, ...AssetFields }, { additionalProperties: false });
+
+/** PATCH /v1/assets/{id} body. */
+export const PatchAssetBody = t.Object({
+  title: t.Optional(t.String({ maxLength: 500 })),
+  external_id: t.Optional(t.Union([t.String(), t.Null()])),
+  ladder: t.Optional(t.String({ maxLength: 64 })),
+  metadata: t.Optional(t.Record(t.String(), t.Any())),
+  publish: t.Optional(t.Boolean({ description: 'true publishes a ready asset (needs assets:publish); false returns it to draft' })),
+}, { additionalProperties: false });
+
+/** The asset as the API shows it. */
+export const AssetView = t.Object({
+  id: t.String(),
+  external_id: t.Union([t.String(), t.Null()]),
+  title: t.String(),
+  status: t.String(),
+  error: t.Optional(t.String()),
+  ladder: t.String(),
+  publish: t.String(),
+  published: t.Boolean(),
+  metadata: t.Record(t.String(), t.Any()),
+  playback: t.Optional(t.Record(t.String(), t.String())),
+  progress: t.Union([t.Number(), t.Null()]),
+  duration_s: t.Union([t.Number(), t.Null()]),
+  created_at: t.String(),
+  updated_at: t.String(),
+  deleted_at: t.Optional(t.String()),
+});
+
+/** A cursor page of assets. */
+export const AssetPage = t.Object({ items: t.Array(AssetView), next_cursor: t.Union([t.String(), t.Null()]) });
+
+/** Trash retention setting. */
+export const TrashSettings = t.Object({ retention_days: t.Integer({ minimum: 1, maximum: 3650 }) }, { additionalProperties: false });

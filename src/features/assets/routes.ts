@@ -1,0 +1,101 @@
+import { Elysia, t } from 'elysia';
+import type { AppContext } from '../../kernel/context';
+import { AppError } from '../../kernel/errors';
+import { doc } from '../../kernel/http/plugin';
+import { parseLimit } from '../../kernel/http/pagination';
+import { AssetPage, AssetView, CreateAssetBody, PatchAssetBody, TrashSettings } from './model';
+import { AssetService } from './service';
+import { assetStore } from './store';
+import { ftsQuery } from './search';
+import { assetView } from './view';
+
+const ListQuery = t.Object({ q: t.Optional(t.String()), limit: t.Optional(t.String()), cursor: t.Optional(t.String()) });
+const IdParams = t.Object({ id: t.String() });
+
+/** /v1/assets: create, list and search, read, edit, trash, restore, purge, trash retention. */
+export function assetRoutes(ctx: AppContext) {
+  const svc = new AssetService(ctx);
+  const view = (a: Parameters<typeof assetView>[1]) => assetView(ctx, a);
+  const page = (tenantId: string, query: { q?: string; limit?: string; cursor?: string }, trash: boolean) => {
+    const limit = parseLimit(query.limit, 50, 200);
+    let match: string | null = null;
+    if (query.q !== undefined) {
+      const n = [...query.q.trim()].length;
+      if (n < 2 || n > 100) throw new AppError('validation_error', 'q must be 2-100 characters', { errors: [{ field: 'q', detail: '2-100 characters' }] });
+      match = ftsQuery(query.q);
+    }
+    const scope = `assets${trash ? ':trash' : ''}:${tenantId}:${query.q ?? ''}`;
+    const before = query.cursor ? ctx.cursors.decode(scope, query.cursor) : null;
+    if (query.q !== undefined && !match) return { items: [], next_cursor: null };
+    const rows = assetStore.list(ctx.db, tenantId, { before, limit, match, trash });
+    return ctx.cursors.page(scope, rows, limit, view);
+  };
+  return new Elysia({ prefix: '/v1/assets' })
+    .use(ctx.http)
+    .post('/', async ({ principal: p, body, set }) => {
+      const a = await svc.create(p.tenantId, body, p.scopes.has('assets:publish'));
+      set.status = 201;
+      return view(a);
+    }, {
+      auth: { scope: 'assets:write', platform: true },
+      body: CreateAssetBody,
+      response: { 201: AssetView },
+      detail: doc('Assets', 'Register an asset', 'רישום נכס', 'Source `url` (fetched by the server through the safe fetcher; private and internal addresses refused) or `s3` (`key` under the tenant `ingest/<prefix>/in/`). The `upload` kind is refused (use /v1/uploads). Duplicate `external_id` answers 409. `publish: auto` needs `assets:publish`.'),
+    })
+    .get('/', ({ principal: p, query }) => page(p.tenantId, query, false), {
+      auth: { scope: 'assets:read', platform: true },
+      query: ListQuery,
+      response: { 200: AssetPage },
+      detail: doc('Assets', 'List and search assets', 'רשימת נכסים וחיפוש', 'Newest first; `q` (2-100 characters) matches word prefixes of title, external id and metadata text, folding Hebrew niqqud and final letters; `limit` up to 200 (default 50).'),
+    })
+    .get('/trash', ({ principal: p, query }) => page(p.tenantId, query, true), {
+      auth: { scope: 'assets:read', platform: true },
+      query: ListQuery,
+      response: { 200: AssetPage },
+      detail: doc('Assets', 'List the trash', 'רשימת האשפה', 'Deleted assets, newest first; restorable until purged or the retention period passes.'),
+    })
+    .delete('/trash', ({ principal: p }) => ({ purged: svc.emptyTrash(p.tenantId) }), {
+      auth: { scope: 'assets:purge', platform: true },
+      detail: doc('Assets', 'Empty the trash', 'ריקון האשפה', 'Permanently deletes every trashed asset and its files. Answers `{purged}`.'),
+    })
+    .get('/trash/settings', ({ principal: p }) => ({ retention_days: svc.retention(p.tenantId) }), {
+      auth: { scope: 'assets:read', platform: true },
+      response: { 200: TrashSettings },
+      detail: doc('Assets', 'Trash retention', 'זמן שמירה באשפה', 'Days a trashed asset is kept before it is purged automatically (default 30).'),
+    })
+    .put('/trash/settings', ({ principal: p, body }) => ({ retention_days: svc.setRetention(p.tenantId, body.retention_days) }), {
+      auth: { scope: 'assets:purge', platform: true },
+      body: TrashSettings,
+      response: { 200: TrashSettings },
+      detail: doc('Assets', 'Set trash retention', 'קביעת זמן שמירה באשפה', '`retention_days` 1-3650.'),
+    })
+    .delete('/trash/:id', ({ principal: p, params, set }) => { svc.purge(p.tenantId, params.id); set.status = 204; return null; }, {
+      auth: { scope: 'assets:purge', platform: true },
+      params: IdParams,
+      detail: doc('Assets', 'Purge a trashed asset', 'מחיקה לצמיתות', 'Deletes the asset and all its files for good.'),
+    })
+    .post('/:id/restore', ({ principal: p, params }) => view(svc.restore(p.tenantId, params.id)), {
+      auth: { scope: 'assets:write', platform: true },
+      params: IdParams,
+      response: { 200: AssetView },
+      detail: doc('Assets', 'Restore from trash', 'שחזור מהאשפה'),
+    })
+    .get('/:id', ({ principal: p, params }) => view(svc.get(p.tenantId, params.id)), {
+      auth: { scope: 'assets:read', platform: true },
+      params: IdParams,
+      response: { 200: AssetView },
+      detail: doc('Assets', 'Get an asset', 'קבלת נכס', 'With `playback` when ready.'),
+    })
+    .patch('/:id', ({ principal: p, params, body }) => view(svc.patch(p.tenantId, params.id, body, p.scopes.has('assets:publish'))), {
+      auth: { scope: 'assets:write', platform: true },
+      params: IdParams,
+      body: PatchAssetBody,
+      response: { 200: AssetView },
+      detail: doc('Assets', 'Edit an asset', 'עריכת נכס', 'Metadata fields; `publish: true` needs `assets:publish` and a ready asset (else 409).'),
+    })
+    .delete('/:id', ({ principal: p, params, set }) => { svc.trash(p.tenantId, params.id); set.status = 204; return null; }, {
+      auth: { scope: 'assets:write', platform: true },
+      params: IdParams,
+      detail: doc('Assets', 'Delete an asset (to trash)', 'מחיקת נכס (לאשפה)', 'Moves the asset to the trash; restore it or purge it later.'),
+    });
+}
