@@ -18,12 +18,18 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Abort signal: aborting kills the process group. */
   signal?: AbortSignal;
+  /**
+   * Kill the tool when this server dies, even by SIGKILL (Linux parent-death signal via util-linux `setpriv`,
+   * when installed). Default true: an orphaned ffmpeg must not keep writing after a crash.
+   */
+  dieWithParent?: boolean;
 }
 
 /** How a run ended. */
 export interface RunResult { code: number | null; signal: string | null; stalled: boolean; timedOut: boolean; aborted: boolean; stderrTail: string[] }
 
 const live = new Set<ChildProcess>();
+const SETPRIV = process.platform === 'linux' ? Bun.which('setpriv') : null;
 
 /** Kills every tool process group this process started (shutdown and crash paths). */
 export function killAllChildren(): void {
@@ -43,7 +49,9 @@ export interface Running { pid: number; done: Promise<RunResult>; stop(graceMs?:
  * Spawns a tool with an argv array (never a shell) in its own process group (`detached` = setsid), stdin closed,
  * with a stall watchdog and a stderr ring buffer. The group is killed on stop, abort, timeout and stall.
  */
-export function runTool(argv: string[], o: RunOptions = {}): Running {
+export function runTool(argv0: string[], o: RunOptions = {}): Running {
+  // setpriv execs the tool in place (same pid), with SIGKILL as its parent-death signal.
+  const argv = o.dieWithParent !== false && SETPRIV ? [SETPRIV, '--pdeathsig', 'KILL', '--', ...argv0] : argv0;
   const child = spawn(argv[0], argv.slice(1), { cwd: o.cwd, env: o.env ?? (process.env as Record<string, string>), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   live.add(child);
   const ring: string[] = [];

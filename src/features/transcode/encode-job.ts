@@ -41,7 +41,7 @@ export async function encodeAsset(ctx: AppContext, job: JobRun): Promise<void> {
   const base = join(ctx.config.dataDir, rel);
   mkdirSync(base, { recursive: true });
   for (const f of readdirSync(base)) if (f.startsWith('.work-')) rmSync(join(base, f), { recursive: true, force: true });
-  const work = join(base, `.work-${job.id}`);
+  const work = join(base, `.work-${job.id}-${job.attempt}`);
   mkdirSync(work);
   const rt = mediaRuntime();
   const started = Date.now();
@@ -65,7 +65,7 @@ export async function encodeAsset(ctx: AppContext, job: JobRun): Promise<void> {
         const ms = Date.now() - started;
         job.note('first_playable', { ms });
         job.setResult({ first_playable_ms: ms });
-        saveOutput(ctx.db, id, { preview: `${rel}/.work-${job.id}` });
+        saveOutput(ctx.db, id, { preview: `${rel}/.work-${job.id}-${job.attempt}` });
       },
     });
     const version = a.output_version + 1;
