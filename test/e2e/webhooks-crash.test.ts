@@ -64,7 +64,8 @@ test('kill -9 with 1,000 events pending: after restart every event arrives exact
     // Exactly once per endpoint: one delivery id per event; repeats of the same id are only the ones in flight at the kill.
     expect([...byEvent.values()].every((ids) => ids.size === 1)).toBe(true);
     expect(rx.byDelivery.size).toBe(1000);
-    expect(rx.received.length - 1000).toBeLessThanOrEqual(16);
+    // Repeats are bounded by what was in flight or not yet committed at the kill (outcomes are committed every 20 ms).
+    expect(rx.received.length - 1000).toBeLessThanOrEqual(100);
   }
   second.kill('SIGTERM');
   expect(await second.proc.exited).toBe(0);

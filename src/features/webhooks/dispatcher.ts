@@ -14,8 +14,10 @@ export interface DispatcherOptions {
   perEndpoint?: number;
   /** Acknowledgement deadline per attempt (the spec's 10 s). */
   timeoutMs?: number;
-  /** Real-time poll interval for retries that became due on the clock. */
+  /** Real-time poll interval for retries that became due on the clock (and events written by other processes). */
   pollMs?: number;
+  /** Outcomes are committed in batches at most this often (each commit is an fsync). */
+  flushMs?: number;
 }
 
 const running = new WeakMap<Db, WebhookDispatcher>();
@@ -36,6 +38,10 @@ export class WebhookDispatcher {
   private perEp = new Map<string, number>();
   private inflight = new Map<string, Promise<void>>();
   private results: AttemptResult[] = [];
+  /** Attempts finished but not yet committed: never claimed again until their outcome is written. */
+  private done = new Set<string>();
+  private outboxDirty = true;
+  private flushTimer: ReturnType<typeof setTimeout> | null = null;
   private endpoints: EndpointRow[] = [];
   private epVersion = -1;
   private epLoadedAt = 0;
@@ -48,15 +54,15 @@ export class WebhookDispatcher {
 
   constructor(private ctx: AppContext, opts: DispatcherOptions = {}) {
     this.store = new WebhookStore(ctx.db);
-    this.o = { concurrency: 256, perEndpoint: 16, timeoutMs: ACK_TIMEOUT_MS, pollMs: 250, ...opts };
+    this.o = { concurrency: 256, perEndpoint: 16, timeoutMs: ACK_TIMEOUT_MS, pollMs: 250, flushMs: 20, ...opts };
   }
 
   /** Starts listening for outbox wake-ups and polling for due retries. */
   start(): this {
     this.stopped = false;
     running.set(this.ctx.db, this);
-    this.unsub = onOutbox(() => this.kick());
-    this.timer = setInterval(() => this.kick(), this.o.pollMs);
+    this.unsub = onOutbox(() => { this.outboxDirty = true; this.kick(); });
+    this.timer = setInterval(() => { this.outboxDirty = true; this.kick(); }, this.o.pollMs);
     this.kick();
     return this;
   }
@@ -70,6 +76,7 @@ export class WebhookDispatcher {
 
   /** Runs one pump now and waits for every attempt it started, then records their outcomes. */
   async tick(): Promise<void> {
+    this.outboxDirty = true;
     this.pump();
     await Promise.allSettled([...this.inflight.values()]);
     this.flush();
@@ -83,6 +90,7 @@ export class WebhookDispatcher {
     if (this.stopped) return;
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.flushTimer) clearTimeout(this.flushTimer);
     this.unsub?.();
     this.ac.abort();
     await Promise.allSettled([...this.inflight.values()]);
@@ -92,14 +100,28 @@ export class WebhookDispatcher {
 
   private pump(): void {
     try {
-      this.flush();
-      fanOutAll(this.ctx.db, this.ctx.clock.now());
+      if (this.outboxDirty) {
+        this.outboxDirty = false;
+        fanOutAll(this.ctx.db, this.ctx.clock.now());
+      }
       this.claim();
     } catch (e) {
       this.ctx.log.error('webhook dispatcher pump failed', { error: String((e as Error)?.stack ?? e) });
     }
   }
 
+  private scheduleFlush(): void {
+    if (this.flushTimer) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null;
+      try { this.flush(); } catch (e) {
+        this.ctx.log.error('webhook outcome write failed', { error: String(e) });
+        this.scheduleFlush();
+      }
+    }, this.o.flushMs);
+  }
+
+  /** Commits finished attempts in one transaction, then lets their rows be claimed again. */
   private flush(): void {
     if (!this.results.length) return;
     const batch = this.results;
@@ -110,6 +132,8 @@ export class WebhookDispatcher {
       this.results = batch.concat(this.results);
       throw e;
     }
+    for (const r of batch) this.done.delete(r.id);
+    this.kick();
   }
 
   private loadEndpoints(): void {
@@ -130,8 +154,8 @@ export class WebhookDispatcher {
       const busy = this.perEp.get(ep.id) ?? 0;
       let free = Math.min(this.o.perEndpoint - busy, this.o.concurrency - this.inflight.size);
       if (free <= 0) continue;
-      for (const d of this.store.due(ep.id, now, free + busy)) {
-        if (this.inflight.has(d.id)) continue;
+      for (const d of this.store.due(ep.id, now, free + busy + this.done.size)) {
+        if (this.inflight.has(d.id) || this.done.has(d.id)) continue;
         if (free-- <= 0) break;
         this.send(ep, d);
       }
@@ -147,6 +171,8 @@ export class WebhookDispatcher {
         const failures = d.attempts + 1 - d.round_base;
         const nextAt = r.ok ? null : nextAttemptAt(failures, at);
         this.results.push({ id: d.id, ok: r.ok, code: r.code, error: r.error, at, nextAt, dead: !r.ok && nextAt === null });
+        this.done.add(d.id);
+        this.scheduleFlush();
         if (!r.ok) this.ctx.log.debug('webhook attempt failed', { delivery: d.id, endpoint: ep.id, error: r.error });
       })
       .finally(() => {

@@ -1,0 +1,91 @@
+#!/usr/bin/env bun
+/**
+ * Webhook benchmark: 10,000 events to 4 local receivers, one of which always answers 500. The appliance runs in this
+ * process (events are emitted the way features emit them: emitEvent inside a transaction); the receivers run in a
+ * child process so their work does not share our event loop. Two phases:
+ *   steady — events at --rate per second in small transactions: p50/p99 outbox-to-receiver latency of the healthy
+ *            receivers (target p99 < 200 ms while the failing endpoint keeps failing);
+ *   burst  — --events more in one transaction: deliveries/s until the healthy receivers have them all.
+ * Usage: bun scripts/bench/webhooks.ts [--events 10000] [--rate 1000]
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startTestServer, waitFor } from '../../test/helpers/server';
+import { tx } from '../../src/kernel/db/sqlite';
+import { emitEvent } from '../../src/kernel/events/outbox';
+
+const { values } = parseArgs({ options: { events: { type: 'string', default: '10000' }, rate: { type: 'string', default: '1000' } } });
+const N = Number(values.events), RATE = Number(values.rate);
+const tmp = mkdtempSync(join(tmpdir(), 'vs-bench-wh-'));
+const rxSrc = join(tmp, 'receivers.ts');
+writeFileSync(rxSrc, `
+const stats = [0, 1, 2, 3].map(() => ({ seen: new Set(), lat: [], hits: 0 }));
+const ports = stats.map((st, i) => Bun.serve({ port: 0, hostname: '127.0.0.1', async fetch(req) {
+  const u = new URL(req.url);
+  if (u.pathname === '/stats') return Response.json({ unique: st.seen.size, hits: st.hits, lat: st.lat });
+  if (u.pathname === '/reset') { st.seen.clear(); st.lat.length = 0; st.hits = 0; return new Response('ok'); }
+  const raw = await req.text();
+  st.hits++;
+  if (i === 3) return new Response('failing on purpose', { status: 500 });
+  const id = req.headers.get('x-vs-delivery');
+  if (!st.seen.has(id)) { st.seen.add(id); st.lat.push(Date.now() - Date.parse(JSON.parse(raw).at)); }
+  return new Response(null, { status: 204 });
+} }).port);
+console.log(JSON.stringify(ports));
+`);
+const child = Bun.spawn(['bun', rxSrc], { stdout: 'pipe', stderr: 'inherit' });
+const reader = child.stdout.getReader();
+const ports = JSON.parse(new TextDecoder().decode((await reader.read()).value)) as number[];
+const s = await startTestServer({ env: { VS_PRIVATE_ALLOWLIST: '127.0.0.1/32' } });
+const tenant = s.ctx.db.query<{ id: string }, []>("SELECT id FROM tenants WHERE slug = 'default'").get()!.id;
+for (const p of ports) {
+  const r = await s.api('POST', '/v1/webhooks', { url: `http://127.0.0.1:${p}/hook`, events: ['asset.ready'] });
+  if (r.status !== 201) throw new Error(`create webhook: ${r.status} ${await r.text()}`);
+}
+type Stats = { unique: number; hits: number; lat: number[] };
+const stats = async (): Promise<Stats[]> => Promise.all(ports.map(async (p) => (await fetch(`http://127.0.0.1:${p}/stats`)).json() as Promise<Stats>));
+const reset = () => Promise.all(ports.map((p) => fetch(`http://127.0.0.1:${p}/reset`)));
+const pct = (xs: number[], q: number) => { const a = [...xs].sort((x, y) => x - y); return a[Math.min(a.length - 1, Math.floor(q * a.length))]; };
+const emit = (n: number, from: number) => tx(s.ctx.db, () => { for (let i = 0; i < n; i++) emitEvent(s.ctx.db, tenant, 'asset.ready', { asset: `a${from + i}`, external_id: null, status: 'ready' }); });
+const healthyDone = async (n: number) => (await stats()).slice(0, 3).every((x) => x.unique >= n);
+
+// Phase 1: steady rate, one transaction every 50 ms.
+const perTick = Math.max(1, Math.round(RATE / 20));
+let sent = 0;
+const t0 = performance.now();
+while (sent < N) {
+  const n = Math.min(perTick, N - sent);
+  emit(n, sent);
+  sent += n;
+  const due = t0 + (sent / RATE) * 1000;
+  const wait = due - performance.now();
+  if (wait > 0) await Bun.sleep(wait);
+}
+await waitFor('steady phase delivered', () => healthyDone(N), 300_000, 100);
+const steadyS = (performance.now() - t0) / 1000;
+const st1 = await stats();
+const lat = st1.slice(0, 3).flatMap((x) => x.lat);
+await reset();
+
+// Phase 2: burst, one transaction.
+const t1 = performance.now();
+emit(N, N);
+await waitFor('burst delivered', () => healthyDone(N), 600_000, 50);
+const burstS = (performance.now() - t1) / 1000;
+const st2 = await stats();
+
+const line = (k: string, v: string) => console.log(`${k.padEnd(44)} ${v}`);
+console.log(`\nwebhooks: ${N} events x 4 receivers (receiver 4 answers 500), per-endpoint concurrency 16\n`);
+line(`steady ${RATE}/s: healthy deliveries`, `${lat.length} in ${steadyS.toFixed(2)} s`);
+line('steady: outbox->receiver latency p50 / p99 / max', `${pct(lat, 0.5)} / ${pct(lat, 0.99)} ms / ${Math.max(...lat)} ms`);
+line('steady: failing receiver attempts', String(st1[3].hits));
+line('burst: healthy deliveries', `${st2.slice(0, 3).reduce((a, x) => a + x.unique, 0)} in ${burstS.toFixed(2)} s`);
+line('burst: deliveries/s (healthy)', (3 * N / burstS).toFixed(0));
+line('burst: failing receiver attempts', String(st2[3].hits));
+line('p99 target (< 200 ms healthy, one failing)', pct(lat, 0.99) < 200 ? 'met' : 'NOT met');
+await s.stop();
+child.kill();
+rmSync(tmp, { recursive: true, force: true });
+process.exit(0);
