@@ -5,6 +5,8 @@ import { toAppError } from './kernel/http/error-map';
 import { problemResponse } from './kernel/errors';
 import { requestId } from './kernel/http/request-id';
 import { identityRoutes } from './features/identity/routes';
+import { playbackRoutes } from './features/playback/routes';
+import { redactToken } from './features/playback/gate';
 import { metaRoutes } from './features/meta/routes';
 import { assetRoutes } from './features/assets/routes';
 import { startTrashSweeper } from './features/assets/sweeper';
@@ -31,13 +33,14 @@ export function buildApp(ctx: AppContext): AnyElysia {
     .onError({ as: 'global' }, ({ code, error, request }) => {
       const { err, fault } = toAppError(code, error);
       const id = requestId(request);
-      if (fault) ctx.log.error('unhandled error', { request_id: id, path: new URL(request.url).pathname, error: String((error as Error)?.stack ?? error) });
+      if (fault) ctx.log.error('unhandled error', { request_id: id, path: redactToken(new URL(request.url).pathname), error: String((error as Error)?.stack ?? error) });
       return problemResponse(err, ctx.config.problemsBase, id);
     })
     .use(metaRoutes(ctx, () => app))
     .use(identityRoutes(ctx))
     .use(assetRoutes(ctx))
     .use(uploadRoutes(ctx))
+    .use(playbackRoutes(ctx, () => app))
     .use(jobsRoutes(ctx))
     .use(reencodeRoutes(ctx))
     .use(mediaDeliveryRoutes(ctx))

@@ -9,10 +9,10 @@ export async function spawnServe(argv: string[], env: Record<string, string> = {
   let out = '';
   let err = '';
   const dec = new TextDecoder();
-  (async () => { for await (const c of proc.stderr) err += dec.decode(c); })();
+  (async () => { const r = proc.stderr.getReader(); for (;;) { const c = await r.read(); if (c.done) break; err += dec.decode(c.value); } })();
   const reader = proc.stdout.getReader();
   const end = Date.now() + timeoutMs;
-  let pending: Promise<ReadableStreamReadResult<Uint8Array>> | null = null;
+  let pending: Promise<{ done: boolean; value?: Uint8Array }> | null = null;
   while (!/listening on \S+:\d+/.test(out) || (out.includes('Created tenant') && !out.includes('Try:'))) {
     if (Date.now() > end) { proc.kill(9); throw new Error(`serve did not start: ${out}\n${err}`); }
     pending ??= reader.read();

@@ -23,8 +23,11 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-/** Starts an appliance; `env` overrides VS_* variables; `workers: false` skips background workers. */
-export async function startTestServer(opts: { env?: Record<string, string>; workers?: boolean; clock?: Clock; dataDir?: string } = {}): Promise<TestServer> {
+/**
+ * Starts an appliance; `env` overrides VS_* variables; `workers: false` skips background workers. Restarting over
+ * an existing `dataDir` creates no new key: pass the earlier one as `ownerKey`.
+ */
+export async function startTestServer(opts: { env?: Record<string, string>; workers?: boolean; clock?: Clock; dataDir?: string; ownerKey?: string } = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'vs-test-'));
   const base = loadConfig({ data: dataDir, port: 0, host: '127.0.0.1' }, { ...opts.env, VS_LOG_LEVEL: opts.env?.VS_LOG_LEVEL ?? 'error' });
   const { ctx: ctx0, stopAll } = await bootContext(withAddresses(base, 0), bootDeps, { clock: opts.clock });
@@ -35,7 +38,7 @@ export async function startTestServer(opts: { env?: Record<string, string>; work
   const boot = identityService(ctx).bootstrap();
   if (opts.workers !== false) await startWorkers(ctx);
   const url = ctx.config.baseUrl;
-  const key = boot?.key ?? '';
+  const key = boot?.key ?? opts.ownerKey ?? '';
   return {
     url, key, ctx, dataDir,
     api(method, path, body, o = {}) {

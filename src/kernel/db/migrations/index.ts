@@ -8,6 +8,7 @@ import { m0020 } from './0020_media_jobs';
 import { m0030 } from './0030_webhooks';
 import { m0031 } from './0031_inbound_hooks';
 import { m0040 } from './0040_channels';
+import { m0050 } from './0050_playback';
 
 /** Every schema migration, in version order. Add new files here (one line each). */
 export const MIGRATIONS: Migration[] = [
@@ -20,4 +21,5 @@ export const MIGRATIONS: Migration[] = [
   m0030,
   m0031,
   m0040,
+  m0050,
 ];

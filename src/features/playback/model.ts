@@ -1,0 +1,56 @@
+import { t } from 'elysia';
+
+const Ms = t.Integer({ minimum: 0, description: 'epoch milliseconds' });
+/** Target fields shared by tokens and sessions (exactly one). */
+const targetFields = {
+  channel: t.Optional(t.String({ minLength: 1, maxLength: 100, description: 'channel slug (live)' })),
+  asset: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'asset id (VOD)' })),
+  clip: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'clip id' })),
+  catchup: t.Optional(t.Object({ channel: t.String({ minLength: 1 }), start: Ms, end: t.Union([Ms, t.Literal('live')]) }, { additionalProperties: false })),
+  startover: t.Optional(t.Object({ channel: t.String({ minLength: 1 }), programme: t.String({ minLength: 1 }) }, { additionalProperties: false })),
+};
+
+/** Body of POST /v1/playback/tokens. */
+export const TokenBody = t.Object({
+  ...targetFields,
+  ttl_s: t.Optional(t.Integer({ minimum: 0, maximum: 604800, description: '0 = the policy default' })),
+  viewer_ip: t.Optional(t.String({ maxLength: 64, description: 'bind the token to this viewer address' })),
+  viewer_asn: t.Optional(t.Integer({ minimum: 0, maximum: 4294967295 })),
+  viewer_id: t.Optional(t.String({ maxLength: 200 })),
+}, { additionalProperties: false });
+
+/** Body of POST /v1/playback/session (public). */
+export const SessionBody = t.Object({
+  tenant: t.String({ minLength: 1, maxLength: 100, description: 'tenant slug' }),
+  ...targetFields,
+  page_origin: t.String({ minLength: 1, maxLength: 2000, description: 'origin of the page embedding the player' }),
+}, { additionalProperties: false });
+
+/** Playback token answer. */
+export const TokenAnswer = t.Object({
+  src: t.String(), url: t.String(), token: t.String(), sid: t.String(), expires_at: t.String({ format: 'date-time' }),
+  protected: t.Boolean(), thumbs: t.Union([t.String(), t.Null()]),
+});
+
+const Rules = {
+  require_token: t.Optional(t.Boolean()),
+  default_ttl_s: t.Optional(t.Integer({ minimum: 1, maximum: 604800 })),
+  bind_viewer_ip: t.Optional(t.Boolean()),
+  referrers: t.Optional(t.Array(t.String({ minLength: 1, maxLength: 253 }), { maxItems: 100 })),
+  countries: t.Optional(t.Object({ allow: t.Optional(t.Array(t.String({ pattern: '^[A-Za-z]{2}$' }), { maxItems: 250 })), deny: t.Optional(t.Array(t.String({ pattern: '^[A-Za-z]{2}$' }), { maxItems: 250 })) }, { additionalProperties: false })),
+  asn_deny: t.Optional(t.Array(t.Integer({ minimum: 0 }), { maxItems: 1000 })),
+  block_datacenters: t.Optional(t.Boolean()),
+  sessions_per_ip_per_min: t.Optional(t.Integer({ minimum: 0, maximum: 100000 })),
+};
+
+/** Body of POST /v1/playback/policies. */
+export const PolicyBody = t.Object({ name: t.String({ minLength: 1, maxLength: 200 }), ...Rules }, { additionalProperties: false });
+/** Body of PATCH /v1/playback/policies/{id}. */
+export const PolicyPatch = t.Object({ name: t.Optional(t.String({ minLength: 1, maxLength: 200 })), ...Rules }, { additionalProperties: false });
+/** Body of POST /v1/playback/policies/{id}/attach. */
+export const AttachBody = t.Object({
+  target_kind: t.Union([t.Literal('tenant'), t.Literal('channel'), t.Literal('asset')]),
+  target_id: t.Optional(t.String({ minLength: 1, maxLength: 100, description: 'channel slug or asset id; omitted for tenant' })),
+}, { additionalProperties: false });
+/** Body of POST /v1/security/revocations. */
+export const RevokeBody = t.Object({ sid: t.String({ minLength: 1, maxLength: 64 }), reason: t.Optional(t.String({ maxLength: 500 })) }, { additionalProperties: false });

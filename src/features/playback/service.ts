@@ -1,0 +1,124 @@
+import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
+import type { AppContext } from '../../kernel/context';
+import { AppError, invalid, notFound } from '../../kernel/errors';
+import { newId } from '../../kernel/ids';
+import { iso } from '../../kernel/clock';
+import { tx } from '../../kernel/db/sqlite';
+import { PlaybackStore } from './store';
+import { PlaybackState } from './state';
+import { signToken, type Claims } from './token';
+import { networkRefusal, referrerAllowed } from './policy';
+import { resolveTarget, type TargetSpec } from './targets';
+
+/** Answer of POST /v1/playback/tokens and /v1/playback/session. */
+export interface TokenAnswer { src: string; url: string; token: string; sid: string; expires_at: string; protected: boolean; thumbs: string | null }
+
+/** Options of a token request besides its target. */
+export interface TokenOptions { ttl_s?: number; viewer_ip?: string; viewer_asn?: number; viewer_id?: string }
+
+const states = new WeakMap<object, PlaybackState>();
+
+/** The playback state of an app (one per database). */
+export function playbackState(ctx: AppContext): PlaybackState {
+  let s = states.get(ctx.db);
+  if (!s) { s = PlaybackState.over(ctx.db); states.set(ctx.db, s); }
+  return s;
+}
+
+/** Issues tokens and sessions, revokes sessions, manages signing keys. */
+export class PlaybackService {
+  private store: PlaybackStore;
+  private state: PlaybackState;
+  private perIp = new Map<string, { minute: number; n: number }>();
+  constructor(private ctx: AppContext) {
+    this.store = new PlaybackStore(ctx.db);
+    this.state = playbackState(ctx);
+  }
+
+  /** The tenant's active signing key id, created on first use. */
+  activeKeyId(tenantId: string): string {
+    const kid = this.state.activeKey(tenantId);
+    if (kid) return kid;
+    return this.rotateKey(tenantId).id;
+  }
+
+  /** Makes a new active signing key; older keys keep verifying until retired. */
+  rotateKey(tenantId: string): { id: string; created_at: string } {
+    const id = `pk_${randomBytes(6).toString('hex')}`;
+    const now = this.ctx.clock.now();
+    tx(this.ctx.db, () => this.store.insertKey({ id, tenant_id: tenantId, secret: randomBytes(32).toString('base64url'), active: 1, created_at: now }));
+    this.state.reload();
+    return { id, created_at: iso(now) };
+  }
+
+  /** Signing keys with their secrets (owners sign tokens in their own backend). */
+  listKeys(tenantId: string) {
+    this.activeKeyId(tenantId);
+    return this.store.keysOf(tenantId).map((k) => ({ id: k.id, alg: 'HS256', secret: k.secret, active: k.active === 1, created_at: iso(k.created_at), retired_at: k.retired_at ? iso(k.retired_at) : null }));
+  }
+
+  /** Retires an inactive key: tokens signed with it stop verifying at once. */
+  retireKey(tenantId: string, kid: string): void {
+    if (!this.store.keysOf(tenantId).some((k) => k.id === kid)) throw notFound('signing key');
+    if (this.state.activeKey(tenantId) === kid) throw new AppError('conflict', 'rotate before retiring the active key');
+    this.store.retireKey(tenantId, kid, this.ctx.clock.now());
+    this.state.reload();
+  }
+
+  /** POST /v1/playback/tokens: a signed URL for exactly one target. */
+  issue(tenant: { id: string; slug: string }, spec: TargetSpec, o: TokenOptions, via: 'api' | 'session' = 'api'): TokenAnswer {
+    if (o.viewer_ip !== undefined && !isIP(o.viewer_ip)) throw invalid('viewer_ip', 'must be an IPv4 or IPv6 address');
+    const target = resolveTarget(this.ctx, tenant, spec);
+    const { rules } = this.state.rulesFor(tenant.id, target.policy);
+    if (via === 'api' && o.viewer_asn !== undefined) {
+      const refusal = networkRefusal(rules, { country: null, asn: o.viewer_asn });
+      if (refusal) throw new AppError('forbidden', refusal);
+    }
+    const ttl = o.ttl_s && o.ttl_s > 0 ? o.ttl_s : rules.default_ttl_s;
+    const nowMs = this.ctx.clock.now();
+    const exp = Math.floor(nowMs / 1000) + ttl;
+    const sid = newId();
+    const claims: Claims = { v: 1, kid: this.activeKeyId(tenant.id), t: tenant.id, k: target.kind, i: target.id, e: exp, s: sid };
+    if (target.from !== undefined) { claims.a = target.from; claims.b = target.to ?? null; }
+    if (target.programme) claims.i = `${target.id}/${target.programme}`;
+    if (o.viewer_ip && (rules.bind_viewer_ip || via === 'api')) claims.ip = o.viewer_ip;
+    const token = signToken(claims, this.state.keyFor(claims.kid)!);
+    this.store.insertSession({ sid, tenant_id: tenant.id, target_kind: target.kind, target_id: claims.i, viewer_id: o.viewer_id ?? null, via, issued_at: nowMs, expires_at: exp * 1000 });
+    const base = this.ctx.config.cdnBaseUrl;
+    const src = `${base}/t/${token}${target.path}`;
+    return { src, url: src, token, sid, expires_at: iso(exp * 1000), protected: rules.require_token, thumbs: target.thumbs ? `${base}/t/${token}${target.thumbs}` : null };
+  }
+
+  /** POST /v1/playback/session: the hosted player's public issuer; checks referrer, network and rate rules. */
+  session(tenant: { id: string; slug: string }, spec: TargetSpec, pageOrigin: string, viewer: { ip: string | null; origin: string | null; country: string | null; asn: number | null }): TokenAnswer {
+    const target = resolveTarget(this.ctx, tenant, spec);
+    const { rules } = this.state.rulesFor(tenant.id, target.policy);
+    if (!referrerAllowed(rules, pageOrigin) || (viewer.origin && !referrerAllowed(rules, viewer.origin))) {
+      throw new AppError('forbidden', 'this page is not allowed to play the content (referrer policy)');
+    }
+    const refusal = networkRefusal(rules, { country: viewer.country, asn: viewer.asn });
+    if (refusal) throw new AppError('forbidden', refusal);
+    if (rules.sessions_per_ip_per_min > 0 && viewer.ip) {
+      const minute = Math.floor(this.ctx.clock.now() / 60_000);
+      const c = this.perIp.get(viewer.ip);
+      if (c && c.minute === minute && c.n >= rules.sessions_per_ip_per_min) throw new AppError('rate_limited', 'too many playback sessions from this address', { headers: { 'retry-after': '60' } });
+      this.perIp.set(viewer.ip, c && c.minute === minute ? { minute, n: c.n + 1 } : { minute, n: 1 });
+    }
+    return this.issue(tenant, spec, { ttl_s: 0, viewer_ip: rules.bind_viewer_ip && viewer.ip ? viewer.ip : undefined }, 'session');
+  }
+
+  /** POST /v1/security/revocations: the session's next request is refused on every path. */
+  revoke(tenantId: string, sid: string, reason: string | null): { sid: string; revoked_at: string } {
+    if (!this.store.session(tenantId, sid)) throw notFound('playback session');
+    const at = this.ctx.clock.now();
+    this.store.revoke(tenantId, sid, reason, at);
+    this.state.markRevoked(sid);
+    return { sid, revoked_at: iso(at) };
+  }
+
+  /** Recent revocations of a tenant. */
+  revocations(tenantId: string) {
+    return this.store.listRevocations(tenantId, 200).map((r) => ({ sid: r.sid, reason: r.reason, revoked_at: iso(r.revoked_at) }));
+  }
+}

@@ -1,0 +1,58 @@
+import { PlaybackStore } from './store';
+import { DEFAULT_RULES, normalizeRules, type PolicyRules } from './policy';
+import type { Db } from '../../kernel/db/sqlite';
+
+/**
+ * In-memory view of signing keys, policies, attach points and revoked sessions, loaded from SQLite at start and
+ * updated on every write (one process owns the data dir). Delivery checks read only this, never the database.
+ */
+export class PlaybackState {
+  private keys = new Map<string, { tenant: string; secret: Buffer }>();
+  private active = new Map<string, string>();
+  private policies = new Map<string, { tenant: string; name: string; rules: PolicyRules }>();
+  private attached = new Map<string, string>();
+  private revoked = new Set<string>();
+
+  constructor(private store: PlaybackStore) { this.reload(); }
+
+  /** Builds the state over a database. */
+  static over(db: Db): PlaybackState { return new PlaybackState(new PlaybackStore(db)); }
+
+  /** Re-reads everything from SQLite. */
+  reload(): void {
+    this.keys.clear(); this.active.clear(); this.policies.clear(); this.attached.clear();
+    for (const k of this.store.allKeys()) {
+      this.keys.set(k.id, { tenant: k.tenant_id, secret: Buffer.from(k.secret, 'base64url') });
+      if (k.active) this.active.set(k.tenant_id, k.id);
+    }
+    for (const p of this.store.allPolicies()) this.policies.set(p.id, { tenant: p.tenant_id, name: p.name, rules: normalizeRules(JSON.parse(p.rules)) });
+    for (const a of this.store.allAttachments()) this.attached.set(`${a.tenant_id}|${a.target_kind}|${a.target_ref}`, a.policy_id);
+    this.revoked = new Set(this.store.allRevokedSids());
+  }
+
+  /** Secret of a signing key id, scoped to its tenant. */
+  keyFor(kid: string, tenantId?: string): Buffer | null {
+    const k = this.keys.get(kid);
+    if (!k || (tenantId && k.tenant !== tenantId)) return null;
+    return k.secret;
+  }
+  /** The tenant's active key id, if any. */
+  activeKey(tenantId: string): string | null { return this.active.get(tenantId) ?? null; }
+  /** True when a session id was revoked. */
+  isRevoked(sid: string): boolean { return this.revoked.has(sid); }
+  /** Records a revocation in memory (after it was committed). */
+  markRevoked(sid: string): void { this.revoked.add(sid); }
+
+  /** Rules applying to a target: its own attach point, then its channel, then the tenant, then the defaults. */
+  rulesFor(tenantId: string, target: { kind: string; ref: string; channel?: string | null }): { rules: PolicyRules; policyId: string | null } {
+    const keys = [`${tenantId}|${target.kind}|${target.ref}`];
+    if (target.channel) keys.push(`${tenantId}|channel|${target.channel}`);
+    keys.push(`${tenantId}|tenant|*`);
+    for (const k of keys) {
+      const id = this.attached.get(k);
+      const p = id ? this.policies.get(id) : undefined;
+      if (p) return { rules: p.rules, policyId: id! };
+    }
+    return { rules: DEFAULT_RULES, policyId: null };
+  }
+}

@@ -1,0 +1,58 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/**
+ * Playback token format (documented in the OpenAPI description of POST /v1/playback/tokens):
+ *   v1.<payload>.<signature>
+ * payload   = base64url(JSON claims), claims = {v:1, kid, t: tenant id, k: kind, i: target id, a?: range start ms,
+ *             b?: range end ms or null for "live", e: expiry (Unix seconds), s: session id, ip?: viewer IP}
+ * signature = base64url(HMAC-SHA256(signing key secret, "v1." + payload))
+ * The token sits in the path (/t/<token>/...), so every relative URL in a playlist inherits it.
+ */
+export interface Claims {
+  v: 1;
+  kid: string;
+  t: string;
+  k: TargetKind;
+  i: string;
+  a?: number;
+  b?: number | null;
+  e: number;
+  s: string;
+  ip?: string;
+}
+
+/** What a token opens. */
+export type TargetKind = 'asset' | 'channel' | 'clip' | 'catchup' | 'startover';
+
+/** Signs claims with a key secret (raw bytes). */
+export function signToken(claims: Claims, secret: Buffer): string {
+  const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
+  const sig = createHmac('sha256', secret).update(`v1.${payload}`).digest('base64url');
+  return `v1.${payload}.${sig}`;
+}
+
+/** Why a token was refused. */
+export type TokenFault = 'malformed' | 'unknown_key' | 'bad_signature' | 'expired';
+
+/**
+ * Verifies a token: structure, key id, HMAC (constant time) and expiry. `keyFor(kid)` returns the secret from an
+ * in-memory cache, so verification never reads the database.
+ */
+export function verifyToken(token: string, keyFor: (kid: string) => Buffer | null, nowS: number): { ok: true; claims: Claims } | { ok: false; fault: TokenFault } {
+  if (token.length > 2048) return { ok: false, fault: 'malformed' };
+  const parts = token.split('.');
+  if (parts.length !== 3 || parts[0] !== 'v1' || !parts[1] || !parts[2]) return { ok: false, fault: 'malformed' };
+  let claims: Claims;
+  try {
+    claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
+  } catch { return { ok: false, fault: 'malformed' }; }
+  if (!claims || claims.v !== 1 || typeof claims.kid !== 'string' || typeof claims.t !== 'string' || typeof claims.i !== 'string'
+    || typeof claims.e !== 'number' || typeof claims.s !== 'string' || typeof claims.k !== 'string') return { ok: false, fault: 'malformed' };
+  const secret = keyFor(claims.kid);
+  if (!secret) return { ok: false, fault: 'unknown_key' };
+  const want = createHmac('sha256', secret).update(`v1.${parts[1]}`).digest();
+  const got = Buffer.from(parts[2], 'base64url');
+  if (got.length !== want.length || !timingSafeEqual(got, want)) return { ok: false, fault: 'bad_signature' };
+  if (claims.e < nowS) return { ok: false, fault: 'expired' };
+  return { ok: true, claims };
+}
