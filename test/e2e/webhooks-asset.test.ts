@@ -20,7 +20,7 @@ test('uploading an asset produces a signed asset.ready at a receiver, and the ev
 
   const mp4 = await makeMp4(s.dataDir, 2);
   const up = await (await s.api('POST', '/v1/uploads', { filename: 'clip.mp4', size_bytes: mp4.length, content_type: 'video/mp4' })).json() as { upload_id: string; key: string; parts: { url: string }[] };
-  const put = await fetch(up.parts[0].url, { method: 'PUT', headers: { authorization: `Bearer ${s.key}`, 'content-type': 'application/octet-stream' }, body: mp4 });
+  const put = await fetch(up.parts[0].url, { method: 'PUT', headers: { authorization: `Bearer ${s.key}`, 'content-type': 'application/octet-stream' }, body: mp4 as BodyInit });
   expect(put.status).toBe(200);
   const c = await s.api('POST', `/v1/uploads/${up.upload_id}/complete`, { key: up.key, parts: [await put.json()], title: 'Hook me', external_id: 'wh:ready' });
   expect(c.status).toBe(201);
