@@ -9,7 +9,11 @@ export interface Ladder {
   renditions: Rung[];
 }
 /** One rendition to encode: exact even size, bitrate and frame rate. */
-export interface Rendition { name: string; width: number; height: number; video_k: number; maxrate_k: number; bufsize_k: number }
+export interface Rendition {
+  name: string; width: number; height: number; video_k: number; maxrate_k: number; bufsize_k: number;
+  /** Sample aspect ratio `N/D` that keeps the display aspect exact after rounding to even sizes (DASH needs one aspect per set). */
+  sar: string;
+}
 /** The encode plan for one source. */
 export interface Plan { renditions: Rendition[]; fps: number; fpsDivisor: number; gopFrames: number; ladder: Ladder }
 
@@ -36,7 +40,11 @@ export function planLadder(ladder: Ladder, v: VideoInfo): Plan | { error: string
   const short = Math.min(dw, dh);
   const aspect = Math.max(dw, dh) / short;
   const rungs = [...ladder.renditions].sort((a, b) => b.height - a.height);
-  const size = (s: number) => { const sh = even(s), lg = even(s * aspect); return portrait ? { width: sh, height: lg } : { width: lg, height: sh }; };
+  const size = (s: number) => {
+    const sh = even(s), lg = even(s * aspect);
+    const wh = portrait ? { width: sh, height: lg } : { width: lg, height: sh };
+    return { ...wh, sar: sarFor(dw, dh, wh.width, wh.height) };
+  };
   const out: Rendition[] = [];
   const fits = rungs.filter((r) => r.height <= short);
   const above = rungs.filter((r) => r.height > short).pop();
@@ -50,7 +58,15 @@ export function planLadder(ladder: Ladder, v: VideoInfo): Plan | { error: string
   return { renditions: out, fps, fpsDivisor: divisor, gopFrames: Math.max(1, Math.round(fps * ladder.keyframe_s)), ladder };
 }
 
-function rend(name: string, s: { width: number; height: number }, kbps: number): Rendition {
+const gcd = (a: number, b: number): number => (b ? gcd(b, a % b) : a);
+
+/** Pure: the SAR that makes a w x h picture display at dw:dh (1 when already exact). */
+export function sarFor(dw: number, dh: number, w: number, h: number): string {
+  const n = dw * h, d = dh * w, g = gcd(n, d);
+  return n === d ? '1' : `${n / g}/${d / g}`;
+}
+
+function rend(name: string, s: { width: number; height: number; sar: string }, kbps: number): Rendition {
   // Capped VBR: peak 1.5x the target, buffer 2x, so segment sizes stay predictable for ABR players.
   return { name, ...s, video_k: kbps, maxrate_k: Math.round(kbps * 1.5), bufsize_k: kbps * 2 };
 }

@@ -67,3 +67,9 @@ test('probe parsing: rotation, 10-bit, HDR, audio layout; nothing playable is re
   const cover = parseProbe(j([{ codec_type: 'video', width: 600, height: 600, disposition: { attached_pic: 1 } }, { codec_type: 'audio', codec_name: 'mp3', channels: 2 }]));
   expect('error' in cover ? null : cover.video).toBeNull();
 });
+
+test('renditions keep the exact display aspect through their SAR', () => {
+  const p = planLadder(std, vid(1920, 1080));
+  if ('error' in p) throw new Error();
+  expect(p.renditions.map((r) => r.sar)).toEqual(['1', '1', '1280/1281', '1', '1']);
+});

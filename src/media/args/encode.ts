@@ -36,7 +36,9 @@ export function ladderFilter(spec: Pick<EncodeSpec, 'plan' | 'encoder'>): string
   const pre = [...(plan.fpsDivisor > 1 ? [`fps=${+plan.fps.toFixed(3)}`] : []), 'format=yuv420p'].join(',');
   const labels = plan.renditions.map((_, i) => `[s${i}]`).join('');
   const head = `[0:v]${pre}${n > 1 ? `,split=${n}${labels}` : '[s0]'}`;
-  const tails = plan.renditions.map((r, i) => `[s${i}]scale=${r.width}:${r.height}:flags=bicubic,setsar=1${hwUpload(spec.encoder)}[v${i}]`);
+  // setsar: even sizes cannot always hit the aspect exactly (854x480 for 16:9); the SAR keeps the display aspect
+  // identical across renditions, which the DASH muxer requires within an adaptation set (max=: no rounding of N/D to 2-digit terms).
+  const tails = plan.renditions.map((r, i) => `[s${i}]scale=${r.width}:${r.height}:flags=bicubic,setsar=${r.sar === '1' ? '1' : `${r.sar}:max=1000000`}${hwUpload(spec.encoder)}[v${i}]`);
   return [head, ...tails].join(';');
 }
 
