@@ -88,7 +88,7 @@ export function parseMedia(text: string): { uri: string; pdt: number; durMs: num
 
 /** ffprobe of init + segment concatenated: true when it decodes its streams. */
 export async function probeSegment(init: Uint8Array, seg: Uint8Array, tmpFile: string): Promise<boolean> {
-  await Bun.write(tmpFile, new Blob([init, seg]));
+  await Bun.write(tmpFile, Buffer.concat([init, seg]));
   const p = Bun.spawn(['ffprobe', '-v', 'error', '-show_entries', 'stream=codec_name', '-of', 'csv=p=0', tmpFile], { stdout: 'pipe', stderr: 'pipe' });
   const [out, code] = await Promise.all([new Response(p.stdout).text(), p.exited]);
   return code === 0 && out.trim().length > 0;

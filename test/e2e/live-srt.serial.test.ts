@@ -30,12 +30,12 @@ test('SRT push goes live at /live/<tenant>/<slug>/master.m3u8; wrong passphrase 
   const live = await waitFor('channel live', async () => { const c = await (await s.api('GET', `/v1/channels/${ch.id}`)).json(); return c.status === 'live' && c; }, 20_000);
   expect(live.feed).toBe('primary');
   expect(live.recording).toBe('on');
-  const master = await waitFor('master playlist', async () => { const r = await fetch(`${s.url}/live/default/news-one/master.m3u8`); return r.status === 200 && r.text(); }, 20_000);
+  const master: string = await waitFor('master playlist', async () => { const r = await fetch(`${s.url}/live/default/news-one/master.m3u8`); return r.status === 200 ? r.text() : ''; }, 20_000);
   expect(master).toContain('#EXT-X-STREAM-INF:');
   expect(master).toMatch(/CODECS="avc1\.[0-9a-f]{6},mp4a\.40\.2"/);
   const variantUri = master.trim().split('\n').pop()!;
   expect(variantUri).toBe('src/index.m3u8');
-  const media = await waitFor('3 segments', async () => { const t = await (await fetch(`${s.url}/live/default/news-one/${variantUri}`)).text(); return parseMedia(t).length >= 3 && t; }, 25_000);
+  const media: string = await waitFor('3 segments', async () => { const t = await (await fetch(`${s.url}/live/default/news-one/${variantUri}`)).text(); return parseMedia(t).length >= 3 ? t : ''; }, 25_000);
   expect(media).toContain('#EXT-X-PROGRAM-DATE-TIME:');
   expect(media).not.toContain('#EXT-X-ENDLIST');
   const segs = parseMedia(media);
