@@ -1,0 +1,80 @@
+#!/usr/bin/env bun
+/**
+ * Delivery benchmark: a 2 MB segment through a tokenised path (/t/<token>/m/...) at 64 connections, against nginx
+ * (Debian package) serving the same file from the same disk on loopback, in the same run (alternating rounds,
+ * medians). nginx runs with 1 worker (the appliance is one event loop) and, for reference, with 2 workers.
+ * Usage: bun scripts/bench/delivery.ts [--seconds 6] [--rounds 3]
+ */
+import { Database } from 'bun:sqlite';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { median, startAppliance, wrk, type WrkResult } from './lib';
+
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '6' }, rounds: { type: 'string', default: '3' } } });
+const seconds = Number(values.seconds), rounds = Number(values.rounds);
+if (!Bun.which('nginx') && !Bun.which('/usr/sbin/nginx')) throw new Error('nginx not found: apt-get install nginx-light');
+const dir = mkdtempSync(join(tmpdir(), 'vs-bench-dlv-'));
+const data = join(dir, 'data');
+const cfg = join(dir, 'bench.yml');
+writeFileSync(cfg, 'rate_limit: { per_second: 100000000, burst: 100000000 }\nlog_level: warn\n');
+
+// 1. First start creates the schema and the owner key; stop; add a ready asset whose output holds a 2 MB segment.
+let app = await startAppliance(data, { VS_CONFIG: cfg });
+const key = app.key!;
+app.kill('SIGTERM');
+await app.proc.exited;
+const db = new Database(join(data, 'db', 'meta.sqlite'));
+const tenant = db.query<{ id: string }, []>(`SELECT id FROM tenants WHERE slug = 'default'`).get()!.id;
+const asset = Bun.randomUUIDv7();
+const rel = `media/${tenant}/assets/${asset}/out-v1`;
+mkdirSync(join(data, rel), { recursive: true });
+writeFileSync(join(data, rel, 'seg_00001.m4s'), randomBytes(2 * 1024 * 1024));
+writeFileSync(join(data, rel, 'master.m3u8'), '#EXTM3U\n');
+const files = { hls: 'master.m3u8', dash: 'manifest.mpd', poster: 'poster.jpg', sprite: 'sprite.jpg', thumbs_vtt: 'thumbs.vtt', download: 'download.mp4' };
+db.query(`INSERT INTO assets (id, tenant_id, title, status, source, output, created_at, updated_at) VALUES (?, ?, 'bench', 'ready', '{"kind":"upload"}', ?, ?, ?)`)
+  .run(asset, tenant, JSON.stringify({ dir: rel, version: 1, files }), Date.now(), Date.now());
+db.close();
+
+// 2. Restart, sign a token, derive the segment's tokenised URL.
+app = await startAppliance(data, { VS_CONFIG: cfg });
+const tok = await (await fetch(`${app.url}/v1/playback/tokens`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ asset, ttl_s: 3600 }) })).json() as { src: string };
+const segUrl = new URL('seg_00001.m4s', tok.src).toString();
+const check = await fetch(segUrl);
+if (check.status !== 200 || (await check.arrayBuffer()).byteLength !== 2 * 1024 * 1024) throw new Error(`token path did not serve the segment: ${check.status}`);
+
+// 3. nginx on the same file (its workers run as another user: make the tree readable).
+Bun.spawnSync(['chmod', '-R', 'a+rX', dir]);
+const startNginx = async (workers: number) => {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const conf = join(dir, `nginx-${workers}.conf`);
+  writeFileSync(conf, `worker_processes ${workers};\npid ${dir}/nginx-${workers}.pid;\nerror_log ${dir}/nginx-error.log;\ndaemon off;\nevents { worker_connections 1024; }\nhttp { access_log off; sendfile on; tcp_nopush on; keepalive_requests 100000;\n  types { video/iso.segment m4s; }\n  server { listen 127.0.0.1:${port}; root ${data}; } }\n`);
+  const p = Bun.spawn(['nginx', '-c', conf, '-p', dir], { stdout: 'ignore', stderr: 'pipe' });
+  let ok = false;
+  for (let i = 0; i < 100 && !ok; i++) { try { ok = (await fetch(`http://127.0.0.1:${port}/${rel}/seg_00001.m4s`)).ok; } catch { /* not yet */ } if (!ok) await Bun.sleep(50); }
+  if (!ok) throw new Error('nginx did not serve the segment');
+  return { p, url: `http://127.0.0.1:${port}/${rel}/seg_00001.m4s` };
+};
+const n1 = await startNginx(1);
+const n2 = await startNginx(2);
+try {
+  const o = { connections: 64, seconds };
+  for (const u of [segUrl, n1.url, n2.url]) await wrk(u, { ...o, seconds: 2 });
+  const a: WrkResult[] = [], b: WrkResult[] = [], c: WrkResult[] = [];
+  for (let i = 0; i < rounds; i++) { b.push(await wrk(n1.url, o)); a.push(await wrk(segUrl, o)); c.push(await wrk(n2.url, o)); }
+  const row = (name: string, r: WrkResult[]) => `${name.padEnd(30)} ${median(r.map((x) => x.rps)).toFixed(0).padStart(6)} req/s ${median(r.map((x) => x.mbps)).toFixed(0).padStart(6)} MB/s   p99 ${median(r.map((x) => x.p99ms)).toFixed(1)} ms   non-2xx ${r.reduce((s, x) => s + x.non2xx, 0)}`;
+  console.log(`2 MB segment, 64 connections, ${rounds} x ${seconds} s rounds (median)`);
+  console.log(row('nginx (1 worker)', b));
+  console.log(row('appliance /t/<token>/m/... ', a));
+  console.log(row('nginx (2 workers, reference)', c));
+  const r1 = median(a.map((x) => x.rps)) / median(b.map((x) => x.rps));
+  const r2 = median(a.map((x) => x.rps)) / median(c.map((x) => x.rps));
+  console.log(`ratio appliance/nginx(1 worker): ${r1.toFixed(2)} (target >= 0.7); vs nginx(2 workers): ${r2.toFixed(2)}`);
+} finally {
+  app.kill();
+  n1.p.kill('SIGTERM'); n2.p.kill('SIGTERM');
+  await Promise.all([n1.p.exited, n2.p.exited]);
+  rmSync(dir, { recursive: true, force: true });
+}
