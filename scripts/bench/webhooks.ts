@@ -6,7 +6,7 @@
  *   steady — events at --rate per second in small transactions: p50/p99 outbox-to-receiver latency of the healthy
  *            receivers (target p99 < 200 ms while the failing endpoint keeps failing);
  *   burst  — --events more in one transaction: deliveries/s until the healthy receivers have them all.
- * Usage: bun scripts/bench/webhooks.ts [--events 10000] [--rate 1000]
+ * Usage: bun scripts/bench/webhooks.ts [--events 10000] [--rate 200]
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,7 @@ import { startTestServer, waitFor } from '../../test/helpers/server';
 import { tx } from '../../src/kernel/db/sqlite';
 import { emitEvent } from '../../src/kernel/events/outbox';
 
-const { values } = parseArgs({ options: { events: { type: 'string', default: '10000' }, rate: { type: 'string', default: '1000' } } });
+const { values } = parseArgs({ options: { events: { type: 'string', default: '10000' }, rate: { type: 'string', default: '200' } } });
 const N = Number(values.events), RATE = Number(values.rate);
 const tmp = mkdtempSync(join(tmpdir(), 'vs-bench-wh-'));
 const rxSrc = join(tmp, 'receivers.ts');
