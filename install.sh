@@ -42,6 +42,12 @@ if ! command -v ffmpeg >/dev/null || ! command -v ffprobe >/dev/null; then
   apt_install ffmpeg
 fi
 
+# Tests drive a real browser (Debian's Chromium through playwright-core) and hls.js.
+if [ "$MODE" = test ] && ! command -v chromium >/dev/null; then
+  say "installing chromium (Debian package) for browser tests"
+  apt_install chromium
+fi
+
 say "installing dependencies from bun.lock"
 bun install --frozen-lockfile >/dev/null
 
