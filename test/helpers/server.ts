@@ -29,7 +29,9 @@ export interface TestServer {
  */
 export async function startTestServer(opts: { env?: Record<string, string>; workers?: boolean; clock?: Clock; dataDir?: string; ownerKey?: string } = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'vs-test-'));
-  const base = loadConfig({ data: dataDir, port: 0, host: '127.0.0.1' }, { ...opts.env, VS_LOG_LEVEL: opts.env?.VS_LOG_LEVEL ?? 'error' });
+  // A free RTMP port per server so parallel test servers never fight over 1935.
+  const env = { VS_RTMP_PORT: String(await freePort()), ...opts.env, VS_LOG_LEVEL: opts.env?.VS_LOG_LEVEL ?? 'error' };
+  const base = loadConfig({ data: dataDir, port: 0, host: '127.0.0.1' }, env);
   const { ctx: ctx0, stopAll } = await bootContext(withAddresses(base, 0), bootDeps, { clock: opts.clock });
   let app: AnyElysia | null = null;
   const server = serveApp((r) => app!.handle(r), { port: 0, host: '127.0.0.1', maxBodyBytes: 70 * 1024 * 1024 });
@@ -72,4 +74,14 @@ export async function waitFor<T>(what: string, fn: () => T | Promise<T>, timeout
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ''}`);
     await Bun.sleep(everyMs);
   }
+}
+
+/** A TCP port that was free a moment ago on 127.0.0.1 (bind to 0, read, close). */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => { const p = (srv.address() as { port: number }).port; srv.close(() => resolve(p)); });
+  });
 }
