@@ -191,3 +191,18 @@ describe('rate limit', () => {
     expect((await s.api('GET', '/v1/me')).status).toBe(200);
   });
 });
+
+describe('CDN-only tenants', () => {
+  test('assets, channels and uploads answer 403 feature_disabled; identity still works', async () => {
+    const svc = new IdentityService(s.ctx.db, s.ctx.keys);
+    const t = svc.createTenant({ name: 'Edge Only', cdnOnly: true });
+    const k = svc.createKey(t.id, { role: 'owner' }).key;
+    const me = await (await s.api('GET', '/v1/me', undefined, { key: k })).json() as { current_tenant: { cdn_only: boolean } };
+    expect(me.current_tenant.cdn_only).toBe(true);
+    for (const [m, p, b] of [['GET', '/v1/assets'], ['GET', '/v1/channels'], ['POST', '/v1/assets', { source: { kind: 'url', url: 'https://example.com/a.mp4' } }], ['POST', '/v1/uploads', { filename: 'a.mp4', size_bytes: 10, content_type: 'video/mp4' }]] as const) {
+      const body = await problem(await s.api(m, p, b, { key: k }), 403, 'feature_disabled');
+      expect(String(body.detail)).toContain('CDN-only');
+    }
+    expect((await s.api('GET', '/v1/assets')).status).toBe(200);
+  });
+});
