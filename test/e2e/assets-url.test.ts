@@ -66,8 +66,8 @@ test('a redirect to loopback or to the metadata address fails the asset without 
 test('a source that never answers times out (the attempt fails and is retried later)', async () => {
   const a = await j(await s.api('POST', '/v1/assets', { source: { kind: 'url', url: `http://127.0.0.1:${stall.port}/v.mp4` } }));
   const job = await waitFor('fetch attempt failed', () => jobs(a.id).find((x) => x.error), 10_000);
-  expect(job.error).toMatch(/did not answer within/);
-  expect(['queued', 'failed']).toContain(job.status);
+  expect(job!.error).toMatch(/did not answer within/);
+  expect(["queued", "failed"]).toContain(job!.status);
   expect(asset(a.id).source_path).toBeNull();
 });
 
