@@ -1,3 +1,4 @@
+import { assetJobHandlers } from '../features/assets/jobs';
 import { failAssetOfJob, lifecycleJobHandlers } from '../features/assets/lifecycle';
 import type { AppContext } from '../kernel/context';
 import type { HandlerMap, JobRow } from './types';
@@ -5,10 +6,10 @@ import type { HandlerMap, JobRow } from './types';
 /**
  * Every job type the appliance runs, combined from each feature's handler map (one place, so a type without a
  * handler is visible here). Add a feature's map with one spread line.
- * TODO(assets): spread `assetJobHandlers` from src/features/assets/jobs.ts here once that file exists.
  */
 export function allJobHandlers(): HandlerMap {
   return {
+    ...assetJobHandlers,
     ...lifecycleJobHandlers,
   };
 }

@@ -54,6 +54,6 @@ export function assetRow(ctx: AppContext, id: string): { status: string; error: 
 }
 
 /** Waits until the asset is `ready` or `failed`; returns the row. */
-export function settled(ctx: AppContext, id: string, timeoutMs = 90_000) {
-  return waitFor(`asset ${id} settled`, () => { const a = assetRow(ctx, id); return a.status === 'ready' || a.status === 'failed' ? a : null; }, timeoutMs, 100);
+export function settled(ctx: AppContext, id: string, timeoutMs = 90_000): Promise<ReturnType<typeof assetRow>> {
+  return waitFor<ReturnType<typeof assetRow> | null>(`asset ${id} settled`, () => { const a = assetRow(ctx, id); return a.status === 'ready' || a.status === 'failed' ? a : null; }, timeoutMs, 100) as Promise<ReturnType<typeof assetRow>>;
 }
