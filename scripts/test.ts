@@ -28,7 +28,7 @@ rest.forEach((f, i) => groups[(i + (serial.length ? 1 : 0)) % workers].push(f));
 let passed = 0, failed = 0, skipped = 0;
 const started = Date.now();
 const results = await Promise.all(groups.filter((g) => g.length).map(async (g) => {
-  const p = Bun.spawn(['bun', 'test', ...g.map((f) => `./${f}`)], { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, FORCE_COLOR: '0' } });
+  const p = Bun.spawn(['bun', 'test', '--timeout', '120000', ...g.map((f) => `./${f}`)], { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, FORCE_COLOR: '0' } });
   const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
   return { g, text: out + err, code };
 }));
