@@ -22,6 +22,8 @@ import { startWebhookDispatcher } from './features/webhooks/dispatcher';
 import { channelRoutes } from './features/channels/routes';
 import { liveRoutes } from './features/channels/live-routes';
 import { startLive } from './live/manager';
+import { guideRoutes } from './features/guide/routes';
+import { guideReviewRoutes } from './features/guide/review-routes';
 
 /** Builds the whole HTTP app: kernel hooks first, then every feature's routes. */
 export function buildApp(ctx: AppContext): AnyElysia {
@@ -47,6 +49,8 @@ export function buildApp(ctx: AppContext): AnyElysia {
     .use(webhookRoutes(ctx))
     .use(eventRoutes(ctx))
     .use(hookRoutes(ctx))
+    .use(guideRoutes(ctx))
+    .use(guideReviewRoutes(ctx))
     .use(channelRoutes(ctx))
     .use(liveRoutes(ctx));
   return app;

@@ -9,6 +9,7 @@ import { m0030 } from './0030_webhooks';
 import { m0031 } from './0031_inbound_hooks';
 import { m0040 } from './0040_channels';
 import { m0050 } from './0050_playback';
+import { m0060 } from './0060_guide';
 
 /** Every schema migration, in version order. Add new files here (one line each). */
 export const MIGRATIONS: Migration[] = [
@@ -22,4 +23,5 @@ export const MIGRATIONS: Migration[] = [
   m0031,
   m0040,
   m0050,
+  m0060,
 ];

@@ -1,0 +1,43 @@
+import { t } from 'elysia';
+
+const IMAGE_KEYS = ['tile_16x9', 'tile_16x9_320', 'tile_1x1', 'tile_2x3', 'poster', 'hero_16x9', 'title_art'] as const;
+const Images = t.Partial(t.Object(Object.fromEntries(IMAGE_KEYS.map((k) => [k, t.String({ maxLength: 2000 })])), { additionalProperties: false }));
+const Fields = {
+  title: t.String({ minLength: 1, maxLength: 500 }),
+  start_at: t.String({ description: 'RFC 3339' }),
+  end_at: t.String({ description: 'RFC 3339; after start_at, at most 48 hours later' }),
+  description: t.Optional(t.Union([t.String({ maxLength: 10000 }), t.Null()])),
+  series: t.Optional(t.Union([t.String({ maxLength: 500 }), t.Null()])),
+  episode: t.Optional(t.Union([t.String({ maxLength: 100 }), t.Null()])),
+  images: t.Optional(Images),
+};
+
+/** Body of POST /v1/channels/{id}/programmes. */
+export const CreateProgrammeBody = t.Object(Fields, { additionalProperties: false });
+/** Body of PATCH /v1/channels/{id}/programmes/{programme_id}. */
+export const PatchProgrammeBody = t.Partial(t.Object(Fields, { additionalProperties: false }));
+/** Guide settings of a channel. */
+export const GuideSettingsBody = t.Object({
+  review_mode: t.Optional(t.Boolean({ description: 'edits are staged as a draft until published' })),
+  lock_hours: t.Optional(t.Number({ minimum: 0, maximum: 168, description: 'hours from now in which the guide cannot change (409 lock_window)' })),
+}, { additionalProperties: false });
+/** Body of POST .../guide/copy. */
+export const CopyBody = t.Object({ from_day: t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }), to_day: t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }) }, { additionalProperties: false });
+/** Body of POST .../guide/shift. */
+export const ShiftBody = t.Object({ day: t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }), minutes: t.Integer({ minimum: -1440, maximum: 1440 }) }, { additionalProperties: false });
+/** Body of POST .../guide/rollback. */
+export const RollbackBody = t.Object({ version: t.Integer({ minimum: 1 }) }, { additionalProperties: false });
+/** Body of PUT .../programmes/{id}/boundaries. */
+export const BoundsBody = t.Object({ play_start: t.String(), play_end: t.String() }, { additionalProperties: false });
+/** Catch-up exclusion rules (tenant setting). */
+export const ExclusionsBody = t.Object({
+  rules: t.Array(t.Object({
+    field: t.Union([t.Literal('title'), t.Literal('series')]),
+    pattern: t.String({ minLength: 1, maxLength: 200, description: 'case-insensitive; `*` matches any text; without `*` the whole field must match' }),
+  }, { additionalProperties: false }), { maxItems: 100 }),
+}, { additionalProperties: false });
+
+/** Parsed create input. */
+export type CreateProgramme = typeof CreateProgrammeBody.static;
+/** Parsed patch input. */
+export type PatchProgramme = typeof PatchProgrammeBody.static;
