@@ -19,6 +19,8 @@ const ENV_KEYS: Record<string, (c: Config, v: string) => void> = {
   VS_LOG_LEVEL: (c, v) => { c.logLevel = v as Config['logLevel']; },
   VS_FFMPEG: (c, v) => { c.ffmpegPath = v; },
   VS_FFPROBE: (c, v) => { c.ffprobePath = v; },
+  VS_GEOIP_COUNTRY_DB: (c, v) => { c.geoip = { ...c.geoip, countryDb: v }; },
+  VS_GEOIP_ASN_DB: (c, v) => { c.geoip = { ...c.geoip, asnDb: v }; },
 };
 
 function int(name: string, v: string): number {
@@ -43,6 +45,11 @@ function applyYaml(c: Config, doc: Record<string, unknown>): void {
   };
   for (const [k, v] of Object.entries(doc)) {
     if (k === 'srt_ports' && typeof v === 'string') { c.srtPorts = range('srt_ports', v); continue; }
+    if (k === 'geoip' && v && typeof v === 'object') {
+      const g = v as { country_db?: string; asn_db?: string };
+      c.geoip = { countryDb: g.country_db ?? c.geoip.countryDb, asnDb: g.asn_db ?? c.geoip.asnDb };
+      continue;
+    }
     if (k === 'rate_limit' && v && typeof v === 'object') {
       const r = v as { per_second?: number; burst?: number };
       c.rateLimit = { perSecond: r.per_second ?? c.rateLimit.perSecond, burst: r.burst ?? c.rateLimit.burst };

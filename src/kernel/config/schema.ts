@@ -24,6 +24,8 @@ export interface Config {
   ffprobePath: string | null;
   /** Seconds to wait for in-flight requests on shutdown. */
   shutdownGraceS: number;
+  /** MaxMind-format (.mmdb) databases for viewer country and network (ASN) rules; null = not configured. */
+  geoip: { countryDb: string | null; asnDb: string | null };
 }
 
 /** Embedded defaults: the service runs with nothing else configured. */
@@ -44,4 +46,5 @@ export const DEFAULTS: Config = {
   ffmpegPath: null,
   ffprobePath: null,
   shutdownGraceS: 10,
+  geoip: { countryDb: null, asnDb: null },
 };
