@@ -8,6 +8,7 @@ import { IdentityService } from '../identity/service';
 import { PlaybackService } from './service';
 import { PolicyService, policyView } from './policies';
 import { createGate } from './gate';
+import { geoOf } from './geo';
 import { AttachBody, PolicyBody, PolicyPatch, RevokeBody, SessionBody, TokenAnswer, TokenBody } from './model';
 
 const TOKEN_DOC = `Signs a playback URL for exactly one target. The token sits in the path (\`/t/<token>/...\`) so every
@@ -51,7 +52,9 @@ export function playbackRoutes(ctx: AppContext, app: () => AnyElysia) {
       let tenant;
       try { tenant = identity.tenant(slug); } catch { throw notFound('tenant'); }
       const origin = request.headers.get('origin');
-      const answer = svc.session({ id: tenant.id, slug: tenant.slug }, target, page_origin, { ip: clientIp(request), origin, country: null, asn: null });
+      const ip = clientIp(request);
+      const net = geoOf(ctx).lookup(ip);
+      const answer = svc.session({ id: tenant.id, slug: tenant.slug }, target, page_origin, { ip, origin, ...net });
       Object.assign(set.headers, cors(origin));
       return answer;
     }, {

@@ -10,6 +10,7 @@ import { PlaybackState } from './state';
 import { signToken, type Claims } from './token';
 import { networkRefusal, referrerAllowed } from './policy';
 import { resolveTarget, type TargetSpec } from './targets';
+import { geoOf } from './geo';
 
 /** Answer of POST /v1/playback/tokens and /v1/playback/session. */
 export interface TokenAnswer { src: string; url: string; token: string; sid: string; expires_at: string; protected: boolean; thumbs: string | null }
@@ -71,8 +72,10 @@ export class PlaybackService {
     if (o.viewer_ip !== undefined && !isIP(o.viewer_ip)) throw invalid('viewer_ip', 'must be an IPv4 or IPv6 address');
     const target = resolveTarget(this.ctx, tenant, spec);
     const { rules } = this.state.rulesFor(tenant.id, target.policy);
-    if (via === 'api' && o.viewer_asn !== undefined) {
-      const refusal = networkRefusal(rules, { country: null, asn: o.viewer_asn });
+    if (via === 'api' && (o.viewer_asn !== undefined || o.viewer_ip !== undefined)) {
+      // The customer's backend names the viewer: check network rules on what it says (and what the address tells).
+      const net = geoOf(this.ctx).lookup(o.viewer_ip ?? null);
+      const refusal = networkRefusal(rules, { country: net.country, asn: o.viewer_asn ?? net.asn });
       if (refusal) throw new AppError('forbidden', refusal);
     }
     const ttl = o.ttl_s && o.ttl_s > 0 ? o.ttl_s : rules.default_ttl_s;
