@@ -24,6 +24,8 @@ import { liveRoutes } from './features/channels/live-routes';
 import { startLive } from './live/manager';
 import { guideRoutes } from './features/guide/routes';
 import { guideReviewRoutes } from './features/guide/review-routes';
+import { catchupRoutes } from './features/catchup/routes';
+import { catchupDeliveryRoutes } from './features/catchup/delivery';
 
 /** Builds the whole HTTP app: kernel hooks first, then every feature's routes. */
 export function buildApp(ctx: AppContext): AnyElysia {
@@ -51,6 +53,8 @@ export function buildApp(ctx: AppContext): AnyElysia {
     .use(hookRoutes(ctx))
     .use(guideRoutes(ctx))
     .use(guideReviewRoutes(ctx))
+    .use(catchupRoutes(ctx))
+    .use(catchupDeliveryRoutes(ctx))
     .use(channelRoutes(ctx))
     .use(liveRoutes(ctx));
   return app;

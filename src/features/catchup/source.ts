@@ -1,0 +1,96 @@
+/**
+ * Delivery of a recorded range of a channel (catch-up, start-over, Flussonic archives, segment-precision clips):
+ * master playlist, media playlists, init and media segments straight from the recording files. Segments are
+ * served only when they belong to the range, so a token for one range never opens another.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import type { AppContext } from '../../kernel/context';
+import { AppError, notFound } from '../../kernel/errors';
+import { codecsOf, masterPlaylist } from '../../live/playlist';
+import { initFile, recordedRenditions, segmentFile, segmentsInRange } from '../channels/service';
+import type { ChannelRow, SegmentRow } from '../channels/store';
+import { serveFile } from '../media-delivery/serve-file';
+import { selectRange } from './coverage';
+import { rangePlaylist } from './playlist';
+
+/** A recorded range to deliver. `to: null` grows to the live edge. */
+export interface RangeSource { ch: ChannelRow; tenantSlug: string; from: number; to: number | null; renditions?: string[] }
+
+const M3U8 = (maxAge: number) => ({ 'content-type': 'application/vnd.apple.mpegurl', 'cache-control': `public, max-age=${maxAge}`, 'access-control-allow-origin': '*' });
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const FILE_MS = /^(\d{10,14})\.(mp4|m4s)$/;
+
+function renditionsOf(ctx: AppContext, src: RangeSource): string[] {
+  const all = recordedRenditions(ctx, src.ch.id);
+  return src.renditions ? all.filter((r) => src.renditions!.includes(r)) : all;
+}
+
+/** The segments a source plays for one rendition (nearest boundaries; growing sources up to the live edge). */
+export function rangeSegments(ctx: AppContext, src: RangeSource, rendition: string, now: number): SegmentRow[] {
+  const to = src.to ?? now + 60_000;
+  return selectRange(segmentsInRange(ctx, src.ch.id, rendition, src.from, to), src.from, to);
+}
+
+/** True while more segments can still arrive for the range (open end, or end not yet recorded on a running channel). */
+function growing(src: RangeSource, segs: SegmentRow[], now: number): boolean {
+  if (src.ch.desired !== 'started') return false;
+  if (src.to === null) return true;
+  const last = segs[segs.length - 1];
+  return src.to > now - 5_000 && (!last || last.start_ms + last.duration_ms < src.to - 1_000);
+}
+
+/** Master playlist: one variant per recorded rendition, with bandwidth measured from the range. */
+export function masterResponse(ctx: AppContext, src: RangeSource, q: string): Response {
+  const now = ctx.clock.now();
+  const variants = [];
+  for (const r of renditionsOf(ctx, src)) {
+    const segs = rangeSegments(ctx, src, r, now);
+    if (!segs.length) continue;
+    const sample = segs.slice(-15);
+    const bits = sample.reduce((a, s) => a + s.bytes * 8, 0), ms = sample.reduce((a, s) => a + s.duration_ms, 0);
+    const init = initFile(ctx, src.ch, r, segs[segs.length - 1].init_ms);
+    const info = JSON.parse(src.ch.feed_info || '{}') as { resolution?: string };
+    variants.push({ uri: `${r}/index.m3u8${q}`, bandwidth: ms ? (bits * 1000) / ms * 1.2 : 1_000_000, resolution: info.resolution ?? null, codecs: existsSync(init) ? codecsOf(readFileSync(init)) : null });
+  }
+  if (!variants.length) throw notFound('recording for this range');
+  return new Response(masterPlaylist(variants), { headers: M3U8(src.to === null ? 2 : 60) });
+}
+
+/** Media playlist of one rendition: VOD with ENDLIST once the range is complete, EVENT while it grows. */
+export function mediaResponse(ctx: AppContext, src: RangeSource, rendition: string, q: string): Response {
+  if (!renditionsOf(ctx, src).includes(rendition)) throw notFound('rendition');
+  const now = ctx.clock.now();
+  const segs = rangeSegments(ctx, src, rendition, now);
+  if (!segs.length) throw notFound('recording for this range');
+  const grow = growing(src, segs, now);
+  const body = rangePlaylist(segs, { targetS: src.ch.segment_s, type: grow ? 'EVENT' : 'VOD', ended: !grow, q });
+  return new Response(body, { headers: M3U8(grow ? 1 : 60) });
+}
+
+/** An init or media segment of the range, from the recording file (ranges, ETag, long cache). */
+export function fileResponse(ctx: AppContext, req: Request, src: RangeSource, rendition: string, kind: 'init' | 'seg', file: string): Response {
+  const m = FILE_MS.exec(file);
+  if (!m || (kind === 'init') !== (m[2] === 'mp4')) throw notFound('file');
+  const ms = Number(m[1]);
+  if (!renditionsOf(ctx, src).includes(rendition)) throw notFound('rendition');
+  const to = src.to ?? ctx.clock.now() + 60_000;
+  let path: string | null = null;
+  if (kind === 'seg') {
+    const seg = segmentsInRange(ctx, src.ch.id, rendition, ms, ms + 1).find((s) => s.start_ms === ms);
+    if (seg && seg.start_ms < to && seg.start_ms + seg.duration_ms > src.from) path = segmentFile(ctx, seg);
+  } else {
+    const inRange = segmentsInRange(ctx, src.ch.id, rendition, src.from, to).some((s) => s.init_ms === ms);
+    if (inRange) path = initFile(ctx, src.ch, rendition, ms);
+  }
+  const res = path ? serveFile(req, path, IMMUTABLE) : null;
+  if (!res) throw notFound('segment (outside the range or removed by retention)');
+  return res;
+}
+
+/** Parses `<start_ms>`/`<end_ms|live>` of a catch-up path. */
+export function parseRange(s: string, e: string): { from: number; to: number | null } {
+  const from = Number(s), to = e === 'live' ? null : Number(e);
+  if (!/^\d{10,14}$/.test(s) || (to !== null && !/^\d{10,14}$/.test(e))) throw notFound('catch-up range');
+  if (to !== null && to <= from) throw new AppError('not_found', 'catch-up range ends before it starts');
+  return { from, to };
+}
