@@ -8,6 +8,7 @@ import { ingestArgs, type IngestSource } from './args/ingest';
 import { IngestInput } from './input';
 import { commitSegment, ScratchWatcher, type Landed } from './recorder';
 import { scratchDir } from './paths';
+import { SegmentIndex } from './segment-index';
 
 /** Which input feeds the channel. */
 export type Feed = 'primary' | 'backup' | 'none';
@@ -29,11 +30,13 @@ export class ChannelRuntime {
   private runs: Record<InputName, RunState> = { primary: { nextStart: null, initMs: null }, backup: { nextStart: null, initMs: null } };
   private timer: ReturnType<typeof setInterval> | null = null;
   private store: ChannelStore;
+  private index: SegmentIndex;
   private stopped = false;
   private ch: ChannelRow;
 
   constructor(private ctx: AppContext, channel: ChannelRow, private ffmpeg: string, private rtmpPort: number) {
     this.store = new ChannelStore(ctx.db);
+    this.index = new SegmentIndex(ctx.db, ctx.config.dataDir);
     this.ch = channel;
     const mk = (name: InputName) => {
       const dir = scratchDir(ctx.config.dataDir, channel.id, name);
@@ -98,13 +101,13 @@ export class ChannelRuntime {
     if (!take) { rmSync(l.file, { force: true }); run.nextStart = null; return; }
     // Inputs run side by side, so a switching segment may overlap the last one indexed: it starts where that ended
     // (its program date time moves by less than one segment); within one run, segments follow each other.
-    const last = this.store.lastSegment(this.ch.id, SRC);
+    const last = this.index.lastSegment(this.ch, SRC);
     let startMs = run.nextStart ?? l.landedAt - l.durationMs;
     if (last && startMs < last.start_ms + last.duration_ms) startMs = last.start_ms + last.duration_ms;
     run.nextStart = startMs + l.durationMs;
     if (name !== this.feed) this.setState(name, undefined, name === 'primary' ? 'primary returned' : 'primary silent');
     run.initMs ??= startMs;
-    const row = commitSegment(this.store, this.ctx.config.dataDir, this.ch, SRC, {
+    const row = commitSegment(this.index, this.ch, SRC, {
       file: l.file, startMs, durationMs: l.durationMs, initFile: join(scratchDir(this.ctx.config.dataDir, this.ch.id, name), 'init.mp4'), initMs: run.initMs,
     });
     if (!row) this.ctx.log.warn('incomplete segment dropped', { channel: this.ch.id, input: name });

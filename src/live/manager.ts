@@ -1,11 +1,11 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppContext } from '../kernel/context';
-import { tx } from '../kernel/db/sqlite';
 import { locateFfmpeg } from '../media/locate';
 import { ChannelStore } from '../features/channels/store';
 import { ChannelRuntime } from './channel-runtime';
-import { rebuildRows, renditionsOnDisk } from './rebuild';
+import { reconcileChannel } from './reconcile';
+import { SegmentIndex } from './segment-index';
 import { retentionPass } from './retention';
 import { reapOrphans } from './reap';
 import { startRtmp } from './rtmp';
@@ -15,27 +15,30 @@ import { setLiveControl, type FeedInfo, type LiveControl } from './registry';
 export class LiveEngine implements LiveControl {
   readonly runtimes = new Map<string, ChannelRuntime>();
   private store: ChannelStore;
+  private index: SegmentIndex;
   private ffmpeg: string;
   private stopRtmp: (() => void) | null = null;
   private retention: ReturnType<typeof setInterval> | null = null;
 
   constructor(private ctx: AppContext) {
     this.store = new ChannelStore(ctx.db);
+    this.index = new SegmentIndex(ctx.db, ctx.config.dataDir);
     const tools = locateFfmpeg({ ffmpeg: ctx.config.ffmpegPath, ffprobe: ctx.config.ffprobePath });
     this.ffmpeg = tools?.ffmpeg ?? 'ffmpeg';
   }
 
-  /** Rebuilds every channel's index from its files (the files are the truth). Returns rows indexed. */
-  reconcile(): number {
-    let n = 0;
+  /** Reconciles every channel's index with its files (the files are the truth). Returns segments indexed. */
+  reconcile(): { segments: number; changed_hours: number } {
+    let segments = 0, changed = 0;
     for (const ch of this.store.all()) {
-      const rends = renditionsOnDisk(this.ctx.config.dataDir, ch.tenant_id, ch.id);
-      tx(this.ctx.db, () => {
-        this.store.replaceIndex(ch.id, []);
-        for (const r of rends) n += this.store.replaceIndexAppend(rebuildRows(this.ctx.config.dataDir, ch.tenant_id, ch.id, r, ch.segment_s * 1000));
-      });
+      const st = reconcileChannel(this.index, this.ctx.config.dataDir, ch);
+      segments += st.segments; changed += st.changed;
     }
-    return n;
+    return { segments, changed_hours: changed };
+  }
+
+  private retain(): void {
+    try { retentionPass(this.index, this.store.all(), Date.now()); } catch (e) { this.ctx.log.error('retention failed', { error: String(e) }); }
   }
 
   /** Boot: reconcile, open RTMP, restart started channels, schedule retention. */
@@ -46,7 +49,7 @@ export class LiveEngine implements LiveControl {
     rmSync(scratch, { recursive: true, force: true });
     const t0 = Date.now();
     const n = this.reconcile();
-    this.ctx.log.info('segment index reconciled', { segments: n, ms: Date.now() - t0 });
+    this.ctx.log.info('segment index reconciled', { ...n, ms: Date.now() - t0 });
     try {
       this.stopRtmp = await startRtmp(this.ctx.config.rtmpPort, this.ctx.config.host, {
         publish: (key) => { const ch = this.store.byStreamKey(key); return !!ch && ch.desired === 'started'; },
@@ -56,8 +59,8 @@ export class LiveEngine implements LiveControl {
       this.ctx.log.error('RTMP listener failed', { port: this.ctx.config.rtmpPort, error: String(e) });
     }
     for (const ch of this.store.started()) await this.start(ch.id);
-    this.retention = setInterval(() => { try { retentionPass(this.store, this.ctx.config.dataDir, Date.now()); } catch (e) { this.ctx.log.error('retention failed', { error: String(e) }); } }, 60_000);
-    retentionPass(this.store, this.ctx.config.dataDir, Date.now());
+    this.retention = setInterval(() => this.retain(), 60_000);
+    this.retain();
     setLiveControl(this.ctx.db, this);
   }
 

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { ChannelStore, SegmentRow } from '../features/channels/store';
+import type { SegmentRow } from '../features/channels/store';
+import type { IndexedChannel, SegmentIndex } from './segment-index';
 import { isCompleteSegment } from './mp4';
 import { initPath, segmentAbsPath, segmentRelPath } from './paths';
 
@@ -35,18 +36,16 @@ export class ScratchWatcher {
   }
 }
 
-/** Where a committed segment went. */
-export interface Committed { row: SegmentRow }
-
 /**
  * Moves one finished segment into the recording tree (rename, same filesystem) and indexes it. The segment is
  * checked first (complete box structure); a broken one is deleted and never indexed. `initMs` names the init
  * segment of the run; it is written (temp name, then rename) when it does not exist yet.
  */
 export function commitSegment(
-  store: ChannelStore, dataDir: string, ch: { tenant_id: string; id: string }, rendition: string,
+  index: SegmentIndex, ch: IndexedChannel, rendition: string,
   seg: { file: string; startMs: number; durationMs: number; initFile: string; initMs: number },
 ): SegmentRow | null {
+  const dataDir = index.dataDir;
   const bytes = readFileSync(seg.file);
   if (!isCompleteSegment(bytes)) { rmSync(seg.file, { force: true }); return null; }
   const init = initPath(dataDir, ch.tenant_id, ch.id, rendition, seg.initMs);
@@ -55,17 +54,8 @@ export function commitSegment(
     writeFileSync(`${init}.tmp`, readFileSync(seg.initFile));
     renameSync(`${init}.tmp`, init);
   }
-  const rel = segmentRelPath(ch.tenant_id, ch.id, rendition, seg.startMs);
-  const abs = segmentAbsPath(dataDir, rel);
+  const abs = segmentAbsPath(dataDir, segmentRelPath(ch.tenant_id, ch.id, rendition, seg.startMs));
   mkdirSync(dirname(abs), { recursive: true });
   renameSync(seg.file, abs);
-  const last = store.lastSegment(ch.id, rendition);
-  const gap = last ? seg.startMs - (last.start_ms + last.duration_ms) : 0;
-  const disc = last ? (last.init_ms !== seg.initMs || Math.abs(gap) > 1000 ? 1 : 0) : 0;
-  const row: SegmentRow = {
-    channel_id: ch.id, rendition, start_ms: seg.startMs, duration_ms: seg.durationMs, bytes: bytes.length, path: rel,
-    discontinuity: disc, init_ms: seg.initMs, seq: last ? last.seq + 1 : 0, disc_seq: (last?.disc_seq ?? 0) + disc,
-  };
-  store.insertSegment(row);
-  return row;
+  return index.append(ch, rendition, { startMs: seg.startMs, durationMs: seg.durationMs, bytes: bytes.length, initMs: seg.initMs });
 }

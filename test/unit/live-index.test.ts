@@ -3,12 +3,15 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { mediaPlaylist, masterPlaylist } from '../../src/live/playlist';
-import { rebuildRows } from '../../src/live/rebuild';
+import { SegmentIndex } from '../../src/live/segment-index';
+import { reconcileChannel } from '../../src/live/reconcile';
+import { openDb } from '../../src/kernel/db/sqlite';
 import { segmentRelPath, initPath } from '../../src/live/paths';
 import { ingestArgs } from '../../src/live/args/ingest';
 import { isCompleteSegment } from '../../src/live/mp4';
 import type { SegmentRow } from '../../src/features/channels/store';
 
+const ch = { id: 'ch', tenant_id: 'ten', segment_s: 2 };
 const row = (start: number, o: Partial<SegmentRow> = {}): SegmentRow => ({ channel_id: 'c', rendition: 'src', start_ms: start, duration_ms: 2000, bytes: 10, path: 'x', discontinuity: 0, init_ms: 1000, seq: 0, disc_seq: 0, ...o });
 
 test('media playlist: PDT per segment, map on init change, discontinuity tag not before the first segment, sequences from the index', () => {
@@ -28,21 +31,48 @@ test('media playlist: PDT per segment, map on init change, discontinuity tag not
 
 test('rebuild from file names: durations from neighbours, discontinuity at a gap and at an init change, sequence numbers', () => {
   const dir = mkdtempSync(join(tmpdir(), 'vs-rebuild-'));
+  const db = openDb(join(dir, 'db', 'meta.sqlite'));
   try {
     const t0 = Date.UTC(2025, 0, 1, 23, 59, 56);
     const starts = [t0, t0 + 2000, t0 + 4000, t0 + 6000, t0 + 20000, t0 + 22000];
     for (const s of starts) { const p = join(dir, 'rec', segmentRelPath('ten', 'ch', 'src', s)); mkdirSync(dirname(p), { recursive: true }); writeFileSync(p, 'x'); }
     for (const i of [t0, t0 + 20000]) { const p = initPath(dir, 'ten', 'ch', 'src', i); mkdirSync(dirname(p), { recursive: true }); writeFileSync(p, 'i'); }
     writeFileSync(join(dir, 'rec', segmentRelPath('ten', 'ch', 'src', t0)) + '.tmp', 'partial');
-    const rows = [...rebuildRows(dir, 'ten', 'ch', 'src', 2000)];
+    const index = new SegmentIndex(db, dir);
+    const st = reconcileChannel(index, dir, ch);
+    expect(st).toMatchObject({ hours: 2, changed: 2, segments: 6 });
+    expect(db.query('SELECT COUNT(*) AS n FROM live_segments').get()).toEqual({ n: 0 }); // rows are derived lazily
+    const rows = index.segmentsInRange(ch, 'src', 0, Number.MAX_SAFE_INTEGER);
     expect(rows.map((r) => r.start_ms)).toEqual(starts);
     expect(rows.map((r) => r.duration_ms)).toEqual([2000, 2000, 2000, 2000, 2000, 2000]);
     expect(rows.map((r) => r.discontinuity)).toEqual([0, 0, 0, 0, 1, 0]);
     expect(rows.map((r) => r.init_ms)).toEqual([t0, t0, t0, t0, t0 + 20000, t0 + 20000]);
     expect(rows.map((r) => r.seq)).toEqual([0, 1, 2, 3, 4, 5]);
-    expect(rows[4].disc_seq).toBe(1);
+    expect(rows.map((r) => r.disc_seq)).toEqual([0, 0, 0, 0, 1, 1]);
+    expect(rows.map((r) => r.bytes)).toEqual([1, 1, 1, 1, 1, 1]);
     expect(rows[2].path).toMatch(/^ten\/ch\/src\/2025\/01\/02\/00\/\d+\.m4s$/);
-  } finally { rmSync(dir, { recursive: true, force: true }); }
+    expect(index.segmentsInRange(ch, 'src', t0 + 5000, t0 + 6001).map((r) => r.start_ms)).toEqual([t0 + 4000, t0 + 6000]);
+    expect(index.lastSegment(ch, 'src')?.start_ms).toBe(t0 + 22000);
+    expect(index.renditions('ch')).toEqual(['src']);
+
+    // Nothing changed: a second reconciliation keeps every hour and its derived rows.
+    expect(reconcileChannel(index, dir, ch)).toMatchObject({ hours: 2, changed: 0, segments: 6 });
+    expect(db.query('SELECT COUNT(*) AS n FROM live_segments').get()).toEqual({ n: 6 });
+
+    // A file lands in the second hour behind the index's back: only that hour is summarised again.
+    const extra = t0 + 24000;
+    writeFileSync(join(dir, 'rec', segmentRelPath('ten', 'ch', 'src', extra)), 'xy');
+    expect(reconcileChannel(index, dir, ch)).toMatchObject({ hours: 2, changed: 1, segments: 7 });
+    const after = index.segmentsInRange(ch, 'src', 0, Number.MAX_SAFE_INTEGER);
+    expect(after.map((r) => r.seq)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(after[5].duration_ms).toBe(2000);
+    expect(after[6]).toMatchObject({ start_ms: extra, bytes: 2, disc_seq: 1 });
+
+    // The first hour's directory disappears: its rows go, the rest keep their numbers.
+    rmSync(join(dir, 'rec', 'ten', 'ch', 'src', '2025', '01', '01'), { recursive: true });
+    reconcileChannel(index, dir, ch);
+    expect(index.segmentsInRange(ch, 'src', 0, Number.MAX_SAFE_INTEGER).map((r) => r.start_ms)).toEqual([t0 + 4000, t0 + 6000, t0 + 20000, t0 + 22000, extra]);
+  } finally { db.close(); rmSync(dir, { recursive: true, force: true }); }
 });
 
 test('ingest argv: SRT listener with passphrase, passthrough, fMP4 HLS, -nostdin first', () => {

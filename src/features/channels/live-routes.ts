@@ -5,6 +5,7 @@ import { hidden } from '../../kernel/http/plugin';
 import { notFound } from '../../kernel/errors';
 import { codecsOf, masterPlaylist, mediaPlaylist } from '../../live/playlist';
 import { initPath, segmentAbsPath } from '../../live/paths';
+import { SegmentIndex } from '../../live/segment-index';
 import { ChannelStore } from './store';
 
 const M3U8 = { 'content-type': 'application/vnd.apple.mpegurl', 'cache-control': 'public, max-age=1', 'access-control-allow-origin': '*' };
@@ -13,6 +14,7 @@ const MEDIA = { 'cache-control': 'public, max-age=86400, immutable', 'access-con
 /** Unprotected live delivery: /live/<tenant>/<channel>/master.m3u8, variants, init and media segments (from the index). */
 export function liveRoutes(ctx: AppContext) {
   const store = new ChannelStore(ctx.db);
+  const index = new SegmentIndex(ctx.db, ctx.config.dataDir);
   const channel = (tenant: string, slug: string) => {
     const ch = store.byTenantSlug(tenant, slug);
     if (!ch) throw notFound('channel');
@@ -23,11 +25,11 @@ export function liveRoutes(ctx: AppContext) {
   return new Elysia({ prefix: '/live' })
     .get('/:tenant/:channel/master.m3u8', ({ params }) => {
       const ch = channel(params.tenant, params.channel);
-      const rends = store.renditions(ch.id);
+      const rends = index.renditions(ch.id);
       if (!rends.length) throw notFound('live stream');
       const variants = rends.map((r) => {
-        const last = store.lastSegment(ch.id, r)!;
-        const recent = store.segmentsInRange(ch.id, r, last.start_ms - 30_000, last.start_ms + 1);
+        const last = index.lastSegment(ch, r)!;
+        const recent = index.segmentsInRange(ch, r, last.start_ms - 30_000, last.start_ms + 1);
         const bits = recent.reduce((a, s) => a + s.bytes * 8, 0), ms = recent.reduce((a, s) => a + s.duration_ms, 0);
         const info = JSON.parse(ch.feed_info || '{}') as { resolution?: string };
         const init = initPath(ctx.config.dataDir, ch.tenant_id, ch.id, r, last.init_ms);
@@ -37,10 +39,10 @@ export function liveRoutes(ctx: AppContext) {
     }, { params: P, detail: hidden })
     .get('/:tenant/:channel/:rendition/index.m3u8', ({ params }) => {
       const ch = channel(params.tenant, params.channel);
-      const last = store.lastSegment(ch.id, params.rendition);
+      const last = index.lastSegment(ch, params.rendition);
       if (!last) throw notFound('live stream');
       const end = last.start_ms + last.duration_ms;
-      const segs = store.segmentsInRange(ch.id, params.rendition, end - ch.dvr_window_s * 1000, end + 1);
+      const segs = index.segmentsInRange(ch, params.rendition, end - ch.dvr_window_s * 1000, end + 1);
       return new Response(mediaPlaylist(segs, { targetS: ch.segment_s, ended: ch.desired !== 'started' }), { headers: M3U8 });
     }, { params: t.Object({ tenant: t.String(), channel: t.String(), rendition: t.String() }), detail: hidden })
     .get('/:tenant/:channel/:rendition/init/:file', ({ params }) => {
@@ -53,7 +55,7 @@ export function liveRoutes(ctx: AppContext) {
     .get('/:tenant/:channel/:rendition/seg/:file', ({ params }) => {
       const ch = channel(params.tenant, params.channel);
       const m = /^(\d+)\.m4s$/.exec(params.file);
-      const s = m && store.segment(ch.id, params.rendition, Number(m[1]));
+      const s = m && index.segment(ch, params.rendition, Number(m[1]));
       if (!s) throw notFound('segment');
       return new Response(Bun.file(segmentAbsPath(ctx.config.dataDir, s.path)), { headers: { ...MEDIA, 'content-type': 'video/iso.segment' } });
     }, { params: PR, detail: hidden });

@@ -7,6 +7,8 @@
  *  - `recordedRenditions(ctx, channelId)` → string[] (today `['src']` for passthrough)
  *  - `segmentFile(ctx, seg)` / `initFile(ctx, channel, rendition, initMs)` → absolute paths of a segment and of
  *    the CMAF init segment (`#EXT-X-MAP`) it needs.
+ * The index keeps one summary row per rendition-hour; rows of an hour not read since startup are derived from its
+ * directory listing on the first `segmentsInRange` that touches it (~30-50 ms per hour, once).
  */
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../kernel/context';
@@ -14,6 +16,7 @@ import { tx } from '../../kernel/db/sqlite';
 import { AppError, invalid, notFound } from '../../kernel/errors';
 import { newId } from '../../kernel/ids';
 import { liveControl } from '../../live/registry';
+import { SegmentIndex } from '../../live/segment-index';
 import { initPath, recRoot, segmentAbsPath } from '../../live/paths';
 import { ChannelStore, type ChannelRow, type SegmentRow } from './store';
 import type { CreateChannel, PatchChannel } from './model';
@@ -31,11 +34,12 @@ export function channelById(ctx: AppContext, tenantId: string, id: string): Chan
 }
 /** Indexed recording segments overlapping [fromMs, toMs), oldest first. */
 export function segmentsInRange(ctx: AppContext, channelId: string, rendition: string, fromMs: number, toMs: number): SegmentRow[] {
-  return new ChannelStore(ctx.db).segmentsInRange(channelId, rendition, fromMs, toMs);
+  const ch = new ChannelStore(ctx.db).anyById(channelId);
+  return ch ? new SegmentIndex(ctx.db, ctx.config.dataDir).segmentsInRange(ch, rendition, fromMs, toMs) : [];
 }
 /** Renditions with recorded segments. */
 export function recordedRenditions(ctx: AppContext, channelId: string): string[] {
-  return new ChannelStore(ctx.db).renditions(channelId);
+  return new SegmentIndex(ctx.db, ctx.config.dataDir).renditions(channelId);
 }
 /** Absolute path of an indexed segment. */
 export function segmentFile(ctx: AppContext, seg: SegmentRow): string {

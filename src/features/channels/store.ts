@@ -19,7 +19,7 @@ export interface SegmentRow {
 /** Columns a PATCH or runtime update may change. */
 export type ChannelPatch = Partial<Omit<ChannelRow, 'seq' | 'id' | 'tenant_id' | 'created_at'>>;
 
-/** SQL for channels and the segment index; the only place this feature's SQL lives. */
+/** SQL for channels (the segment index's SQL is in segment-store.ts). */
 export class ChannelStore {
   constructor(private db: Db) {}
 
@@ -83,61 +83,7 @@ export class ChannelStore {
 
   delete(id: string): void {
     this.db.query('DELETE FROM live_segments WHERE channel_id = ?').run(id);
+    this.db.query('DELETE FROM live_hours WHERE channel_id = ?').run(id);
     this.db.query('DELETE FROM channels WHERE id = ?').run(id);
-  }
-
-  // ---- segment index ----
-
-  /** The newest indexed segment of a rendition. */
-  lastSegment(channelId: string, rendition: string): SegmentRow | null {
-    return this.db.query<SegmentRow, [string, string]>('SELECT * FROM live_segments WHERE channel_id = ? AND rendition = ? ORDER BY start_ms DESC LIMIT 1').get(channelId, rendition);
-  }
-
-  insertSegment(s: SegmentRow): void {
-    this.db.query('INSERT OR REPLACE INTO live_segments (channel_id, rendition, start_ms, duration_ms, bytes, path, discontinuity, init_ms, seq, disc_seq) VALUES (?,?,?,?,?,?,?,?,?,?)')
-      .run(s.channel_id, s.rendition, s.start_ms, s.duration_ms, s.bytes, s.path, s.discontinuity, s.init_ms, s.seq, s.disc_seq);
-  }
-
-  /** Segments overlapping [fromMs, toMs), oldest first. */
-  segmentsInRange(channelId: string, rendition: string, fromMs: number, toMs: number): SegmentRow[] {
-    return this.db.query<SegmentRow, [string, string, number, number]>(
-      'SELECT * FROM live_segments WHERE channel_id = ? AND rendition = ? AND start_ms >= ? AND start_ms < ? ORDER BY start_ms',
-    ).all(channelId, rendition, fromMs - 60_000, toMs).filter((s) => s.start_ms + s.duration_ms > fromMs);
-  }
-
-  segment(channelId: string, rendition: string, startMs: number): SegmentRow | null {
-    return this.db.query<SegmentRow, [string, string, number]>('SELECT * FROM live_segments WHERE channel_id = ? AND rendition = ? AND start_ms = ?').get(channelId, rendition, startMs);
-  }
-
-  /** Renditions recorded for a channel. */
-  renditions(channelId: string): string[] {
-    return this.db.query<{ rendition: string }, [string]>('SELECT DISTINCT rendition FROM live_segments WHERE channel_id = ?').all(channelId).map((r) => r.rendition);
-  }
-
-  countSegments(channelId: string): number {
-    return this.db.query<{ n: number }, [string]>('SELECT COUNT(*) AS n FROM live_segments WHERE channel_id = ?').get(channelId)!.n;
-  }
-
-  /** Segments that started before `beforeMs` (retention), oldest first. */
-  segmentsBefore(channelId: string, beforeMs: number, limit: number): SegmentRow[] {
-    return this.db.query<SegmentRow, [string, number, number]>('SELECT * FROM live_segments WHERE channel_id = ? AND start_ms < ? ORDER BY start_ms LIMIT ?').all(channelId, beforeMs, limit);
-  }
-
-  deleteSegment(s: SegmentRow): void {
-    this.db.query('DELETE FROM live_segments WHERE channel_id = ? AND rendition = ? AND start_ms = ?').run(s.channel_id, s.rendition, s.start_ms);
-  }
-
-  /** Replaces a channel's whole index with `rows` (startup reconciliation). */
-  replaceIndex(channelId: string, rows: Iterable<SegmentRow>): number {
-    this.db.query('DELETE FROM live_segments WHERE channel_id = ?').run(channelId);
-    return this.replaceIndexAppend(rows);
-  }
-
-  /** Appends rebuilt rows (inside the caller's transaction). */
-  replaceIndexAppend(rows: Iterable<SegmentRow>): number {
-    const ins = this.db.query('INSERT INTO live_segments (channel_id, rendition, start_ms, duration_ms, bytes, path, discontinuity, init_ms, seq, disc_seq) VALUES (?,?,?,?,?,?,?,?,?,?)');
-    let n = 0;
-    for (const s of rows) { ins.run(s.channel_id, s.rendition, s.start_ms, s.duration_ms, s.bytes, s.path, s.discontinuity, s.init_ms, s.seq, s.disc_seq); n++; }
-    return n;
   }
 }

@@ -8,6 +8,7 @@ import { m0020 } from './0020_media_jobs';
 import { m0030 } from './0030_webhooks';
 import { m0031 } from './0031_inbound_hooks';
 import { m0040 } from './0040_channels';
+import { m0041 } from './0041_live_hours';
 import { m0050 } from './0050_playback';
 import { m0060 } from './0060_guide';
 
@@ -22,6 +23,7 @@ export const MIGRATIONS: Migration[] = [
   m0030,
   m0031,
   m0040,
+  m0041,
   m0050,
   m0060,
 ];
