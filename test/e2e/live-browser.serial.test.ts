@@ -51,8 +51,8 @@ test('an SRT-pushed channel plays in headless Chromium with hls.js: currentTime 
     const v = document.getElementById('v') as HTMLVideoElement;
     return { t: v.currentTime, fatal: w.fatal, errors: w.errors, paused: v.paused };
   });
-  const first = await waitFor('playback starts', async () => { const st = await state(); if (st.fatal) throw new Error(st.fatal); return st.t > 0.2 ? st : null; }, 30_000, 200);
-  const later = await waitFor('currentTime advances by 2 s', async () => { const st = await state(); if (st.fatal) throw new Error(st.fatal); return st.t > first.t + 2 ? st : null; }, 20_000, 200);
+  const first = (await waitFor('playback starts', async () => { const st = await state(); if (st.fatal) throw new Error(st.fatal); return st.t > 0.2 ? st : null; }, 30_000, 200))!;
+  const later = (await waitFor('currentTime advances by 2 s', async () => { const st = await state(); if (st.fatal) throw new Error(st.fatal); return st.t > first.t + 2 ? st : null; }, 20_000, 200))!;
   expect(later.fatal).toBeNull();
   expect(later.paused).toBe(false);
 }, 90_000);
