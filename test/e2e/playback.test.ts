@@ -157,6 +157,40 @@ describe('policies, sessions and revocation', () => {
     expect(unknown.status).toBe(404);
   });
 
+  test('AES-128 VOD: encrypted HLS through a token decodes to the same frames; clear paths refused when required', async () => {
+    const frames = async (url: string) => {
+      // ffmpeg plays the HLS over HTTP like a player: it fetches the key (crypto protocol) and decrypts each segment.
+      const p = Bun.spawn(['ffmpeg', '-nostdin', '-hide_banner', '-loglevel', 'error', '-protocol_whitelist', 'http,tcp,crypto,data', '-i', url, '-map', '0:v:0', '-f', 'framemd5', '-'], { stdout: 'pipe', stderr: 'pipe' });
+      const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+      if (code !== 0) throw new Error(err);
+      return out.split('\n').filter((l) => l && !l.startsWith('#'));
+    };
+    const clear = await (await token({ asset: assetA })).json() as { src: string };
+    const clearFrames = await frames(clear.src);
+    expect(clearFrames.length).toBeGreaterThan(10);
+    const pol = await (await s.api('POST', '/v1/playback/policies', { name: 'aes', require_encryption: true })).json() as { id: string };
+    await s.api('POST', `/v1/playback/policies/${pol.id}/attach`, { target_kind: 'asset', target_id: assetA });
+    const enc = await (await token({ asset: assetA })).json() as { src: string; protected: boolean; token: string };
+    expect(enc.src).toEndWith('/aes/master.m3u8');
+    expect(enc.protected).toBe(true);
+    const variant = new URL((await (await fetch(enc.src)).text()).split('\n').find((l) => l && !l.startsWith('#'))!, enc.src);
+    const media = await (await fetch(variant)).text();
+    expect(media).toMatch(/#EXT-X-KEY:METHOD=AES-128,URI="key.bin",IV=0x[0-9a-f]{32}/);
+    const key = await fetch(new URL('key.bin', variant));
+    expect(key.status).toBe(200);
+    expect((await key.arrayBuffer()).byteLength).toBe(16);
+    expect(key.headers.get('cache-control')).toBe('private, no-store');
+    expect(await frames(enc.src)).toEqual(clearFrames);
+    // Clear HLS, DASH and the download are refused, with or without a token; images still load.
+    expect((await fetch(clear.src)).status).toBe(403);
+    expect((await fetch(pbA.hls)).status).toBe(403);
+    expect((await fetch(pbA.dash)).status).toBe(403);
+    expect((await fetch(pbA.download)).status).toBe(403);
+    expect((await fetch(pbA.poster)).status).toBe(200);
+    await s.api('POST', `/v1/playback/policies/${pol.id}/detach`, { target_kind: 'asset', target_id: assetA });
+    expect((await fetch(pbA.hls)).status).toBe(200);
+  });
+
   test('revocation bites on the next request, and survives a restart', async () => {
     const a = await (await token({ asset: assetA })).json() as { src: string; sid: string };
     expect((await fetch(a.src)).status).toBe(200);

@@ -6,6 +6,8 @@ import { notFound } from '../../kernel/errors';
 import { isUuid } from '../../kernel/ids';
 import { tenantAsset } from '../assets/lifecycle-store';
 import { serveFile } from './serve-file';
+import { assetKey, serveEncrypted } from './aes';
+import { IdentityService } from '../identity/service';
 
 const FILE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -37,7 +39,21 @@ export function mediaDeliveryRoutes(ctx: AppContext) {
     if (!res) throw notFound('file');
     return res;
   };
+  const secret = new IdentityService(ctx.db, null).secret('hls-aes');
+  const handleAes = ({ params, request }: { params: Record<string, string>; request: Request }) => {
+    const { tenant, asset, ver, file } = params;
+    if (!isUuid(tenant) || !isUuid(asset) || !FILE.test(file) || file.includes('..')) throw notFound('file');
+    const a = tenantAsset(ctx.db, tenant, asset);
+    if (!a || !a.output || a.status !== 'ready') throw notFound('file');
+    const out = JSON.parse(a.output) as { dir?: string; version?: number };
+    if (!out.dir || ver !== `v${out.version}`) throw notFound('file');
+    const res = serveEncrypted(join(ctx.config.dataDir, out.dir), file, assetKey(secret, asset, out.version!), request.method === 'HEAD');
+    if (!res) throw notFound('file');
+    return res;
+  };
   return new Elysia()
+    .get('/m/:tenant/assets/:asset/:ver/aes/:file', handleAes, { detail: hidden })
+    .head('/m/:tenant/assets/:asset/:ver/aes/:file', handleAes, { detail: hidden })
     .get('/m/:tenant/assets/:asset/:ver/:file', handle, { detail: hidden })
     .head('/m/:tenant/assets/:asset/:ver/:file', handle, { detail: hidden });
 }

@@ -72,14 +72,14 @@ export function createGate(ctx: AppContext) {
       if (!target) return; // not a guarded layout: the delivery route itself answers (404)
       const tid = tenantId(target.tenant);
       const v = verified.get(req);
-      if (v) {
-        if (tid !== v.claims.t || !bound(v.claims, target)) throw deny('playback token does not open this content');
-        return;
-      }
+      if (v && (tid !== v.claims.t || !bound(v.claims, target))) throw deny('playback token does not open this content');
       if (!tid) return;
       const kind = target.kind === 'asset' || target.kind === 'clip' ? target.kind : 'channel';
       const { rules } = state.rulesFor(tid, { kind, ref: target.id, channel: null });
-      if (rules.require_token) throw deny('this content needs a playback token');
+      if (!v && rules.require_token) throw deny('this content needs a playback token');
+      if (rules.require_encryption && target.kind === 'asset' && !target.encrypted && /\.(m3u8|m4s|mpd|mp4)$/.test(target.file ?? '.m4s')) {
+        throw deny('this content is delivered only as AES-128 HLS (.../aes/master.m3u8)');
+      }
     },
   };
 }

@@ -34,6 +34,7 @@ export const TokenAnswer = t.Object({
 
 const Rules = {
   require_token: t.Optional(t.Boolean()),
+  require_encryption: t.Optional(t.Boolean({ description: 'VOD only as AES-128 HLS' })),
   default_ttl_s: t.Optional(t.Integer({ minimum: 1, maximum: 604800 })),
   bind_viewer_ip: t.Optional(t.Boolean()),
   referrers: t.Optional(t.Array(t.String({ minLength: 1, maxLength: 253 }), { maxItems: 100 })),

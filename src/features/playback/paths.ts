@@ -12,6 +12,10 @@ export interface PathTarget {
   to?: number;
   /** Start-over programme id. */
   programme?: string;
+  /** VOD: the request is for the AES-128 view (`.../aes/...`). */
+  encrypted?: boolean;
+  /** VOD: the file name requested. */
+  file?: string;
 }
 
 const SEG = '([A-Za-z0-9._~-]+)';
@@ -26,6 +30,7 @@ const PATTERNS: { re: RegExp; make: (m: RegExpExecArray, q: URLSearchParams) => 
   // Clips: /m/clips/<clip_id>/<file>?c=<tenant>
   { re: new RegExp(`^/m/clips/${SEG}/`), make: (m, q) => ({ tenant: q.get('c'), kind: 'clip', id: m[1] }) },
   // VOD assets: /m/<tenant>/assets/<asset_id>/<file>
+  { re: new RegExp(`^/m/${SEG}/assets/${SEG}/(?:${SEG}/)?(aes/)?([^/]*)$`), make: (m) => ({ tenant: m[1], kind: 'asset', id: m[2], encrypted: !!m[4], file: m[5] }) },
   { re: new RegExp(`^/m/${SEG}/assets/${SEG}/`), make: (m) => ({ tenant: m[1], kind: 'asset', id: m[2] }) },
   // VOD assets (alternate): /m/assets/<asset_id>/<file>?c=<tenant>
   { re: new RegExp(`^/m/assets/${SEG}/`), make: (m, q) => ({ tenant: q.get('c'), kind: 'asset', id: m[1] }) },

@@ -2,6 +2,8 @@
 export interface PolicyRules {
   /** Unsigned delivery paths of attached targets answer 403; playback needs a token. */
   require_token: boolean;
+  /** VOD is delivered only as AES-128 HLS (`.../aes/master.m3u8`); clear HLS, DASH and the MP4 download are refused. */
+  require_encryption: boolean;
   /** TTL used when a token request says `ttl_s: 0` (seconds, 1-604800). */
   default_ttl_s: number;
   /** Bind tokens to the viewer IP (from `viewer_ip`, or the caller's address for player sessions). */
@@ -20,7 +22,7 @@ export interface PolicyRules {
 
 /** Rules that apply when no policy is attached: open playback, one-hour tokens. */
 export const DEFAULT_RULES: PolicyRules = {
-  require_token: false, default_ttl_s: 3600, bind_viewer_ip: false, referrers: [],
+  require_token: false, require_encryption: false, default_ttl_s: 3600, bind_viewer_ip: false, referrers: [],
   countries: { allow: [], deny: [] }, asn_deny: [], block_datacenters: false, sessions_per_ip_per_min: 0,
 };
 

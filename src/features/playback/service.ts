@@ -89,8 +89,9 @@ export class PlaybackService {
     const token = signToken(claims, this.state.keyFor(claims.kid)!);
     this.store.insertSession({ sid, tenant_id: tenant.id, target_kind: target.kind, target_id: claims.i, viewer_id: o.viewer_id ?? null, via, issued_at: nowMs, expires_at: exp * 1000 });
     const base = this.ctx.config.cdnBaseUrl;
-    const src = `${base}/t/${token}${target.path}`;
-    return { src, url: src, token, sid, expires_at: iso(exp * 1000), protected: rules.require_token, thumbs: target.thumbs ? `${base}/t/${token}${target.thumbs}` : null };
+    const path = target.kind === 'asset' && rules.require_encryption ? target.path.replace(/\/master\.m3u8$/, '/aes/master.m3u8') : target.path;
+    const src = `${base}/t/${token}${path}`;
+    return { src, url: src, token, sid, expires_at: iso(exp * 1000), protected: rules.require_token || rules.require_encryption, thumbs: target.thumbs ? `${base}/t/${token}${target.thumbs}` : null };
   }
 
   /** POST /v1/playback/session: the hosted player's public issuer; checks referrer, network and rate rules. */
