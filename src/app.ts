@@ -26,6 +26,8 @@ import { guideRoutes } from './features/guide/routes';
 import { guideReviewRoutes } from './features/guide/review-routes';
 import { catchupRoutes } from './features/catchup/routes';
 import { catchupDeliveryRoutes } from './features/catchup/delivery';
+import { clipRoutes } from './features/clips/routes';
+import { clipDeliveryRoutes } from './features/clips/delivery';
 
 /** Builds the whole HTTP app: kernel hooks first, then every feature's routes. */
 export function buildApp(ctx: AppContext): AnyElysia {
@@ -55,6 +57,8 @@ export function buildApp(ctx: AppContext): AnyElysia {
     .use(guideReviewRoutes(ctx))
     .use(catchupRoutes(ctx))
     .use(catchupDeliveryRoutes(ctx))
+    .use(clipRoutes(ctx))
+    .use(clipDeliveryRoutes(ctx))
     .use(channelRoutes(ctx))
     .use(liveRoutes(ctx));
   return app;

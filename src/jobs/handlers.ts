@@ -1,5 +1,6 @@
 import { assetJobHandlers } from '../features/assets/jobs';
 import { failAssetOfJob, lifecycleJobHandlers } from '../features/assets/lifecycle';
+import { clipJobHandlers, failClipOfJob } from '../features/clips/finalize';
 import type { AppContext } from '../kernel/context';
 import type { HandlerMap, JobRow } from './types';
 
@@ -11,10 +12,12 @@ export function allJobHandlers(): HandlerMap {
   return {
     ...assetJobHandlers,
     ...lifecycleJobHandlers,
+    ...clipJobHandlers,
   };
 }
 
 /** Runs when any job fails for good; each feature reacts to its own subjects. */
 export function onJobFinalFailure(ctx: AppContext, job: JobRow, error: string): void {
   failAssetOfJob(ctx, job, error);
+  failClipOfJob(ctx, job, error);
 }

@@ -11,6 +11,7 @@ import { m0040 } from './0040_channels';
 import { m0041 } from './0041_live_hours';
 import { m0050 } from './0050_playback';
 import { m0060 } from './0060_guide';
+import { m0061 } from './0061_clip_first_segment';
 
 /** Every schema migration, in version order. Add new files here (one line each). */
 export const MIGRATIONS: Migration[] = [
@@ -26,4 +27,5 @@ export const MIGRATIONS: Migration[] = [
   m0041,
   m0050,
   m0060,
+  m0061,
 ];

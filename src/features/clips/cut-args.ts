@@ -1,0 +1,55 @@
+/**
+ * Pure argv of the frame-exact edge cut: one piece of a recorded segment (init + media segment joined into a
+ * fragmented MP4) re-encoded from `offsetS` for `durationS`, written as a CMAF init plus one media segment.
+ */
+export function edgeCutArgs(o: { ffmpeg: string; input: string; offsetS: number; durationS: number; outDir: string; threads?: number }): string[] {
+  return [
+    o.ffmpeg,
+    '-nostdin', // never read the terminal
+    '-hide_banner', '-loglevel', 'error', // only real errors in the stderr ring buffer
+    '-y', // the work directory is ours; overwrite a previous attempt
+    '-protocol_whitelist', 'file', // the input is one local file: nothing else may be opened
+    '-ss', o.offsetS.toFixed(3), // input seek: decodes from the keyframe before and drops frames up to the offset (frame-exact)
+    '-i', o.input,
+    '-t', o.durationS.toFixed(3), // exactly the part of the segment inside the clip
+    '-map', '0:v:0?', // the video stream when there is one
+    '-map', '0:a:0?', // the audio stream when there is one
+    '-c:v', 'libx264', // edges are re-encoded (the inner GOPs are copied byte for byte)
+    '-preset', 'veryfast', // a couple of seconds per edge; quality comes from crf
+    '-crf', '18', // visually close to the source for the seconds it lasts
+    '-pix_fmt', 'yuv420p', // the widely decodable chroma format
+    '-force_key_frames', 'expr:eq(n,0)', // the piece starts on a keyframe so it plays on its own
+    ...(o.threads ? ['-threads', String(o.threads)] : []),
+    '-c:a', 'aac', '-b:a', '128k', // audio re-encoded over the same span (sample-exact with the video)
+    '-f', 'hls', // the segmenter writes a CMAF init and fragments
+    '-hls_segment_type', 'fmp4', // fragmented MP4 like the recording
+    '-hls_time', '100000', // one media segment for the whole piece
+    '-hls_list_size', '0', // keep every entry (there is one)
+    '-hls_fmp4_init_filename', 'init.mp4', // the piece's own init segment
+    '-hls_segment_filename', `${o.outDir}/s%d.m4s`,
+    `${o.outDir}/index.m3u8`,
+  ];
+}
+
+/** One piece of a frame-exact clip: a copied recording segment or a re-encoded edge. */
+export type Piece =
+  | { kind: 'copy'; startMs: number; durationMs: number; initMs: number; discontinuity: boolean }
+  | { kind: 'cut'; segStartMs: number; initMs: number; fromMs: number; toMs: number; discontinuity: boolean };
+
+/**
+ * Plans the pieces of [from, to) over the segments that overlap it: segments wholly inside are copied, a segment
+ * cut by either end is re-encoded for its inside part only. Gaps and feed changes keep their discontinuities.
+ */
+export function planPieces(segs: { start_ms: number; duration_ms: number; init_ms: number; discontinuity: number }[], from: number, to: number): Piece[] {
+  const out: Piece[] = [];
+  let prevEnd: number | null = null, prevInit: number | null = null;
+  for (const s of segs) {
+    const end = s.start_ms + s.duration_ms;
+    if (end <= from || s.start_ms >= to) continue;
+    const disc = prevEnd !== null && (!!s.discontinuity || prevInit !== s.init_ms || Math.abs(s.start_ms - prevEnd) > 1000);
+    if (s.start_ms >= from && end <= to) out.push({ kind: 'copy', startMs: s.start_ms, durationMs: s.duration_ms, initMs: s.init_ms, discontinuity: disc });
+    else out.push({ kind: 'cut', segStartMs: s.start_ms, initMs: s.init_ms, fromMs: Math.max(from, s.start_ms), toMs: Math.min(to, end), discontinuity: disc });
+    prevEnd = end; prevInit = s.init_ms;
+  }
+  return out;
+}

@@ -1,0 +1,121 @@
+/**
+ * `clip.finalize`: makes a frame-precision clip independent of the recording. Per rendition, segments wholly
+ * inside the range are copied (hard link, else copy) with their init segments; the one or two segments cut by
+ * the range's ends are re-encoded for their inside part only (edgeCutArgs). The clip's own HLS (one EXT-X-MAP
+ * per piece kind, DISCONTINUITY at edges, gaps and feed changes) goes to DATA/media/<tenant>/clips/<id>/ (work
+ * directory renamed into place), then the clip turns `final` with `clip.ready` and `clip.final` in one transaction.
+ */
+import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AppContext } from '../../kernel/context';
+import { tx } from '../../kernel/db/sqlite';
+import { emitEvent } from '../../kernel/events/outbox';
+import { PermanentJobError } from '../../jobs/errors';
+import type { HandlerMap, JobRow, JobRun } from '../../jobs/types';
+import { locateFfmpeg } from '../../media/locate';
+import { runTool } from '../../media/process';
+import { codecsOf, masterPlaylist } from '../../live/playlist';
+import { channelById, initFile, segmentFile, segmentsInRange } from '../channels/service';
+import type { ChannelRow, SegmentRow } from '../channels/store';
+import { edgeCutArgs, planPieces } from './cut-args';
+import { clipDir, clipEventData } from './service';
+import { ClipStore } from './store';
+
+function place(src: string, dest: string): void {
+  if (!existsSync(src)) throw new PermanentJobError('a recorded segment under the clip was removed by retention before the cut');
+  try { linkSync(src, dest); } catch { copyFileSync(src, dest); }
+}
+
+/** Cuts one rendition into `dir`; returns the variant's measured bandwidth and codecs. */
+async function cutRendition(ctx: AppContext, ch: ChannelRow, rendition: string, from: number, to: number, dir: string, work: string, signal: AbortSignal) {
+  const ffmpeg = locateFfmpeg()?.ffmpeg;
+  if (!ffmpeg) throw new PermanentJobError('ffmpeg not found');
+  const segs: SegmentRow[] = segmentsInRange(ctx, ch.id, rendition, from, to);
+  const pieces = planPieces(segs, from, to);
+  if (!pieces.length) throw new PermanentJobError('nothing is recorded in the clip range any more');
+  mkdirSync(dir, { recursive: true });
+  const lines: string[] = [];
+  let bytes = 0, ms = 0, mapped = '', target = 1, codecs: string | null = null;
+  for (let i = 0; i < pieces.length; i++) {
+    const p = pieces[i];
+    let initName: string, durMs: number;
+    if (p.kind === 'copy') {
+      initName = `init-${p.initMs}.mp4`;
+      if (!existsSync(join(dir, initName))) place(initFile(ctx, ch, rendition, p.initMs), join(dir, initName));
+      const seg = segs.find((s) => s.start_ms === p.startMs)!;
+      place(segmentFile(ctx, seg), join(dir, `${i}.m4s`));
+      durMs = p.durationMs;
+    } else {
+      const seg = segs.find((s) => s.start_ms === p.segStartMs)!;
+      const input = join(work, `in-${rendition}-${i}.mp4`);
+      const initSrc = initFile(ctx, ch, rendition, p.initMs), segSrc = segmentFile(ctx, seg);
+      if (!existsSync(initSrc) || !existsSync(segSrc)) throw new PermanentJobError('a recorded segment under the clip was removed by retention before the cut');
+      writeFileSync(input, Buffer.concat([readFileSync(initSrc), readFileSync(segSrc)]));
+      const out = join(work, `p-${rendition}-${i}`);
+      mkdirSync(out, { recursive: true });
+      const run = runTool(edgeCutArgs({ ffmpeg, input, offsetS: (p.fromMs - p.segStartMs) / 1000, durationS: (p.toMs - p.fromMs) / 1000, outDir: out }), { timeoutMs: 120_000, stallMs: 60_000, stderrIsProgress: true, signal });
+      const r = await run.done;
+      if (r.code !== 0 || !existsSync(join(out, 's0.m4s'))) throw new Error(`edge cut failed: ${r.stderrTail.slice(-3).join(' | ') || `exit ${r.code}`}`);
+      initName = `init-e${i}.mp4`;
+      renameSync(join(out, 'init.mp4'), join(dir, initName));
+      renameSync(join(out, 's0.m4s'), join(dir, `${i}.m4s`));
+      durMs = p.toMs - p.fromMs;
+    }
+    if (i > 0 && (p.discontinuity || p.kind === 'cut' || pieces[i - 1].kind === 'cut')) lines.push('#EXT-X-DISCONTINUITY');
+    if (initName !== mapped) { lines.push(`#EXT-X-MAP:URI="${initName}"`); mapped = initName; }
+    lines.push(`#EXTINF:${(durMs / 1000).toFixed(3)},`, `${i}.m4s`);
+    bytes += Bun.file(join(dir, `${i}.m4s`)).size; ms += durMs; target = Math.max(target, Math.ceil(durMs / 1000));
+    codecs ??= codecsOf(readFileSync(join(dir, initName)));
+  }
+  const head = ['#EXTM3U', '#EXT-X-VERSION:7', `#EXT-X-TARGETDURATION:${target}`, '#EXT-X-MEDIA-SEQUENCE:0', '#EXT-X-PLAYLIST-TYPE:VOD', '#EXT-X-INDEPENDENT-SEGMENTS'];
+  writeFileSync(join(dir, 'index.m3u8'), [...head, ...lines, '#EXT-X-ENDLIST'].join('\n') + '\n');
+  return { bandwidth: ms ? (bytes * 8 * 1000) / ms : 1_000_000, codecs };
+}
+
+async function finalizeClip(ctx: AppContext, job: JobRun): Promise<void> {
+  const store = new ClipStore(ctx.db);
+  const c = store.anyById(String(job.payload?.clipId ?? ''));
+  if (!c || c.status !== 'finalizing') return; // deleted or done already
+  const ch = channelById(ctx, c.tenant_id, c.channel_id);
+  if (!ch) throw new PermanentJobError('the channel was deleted');
+  const final = clipDir(ctx.config.dataDir, c.tenant_id, c.id);
+  const tmp = `${final}.work-${job.attempt}`;
+  rmSync(tmp, { recursive: true, force: true });
+  const work = join(tmp, '.work');
+  mkdirSync(work, { recursive: true });
+  try {
+    const variants = [];
+    const rends = JSON.parse(c.renditions) as string[];
+    for (const r of rends) {
+      const v = await cutRendition(ctx, ch, r, c.start_ms, c.end_ms, join(tmp, r), work, job.signal);
+      const info = JSON.parse(ch.feed_info || '{}') as { resolution?: string };
+      variants.push({ uri: `${r}/index.m3u8`, bandwidth: v.bandwidth * 1.1, resolution: info.resolution ?? null, codecs: v.codecs });
+      job.progress(((variants.length) / rends.length) * 95);
+    }
+    writeFileSync(join(tmp, 'master.m3u8'), masterPlaylist(variants));
+    rmSync(work, { recursive: true, force: true });
+    rmSync(final, { recursive: true, force: true });
+    renameSync(tmp, final);
+  } catch (e) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw e;
+  }
+  const now = ctx.clock.now();
+  tx(ctx.db, () => {
+    const cur = store.anyById(c.id);
+    if (!cur) { rmSync(final, { recursive: true, force: true }); return; }
+    store.finish(c.id, final, now);
+    const done = store.anyById(c.id)!;
+    emitEvent(ctx.db, c.tenant_id, 'clip.ready', clipEventData(done), now);
+    emitEvent(ctx.db, c.tenant_id, 'clip.final', clipEventData(done), now);
+  });
+}
+
+/** Job handlers of the clips feature. */
+export const clipJobHandlers: HandlerMap = { 'clip.finalize': finalizeClip };
+
+/** A finalize job that failed for good leaves its clip `finalizing` with `error` set (it still plays over the recording). */
+export function failClipOfJob(ctx: AppContext, job: JobRow, error: string): void {
+  if (job.subject_kind !== 'clip' || !job.subject_id) return;
+  new ClipStore(ctx.db).fail(job.subject_id, error, ctx.clock.now());
+}

@@ -1,0 +1,41 @@
+import { Elysia, t } from 'elysia';
+import type { AppContext } from '../../kernel/context';
+import { doc } from '../../kernel/http/plugin';
+import { parseLimit } from '../../kernel/http/pagination';
+import { requireScope } from '../../kernel/http/auth';
+import { channelById } from '../channels/service';
+import { registerPlaybackTarget } from '../playback/targets';
+import { CreateClipBody } from './model';
+import { ClipService } from './service';
+
+const T = 'Clips';
+const Id = t.Object({ id: t.String() });
+
+/** /v1/clips: cut (segment or frame precision), list, get, delete; registers the `clip` playback-token target. */
+export function clipRoutes(ctx: AppContext) {
+  const svc = new ClipService(ctx);
+  registerPlaybackTarget('clip', (c, tenant, spec) => {
+    const clip = new ClipService(c).get(tenant.id, String(spec.clip));
+    const ch = channelById(c, tenant.id, clip.channel_id);
+    return { kind: 'clip', id: clip.id, policy: { kind: 'clip', ref: clip.id, channel: ch?.slug ?? null }, path: `/m/clips/${clip.id}/master.m3u8?c=${encodeURIComponent(tenant.slug)}`, thumbs: null };
+  });
+  return new Elysia({ prefix: '/v1/clips' })
+    .use(ctx.http)
+    .post('/', ({ principal: p, body, set }) => {
+      if (body.publish !== undefined) requireScope(p, 'clips:publish');
+      set.status = 201;
+      return svc.view(svc.create(p.tenantId, body), p.tenantSlug);
+    }, { auth: { scope: 'clips:write', platform: true }, body: CreateClipBody,
+      detail: doc(T, 'Cut a clip', 'חיתוך קליפ', 'From a channel\'s recording; range at most 6 hours. `precision: segment` (default) is `ready` at once: a playlist over the recorded segments, nearest segment boundaries, expiring with the recording retention (`expires_at`; afterwards playback answers 410). `precision: frame` is `finalizing` until a job cuts it exactly (inner GOPs copied, only the edges re-encoded) and stores it apart from the recording: then `final` (`clip.ready` then `clip.final`). Nothing recorded in the range: 422 `start_at`; `asset_id`: 422 (not implemented); `publish` needs `clips:publish` and stores nothing.') })
+    .get('/', ({ principal: p, query }) => {
+      const limit = parseLimit(query.limit, 50, 200);
+      const scope = `clips:${p.tenantId}`;
+      const cursor = query.cursor ? ctx.cursors.decode(scope, query.cursor) : null;
+      return ctx.cursors.page(scope, svc.store.list(p.tenantId, cursor, limit, query.channel_id), limit, (r) => svc.view(r, p.tenantSlug));
+    }, { auth: { scope: 'clips:read', platform: true }, query: t.Object({ limit: t.Optional(t.String()), cursor: t.Optional(t.String()), channel_id: t.Optional(t.String()) }),
+      detail: doc(T, 'List clips', 'רשימת קליפים', 'Newest first; `limit` up to 200 (default 50); optional `channel_id`.') })
+    .get('/:id', ({ principal: p, params }) => svc.view(svc.get(p.tenantId, params.id), p.tenantSlug), {
+      auth: { scope: 'clips:read', platform: true }, params: Id, detail: doc(T, 'Get a clip', 'קליפ', 'With `playback.hls`; `expired` is true once retention removed the recording under a segment-precision clip.') })
+    .delete('/:id', ({ principal: p, params, set }) => { svc.remove(p.tenantId, params.id); set.status = 204; return null; }, {
+      auth: { scope: 'clips:write', platform: true }, params: Id, detail: doc(T, 'Delete a clip', 'מחיקת קליפ', 'A final clip\'s files are removed too.') });
+}
