@@ -18,7 +18,7 @@ test('a 1080p60 feed on passthrough is recorded and listed unchanged (1920x1080,
   const live = await waitFor('live', async () => { const c = await get(ch.id); return c.status === 'live' && c; }, 20_000);
   expect(live.input.resolution).toBe('1920x1080');
   expect(live.input.video_codec).toBe('h264');
-  const segs = await waitFor('2 segments', async () => { const l = parseMedia(await (await fetch(`${s.url}/live/default/hd/src/index.m3u8`)).text()); return l.length >= 2 && l; }, 30_000);
+  const segs = (await waitFor('2 segments', async () => { const l = parseMedia(await (await fetch(`${s.url}/live/default/hd/src/index.m3u8`)).text()); return l.length >= 2 ? l : null; }, 30_000))!;
   for (const sg of segs.slice(0, 2)) expect(Math.abs(sg.durMs - 2000)).toBeLessThan(600);
   const rows = s.ctx.db.query<{ path: string; init_ms: number }, [string]>('SELECT path, init_ms FROM live_segments WHERE channel_id = ? ORDER BY start_ms').all(ch.id);
   const init = readFileSync(`${s.dataDir}/rec/${rows[0].path.split('/').slice(0, 3).join('/')}/init/${rows[0].init_ms}.mp4`);
@@ -42,10 +42,10 @@ test('two channels at once: each goes live with its own playlist and recording, 
   expect(a.ing.srt.primary.port).not.toBe(b.ing.srt.primary.port);
   push(a.ing.srt.primary.url, { seconds: 20 });
   push(b.ing.srt.primary.url, { seconds: 20, size: '256x144' });
-  const lists = await waitFor('both with 3 segments', async () => {
+  const lists = (await waitFor('both with 3 segments', async () => {
     const l = await Promise.all(['channel-a', 'channel-b'].map(async (slug) => parseMedia(await (await fetch(`${s.url}/live/default/${slug}/src/index.m3u8`)).text())));
-    return l.every((x) => x.length >= 3) && l;
-  }, 30_000);
+    return l.every((x) => x.length >= 3) ? l : null;
+  }, 30_000))!;
   const [ca, cb] = await Promise.all([get(a.ch.id), get(b.ch.id)]);
   expect([ca.status, cb.status]).toEqual(['live', 'live']);
   expect([ca.input.resolution, cb.input.resolution]).toEqual(['320x180', '256x144']);
