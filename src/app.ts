@@ -28,6 +28,7 @@ import { catchupRoutes } from './features/catchup/routes';
 import { catchupDeliveryRoutes } from './features/catchup/delivery';
 import { clipRoutes } from './features/clips/routes';
 import { clipDeliveryRoutes } from './features/clips/delivery';
+import { vodRoutes } from './features/live-to-vod/routes';
 
 /** Builds the whole HTTP app: kernel hooks first, then every feature's routes. */
 export function buildApp(ctx: AppContext): AnyElysia {
@@ -59,6 +60,7 @@ export function buildApp(ctx: AppContext): AnyElysia {
     .use(catchupDeliveryRoutes(ctx))
     .use(clipRoutes(ctx))
     .use(clipDeliveryRoutes(ctx))
+    .use(vodRoutes(ctx))
     .use(channelRoutes(ctx))
     .use(liveRoutes(ctx));
   return app;

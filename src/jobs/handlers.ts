@@ -1,6 +1,7 @@
 import { assetJobHandlers } from '../features/assets/jobs';
 import { failAssetOfJob, lifecycleJobHandlers } from '../features/assets/lifecycle';
 import { clipJobHandlers, failClipOfJob } from '../features/clips/finalize';
+import { failVodOfJob, vodJobHandlers } from '../features/live-to-vod/job';
 import type { AppContext } from '../kernel/context';
 import type { HandlerMap, JobRow } from './types';
 
@@ -13,6 +14,7 @@ export function allJobHandlers(): HandlerMap {
     ...assetJobHandlers,
     ...lifecycleJobHandlers,
     ...clipJobHandlers,
+    ...vodJobHandlers,
   };
 }
 
@@ -20,4 +22,5 @@ export function allJobHandlers(): HandlerMap {
 export function onJobFinalFailure(ctx: AppContext, job: JobRow, error: string): void {
   failAssetOfJob(ctx, job, error);
   failClipOfJob(ctx, job, error);
+  failVodOfJob(ctx, job, error);
 }

@@ -48,7 +48,7 @@ test('segment clip ready at once, frame clip turns final (across a recording gap
   const from = first + 1300, to = last - 1100;
   const fr = await (await s.api('POST', '/v1/clips', { channel_id: ch.id, start_at: at(from), end_at: at(to), precision: 'frame' })).json() as Clip;
   expect(fr.status).toBe('finalizing');
-  const done = await waitFor('frame clip final', async () => { const c = await (await s.api('GET', `/v1/clips/${fr.id}`)).json() as Clip; return c.status === 'final' && c; }, 60_000);
+  const done = await waitFor('frame clip final', async () => { const c = await (await s.api('GET', `/v1/clips/${fr.id}`)).json() as Clip; return c.status === 'final' && c; }, 60_000) as Clip;
   expect(done.expires_at).toBeNull();
   const types = eventsAfter(s.ctx.db, 0, 500).filter((e) => (e.data as { clip?: string }).clip === fr.id).map((e) => e.type);
   expect(types).toEqual(['clip.ready', 'clip.final']);
