@@ -1,11 +1,13 @@
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppContext } from '../kernel/context';
 import { tx } from '../kernel/db/sqlite';
 import { emitEvent } from '../kernel/events/outbox';
 import { ChannelStore, type ChannelRow } from '../features/channels/store';
 import { ingestArgs, type IngestSource } from './args/ingest';
-import { IngestInput } from './input';
+import { ladderRungs, liveEncodeArgs } from './args/ladder';
+import type { H264Encoder } from '../media/encoders';
+import { IngestInput, type FeedStreams } from './input';
 import { commitSegment, ScratchWatcher, type Landed } from './recorder';
 import { scratchDir } from './paths';
 import { SegmentIndex } from './segment-index';
@@ -13,44 +15,76 @@ import { SegmentIndex } from './segment-index';
 /** Which input feeds the channel. */
 export type Feed = 'primary' | 'backup' | 'none';
 type InputName = 'primary' | 'backup';
-interface RunState { nextStart: number | null; initMs: number | null }
+/** Per input run: where the next lead segment starts, the run's init name, and the lead's decision per segment number. */
+interface RunState { nextStart: number | null; initMs: number | null; lead: Map<number, { take: boolean; startMs: number }>; pending: Map<string, Landed[]> }
+const freshRun = (): RunState => ({ nextStart: null, initMs: null, lead: new Map(), pending: new Map() });
 
 /** The passthrough rendition name. */
 export const SRC = 'src';
 
+/** Renditions a channel records: `src` for passthrough, the ladder's rungs otherwise. */
+export function channelRenditions(ladder: string): string[] {
+  return ladderRungs(ladder)?.map((r) => r.name) ?? [SRC];
+}
+
 /**
  * One started channel: two supervised inputs, the recorder loop that moves finished segments into the
  * recording and index, and failover (primary preferred; backup after `failover_s` of primary silence; primary
- * taken back on its next segment, which starts on a keyframe).
+ * taken back on its next segment, which starts on a keyframe). With a ladder, the first rendition leads: its
+ * segments decide the feed and the start times, and every other rendition's segment of the same number follows
+ * that decision, so renditions stay aligned (same start times, same file names).
  */
 export class ChannelRuntime {
   feed: Feed = 'none';
   readonly inputs: Record<InputName, IngestInput>;
-  private watchers: Record<InputName, ScratchWatcher>;
-  private runs: Record<InputName, RunState> = { primary: { nextStart: null, initMs: null }, backup: { nextStart: null, initMs: null } };
+  readonly renditions: string[];
+  private watchers: Record<InputName, Map<string, ScratchWatcher>>;
+  private runs: Record<InputName, RunState> = { primary: freshRun(), backup: freshRun() };
+  private audioMode: Record<InputName, 'copy' | 'aac' | boolean> = { primary: 'copy', backup: 'copy' };
   private timer: ReturnType<typeof setInterval> | null = null;
   private store: ChannelStore;
   private index: SegmentIndex;
   private stopped = false;
   private ch: ChannelRow;
 
-  constructor(private ctx: AppContext, channel: ChannelRow, private ffmpeg: string, private rtmpPort: number) {
+  constructor(private ctx: AppContext, channel: ChannelRow, private ffmpeg: string, private rtmpPort: number, private encoder: H264Encoder = 'libx264') {
     this.store = new ChannelStore(ctx.db);
     this.index = new SegmentIndex(ctx.db, ctx.config.dataDir);
     this.ch = channel;
+    this.renditions = channelRenditions(channel.ladder);
     const mk = (name: InputName) => {
       const dir = scratchDir(ctx.config.dataDir, channel.id, name);
       return new IngestInput({
         name, outDir: dir,
-        argv: () => ingestArgs({ ffmpeg, source: this.source(name), outDir: dir, segmentS: this.ch.segment_s }),
+        argv: () => this.argv(name, dir),
         secrets: () => [this.ch.srt_passphrase, this.ch.rtmp_key_primary, this.ch.rtmp_key_backup],
         silenceKillMs: Math.max(4000, this.ch.failover_s * 1000 + 1500),
-        onRun: () => { this.watchers[name].reset(); this.runs[name] = { nextStart: null, initMs: null }; },
+        onRun: () => {
+          for (const r of this.renditions) { this.watchers[name].get(r)!.reset(); mkdirSync(join(dir, r), { recursive: true }); }
+          this.runs[name] = freshRun();
+        },
+        // Passthrough of a feed whose audio is not AAC: restart this run at once with the audio encoded to AAC.
+        restartFor: (f) => this.audioMode[name] === 'copy' && !!f.audio && f.audio !== 'aac',
         log: ctx.log.child({ channel: channel.id }),
       });
     };
-    this.watchers = { primary: new ScratchWatcher(scratchDir(ctx.config.dataDir, channel.id, 'primary')), backup: new ScratchWatcher(scratchDir(ctx.config.dataDir, channel.id, 'backup')) };
+    const watch = (name: InputName) => new Map(this.renditions.map((r) => [r, new ScratchWatcher(join(scratchDir(ctx.config.dataDir, channel.id, name), r))]));
+    this.watchers = { primary: watch('primary'), backup: watch('backup') };
     this.inputs = { primary: mk('primary'), backup: mk('backup') };
+  }
+
+  /** argv of an input's next run, from the ladder and what the previous run saw of the feed. */
+  private argv(name: InputName, outDir: string): string[] {
+    const feed: FeedStreams | undefined = this.inputs?.[name]?.feed;
+    const rungs = ladderRungs(this.ch.ladder);
+    if (rungs) {
+      const audio = feed?.audio !== null; // unknown or present: encode it; a feed seen without audio gets none
+      this.audioMode[name] = audio;
+      return liveEncodeArgs({ ffmpeg: this.ffmpeg, source: this.source(name), outDir, segmentS: this.ch.segment_s, encoder: this.encoder, rungs, audio });
+    }
+    const audio = feed?.audio && feed.audio !== 'aac' ? 'aac' : 'copy';
+    this.audioMode[name] = audio;
+    return ingestArgs({ ffmpeg: this.ffmpeg, source: this.source(name), outDir, segmentS: this.ch.segment_s, audio });
   }
 
   private source(name: InputName): IngestSource {
@@ -79,7 +113,11 @@ export class ChannelRuntime {
 
   private tick(): void {
     if (this.stopped) return;
-    for (const name of ['primary', 'backup'] as const) for (const l of this.watchers[name].poll()) this.landed(name, l);
+    const [lead, ...rest] = this.renditions;
+    for (const name of ['primary', 'backup'] as const) {
+      for (const l of this.watchers[name].get(lead)!.poll()) this.landedLead(name, lead, l);
+      for (const r of rest) this.landedFollower(name, r, this.watchers[name].get(r)!.poll());
+    }
     const now = Date.now();
     if (this.feed !== 'none' && !this.inputs[this.feed].alive(this.failMs(), now)) {
       const other: InputName = this.feed === 'primary' ? 'backup' : 'primary';
@@ -91,26 +129,44 @@ export class ChannelRuntime {
     }
   }
 
-  private landed(name: InputName, l: Landed): void {
+  private landedLead(name: InputName, r: string, l: Landed): void {
     const run = this.runs[name];
     let take = name === this.feed;
     if (!take) {
       if (name === 'primary') take = true; // the primary is taken back on its first whole segment (starts on a keyframe)
       else take = this.feed === 'none' || !this.inputs[this.feed].alive(this.failMs());
     }
-    if (!take) { rmSync(l.file, { force: true }); run.nextStart = null; return; }
+    if (!take) { run.lead.set(l.index, { take: false, startMs: 0 }); rmSync(l.file, { force: true }); run.nextStart = null; return; }
     // Inputs run side by side, so a switching segment may overlap the last one indexed: it starts where that ended
     // (its program date time moves by less than one segment); within one run, segments follow each other.
-    const last = this.index.lastSegment(this.ch, SRC);
+    const last = this.index.lastSegment(this.ch, r);
     let startMs = run.nextStart ?? l.landedAt - l.durationMs;
     if (last && startMs < last.start_ms + last.duration_ms) startMs = last.start_ms + last.duration_ms;
     run.nextStart = startMs + l.durationMs;
     if (name !== this.feed) this.setState(name, undefined, name === 'primary' ? 'primary returned' : 'primary silent');
     run.initMs ??= startMs;
-    const row = commitSegment(this.index, this.ch, SRC, {
-      file: l.file, startMs, durationMs: l.durationMs, initFile: join(scratchDir(this.ctx.config.dataDir, this.ch.id, name), 'init.mp4'), initMs: run.initMs,
-    });
-    if (!row) this.ctx.log.warn('incomplete segment dropped', { channel: this.ch.id, input: name });
+    run.lead.set(l.index, { take: true, startMs });
+    run.lead.delete(l.index - 300); // followers are never that far behind
+    this.commit(name, r, l, startMs);
+  }
+
+  /** Other renditions follow the lead's decision for the segment of the same number (held until it is known). */
+  private landedFollower(name: InputName, r: string, fresh: Landed[]): void {
+    const run = this.runs[name];
+    const queue = (run.pending.get(r) ?? []).concat(fresh);
+    const wait: Landed[] = [];
+    for (const l of queue) {
+      const d = run.lead.get(l.index);
+      if (!d) { wait.push(l); continue; }
+      if (!d.take) { rmSync(l.file, { force: true }); continue; }
+      this.commit(name, r, l, d.startMs);
+    }
+    run.pending.set(r, wait.slice(-30));
+  }
+
+  private commit(name: InputName, r: string, l: Landed, startMs: number): void {
+    const row = commitSegment(this.index, this.ch, r, { file: l.file, startMs, durationMs: l.durationMs, initFile: l.init, initMs: this.runs[name].initMs! });
+    if (!row) this.ctx.log.warn('incomplete segment dropped', { channel: this.ch.id, input: name, rendition: r });
   }
 
   /** Applies feed/status/recording changes in one transaction with their events. */

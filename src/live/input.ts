@@ -3,6 +3,9 @@ import { runTool, type Running } from '../media/process';
 import type { Logger } from '../kernel/log';
 import type { FeedInfo } from './registry';
 
+/** Codecs of the feed's first video and audio streams as the last run saw them (null: none). */
+export interface FeedStreams { video: string | null; audio: string | null }
+
 /** Options of one supervised ingest input (primary or backup). */
 export interface InputOptions {
   name: 'primary' | 'backup';
@@ -15,6 +18,8 @@ export interface InputOptions {
   silenceKillMs: number;
   /** Called when a new run starts (its output directory is fresh). */
   onRun: (runId: number) => void;
+  /** Called once per run when the feed's streams are known; true restarts the run (its argv must change). */
+  restartFor?: (feed: FeedStreams) => boolean;
   log: Logger;
 }
 
@@ -29,6 +34,9 @@ export class IngestInput {
   lastMediaAt = 0;
   info: FeedInfo = { bitrate_kbps: null, resolution: null, video_codec: null, audio_codec: null };
   quickFailures = 0;
+  /** The feed's streams as last seen (kept across runs; undefined until a run has probed the feed). */
+  feed: FeedStreams | undefined;
+  private feedKnown = false;
   private ring: string[] = [];
   private proc: Running | null = null;
   private stopped = true;
@@ -73,6 +81,11 @@ export class IngestInput {
     for (const s of this.o.secrets()) if (s) l = l.split(s).join('***').split(encodeURIComponent(s)).join('***');
     this.ring.push(l);
     if (this.ring.length > 80) this.ring.shift();
+    if (!this.feedKnown && /Output #0|Stream mapping:|matches no streams/.test(l)) {
+      this.feedKnown = true;
+      this.feed = { video: this.info.video_codec, audio: this.info.audio_codec };
+      if (this.o.restartFor?.(this.feed)) void this.proc?.stop(500);
+    }
     if (/Output #0/.test(l)) this.lastOut = -2; // stream lines after this describe our output, not the feed
     if (this.lastOut === -2) return;
     const v = /Stream #0:\d+.*?: Video: (\w+).*?, (\d{2,5}x\d{2,5})/.exec(l);
@@ -102,7 +115,7 @@ export class IngestInput {
       rmSync(this.o.outDir, { recursive: true, force: true });
       mkdirSync(this.o.outDir, { recursive: true });
       this.runId++;
-      this.lastMediaAt = 0; this.lastOut = -1; this.sizes = [];
+      this.lastMediaAt = 0; this.lastOut = -1; this.sizes = []; this.feedKnown = false;
       this.info = { bitrate_kbps: null, resolution: null, video_codec: null, audio_codec: null };
       this.o.onRun(this.runId);
       const began = Date.now();

@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppContext } from '../kernel/context';
 import { locateFfmpeg } from '../media/locate';
+import { bestEncoder, detectEncoders, type H264Encoder } from '../media/encoders';
 import { ChannelStore } from '../features/channels/store';
 import { ChannelRuntime } from './channel-runtime';
 import { reconcileChannel } from './reconcile';
@@ -19,6 +20,7 @@ export class LiveEngine implements LiveControl {
   private ffmpeg: string;
   private stopRtmp: (() => void) | null = null;
   private retention: ReturnType<typeof setInterval> | null = null;
+  private encoder: Promise<H264Encoder> | null = null;
 
   constructor(private ctx: AppContext) {
     this.store = new ChannelStore(ctx.db);
@@ -64,12 +66,20 @@ export class LiveEngine implements LiveControl {
     setLiveControl(this.ctx.db, this);
   }
 
+  /** The live ladder's encoder: the best one a one-frame trial proves usable (detected once, when first needed). */
+  private liveEncoder(): Promise<H264Encoder> {
+    const tools = locateFfmpeg({ ffmpeg: this.ctx.config.ffmpegPath, ffprobe: this.ctx.config.ffprobePath });
+    this.encoder ??= tools ? detectEncoders(tools, 10_000).then((c) => bestEncoder(c) ?? 'libx264', () => 'libx264' as const) : Promise.resolve('libx264');
+    return this.encoder;
+  }
+
   async start(channelId: string): Promise<void> {
     await this.runtimes.get(channelId)?.stop();
     this.runtimes.delete(channelId);
     const ch = this.store.anyById(channelId);
     if (!ch) return;
-    const rt = new ChannelRuntime(this.ctx, ch, this.ffmpeg, this.ctx.config.rtmpPort);
+    const encoder = ch.ladder !== 'passthrough' ? await this.liveEncoder() : undefined;
+    const rt = new ChannelRuntime(this.ctx, ch, this.ffmpeg, this.ctx.config.rtmpPort, encoder);
     this.runtimes.set(channelId, rt);
     rt.start();
   }

@@ -43,3 +43,13 @@ export function codecsOf(init: Uint8Array): string | null {
   if (find('mp4a') >= 0) parts.push('mp4a.40.2');
   return parts.length ? parts.join(',') : null;
 }
+
+/** Coded width x height of the video track of an init segment (from its avc1 sample entry), or null. */
+export function resolutionOf(init: Uint8Array): string | null {
+  const p = Buffer.from(init.buffer, init.byteOffset, init.byteLength).indexOf('avcC', 0, 'latin1');
+  // avcC follows avc1's 78 bytes of fixed fields; width and height sit 24 bytes into them.
+  if (p < 58) return null;
+  const v = new DataView(init.buffer, init.byteOffset, init.byteLength);
+  const w = v.getUint16(p - 58), h = v.getUint16(p - 56);
+  return w && h ? `${w}x${h}` : null;
+}

@@ -6,7 +6,7 @@ import { isCompleteSegment } from './mp4';
 import { initPath, segmentAbsPath, segmentRelPath } from './paths';
 
 /** A finished segment the ingest ffmpeg listed in its scratch playlist. */
-export interface Landed { file: string; durationMs: number; landedAt: number }
+export interface Landed { file: string; durationMs: number; landedAt: number; /** The init segment (EXT-X-MAP) it needs. */ init: string; /** Its number in the run (s<N>.m4s). */ index: number }
 
 /** Reads an input's scratch playlist and reports each newly finished segment once per run. */
 export class ScratchWatcher {
@@ -21,15 +21,16 @@ export class ScratchWatcher {
     let text: string;
     try { text = readFileSync(join(this.dir, 'index.m3u8'), 'utf8'); } catch { return []; }
     const out: Landed[] = [];
-    let dur = 0;
+    let dur = 0, init = join(this.dir, 'init.mp4');
     for (const line of text.split('\n')) {
       if (line.startsWith('#EXTINF:')) dur = Math.round(parseFloat(line.slice(8)) * 1000);
+      else if (line.startsWith('#EXT-X-MAP:URI="')) init = join(this.dir, line.slice(16, line.indexOf('"', 16)));
       else if (line && !line.startsWith('#')) {
         if (this.seen.has(line)) continue;
         const file = join(this.dir, line);
         if (!existsSync(file)) continue;
         this.seen.add(line);
-        out.push({ file, durationMs: dur, landedAt: now });
+        out.push({ file, durationMs: dur, landedAt: now, init, index: Number(/(\d+)\.m4s$/.exec(line)?.[1] ?? -1) });
       }
     }
     return out;

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { AppContext } from '../../kernel/context';
 import { hidden } from '../../kernel/http/plugin';
 import { notFound } from '../../kernel/errors';
-import { codecsOf, masterPlaylist, mediaPlaylist } from '../../live/playlist';
+import { codecsOf, masterPlaylist, mediaPlaylist, resolutionOf } from '../../live/playlist';
 import { initPath, segmentAbsPath } from '../../live/paths';
 import { SegmentIndex } from '../../live/segment-index';
 import { ChannelStore } from './store';
@@ -31,10 +31,10 @@ export function liveRoutes(ctx: AppContext) {
         const last = index.lastSegment(ch, r)!;
         const recent = index.segmentsInRange(ch, r, last.start_ms - 30_000, last.start_ms + 1);
         const bits = recent.reduce((a, s) => a + s.bytes * 8, 0), ms = recent.reduce((a, s) => a + s.duration_ms, 0);
-        const info = JSON.parse(ch.feed_info || '{}') as { resolution?: string };
         const init = initPath(ctx.config.dataDir, ch.tenant_id, ch.id, r, last.init_ms);
-        return { uri: `${r}/index.m3u8`, bandwidth: ms ? (bits * 1000) / ms * 1.2 : 1_000_000, resolution: info.resolution ?? null, codecs: existsSync(init) ? codecsOf(readFileSync(init)) : null };
-      });
+        const bytes = existsSync(init) ? readFileSync(init) : null;
+        return { uri: `${r}/index.m3u8`, bandwidth: ms ? (bits * 1000) / ms * 1.2 : 1_000_000, resolution: bytes && resolutionOf(bytes), codecs: bytes && codecsOf(bytes) };
+      }).sort((a, b) => b.bandwidth - a.bandwidth);
       return new Response(masterPlaylist(variants), { headers: M3U8 });
     }, { params: P, detail: hidden })
     .get('/:tenant/:channel/:rendition/index.m3u8', ({ params }) => {

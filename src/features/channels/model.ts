@@ -10,10 +10,16 @@ const Ingest = t.Object({
   latency_ms: t.Optional(t.Integer({ minimum: 20, maximum: 8000, description: 'SRT receive latency (default 120)' })),
   failover_s: t.Optional(t.Number({ minimum: 1, maximum: 60, description: 'seconds of primary silence before the backup becomes the feed (default 3)' })),
 }, { additionalProperties: false });
+const Rung = t.Object({
+  height: t.Integer({ minimum: 72, maximum: 2160, description: 'height cap in pixels (never upscaled); the rendition is named `<height>p`' }),
+  video_kbps: t.Integer({ minimum: 50, maximum: 50_000 }),
+}, { additionalProperties: false });
 const Common = {
   name: t.String({ minLength: 1, maxLength: 200 }),
   ingest: t.Optional(Ingest),
-  ladder: t.Optional(t.Literal('passthrough', { description: 'packaging: passthrough (-c copy) of an H.264/AAC feed' })),
+  ladder: t.Optional(t.Union([t.Literal('passthrough'), t.Literal('abr'), t.Array(Rung, { minItems: 1, maxItems: 6 })], {
+    description: 'packaging: `passthrough` (default; the feed\'s H.264 copied, non-AAC audio encoded to AAC), `abr` (720p/480p/360p encoded live on the best encoder, never upscaled, aligned segments) or your own rungs',
+  })),
   recording: t.Optional(Recording),
   dvr_window_s: t.Optional(t.Integer({ minimum: 10, maximum: 86400, description: 'seconds listed in the live playlist (default 3600)' })),
   segment_s: t.Optional(t.Integer({ minimum: 1, maximum: 10, description: 'target CMAF segment duration (default 2)' })),
@@ -55,7 +61,7 @@ export const ChannelView = t.Object({
     video_codec: t.Union([t.String(), t.Null()]), audio_codec: t.Union([t.String(), t.Null()]),
   }),
   ingest: t.Object({ protocol: t.String(), srt_ports: t.Object({ primary: t.Integer(), backup: t.Integer() }), latency_ms: t.Integer(), failover_s: t.Number() }),
-  ladder: t.String(),
+  ladder: t.Union([t.String(), t.Array(t.Object({ height: t.Integer(), video_kbps: t.Integer() }))]),
   segment_s: t.Number(),
   recording_settings: t.Object({ enabled: t.Boolean(), retention_hours: t.Integer() }),
   dvr_window_s: t.Integer(),

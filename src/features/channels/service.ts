@@ -83,7 +83,7 @@ export class ChannelService {
       const row: Omit<ChannelRow, 'seq'> = {
         id: newId(), tenant_id: tenantId, slug, name: b.name, protocol: b.ingest?.protocol ?? 'srt',
         srt_port_primary: p1, srt_port_backup: p2, srt_passphrase: secret(24), srt_latency_ms: b.ingest?.latency_ms ?? 120,
-        rtmp_key_primary: `live_${secret(24)}`, rtmp_key_backup: `live_${secret(24)}`, ladder: b.ladder ?? 'passthrough',
+        rtmp_key_primary: `live_${secret(24)}`, rtmp_key_backup: `live_${secret(24)}`, ladder: storeLadder(b.ladder),
         segment_s: b.segment_s ?? 2, failover_s: b.ingest?.failover_s ?? 3, recording_enabled: b.recording?.enabled === false ? 0 : 1,
         retention_hours: b.recording?.retention_hours ?? 168, dvr_window_s: b.dvr_window_s ?? 3600, timezone: b.timezone ?? 'UTC',
         desired: 'stopped', status: 'stopped', feed: 'none', recording: 'off', feed_info: '{}', created_at: now, updated_at: now,
@@ -101,7 +101,7 @@ export class ChannelService {
     if (b.ingest?.protocol) p.protocol = b.ingest.protocol;
     if (b.ingest?.latency_ms !== undefined) p.srt_latency_ms = b.ingest.latency_ms;
     if (b.ingest?.failover_s !== undefined) p.failover_s = b.ingest.failover_s;
-    if (b.ladder) p.ladder = b.ladder;
+    if (b.ladder) p.ladder = storeLadder(b.ladder);
     if (b.segment_s !== undefined) p.segment_s = b.segment_s;
     if (b.recording?.enabled !== undefined) p.recording_enabled = b.recording.enabled ? 1 : 0;
     if (b.recording?.retention_hours !== undefined) p.retention_hours = b.recording.retention_hours;
@@ -159,6 +159,11 @@ export class ChannelService {
     this.store.update(id, { desired: 'stopped', status: 'stopped', feed: 'none', recording: 'off' }, this.ctx.clock.now());
     return this.get(tenantId, id);
   }
+}
+
+/** The ladder column: `passthrough`, `abr`, or the caller's rungs as JSON. */
+function storeLadder(l: CreateChannel['ladder']): string {
+  return l === undefined ? 'passthrough' : typeof l === 'string' ? l : JSON.stringify(l);
 }
 
 function checkTz(tz: string): void {

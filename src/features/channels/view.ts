@@ -20,7 +20,7 @@ export function channelView(r: ChannelRow, tenantSlug: string, cdnBaseUrl: strin
       audio_codec: running ? info.audio_codec ?? null : null,
     },
     ingest: { protocol: r.protocol, srt_ports: { primary: r.srt_port_primary, backup: r.srt_port_backup }, latency_ms: r.srt_latency_ms, failover_s: r.failover_s },
-    ladder: r.ladder,
+    ladder: r.ladder.startsWith('[') ? (JSON.parse(r.ladder) as { height: number; video_kbps: number }[]) : r.ladder,
     segment_s: r.segment_s,
     recording_settings: { enabled: !!r.recording_enabled, retention_hours: r.retention_hours },
     dvr_window_s: r.dvr_window_s,

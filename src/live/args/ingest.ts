@@ -4,7 +4,7 @@ export type IngestSource =
   | { kind: 'rtmp'; url: string };
 
 /** Options of the per-input packaging ffmpeg. */
-export interface IngestArgs { ffmpeg: string; source: IngestSource; outDir: string; segmentS: number }
+export interface IngestArgs { ffmpeg: string; source: IngestSource; outDir: string; segmentS: number; /** `aac` when the feed's audio is not AAC. */ audio?: 'copy' | 'aac' }
 
 /** The listener/pull URL of a source (contains the secret: never log it). */
 export function sourceUrl(s: IngestSource): string {
@@ -20,7 +20,8 @@ export function sourceUrl(s: IngestSource): string {
 
 /**
  * Pure argv for one input: receive the feed (SRT listener or local RTMP pull), copy H.264/AAC unchanged
- * (passthrough) and write CMAF fMP4 segments plus an HLS playlist into `outDir`, which the recorder watches.
+ * (passthrough; non-AAC audio is encoded to AAC) and write CMAF fMP4 segments plus an HLS playlist into
+ * `outDir/src/`, which the recorder watches.
  */
 export function ingestArgs(o: IngestArgs): string[] {
   const input = o.source.kind === 'srt'
@@ -41,20 +42,22 @@ export function ingestArgs(o: IngestArgs): string[] {
     '-map', '0:v:0?', // first video stream when there is one
     '-map', '0:a:0?', // first audio stream when there is one (audio-only feeds work)
     '-c', 'copy', // passthrough: no decode or encode
-    '-bsf:a', 'aac_adtstoasc', // MPEG-TS/FLV AAC (ADTS) to MP4 AudioSpecificConfig form
+    ...(o.audio === 'aac'
+      ? ['-c:a', 'aac', '-b:a', '128k', '-ac', '2', '-ar', '48000'] // the feed's audio is not AAC (MP2, AC-3...): AAC-LC stereo, playable everywhere
+      : ['-bsf:a', 'aac_adtstoasc']), // MPEG-TS/FLV AAC (ADTS) to MP4 AudioSpecificConfig form
     '-f', 'hls', // segmenter that cuts on keyframes and lists finished segments
     '-hls_time', String(o.segmentS), // target segment duration
     '-hls_segment_type', 'fmp4', // CMAF fragmented MP4 segments
     '-hls_fmp4_init_filename', 'init.mp4', // the init segment (moov) of this run
     '-hls_flags', 'temp_file+independent_segments', // segments written as .tmp and renamed when complete
     '-hls_list_size', '30', // the recorder reads finished segments from this list; 30 covers any poll delay
-    '-hls_segment_filename', `${o.outDir}/s%d.m4s`,
-    `${o.outDir}/index.m3u8`,
+    '-hls_segment_filename', `${o.outDir}/src/s%d.m4s`,
+    `${o.outDir}/src/index.m3u8`,
   ];
 }
 
 /** Pure argv of a test/bench pusher: synthetic video and tone over SRT or RTMP. */
-export function pusherArgs(ffmpeg: string, url: string, o: { size?: string; rate?: number; seconds?: number; audioOnly?: boolean; bitrateK?: number } = {}): string[] {
+export function pusherArgs(ffmpeg: string, url: string, o: { size?: string; rate?: number; seconds?: number; audioOnly?: boolean; bitrateK?: number; audioCodec?: string } = {}): string[] {
   const rate = o.rate ?? 25;
   const out = url.startsWith('rtmp') ? ['-f', 'flv'] : ['-f', 'mpegts'];
   const video = o.audioOnly ? [] : ['-f', 'lavfi', '-i', `testsrc2=size=${o.size ?? '320x180'}:rate=${rate}`];
@@ -65,7 +68,7 @@ export function pusherArgs(ffmpeg: string, url: string, o: { size?: string; rate
     '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000', // a tone for the audio track
     ...(o.seconds ? ['-t', String(o.seconds)] : []),
     ...(o.audioOnly ? [] : ['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', String(rate * 2), '-keyint_min', String(rate * 2), '-sc_threshold', '0', '-pix_fmt', 'yuv420p', ...(o.bitrateK ? ['-b:v', `${o.bitrateK}k`] : [])]),
-    '-c:a', 'aac', '-b:a', '64k',
+    '-c:a', o.audioCodec ?? 'aac', '-b:a', '64k',
     ...out, url,
   ];
 }
