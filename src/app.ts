@@ -10,7 +10,7 @@ import { redactToken } from './features/playback/gate';
 import { metaRoutes } from './features/meta/routes';
 import { assetRoutes } from './features/assets/routes';
 import { startTrashSweeper } from './features/assets/sweeper';
-import { uploadRoutes, startUploadWorker } from './features/uploads/routes';
+import { uploadRoutes, startUploadWorker, isPartUpload } from './features/uploads/routes';
 import { jobsRoutes } from './features/jobs/routes';
 import { mediaDeliveryRoutes } from './features/media-delivery/routes';
 import { reencodeRoutes } from './features/transcode/routes';
@@ -35,7 +35,7 @@ export function buildApp(ctx: AppContext): AnyElysia {
   let app: AnyElysia;
   app = new Elysia({ normalize: false, aot: true })
     .onParse({ as: 'global' }, ({ request, contentType }) => {
-      if (isJsonType(contentType)) return parseJsonBody(request, ctx.config.jsonBodyLimit);
+      if (isJsonType(contentType) && !isPartUpload(request)) return parseJsonBody(request, ctx.config.jsonBodyLimit);
     })
     .onError({ as: 'global' }, ({ code, error, request }) => {
       const { err, fault } = toAppError(code, error);

@@ -7,6 +7,13 @@ import { CompleteUploadBody, PartAnswer, StartUploadBody, UploadSession } from '
 import { UploadService } from './service';
 import { browserPut, preflight } from './browser';
 
+const PART_PATH = /^https?:\/\/[^/]+\/v1\/(uploads\/[^/?]+\/parts|upload-parts)\/[^/?]+(\?|$)/;
+
+/** True for part uploads, whose raw bodies the global JSON parser must leave unread (any Content-Type). */
+export function isPartUpload(request: Request): boolean {
+  return request.method === 'PUT' && PART_PATH.test(request.url);
+}
+
 const UPLOADERS = { scope: null, anyOf: ['assets:write', 'uploads'] as ('assets:write' | 'uploads')[], platform: true };
 
 /** /v1/uploads (API key) and /v1/upload-parts (browser token): multipart uploads of asset sources. */
