@@ -56,14 +56,25 @@ export function masterResponse(ctx: AppContext, src: RangeSource, q: string): Re
   return new Response(masterPlaylist(variants), { headers: M3U8(src.to === null ? 2 : 60) });
 }
 
+/** Closed (VOD) playlists by range, kept as long as their Cache-Control allows (60 s); bounded. */
+const vodCache = new Map<string, { at: number; body: string }>();
+const VOD_TTL_MS = 60_000, VOD_CACHE_MAX = 200;
+
 /** Media playlist of one rendition: VOD with ENDLIST once the range is complete, EVENT while it grows. */
 export function mediaResponse(ctx: AppContext, src: RangeSource, rendition: string, q: string): Response {
-  if (!renditionsOf(ctx, src).includes(rendition)) throw notFound('rendition');
   const now = ctx.clock.now();
+  const key = `${src.ch.id}|${rendition}|${src.from}|${src.to}|${src.renditions?.join(',') ?? ''}|${q}`;
+  const hit = vodCache.get(key);
+  if (hit && now - hit.at < VOD_TTL_MS) return new Response(hit.body, { headers: M3U8(60) });
+  if (!renditionsOf(ctx, src).includes(rendition)) throw notFound('rendition');
   const segs = rangeSegments(ctx, src, rendition, now);
   if (!segs.length) throw notFound('recording for this range');
   const grow = growing(src, segs, now);
   const body = rangePlaylist(segs, { targetS: src.ch.segment_s, type: grow ? 'EVENT' : 'VOD', ended: !grow, q });
+  if (!grow) {
+    if (vodCache.size >= VOD_CACHE_MAX) vodCache.delete(vodCache.keys().next().value!);
+    vodCache.set(key, { at: now, body });
+  }
   return new Response(body, { headers: M3U8(grow ? 1 : 60) });
 }
 
