@@ -21,13 +21,14 @@ const N = Number(values.events), RATE = Number(values.rate);
 const tmp = mkdtempSync(join(tmpdir(), 'vs-bench-wh-'));
 const rxSrc = join(tmp, 'receivers.ts');
 writeFileSync(rxSrc, `
-const stats = [0, 1, 2, 3].map(() => ({ seen: new Set(), lat: [], hits: 0 }));
-const ports = stats.map((st, i) => Bun.serve({ port: 0, hostname: '127.0.0.1', async fetch(req) {
+const stats = [0, 1, 2, 3].map(() => ({ seen: new Set(), lat: [], hits: 0, conns: new Set() }));
+const ports = stats.map((st, i) => Bun.serve({ port: 0, hostname: '127.0.0.1', async fetch(req, srv) {
   const u = new URL(req.url);
-  if (u.pathname === '/stats') return Response.json({ unique: st.seen.size, hits: st.hits, lat: st.lat });
-  if (u.pathname === '/reset') { st.seen.clear(); st.lat.length = 0; st.hits = 0; return new Response('ok'); }
+  if (u.pathname === '/stats') return Response.json({ unique: st.seen.size, hits: st.hits, lat: st.lat, conns: st.conns.size });
+  if (u.pathname === '/reset') { st.seen.clear(); st.lat.length = 0; st.hits = 0; st.conns.clear(); return new Response('ok'); }
   const raw = await req.text();
   st.hits++;
+  st.conns.add(srv.requestIP(req).port); // client port: one per TCP connection the appliance opened
   if (i === 3) return new Response('failing on purpose', { status: 500 });
   const id = req.headers.get('x-vs-delivery');
   if (!st.seen.has(id)) { st.seen.add(id); st.lat.push(Date.now() - Date.parse(JSON.parse(raw).at)); }
@@ -44,12 +45,17 @@ for (const p of ports) {
   const r = await s.api('POST', '/v1/webhooks', { url: `http://127.0.0.1:${p}/hook`, events: ['asset.ready'] });
   if (r.status !== 201) throw new Error(`create webhook: ${r.status} ${await r.text()}`);
 }
-type Stats = { unique: number; hits: number; lat: number[] };
+type Stats = { unique: number; hits: number; lat: number[]; conns: number };
 const stats = async (): Promise<Stats[]> => Promise.all(ports.map(async (p) => (await fetch(`http://127.0.0.1:${p}/stats`)).json() as Promise<Stats>));
 const reset = () => Promise.all(ports.map((p) => fetch(`http://127.0.0.1:${p}/reset`)));
 const pct = (xs: number[], q: number) => { const a = [...xs].sort((x, y) => x - y); return a[Math.min(a.length - 1, Math.floor(q * a.length))]; };
 const emit = (n: number, from: number) => tx(s.ctx.db, () => { for (let i = 0; i < n; i++) emitEvent(s.ctx.db, tenant, 'asset.ready', { asset: `a${from + i}`, external_id: null, status: 'ready' }); });
 const healthyDone = async (n: number) => (await stats()).slice(0, 3).every((x) => x.unique >= n);
+
+// Event-loop stalls of the appliance's (this) process: a late 10 ms timer shows how long the loop was blocked.
+const lags: number[] = [];
+let lastTick = performance.now();
+const lagTimer = setInterval(() => { const t = performance.now(); lags.push(t - lastTick - 10); lastTick = t; }, 10);
 
 // Phase 1: steady rate, one transaction every 50 ms.
 const perTick = Math.max(1, Math.round(RATE / 20));
@@ -67,6 +73,7 @@ await waitFor('steady phase delivered', () => healthyDone(N), 300_000, 100);
 const steadyS = (performance.now() - t0) / 1000;
 const st1 = await stats();
 const lat = st1.slice(0, 3).flatMap((x) => x.lat);
+clearInterval(lagTimer);
 await reset();
 
 // Phase 2: burst, one transaction.
@@ -81,9 +88,12 @@ console.log(`\nwebhooks: ${N} events x 4 receivers (receiver 4 answers 500), per
 line(`steady ${RATE}/s: healthy deliveries`, `${lat.length} in ${steadyS.toFixed(2)} s`);
 line('steady: outbox->receiver latency p50 / p99 / max', `${pct(lat, 0.5)} / ${pct(lat, 0.99)} ms / ${Math.max(...lat)} ms`);
 line('steady: failing receiver attempts', String(st1[3].hits));
+line('steady: event-loop stall p99 / max', `${pct(lags, 0.99).toFixed(0)} / ${Math.max(...lags).toFixed(0)} ms`);
+line('steady: TCP connections (healthy / failing)', `${st1.slice(0, 3).reduce((a, x) => a + x.conns, 0)} / ${st1[3].conns}`);
 line('burst: healthy deliveries', `${st2.slice(0, 3).reduce((a, x) => a + x.unique, 0)} in ${burstS.toFixed(2)} s`);
 line('burst: deliveries/s (healthy)', (3 * N / burstS).toFixed(0));
 line('burst: failing receiver attempts', String(st2[3].hits));
+line('burst: TCP connections (healthy / failing)', `${st2.slice(0, 3).reduce((a, x) => a + x.conns, 0)} / ${st2[3].conns}`);
 line('p99 target (< 200 ms healthy, one failing)', pct(lat, 0.99) < 200 ? 'met' : 'NOT met');
 await s.stop();
 child.kill();

@@ -3,15 +3,15 @@
  * resolved once, every address is checked against the private/internal table (src/kernel/net/ip.ts) unless the
  * operator's allowlist exempts it, and the socket connects to exactly the checked address (a custom `lookup`
  * hands node:http the pre-checked address, while Host and TLS SNI keep the host name), so DNS rebinding cannot
- * swap it. Every redirect hop is checked again. Time and size are bounded.
+ * swap it. Every redirect hop is checked again. Time and size are bounded. Connections are kept alive and reused
+ * only for the same checked address (src/kernel/net/pool.ts).
  */
 import http from 'node:http';
 import https from 'node:https';
-import { lookup as dnsLookup } from 'node:dns/promises';
-import type { LookupFunction } from 'node:net';
 import { AppError } from '../errors';
 import { blockedReason, formatIp, parseCidr, parseIp, type Cidr, type Ip } from './ip';
 import { responseBody } from './safe-body';
+import { agentFor, pinned, resolveName } from './pool';
 
 /** Options of one safe request. */
 export interface SafeFetchOptions {
@@ -91,7 +91,7 @@ async function resolveChecked(host: string, allow: Cidr[]): Promise<{ address: s
   const literal = parseIp(host);
   if (literal) return { address: formatIp(literal), family: literal.v };
   let addrs: { address: string; family: number }[];
-  try { addrs = await dnsLookup(host, { all: true, verbatim: true }); } catch (e) {
+  try { addrs = await resolveName(host); } catch (e) {
     throw new BlockedAddressError(`host ${host} does not resolve (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
   }
   if (!addrs.length) throw new BlockedAddressError(`host ${host} does not resolve`);
@@ -113,22 +113,16 @@ export async function assertPublicUrl(url: string, allowlist?: string[]): Promis
   await resolveChecked(u.hostname, allow);
 }
 
-function pinned(address: string, family: 4 | 6): LookupFunction {
-  return ((_h: string, opts: { all?: boolean }, cb: (...a: unknown[]) => void) => {
-    if (opts?.all) cb(null, [{ address, family }]);
-    else cb(null, address, family);
-  }) as unknown as LookupFunction;
-}
-
 function send(u: URL, to: { address: string; family: 4 | 6 }, method: string, headers: Record<string, string>,
   body: string | Uint8Array | undefined, signal: AbortSignal, idleMs: number): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
     const mod = u.protocol === 'https:' ? https : http;
+    const host = u.hostname.replace(/^\[|\]$/g, '');
     const req = mod.request({
-      protocol: u.protocol, host: u.hostname.replace(/^\[|\]$/g, ''), port: u.port || undefined,
+      protocol: u.protocol, host, port: u.port || undefined,
       path: u.pathname + u.search, method, headers, lookup: pinned(to.address, to.family), family: to.family,
       auth: u.username ? `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}` : undefined,
-      agent: false, signal,
+      agent: agentFor(u.protocol, host, u.port, to), signal,
     }, resolve);
     // Our own listeners: rejection must not depend on how the runtime maps `signal` or socket timeouts (Bun emits
     // 'close' on the request once it is sent, so the abort listener is dropped only when a response arrives).
