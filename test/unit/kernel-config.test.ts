@@ -36,3 +36,27 @@ test('invalid configuration is refused with a clear message', () => {
   expect(() => loadConfig({ config: f }, {})).toThrow('unknown config key');
   expect(() => loadConfig({ config: '/nonexistent.yml' }, {})).toThrow('not found');
 });
+
+test('s3 bucket: YAML section, VS_S3_* override field by field, absent by default', () => {
+  expect(loadConfig({}, {}).s3).toBeNull();
+  const f = join(mkdtempSync(join(tmpdir(), 'vs-cfg-')), 'c.yml');
+  writeFileSync(f, 's3:\n  endpoint: http://minio.lan:9000/\n  bucket: media-in\n  region: eu-west-1\n  access_key_id: AKIAEXAMPLE\n  secret_access_key: yaml-secret\n');
+  expect(loadConfig({ config: f }, {}).s3).toEqual({ endpoint: 'http://minio.lan:9000', bucket: 'media-in', region: 'eu-west-1', accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'yaml-secret' });
+  const c = loadConfig({ config: f }, { VS_S3_SECRET_ACCESS_KEY: 'env-secret', VS_S3_BUCKET: 'other-bucket' });
+  expect(c.s3).toMatchObject({ bucket: 'other-bucket', secretAccessKey: 'env-secret', accessKeyId: 'AKIAEXAMPLE', endpoint: 'http://minio.lan:9000' });
+  const e = loadConfig({}, { VS_S3_ENDPOINT: 'https://s3.example.com', VS_S3_BUCKET: 'b-1', VS_S3_ACCESS_KEY_ID: 'k', VS_S3_SECRET_ACCESS_KEY: 's' });
+  expect(e.s3).toEqual({ endpoint: 'https://s3.example.com', bucket: 'b-1', region: null, accessKeyId: 'k', secretAccessKey: 's' });
+  expect(Object.isFrozen(e.s3)).toBe(true);
+});
+
+test('s3 bucket: incomplete or malformed settings are refused', () => {
+  expect(() => loadConfig({}, { VS_S3_ENDPOINT: 'http://minio:9000' })).toThrow('s3.bucket');
+  expect(() => loadConfig({}, { VS_S3_BUCKET: 'media' })).toThrow('access_key_id');
+  expect(() => loadConfig({}, { VS_S3_BUCKET: 'media', VS_S3_ACCESS_KEY_ID: 'k', VS_S3_SECRET_ACCESS_KEY: 's', VS_S3_ENDPOINT: 'minio:9000' })).toThrow('s3.endpoint');
+  expect(() => loadConfig({}, { VS_S3_BUCKET: 'Bad_Bucket', VS_S3_ACCESS_KEY_ID: 'k', VS_S3_SECRET_ACCESS_KEY: 's' })).toThrow('bucket name');
+  const dir = mkdtempSync(join(tmpdir(), 'vs-cfg-'));
+  writeFileSync(join(dir, 'a.yml'), 's3: { bucket: media, colour: blue }\n');
+  expect(() => loadConfig({ config: join(dir, 'a.yml') }, {})).toThrow('unknown config key "s3.colour"');
+  writeFileSync(join(dir, 'b.yml'), 's3: media\n');
+  expect(() => loadConfig({ config: join(dir, 'b.yml') }, {})).toThrow('s3 must be a mapping');
+});

@@ -2,6 +2,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { DEFAULTS, type Config } from './schema';
+import { s3Config, s3FromYaml, s3WithEnv, type S3Draft } from './s3';
 
 /** Command-line overrides accepted by `serve` and the other commands. */
 export interface ConfigFlags { data?: string; port?: number; host?: string; config?: string }
@@ -36,7 +37,7 @@ function range(name: string, v: string): { start: number; end: number } {
 }
 
 /** Maps snake_case YAML keys onto the config object (shallow, known keys only). */
-function applyYaml(c: Config, doc: Record<string, unknown>): void {
+function applyYaml(c: Config, doc: Record<string, unknown>, s3: S3Draft): void {
   const map: Record<string, keyof Config> = {
     data_dir: 'dataDir', port: 'port', host: 'host', base_url: 'baseUrl', cdn_base_url: 'cdnBaseUrl',
     player_url: 'playerUrl', problems_base: 'problemsBase', rtmp_port: 'rtmpPort', log_level: 'logLevel',
@@ -50,6 +51,7 @@ function applyYaml(c: Config, doc: Record<string, unknown>): void {
       c.geoip = { countryDb: g.country_db ?? c.geoip.countryDb, asnDb: g.asn_db ?? c.geoip.asnDb };
       continue;
     }
+    if (k === 's3') { Object.assign(s3, s3FromYaml(v)); continue; }
     if (k === 'rate_limit' && v && typeof v === 'object') {
       const r = v as { per_second?: number; burst?: number };
       c.rateLimit = { perSecond: r.per_second ?? c.rateLimit.perSecond, burst: r.burst ?? c.rateLimit.burst };
@@ -76,16 +78,18 @@ function validate(c: Config): void {
 export function loadConfig(flags: ConfigFlags = {}, env: Record<string, string | undefined> = process.env): Readonly<Config> {
   const c: Config = structuredClone(DEFAULTS);
   const file = flags.config ?? env.VS_CONFIG;
+  const s3: S3Draft = {};
   if (file) {
     if (!existsSync(file)) throw new Error(`config file not found: ${file}`);
     const doc = parseYaml(readFileSync(file, 'utf8')) ?? {};
     if (typeof doc !== 'object') throw new Error(`config file ${file} is not a mapping`);
-    applyYaml(c, doc as Record<string, unknown>);
+    applyYaml(c, doc as Record<string, unknown>, s3);
   }
   for (const [k, apply] of Object.entries(ENV_KEYS)) {
     const v = env[k];
     if (v !== undefined && v !== '') apply(c, v);
   }
+  c.s3 = s3Config(s3WithEnv(s3, env));
   if (flags.data) c.dataDir = flags.data;
   if (flags.port !== undefined) c.port = flags.port;
   if (flags.host) c.host = flags.host;

@@ -1,5 +1,15 @@
 import type { Level } from '../log';
 
+/** An S3-compatible bucket for the `s3` asset source kind (read with Bun's S3 client). */
+export interface S3Config {
+  /** Endpoint URL (e.g. a MinIO or Ceph address); null = AWS S3 for `region`. */
+  endpoint: string | null;
+  bucket: string;
+  region: string | null;
+  accessKeyId: string;
+  secretAccessKey: string;
+}
+
 /** The validated, frozen configuration every part of the service reads. */
 export interface Config {
   dataDir: string;
@@ -26,6 +36,8 @@ export interface Config {
   shutdownGraceS: number;
   /** MaxMind-format (.mmdb) databases for viewer country and network (ASN) rules; null = not configured. */
   geoip: { countryDb: string | null; asnDb: string | null };
+  /** Bucket that `s3` sources are copied from (`<tenant_id>/ingest/<prefix>/in/...`); null = the data dir's ingest area. */
+  s3: S3Config | null;
 }
 
 /** Embedded defaults: the service runs with nothing else configured. */
@@ -47,4 +59,5 @@ export const DEFAULTS: Config = {
   ffprobePath: null,
   shutdownGraceS: 10,
   geoip: { countryDb: null, asnDb: null },
+  s3: null,
 };
