@@ -1,7 +1,7 @@
 /**
  * Background work of the assets feature: `asset.fetch` downloads a URL source through the safe fetcher (the
- * media engine and ffmpeg never touch customer URLs), stores it as the asset's source file and hands the asset
- * on with `asset.process`. Permanent problems (refused address, 4xx, too large) fail at once; network trouble
+ * media engine and ffmpeg never touch customer URLs), or copies an `s3` source from the configured bucket
+ * (s3-source.ts), stores it as the asset's source file and hands the asset on with `asset.process`. Permanent problems (refused address, 4xx, too large) fail at once; network trouble
  * and 5xx answers are retried by the queue, whose final-failure hook marks the asset failed.
  */
 import { createWriteStream, mkdirSync, renameSync, rmSync } from 'node:fs';
@@ -13,7 +13,8 @@ import { AppError } from '../../kernel/errors';
 import { enqueueJob } from '../../jobs/enqueue';
 import { PermanentJobError } from '../../jobs/errors';
 import { BlockedAddressError, FetchTooLargeError, safeFetch } from '../../kernel/net/safe-fetch';
-import { assetStore } from './store';
+import { assetStore, type AssetRow } from './store';
+import { copyFromBucket } from './s3-source';
 import { assetDir, relToData, sourceExt } from './paths';
 
 /** The slice of a queued job a handler uses (the queue passes more). */
@@ -34,9 +35,14 @@ async function fetchSource(ctx: AppContext, job: AssetJob): Promise<void> {
   const a = assetStore.byId(ctx.db, String(job.payload?.assetId ?? ''));
   if (!a || a.deleted_at !== null || a.status !== 'registered') return; // gone, trashed or handled already
   if (a.source_path) return;
-  const src = JSON.parse(a.source) as { kind: string; url?: string };
-  if (src.kind !== 'url' || !src.url) throw new PermanentJobError('asset has no URL source');
+  const src = JSON.parse(a.source) as { kind: string; url?: string; key?: string };
   const dir = assetDir(ctx.config.dataDir, a.tenant_id, a.id);
+  if (src.kind === 's3' && src.key) {
+    if (!ctx.config.s3) throw new PermanentJobError('s3 source, but no bucket is configured (s3 / VS_S3_*)');
+    mkdirSync(dir, { recursive: true });
+    return registerSource(ctx, a, await copyFromBucket(ctx.config.s3, a.tenant_id, src.key, dir, job));
+  }
+  if (src.kind !== 'url' || !src.url) throw new PermanentJobError('asset has no URL source');
   mkdirSync(dir, { recursive: true });
   const partial = join(dir, 'source.partial');
   let res;
@@ -73,6 +79,11 @@ async function fetchSource(ctx: AppContext, job: AssetJob): Promise<void> {
   const name = new URL(res.url).pathname.split('/').pop() ?? '';
   const dest = join(dir, `source.${sourceExt(name, res.headers.get('content-type'))}`);
   renameSync(partial, dest);
+  registerSource(ctx, a, dest);
+}
+
+/** Records the stored source file and queues `asset.process`, once. */
+function registerSource(ctx: AppContext, a: AssetRow, dest: string): void {
   const now = ctx.clock.now();
   tx(ctx.db, () => {
     const cur = assetStore.byId(ctx.db, a.id);

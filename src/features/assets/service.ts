@@ -11,6 +11,7 @@ import { assetStore, type AssetRow } from './store';
 import { assetEventData } from './lifecycle';
 import { checkExternalId, checkLadder, checkMetadata, checkTitle, publishMode } from './validate';
 import { assetDir, ingestPath, relToData, sourceExt } from './paths';
+import { assertInBucket } from './s3-source';
 
 /** Common optional fields of a new asset (create and upload completion). */
 export interface AssetInput {
@@ -82,6 +83,11 @@ export class AssetService {
       const key = body.source.key;
       if (!key) throw invalid('source.key', 'required for kind s3');
       if (body.source.url !== undefined) throw invalid('source.url', 'not allowed for kind s3');
+      const bucket = this.ctx.config.s3;
+      if (bucket) { // configured bucket: checked now, copied by the asset.fetch job
+        await assertInBucket(bucket, tenantId, key);
+        return insertAssetWithJob(this.ctx, { id, tenantId, sourceRel: null, status: 'registered', source: { kind, key } }, input, 'asset.fetch');
+      }
       const src = ingestPath(this.ctx.config.dataDir, tenantId, key);
       if (!statSync(src).isFile()) throw invalid('source.key', 'not a file');
       const dir = assetDir(this.ctx.config.dataDir, tenantId, id);
