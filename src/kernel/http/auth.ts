@@ -23,31 +23,35 @@ export function hashKey(key: string): string {
   return new Bun.CryptoHasher('sha256').update(key).digest('hex');
 }
 
-/** Caches principals by key hash so the hot path never touches SQLite; revocation invalidates. */
+/**
+ * Caches principals by presented key so the hot path neither hashes nor touches SQLite (only the SHA-256 is ever
+ * stored; the in-memory map lives as long as the process, like the request that carried the key). Revocation
+ * invalidates.
+ */
 export class KeyCache {
-  private byHash = new Map<string, Principal>();
+  private byKey = new Map<string, Principal>();
   constructor(private lookup: KeyLookup, private max = 10_000) {}
 
-  /** Resolves a key hash to its principal, from cache or the store. */
-  get(hash: string): Principal | null {
-    const hit = this.byHash.get(hash);
+  /** Resolves a presented key to its principal, from cache or (by its hash) the store. */
+  get(key: string): Principal | null {
+    const hit = this.byKey.get(key);
     if (hit) return hit;
-    const p = this.lookup(hash);
+    const p = this.lookup(hashKey(key));
     if (p) {
-      if (this.byHash.size >= this.max) this.byHash.clear();
-      this.byHash.set(hash, p);
+      if (this.byKey.size >= this.max) this.byKey.clear();
+      this.byKey.set(key, p);
     }
     return p;
   }
 
   /** Forgets a key (after revocation) so its next request is refused. */
   invalidateKey(keyId: string): void {
-    for (const [h, p] of this.byHash) if (p.keyId === keyId) this.byHash.delete(h);
+    for (const [k, p] of this.byKey) if (p.keyId === keyId) this.byKey.delete(k);
   }
 
   /** Forgets every key of a tenant (after a tenant change). */
   invalidateTenant(tenantId: string): void {
-    for (const [h, p] of this.byHash) if (p.tenantId === tenantId) this.byHash.delete(h);
+    for (const [k, p] of this.byKey) if (p.tenantId === tenantId) this.byKey.delete(k);
   }
 }
 
@@ -69,7 +73,7 @@ export function authenticate(req: Request, rule: AuthRule, keys: KeyCache, limit
   if (!m) throw new AppError('invalid_credentials', 'Authorization must use the Bearer scheme');
   const token = m[1];
   if (!token || !KEY_RE.test(token)) throw new AppError('invalid_credentials', 'malformed API key');
-  const p = keys.get(hashKey(token));
+  const p = keys.get(token);
   if (!p) throw new AppError('invalid_credentials', 'unknown or revoked API key');
   const wait = limiter.take(p.keyId);
   if (wait > 0) throw new AppError('rate_limited', `rate limit exceeded; retry in ${wait} s`, { headers: { 'retry-after': String(wait) } });
