@@ -33,8 +33,9 @@ function interrupted(got: number, expected: number): AppError {
 
 /** Writes exactly `expected` bytes from `body` at `offset` of `file`; a short or long body answers 409. */
 export async function writePartAt(file: string, offset: number, expected: number, body: ReadableStream<Uint8Array>): Promise<StoredPart> {
-  const fd = openSync(file, 'r+');
   const hash = hashRange(file, offset);
+  let fd: number;
+  try { fd = openSync(file, 'r+'); } catch (e) { hash.abort(); throw e; }
   let got = 0;
   try {
     const reader = body.getReader();
