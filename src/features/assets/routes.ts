@@ -40,7 +40,7 @@ export function assetRoutes(ctx: AppContext) {
       auth: { scope: 'assets:write', platform: true },
       body: CreateAssetBody,
       response: { 201: AssetView },
-      detail: doc('Assets', 'Register an asset', 'רישום נכס', 'Source `url` (fetched by the server through the safe fetcher; private and internal addresses refused) or `s3` (`key` under the tenant `ingest/<prefix>/in/`). The `upload` kind is refused (use /v1/uploads). Duplicate `external_id` answers 409. `publish: auto` needs `assets:publish`.'),
+      detail: doc('Assets', 'Register an asset', 'רישום נכס', 'Source `url` (fetched by the server through the safe fetcher; private and internal addresses refused) or `s3` (`key` under the tenant `ingest/<prefix>/in/`: read from the data dir, or, when an S3-compatible bucket is configured, copied from its object `<tenant_id>/<key>`; a missing object answers 422). The `upload` kind is refused (use /v1/uploads). Duplicate `external_id` answers 409. `publish: auto` needs `assets:publish`.'),
     })
     .get('/', ({ principal: p, query }) => page(p.tenantId, query, false), {
       auth: { scope: 'assets:read', platform: true },
