@@ -6,6 +6,7 @@ import { SegmentStore, type HourRow } from '../features/channels/segment-store';
 import type { SegmentRow } from '../features/channels/store';
 import { HOUR_MS, hourDir, initIndex, isBreak, listInits, measuredDuration, segmentStarts } from './hours';
 import { writeManifest } from './manifest';
+import { sealHour } from './lean-read';
 import { initPath, renditionDir, segmentAbsPath, segmentRelPath } from './paths';
 
 /** What the index needs to know about a channel. */
@@ -70,10 +71,15 @@ export class SegmentIndex {
     });
   }
 
-  /** Writes the manifest of an hour that recording has left (so a rebuild from nothing need not list it). */
+  /**
+   * An hour that recording has left: writes its manifest (so a rebuild from nothing need not list it) and its
+   * encoded segment list (so range playlists and coverage decode it instead of reading rows).
+   */
   private closeHour(ch: IndexedChannel, rendition: string, hourMs: number): void {
     const h = this.store.hour(ch.id, rendition, hourMs);
-    if (h) writeManifest(hourDir(this.dataDir, ch.tenant_id, ch.id, rendition, hourMs), h);
+    if (!h) return;
+    writeManifest(hourDir(this.dataDir, ch.tenant_id, ch.id, rendition, hourMs), h);
+    if (h.materialized) sealHour(this, h);
   }
 
   /**

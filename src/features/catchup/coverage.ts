@@ -1,3 +1,5 @@
+import { slice, type SegTimes } from '../../live/seg-times';
+
 /** The timing fields of an indexed segment that coverage and selection need. */
 export interface SegTime { start_ms: number; duration_ms: number }
 
@@ -28,6 +30,24 @@ export function recordedMs(segs: SegTime[], windows: { from: number; to: number 
 export function selectRange<T extends SegTime>(segs: T[], from: number, to: number): T[] {
   const out = segs.filter((s) => { const mid = s.start_ms + s.duration_ms / 2; return mid >= from && mid < to; });
   if (!out.length) { const hold = segs.find((s) => s.start_ms <= from && s.start_ms + s.duration_ms > from); if (hold) out.push(hold); }
+  return out;
+}
+
+/** `selectRange` over typed-array timings (sorted, non-overlapping: the selection is one contiguous slice). */
+export function selectTimes(t: SegTimes, from: number, to: number): SegTimes {
+  let i0 = 0;
+  while (i0 < t.n && t.start[i0] + t.dur[i0] / 2 < from) i0++;
+  let i1 = i0;
+  while (i1 < t.n && t.start[i1] + t.dur[i1] / 2 < to) i1++;
+  if (i1 > i0) return slice(t, i0, i1);
+  for (let i = 0; i < t.n; i++) if (t.start[i] <= from && t.start[i] + t.dur[i] > from) return slice(t, i, i + 1);
+  return slice(t, 0, 0);
+}
+
+/** Recorded spans (flat [from, to, ...]) as coverage input. */
+export function spanTimes(spans: number[]): SegTime[] {
+  const out: SegTime[] = [];
+  for (let i = 0; i < spans.length; i += 2) out.push({ start_ms: spans[i], duration_ms: spans[i + 1] - spans[i] });
   return out;
 }
 

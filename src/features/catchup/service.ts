@@ -2,13 +2,13 @@ import type { AppContext } from '../../kernel/context';
 import { iso } from '../../kernel/clock';
 import { invalid } from '../../kernel/errors';
 import { ftsQuery, foldText } from '../assets/search';
-import { recordedRenditions, segmentsInRange } from '../channels/service';
+import { recordedRenditions, recordedSpansInRange } from '../channels/service';
 import type { ChannelRow } from '../channels/store';
 import { exclusionMatcher } from '../guide/exclusions';
 import { exclusionRules, GuideService, programmesOverlapping, searchProgrammes } from '../guide/service';
 import type { ProgrammeRow } from '../guide/store';
 import { vodView } from '../live-to-vod/view';
-import { recordedMs, recordingStatus } from './coverage';
+import { recordedMs, recordingStatus, spanTimes } from './coverage';
 import { matchOf } from './match';
 
 const DAY = 86_400_000;
@@ -28,14 +28,14 @@ export class CatchupService {
     return r.includes('src') ? 'src' : r[0] ?? null;
   }
 
-  /** Catch-up items (newest first) with coverage from the segment index in one pass. */
+  /** Catch-up items (newest first) with coverage from the index's recorded spans (hour summaries) in one pass. */
   items(ch: ChannelRow, tenantSlug: string, progs: ProgrammeRow[], now: number) {
     const win = progs.map((p) => ({ from: p.play_start_ms ?? p.start_ms, to: Math.min(p.play_end_ms ?? p.end_ms, Math.max(now, p.start_ms)) }));
     const rend = this.primary(ch);
     let rec = win.map(() => 0);
     if (rend && win.length) {
       const lo = Math.min(...win.map((w) => w.from)), hi = Math.max(...win.map((w) => w.to));
-      rec = recordedMs(segmentsInRange(this.ctx, ch.id, rend, lo, hi), win);
+      rec = recordedMs(spanTimes(recordedSpansInRange(this.ctx, ch.id, rend, lo, hi)), win);
     }
     return progs.map((p, i) => this.item(ch, tenantSlug, p, rec[i], now));
   }

@@ -7,10 +7,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { AppContext } from '../../kernel/context';
 import { AppError, notFound } from '../../kernel/errors';
 import { codecsOf, masterPlaylist } from '../../live/playlist';
-import { initFile, recordedRenditions, segmentFile, segmentsInRange } from '../channels/service';
+import { initFile, recordedRenditions, segmentFile, segmentsInRange, segmentTimesInRange, type SegTimes } from '../channels/service';
 import type { ChannelRow, SegmentRow } from '../channels/store';
 import { serveFile } from '../media-delivery/serve-file';
-import { selectRange } from './coverage';
+import { selectRange, selectTimes } from './coverage';
 import { rangePlaylist } from './playlist';
 
 /** A recorded range to deliver. `to: null` grows to the live edge. */
@@ -31,12 +31,18 @@ export function rangeSegments(ctx: AppContext, src: RangeSource, rendition: stri
   return selectRange(segmentsInRange(ctx, src.ch.id, rendition, src.from, to), src.from, to);
 }
 
+/** Timings of the segments a source plays for one rendition (as `rangeSegments`, without row objects). */
+export function rangeTimes(ctx: AppContext, src: RangeSource, rendition: string, now: number): SegTimes {
+  const to = src.to ?? now + 60_000;
+  return selectTimes(segmentTimesInRange(ctx, src.ch.id, rendition, src.from, to), src.from, to);
+}
+
 /** True while more segments can still arrive for the range (open end, or end not yet recorded on a running channel). */
-function growing(src: RangeSource, segs: SegmentRow[], now: number): boolean {
+function growing(src: RangeSource, t: SegTimes, now: number): boolean {
   if (src.ch.desired !== 'started') return false;
   if (src.to === null) return true;
-  const last = segs[segs.length - 1];
-  return src.to > now - 5_000 && (!last || last.start_ms + last.duration_ms < src.to - 1_000);
+  const i = t.n - 1;
+  return src.to > now - 5_000 && (i < 0 || t.start[i] + t.dur[i] < src.to - 1_000);
 }
 
 /** Master playlist: one variant per recorded rendition, with bandwidth measured from the range. */
@@ -44,9 +50,13 @@ export function masterResponse(ctx: AppContext, src: RangeSource, q: string): Re
   const now = ctx.clock.now();
   const variants = [];
   for (const r of renditionsOf(ctx, src)) {
-    const segs = rangeSegments(ctx, src, r, now);
+    const t = rangeTimes(ctx, src, r, now);
+    if (!t.n) continue;
+    // Bandwidth from the last 15 selected segments (only their rows are read).
+    const k = Math.max(0, t.n - 15);
+    const segs = segmentsInRange(ctx, src.ch.id, r, t.start[k], t.start[t.n - 1] + 1).filter((s) => s.start_ms >= t.start[k]);
     if (!segs.length) continue;
-    const sample = segs.slice(-15);
+    const sample = segs;
     const bits = sample.reduce((a, s) => a + s.bytes * 8, 0), ms = sample.reduce((a, s) => a + s.duration_ms, 0);
     const init = initFile(ctx, src.ch, r, segs[segs.length - 1].init_ms);
     const info = JSON.parse(src.ch.feed_info || '{}') as { resolution?: string };
@@ -67,8 +77,8 @@ export function mediaResponse(ctx: AppContext, src: RangeSource, rendition: stri
   const hit = vodCache.get(key);
   if (hit && now - hit.at < VOD_TTL_MS) return new Response(hit.body, { headers: M3U8(60) });
   if (!renditionsOf(ctx, src).includes(rendition)) throw notFound('rendition');
-  const segs = rangeSegments(ctx, src, rendition, now);
-  if (!segs.length) throw notFound('recording for this range');
+  const segs = rangeTimes(ctx, src, rendition, now);
+  if (!segs.n) throw notFound('recording for this range');
   const grow = growing(src, segs, now);
   const body = rangePlaylist(segs, { targetS: src.ch.segment_s, type: grow ? 'EVENT' : 'VOD', ended: !grow, q });
   if (!grow) {
@@ -90,8 +100,8 @@ export function fileResponse(ctx: AppContext, req: Request, src: RangeSource, re
     const seg = segmentsInRange(ctx, src.ch.id, rendition, ms, ms + 1).find((s) => s.start_ms === ms);
     if (seg && seg.start_ms < to && seg.start_ms + seg.duration_ms > src.from) path = segmentFile(ctx, seg);
   } else {
-    const inRange = segmentsInRange(ctx, src.ch.id, rendition, src.from, to).some((s) => s.init_ms === ms);
-    if (inRange) path = initFile(ctx, src.ch, rendition, ms);
+    const t = segmentTimesInRange(ctx, src.ch.id, rendition, src.from, to);
+    if (t.init.includes(ms)) path = initFile(ctx, src.ch, rendition, ms);
   }
   const res = path ? serveFile(req, path, IMMUTABLE) : null;
   if (!res) throw notFound('segment (outside the range or removed by retention)');

@@ -1,5 +1,6 @@
 import type { Db } from '../../kernel/db/sqlite';
 import type { SegmentRow } from './store';
+import { newTimes, push, type EncodedHour, type SegTimes } from '../../live/seg-times';
 
 /** Summary of one rendition-hour directory of the recording (see migration 0041). */
 export interface HourRow {
@@ -7,6 +8,9 @@ export interface HourRow {
   first_seq: number; disc_seq_start: number; first_disc: number; inner_discs: number; bytes: number | null;
   dir_mtime: number; materialized: number;
 }
+
+/** One closed hour's encoded segment list (migration 0042) with the summary fields it is valid for. */
+export interface HourListRow extends EncodedHour { hour_ms: number; n: number; first_ms: number; last_ms: number; end_ms: number; dir_mtime: number }
 
 const H = 3_600_000;
 const SEG_COLS = 'channel_id, rendition, start_ms, duration_ms, bytes, path, discontinuity, init_ms, seq, disc_seq';
@@ -68,8 +72,45 @@ export class SegmentStore {
     this.db.query('DELETE FROM live_hours WHERE channel_id = ? AND rendition = ? AND hour_ms = ?').run(channelId, rendition, hourMs);
   }
 
-  /** Drops an hour's segment rows (they will be derived again from its listing on the next read). */
+  /** The newest hour start of a rendition (its open hour while recording), or null. */
+  newestHourMs(channelId: string, rendition: string): number | null {
+    return this.db.query<{ h: number | null }, [string, string]>('SELECT MAX(hour_ms) AS h FROM live_hours WHERE channel_id = ? AND rendition = ?').get(channelId, rendition)?.h ?? null;
+  }
+
+  // ---- encoded lists of closed hours ----
+
+  /** Encoded lists of the hours in [fromHour, toHour], by hour. */
+  lists(channelId: string, rendition: string, fromHour: number, toHour: number): Map<number, HourListRow> {
+    const rows = this.db.query<HourListRow, [string, string, number, number]>(
+      'SELECT hour_ms, n, first_ms, last_ms, end_ms, dir_mtime, inits, segs, spans FROM live_hour_lists WHERE channel_id = ? AND rendition = ? AND hour_ms >= ? AND hour_ms <= ?',
+    ).all(channelId, rendition, fromHour, toHour);
+    return new Map(rows.map((r) => [r.hour_ms, r]));
+  }
+
+  /** Recorded spans of the hours in [fromHour, toHour] that have a list (no segment data read). */
+  listSpans(channelId: string, rendition: string, fromHour: number, toHour: number): Map<number, Omit<HourListRow, 'segs' | 'inits'>> {
+    const rows = this.db.query<Omit<HourListRow, 'segs' | 'inits'>, [string, string, number, number]>(
+      'SELECT hour_ms, n, first_ms, last_ms, end_ms, dir_mtime, spans FROM live_hour_lists WHERE channel_id = ? AND rendition = ? AND hour_ms >= ? AND hour_ms <= ?',
+    ).all(channelId, rendition, fromHour, toHour);
+    return new Map(rows.map((r) => [r.hour_ms, r]));
+  }
+
+  /** Stores the encoded list of a closed hour, stamped with the summary it was built from. */
+  putList(h: HourRow, e: EncodedHour): void {
+    this.db.query('INSERT OR REPLACE INTO live_hour_lists (channel_id, rendition, hour_ms, n, first_ms, last_ms, end_ms, dir_mtime, inits, segs, spans) VALUES (?,?,?,?,?,?,?,?,?,?,?)')
+      .run(h.channel_id, h.rendition, h.hour_ms, h.n, h.first_ms, h.last_ms, h.end_ms, h.dir_mtime, e.inits, e.segs, e.spans);
+  }
+
+  /** Timings of stored rows with fromMs <= start_ms < toMs, oldest first, appended to `out` (no objects built). */
+  times(channelId: string, rendition: string, fromMs: number, toMs: number, out: SegTimes = newTimes()): SegTimes {
+    const q = this.db.query<unknown, [string, string, number, number]>('SELECT start_ms, duration_ms, discontinuity, init_ms FROM live_segments WHERE channel_id = ? AND rendition = ? AND start_ms >= ? AND start_ms < ? ORDER BY start_ms');
+    for (const v of q.values(channelId, rendition, fromMs, toMs) as number[][]) push(out, v[0], v[1], v[2], v[3]);
+    return out;
+  }
+
+  /** Drops an hour's segment rows and encoded list (derived again from its listing on the next read). */
   deleteRows(channelId: string, rendition: string, hourMs: number): void {
+    this.db.query('DELETE FROM live_hour_lists WHERE channel_id = ? AND rendition = ? AND hour_ms = ?').run(channelId, rendition, hourMs);
     this.db.query('DELETE FROM live_segments WHERE channel_id = ? AND rendition = ? AND start_ms >= ? AND start_ms < ?').run(channelId, rendition, hourMs, hourMs + H);
   }
 
@@ -86,6 +127,7 @@ export class SegmentStore {
 
   /** Drops everything indexed for a rendition (its directory is gone). */
   dropRendition(channelId: string, rendition: string): void {
+    this.db.query('DELETE FROM live_hour_lists WHERE channel_id = ? AND rendition = ?').run(channelId, rendition);
     this.db.query('DELETE FROM live_segments WHERE channel_id = ? AND rendition = ?').run(channelId, rendition);
     this.db.query('DELETE FROM live_hours WHERE channel_id = ? AND rendition = ?').run(channelId, rendition);
   }

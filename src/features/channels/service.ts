@@ -4,6 +4,9 @@
  *  - `channelById(ctx, tenantId, id)` → ChannelRow | null
  *  - `segmentsInRange(ctx, channelId, rendition, fromMs, toMs)` → SegmentRow[] overlapping [fromMs, toMs), oldest
  *    first: {start_ms, duration_ms, bytes, path (relative to `recRoot(ctx)`), discontinuity, init_ms, seq}
+ *  - `segmentTimesInRange(ctx, channelId, rendition, fromMs, toMs)` → SegTimes (typed arrays start/dur/disc/init of
+ *    the same segments; no rows, no paths: `seg/<start_ms>.m4s`) — for playlists over long ranges
+ *  - `recordedSpansInRange(ctx, channelId, rendition, fromMs, toMs)` → flat [from, to, ...] recorded spans (coverage)
  *  - `recordedRenditions(ctx, channelId)` → string[] (today `['src']` for passthrough)
  *  - `segmentFile(ctx, seg)` / `initFile(ctx, channel, rendition, initMs)` → absolute paths of a segment and of
  *    the CMAF init segment (`#EXT-X-MAP`) it needs.
@@ -17,12 +20,15 @@ import { AppError, invalid, notFound } from '../../kernel/errors';
 import { newId } from '../../kernel/ids';
 import { liveControl } from '../../live/registry';
 import { SegmentIndex } from '../../live/segment-index';
+import { recordedSpans, segmentTimes } from '../../live/lean-read';
+import { newTimes, type SegTimes } from '../../live/seg-times';
 import { initPath, recRoot, segmentAbsPath } from '../../live/paths';
 import { ChannelStore, type ChannelRow, type SegmentRow } from './store';
 import type { CreateChannel, PatchChannel } from './model';
 import { srtCallerUrl } from './view';
 
 export { recRoot };
+export type { SegTimes };
 
 /** A channel of a tenant by slug. */
 export function channelBySlug(ctx: AppContext, tenantId: string, slug: string): ChannelRow | null {
@@ -36,6 +42,16 @@ export function channelById(ctx: AppContext, tenantId: string, id: string): Chan
 export function segmentsInRange(ctx: AppContext, channelId: string, rendition: string, fromMs: number, toMs: number): SegmentRow[] {
   const ch = new ChannelStore(ctx.db).anyById(channelId);
   return ch ? new SegmentIndex(ctx.db, ctx.config.dataDir).segmentsInRange(ch, rendition, fromMs, toMs) : [];
+}
+/** Timings of the indexed segments overlapping [fromMs, toMs) as typed arrays (closed hours decode a compact list). */
+export function segmentTimesInRange(ctx: AppContext, channelId: string, rendition: string, fromMs: number, toMs: number): SegTimes {
+  const ch = new ChannelStore(ctx.db).anyById(channelId);
+  return ch ? segmentTimes(new SegmentIndex(ctx.db, ctx.config.dataDir), ch, rendition, fromMs, toMs) : newTimes();
+}
+/** Recorded spans (flat [from, to, ...]) overlapping [fromMs, toMs), from hour summaries where they suffice. */
+export function recordedSpansInRange(ctx: AppContext, channelId: string, rendition: string, fromMs: number, toMs: number): number[] {
+  const ch = new ChannelStore(ctx.db).anyById(channelId);
+  return ch ? recordedSpans(new SegmentIndex(ctx.db, ctx.config.dataDir), ch, rendition, fromMs, toMs) : [];
 }
 /** Renditions with recorded segments. */
 export function recordedRenditions(ctx: AppContext, channelId: string): string[] {

@@ -9,6 +9,7 @@ import { m0030 } from './0030_webhooks';
 import { m0031 } from './0031_inbound_hooks';
 import { m0040 } from './0040_channels';
 import { m0041 } from './0041_live_hours';
+import { m0042 } from './0042_live_hour_lists';
 import { m0050 } from './0050_playback';
 import { m0060 } from './0060_guide';
 import { m0061 } from './0061_clip_first_segment';
@@ -25,6 +26,7 @@ export const MIGRATIONS: Migration[] = [
   m0031,
   m0040,
   m0041,
+  m0042,
   m0050,
   m0060,
   m0061,
