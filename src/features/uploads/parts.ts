@@ -6,11 +6,12 @@
  * 650 MB RSS for 16 x 64 MiB parts). So each chunk is written synchronously (`pwrite` into the page cache)
  * straight after it is read; while the thread is busy the socket is not drained and the kernel throttles the
  * sender. MD5 runs on a worker thread that reads the written range back, beside the receiving thread. The part
- * is fdatasync'd before it is acknowledged.
+ * is fdatasync'd before it is acknowledged; background flushes during the upload (flusher.ts) keep that short.
  */
 import { closeSync, fdatasync, openSync, writeSync } from 'node:fs';
 import { AppError } from '../../kernel/errors';
 import { hashRange } from './md5-pool';
+import { attachFlusher, type FlushHandle } from './flusher';
 
 /** Bytes written between progress reports to the hashing worker. */
 const REPORT_EVERY = 4 << 20;
@@ -34,10 +35,12 @@ function interrupted(got: number, expected: number): AppError {
 /** Writes exactly `expected` bytes from `body` at `offset` of `file`; a short or long body answers 409. */
 export async function writePartAt(file: string, offset: number, expected: number, body: ReadableStream<Uint8Array>): Promise<StoredPart> {
   const hash = hashRange(file, offset);
-  let fd: number;
-  try { fd = openSync(file, 'r+'); } catch (e) { hash.abort(); throw e; }
+  let fd = -1;
+  let flusher: FlushHandle | null = null;
   let got = 0;
   try {
+    fd = openSync(file, 'r+');
+    flusher = attachFlusher(file);
     const reader = body.getReader();
     let reported = 0;
     for (;;) {
@@ -50,6 +53,7 @@ export async function writePartAt(file: string, offset: number, expected: number
         throw new AppError('conflict', `part body is longer than Content-Length (${expected}); send the part again`);
       }
       writeAllSync(fd, chunk, offset + got);
+      flusher.wrote(chunk.byteLength);
       got += chunk.byteLength;
       if (got - reported >= REPORT_EVERY) { hash.progress(got); reported = got; }
     }
@@ -62,6 +66,7 @@ export async function writePartAt(file: string, offset: number, expected: number
     hash.abort();
     throw e;
   } finally {
-    closeSync(fd);
+    if (fd >= 0) closeSync(fd);
+    await flusher?.release();
   }
 }
