@@ -5,9 +5,10 @@
  * ingest-to-playlist latency (time a segment is first listed minus its PDT end; p50/p95), and the segment
  * index rebuild time for a synthetic tree of 2 s segment files (empty files; cold, steady-state and one-hour-changed
  * reconciliation, scaled linearly from --days to a channel-year) and the cost of the first read of an hour.
- * Usage: bun scripts/bench/live.ts [--channels 2] [--seconds 40] [--days 30]   (--channels 0 or --days 0 skips a part)
+ * Usage: bun scripts/bench/live.ts [--channels 2] [--seconds 40] [--days 30] [--tree DIR]   (--channels 0 or --days 0
+ * skips a part; --tree keeps the synthetic tree in DIR and reuses it on the next run, minus database and manifests)
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { startTestServer } from '../../test/helpers/server';
@@ -21,6 +22,7 @@ import { segmentRelPath, initPath } from '../../src/live/paths';
 
 const arg = (name: string, def: number) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? Number(process.argv[i + 1]) : def; };
 const N = arg('channels', 2), SECONDS = arg('seconds', 40), DAYS = arg('days', 30);
+const TREE = (() => { const i = process.argv.indexOf('--tree'); return i > 0 ? process.argv[i + 1] : null; })();
 const TICK = 100; // clock ticks per second on Linux
 
 function cpuTicks(pid: number): number {
@@ -80,7 +82,21 @@ async function liveBench() {
 }
 
 async function rebuildBench() {
-  const dir = mkdtempSync(join(tmpdir(), 'vs-bench-rebuild-'));
+  const dir = TREE ?? mkdtempSync(join(tmpdir(), 'vs-bench-rebuild-'));
+  const marker = join(dir, `tree-${DAYS}d`);
+  const reuse = TREE !== null && existsSync(marker);
+  if (reuse) {
+    // Back to "from nothing": no database, no hour manifests (DD/HH.json), no file added by a previous run.
+    rmSync(join(dir, 'db'), { recursive: true, force: true });
+    const walk = (p: string, depth: number): void => {
+      for (const n of readdirSync(p)) {
+        if (n.endsWith('.json') || n.endsWith('.tmp')) rmSync(join(p, n), { force: true });
+        else if (depth < 4 && /^\d+$/.test(n)) walk(join(p, n), depth + 1);
+        else if (depth === 4 && !n.endsWith('000.m4s')) rmSync(join(p, n), { force: true });
+      }
+    };
+    walk(join(dir, 'rec', 'ten', 'ch', 'src'), 0);
+  }
   try {
     // The synthetic tree is generated once: empty 2 s segment files for DAYS days of one rendition (a real year
     // is 15.8 M files, more inodes than a shared disk should give a benchmark), plus the run's init segment.
@@ -88,7 +104,7 @@ async function rebuildBench() {
     const t0 = Date.UTC(2025, 0, 1);
     const g0 = Date.now();
     let lastDir = '';
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; i < (reuse ? 0 : n); i++) {
       const p = join(dir, 'rec', segmentRelPath('ten', 'ch', 'src', t0 + i * 2000));
       const d = dirname(p);
       if (d !== lastDir) { mkdirSync(d, { recursive: true }); lastDir = d; }
@@ -97,6 +113,7 @@ async function rebuildBench() {
     const ip = initPath(dir, 'ten', 'ch', 'src', t0);
     mkdirSync(dirname(ip), { recursive: true }); writeFileSync(ip, '');
     const genS = (Date.now() - g0) / 1000;
+    if (TREE) writeFileSync(marker, '');
     let db = openDb(join(dir, 'db', 'meta.sqlite'));
     let index = new SegmentIndex(db, dir);
     const ch = { id: 'ch', tenant_id: 'ten', segment_s: 2 };
@@ -120,14 +137,14 @@ async function rebuildBench() {
     db.close();
     const line = (what: string, st: { hours: number; listed: number; changed: number; segments: number }, ms: number) =>
       console.log(`  ${what}: ${(ms / 1000).toFixed(3)} s (${st.segments} segments, ${st.hours} hours, ${st.listed} listed, ${st.changed} summaries written) -> ${year(ms)} s per channel-year`);
-    console.log(`rebuild: ${n} synthetic 2 s segment files over ${DAYS} days (one rendition; generated once in ${genS.toFixed(1)} s; page cache warm); target < 10 s per channel-year`);
+    console.log(`rebuild: ${n} synthetic 2 s segment files over ${DAYS} days (one rendition; ${reuse ? 'reused from --tree' : `generated once in ${genS.toFixed(1)} s`}; page cache warm); target < 10 s per channel-year`);
     line('from nothing, no manifests (every hour listed, names only, no per-file stat)', cold, coldMs);
     line('steady-state startup, nothing changed (one stat per hour, mtime matches the index)', steady, steadyMs);
     line('from nothing, database lost (hour manifests valid for their directory mtime)', warm, warmMs);
     line('one hour changed behind the index (only it is listed)', one, oneMs);
     console.log(`  first read of one hour (derive ${rows.length} rows: listing + stat + insert): ${hourMs.toFixed(1)} ms; of one day (${day.length} rows): ${dayMs.toFixed(0)} ms; the same day again from the index (${again.length}): ${againMs.toFixed(0)} ms`);
     console.log(`  per-channel-year = measured seconds x 365 / ${DAYS} (cost is linear in files listed and hour directories)`);
-  } finally { rmSync(dir, { recursive: true, force: true }); }
+  } finally { if (!TREE) rmSync(dir, { recursive: true, force: true }); }
 }
 
 if (N > 0) await liveBench();

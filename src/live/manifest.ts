@@ -1,4 +1,4 @@
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 /**
  * Summary of a closed rendition-hour kept beside its directory (`DD/HH.json`, outside `HH/` so writing it does not
@@ -18,11 +18,13 @@ export function readManifest(hourPath: string, mtime: number): HourManifest | nu
   } catch { return null; }
 }
 
-/** Writes an hour's manifest (temp name, then rename). Failures are ignored: it is only a cache. */
+/**
+ * Writes an hour's manifest in place (no temp name and rename: a torn or zero-filled file is never valid JSON ending in
+ * `}`, so readManifest refuses it and the hour is listed instead). Failures are ignored: it is only a cache.
+ */
 export function writeManifest(hourPath: string, m: Omit<HourManifest, 'v'>): void {
   try {
-    writeFileSync(`${file(hourPath)}.tmp`, JSON.stringify({ v: 1, ...m }));
-    renameSync(`${file(hourPath)}.tmp`, file(hourPath));
+    writeFileSync(file(hourPath), JSON.stringify({ v: 1, ...m }));
   } catch { /* the hour is gone or the disk is full: the listing stays the truth */ }
 }
 

@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { tx } from '../kernel/db/sqlite';
 import type { HourRow } from '../features/channels/segment-store';
-import { initIndex, isBreak, listHourDirs, listInits, measuredDuration, renditionsOnDisk, segmentStarts, type HourDir } from './hours';
+import { initIndex, isBreak, listHourDirs, listInits, measuredDuration, renditionsOnDisk, summarizeNames, type HourDir } from './hours';
 import { readManifest, writeManifest } from './manifest';
 import { initPath, renditionDir, segmentAbsPath, segmentRelPath } from './paths';
 import type { IndexedChannel, SegmentIndex } from './segment-index';
@@ -10,13 +10,13 @@ import type { IndexedChannel, SegmentIndex } from './segment-index';
 export interface ReconcileStats { hours: number; changed: number; listed: number; segments: number }
 
 /** One hour directory's facts as found: from the stored row (unchanged), a valid manifest, or a fresh listing. */
-interface Scan { dir: HourDir; mtime: number; n: number; first: number; last: number; inner: number | null; starts: Float64Array | null; end: number; bytes: number | null; stored?: HourRow; same: boolean }
+interface Scan { dir: HourDir; mtime: number; n: number; first: number; last: number; inner: number; listed: boolean; end: number; bytes: number | null; stored?: HourRow; same: boolean }
 
 /**
  * Brings a channel's index in line with its recording tree (startup reconciliation, and the rebuild from nothing).
  * Per hour directory: one stat; when its mtime matches the stored summary the hour is kept as is; else a manifest
- * valid for that mtime gives the summary; else the directory is listed (names only, no per-file stat) and a
- * manifest is written for it unless it is the newest hour. Per-segment rows of a changed hour are dropped and
+ * valid for that mtime gives the summary; else the directory is listed (names only, no per-file stat, summarised in
+ * one pass without sorting: see summarizeNames) and a manifest is written for it unless it is the newest hour. Per-segment rows of a changed hour are dropped and
  * derived again on first read. Sequence and discontinuity numbers run on across hours.
  */
 export function reconcileChannel(index: SegmentIndex, dataDir: string, ch: IndexedChannel): ReconcileStats {
@@ -27,21 +27,21 @@ export function reconcileChannel(index: SegmentIndex, dataDir: string, ch: Index
   return st;
 }
 
-function scanHours(rdir: string, stored: Map<number, HourRow>, st: ReconcileStats): Scan[] {
+function scanHours(rdir: string, stored: Map<number, HourRow>, st: ReconcileStats, targetMs: number, inits: number[]): Scan[] {
   const scans: Scan[] = [];
   for (const dir of listHourDirs(rdir)) {
     let mtime: number;
     try { mtime = statSync(dir.path).mtimeMs; } catch { continue; }
     const s = stored.get(dir.hourMs);
-    if (s && s.dir_mtime === mtime) { scans.push({ dir, mtime, n: s.n, first: s.first_ms, last: s.last_ms, inner: s.inner_discs, starts: null, end: s.end_ms, bytes: s.bytes, stored: s, same: true }); continue; }
+    if (s && s.dir_mtime === mtime) { scans.push({ dir, mtime, n: s.n, first: s.first_ms, last: s.last_ms, inner: s.inner_discs, listed: false, end: s.end_ms, bytes: s.bytes, stored: s, same: true }); continue; }
     const m = readManifest(dir.path, mtime);
-    if (m) { scans.push({ dir, mtime, n: m.n, first: m.first_ms, last: m.last_ms, inner: m.inner_discs, starts: null, end: m.end_ms, bytes: m.bytes, stored: s, same: false }); continue; }
+    if (m) { scans.push({ dir, mtime, n: m.n, first: m.first_ms, last: m.last_ms, inner: m.inner_discs, listed: false, end: m.end_ms, bytes: m.bytes, stored: s, same: false }); continue; }
     let names: string[];
     try { names = readdirSync(dir.path); } catch { continue; }
     st.listed++;
-    const starts = segmentStarts(names);
-    if (!starts.length) continue;
-    scans.push({ dir, mtime, n: starts.length, first: starts[0], last: starts[starts.length - 1], inner: null, starts, end: -1, bytes: null, stored: s, same: false });
+    const sum = summarizeNames(names, targetMs, inits);
+    if (!sum) continue;
+    scans.push({ dir, mtime, n: sum.n, first: sum.first, last: sum.last, inner: sum.inner, listed: true, end: -1, bytes: null, stored: s, same: false });
   }
   return scans;
 }
@@ -52,7 +52,7 @@ function reconcileRendition(index: SegmentIndex, dataDir: string, ch: IndexedCha
   const inits = listInits(rdir);
   const target = ch.segment_s * 1000;
   const stored = new Map(store.hours(ch.id, r).map((h) => [h.hour_ms, h]));
-  const scans = scanHours(rdir, stored, st);
+  const scans = scanHours(rdir, stored, st, target, inits);
   const cache = new Map<string, Uint8Array>();
   const measure = (last: number) => {
     const ii = initIndex(inits, last);
@@ -65,12 +65,7 @@ function reconcileRendition(index: SegmentIndex, dataDir: string, ch: IndexedCha
     const firstDisc = prev ? (isBreak(prev.last, initIndex(inits, prev.last), sc.first, initIndex(inits, sc.first), target) ? 1 : 0) : (sc.stored?.first_disc ?? 0);
     // Close the previous hour: it ends where this one starts when the run continues, else as measured.
     if (prevRow) prevRow.end_ms = !firstDisc ? sc.first : prevRow.end_ms > prevRow.last_ms ? prevRow.end_ms : measure(prevRow.last_ms);
-    let inner = sc.inner;
-    if (inner === null) {
-      inner = 0;
-      const s = sc.starts!;
-      for (let k = 1; k < s.length; k++) if (s[k] - s[k - 1] > 3 * target || (inits.length > 1 && initIndex(inits, s[k]) !== initIndex(inits, s[k - 1]))) inner++;
-    }
+    const inner = sc.inner;
     const ds = i === 0 ? discSeq : discSeq + firstDisc;
     rows.push({ channel_id: ch.id, rendition: r, hour_ms: sc.dir.hourMs, n: sc.n, first_ms: sc.first, last_ms: sc.last, end_ms: sc.end, first_seq: seq,
       disc_seq_start: ds, first_disc: firstDisc, inner_discs: inner, bytes: sc.bytes, dir_mtime: sc.mtime, materialized: sc.same ? sc.stored!.materialized : 0 });
@@ -95,7 +90,7 @@ function reconcileRendition(index: SegmentIndex, dataDir: string, ch: IndexedCha
   });
   // Closed hours that had to be listed get a manifest, so the next rebuild from nothing need not list them.
   scans.forEach((sc, i) => {
-    if (sc.starts && i < scans.length - 1) {
+    if (sc.listed && i < scans.length - 1) {
       const h = rows[i];
       writeManifest(sc.dir.path, { n: h.n, first_ms: h.first_ms, last_ms: h.last_ms, end_ms: h.end_ms, inner_discs: h.inner_discs, bytes: h.bytes, dir_mtime: h.dir_mtime });
     }

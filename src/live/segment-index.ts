@@ -26,7 +26,8 @@ export class SegmentIndex {
     const hours = this.store.hoursOverlapping(ch.id, rendition, fromMs, toMs);
     for (const h of hours) if (!h.materialized) this.materialize(ch, h);
     if (!hours.length) return [];
-    return this.store.rows(ch.id, rendition, hours[0].hour_ms, toMs).filter((s) => s.start_ms + s.duration_ms > fromMs);
+    // A segment starts at most a minute before it ends (as hoursOverlapping assumes): no need to read the hour from its start.
+    return this.store.rows(ch.id, rendition, Math.max(hours[0].hour_ms, fromMs - 60_000), toMs).filter((s) => s.start_ms + s.duration_ms > fromMs);
   }
 
   /** The newest segment of a rendition. */
