@@ -5,6 +5,7 @@ import { buildApp, startWorkers } from '../app';
 import { identityService, keyLookup, IdentityService } from '../features/identity/service';
 import type { AppContext } from '../kernel/context';
 import type { AnyElysia } from 'elysia';
+import { killAllChildren } from '../media/process';
 
 /** Dependencies the kernel takes from the identity feature. */
 export const bootDeps = {
@@ -41,6 +42,8 @@ export async function serve(flags: ConfigFlags): Promise<void> {
     if (stopping) return;
     stopping = true;
     ctx.log.info('shutting down', { signal: sig });
+    // Last resort: never outlive the grace period by more than 15 s (children die with us: process groups).
+    setTimeout(() => { ctx.log.error('shutdown overran; exiting'); killAllChildren(); process.exit(1); }, (config.shutdownGraceS + 15) * 1000).unref();
     await server.stop(config.shutdownGraceS);
     await stopAll();
     process.exit(0);

@@ -10,6 +10,7 @@ import { bootDeps } from '../../src/cli/serve';
 import { identityService } from '../../src/features/identity/service';
 import type { AppContext } from '../../src/kernel/context';
 import type { Clock } from '../../src/kernel/clock';
+import { killAllChildren } from '../../src/media/process';
 
 /** A running in-process appliance for tests: real SQLite, DuckDB and HTTP on port 0 in a temp data dir. */
 export interface TestServer {
@@ -56,7 +57,9 @@ export async function startTestServer(opts: { env?: Record<string, string>; work
     },
     async stop() {
       await server.stop(1);
-      await stopAll();
+      // Bounded: a worker that cannot stop in 30 s must not hang the suite; its children are killed regardless.
+      const bounded = await Promise.race([stopAll().then(() => true), Bun.sleep(30_000).then(() => false)]);
+      if (!bounded) { process.stderr.write('test server: stopAll exceeded 30 s; killing children\n'); killAllChildren(); }
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
