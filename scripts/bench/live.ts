@@ -17,7 +17,7 @@ import { liveControl } from '../../src/live/registry';
 import type { LiveEngine } from '../../src/live/manager';
 import { openDb } from '../../src/kernel/db/sqlite';
 import { SegmentIndex } from '../../src/live/segment-index';
-import { reconcileChannel } from '../../src/live/reconcile';
+import { reconcileChannelAsync } from '../../src/live/reconcile';
 import { segmentRelPath, initPath } from '../../src/live/paths';
 
 const arg = (name: string, def: number) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? Number(process.argv[i + 1]) : def; };
@@ -118,19 +118,20 @@ async function rebuildBench() {
     let index = new SegmentIndex(db, dir);
     const ch = { id: 'ch', tenant_id: 'ten', segment_s: 2 };
     const time = <T>(fn: () => T): [T, number] => { const a = performance.now(); const r = fn(); return [r, performance.now() - a]; };
+    const timeAsync = async <T>(fn: () => Promise<T>): Promise<[T, number]> => { const a = performance.now(); const r = await fn(); return [r, performance.now() - a]; };
     const year = (ms: number) => ((ms / 1000) * (365 / DAYS)).toFixed(2);
-    const [cold, coldMs] = time(() => reconcileChannel(index, dir, ch));
-    const [steady, steadyMs] = time(() => reconcileChannel(index, dir, ch));
+    const [cold, coldMs] = await timeAsync(() => reconcileChannelAsync(index, dir, ch));
+    const [steady, steadyMs] = await timeAsync(() => reconcileChannelAsync(index, dir, ch));
     // The database is lost: rebuild from nothing again, now with the hour manifests the first rebuild wrote.
     db.close();
     rmSync(join(dir, 'db'), { recursive: true, force: true });
     db = openDb(join(dir, 'db', 'meta.sqlite'));
     index = new SegmentIndex(db, dir);
-    const [warm, warmMs] = time(() => reconcileChannel(index, dir, ch));
+    const [warm, warmMs] = await timeAsync(() => reconcileChannelAsync(index, dir, ch));
     // One hour changes behind the index's back (a file added to the middle hour): only that hour is listed.
     const mid = t0 + Math.floor(n / 2) * 2000 + 1;
     writeFileSync(join(dir, 'rec', segmentRelPath('ten', 'ch', 'src', mid)), '');
-    const [one, oneMs] = time(() => reconcileChannel(index, dir, ch));
+    const [one, oneMs] = await timeAsync(() => reconcileChannelAsync(index, dir, ch));
     const [rows, hourMs] = time(() => index.segmentsInRange(ch, 'src', t0 + 86_400_000, t0 + 86_400_000 + 3_600_000));
     const [day, dayMs] = time(() => index.segmentsInRange(ch, 'src', t0 + 2 * 86_400_000, t0 + 3 * 86_400_000));
     const [again, againMs] = time(() => index.segmentsInRange(ch, 'src', t0 + 2 * 86_400_000, t0 + 3 * 86_400_000));

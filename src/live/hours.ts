@@ -40,62 +40,80 @@ export function segmentStarts(names: string[]): Float64Array {
   return out.subarray(0, k).sort();
 }
 
-/** Epoch ms named by a segment file name (`<digits>.m4s`), or -1 (temp files and other names). No regex, no slicing. */
-export function segmentNameMs(n: string): number {
-  const len = n.length - 4;
-  if (len < 1 || len > 15 || n.charCodeAt(len) !== 46 || n.charCodeAt(len + 1) !== 109 || n.charCodeAt(len + 2) !== 52 || n.charCodeAt(len + 3) !== 115) return -1;
-  let v = 0;
-  for (let i = 0; i < len; i++) {
-    const c = n.charCodeAt(i) - 48;
-    if (c < 0 || c > 9) return -1;
-    v = v * 10 + c;
-  }
-  return v;
-}
-
 /** An hour's summary as its listing gives it: count, first and last start, breaks between its segments (see isBreak). */
 export interface NameSummary { n: number; first: number; last: number; inner: number }
 
 /**
- * Summary of one hour's listing in one pass without sorting: breaks are gaps over 3 targets between consecutive
- * starts, found exactly with buckets 3 targets wide (a gap that wide never lies inside one bucket, so it is the
- * distance from one non-empty bucket's max to the next one's min). Hours with an init segment change inside them
- * (a feed switch) or odd names fall back to sorting. Null when the listing names no segment.
+ * The name parsers in one self-contained function (no imports, no reference to anything outside it), so the
+ * hour-listing worker (hour-worker.ts) embeds this very code from its source text and both threads summarise
+ * hours by the same rule. Everything else uses the exports below.
  */
-export function summarizeNames(names: string[], targetMs: number, inits: number[]): NameSummary | null {
-  const g = 3 * targetMs;
-  const v = new Float64Array(names.length);
-  let n = 0, first = Infinity, last = -Infinity;
-  for (const name of names) {
-    const ms = segmentNameMs(name);
-    if (ms < 0) continue;
-    v[n++] = ms;
-    if (ms < first) first = ms;
-    if (ms > last) last = ms;
+export function nameParsers() {
+  /** Epoch ms named by a segment file name (`<digits>.m4s`), or -1 (temp files and other names). No regex, no slicing. */
+  function segmentNameMs(n: string): number {
+    const len = n.length - 4;
+    if (len < 1 || len > 15 || n.charCodeAt(len) !== 46 || n.charCodeAt(len + 1) !== 109 || n.charCodeAt(len + 2) !== 52 || n.charCodeAt(len + 3) !== 115) return -1;
+    let v = 0;
+    for (let i = 0; i < len; i++) {
+      const c = n.charCodeAt(i) - 48;
+      if (c < 0 || c > 9) return -1;
+      v = v * 10 + c;
+    }
+    return v;
   }
-  if (!n) return null;
-  const initInside = inits.length > 1 && initIndex(inits, last) !== initIndex(inits, first);
-  const buckets = Math.floor((last - first) / g) + 1;
-  if (initInside || buckets > 4 * n + 1024) {
-    const s = v.subarray(0, n).sort();
-    let inner = 0;
-    for (let k = 1; k < n; k++) if (s[k] - s[k - 1] > g || (inits.length > 1 && initIndex(inits, s[k]) !== initIndex(inits, s[k - 1]))) inner++;
+
+  /**
+   * Summary of one hour's listing in one pass without sorting: breaks are gaps over 3 targets between consecutive
+   * starts, found exactly with buckets 3 targets wide (a gap that wide never lies inside one bucket, so it is the
+   * distance from one non-empty bucket's max to the next one's min). Hours with an init segment change inside them
+   * (a feed switch) or odd names fall back to sorting. Null when the listing names no segment.
+   */
+  function summarizeNames(names: string[], targetMs: number, inits: number[]): NameSummary | null {
+    const g = 3 * targetMs;
+    const v = new Float64Array(names.length);
+    let n = 0, first = Infinity, last = -Infinity;
+    for (const name of names) {
+      const ms = segmentNameMs(name);
+      if (ms < 0) continue;
+      v[n++] = ms;
+      if (ms < first) first = ms;
+      if (ms > last) last = ms;
+    }
+    if (!n) return null;
+    const initInside = inits.length > 1 && initIndex(inits, last) !== initIndex(inits, first);
+    const buckets = Math.floor((last - first) / g) + 1;
+    if (initInside || buckets > 4 * n + 1024) {
+      const s = v.subarray(0, n).sort();
+      let inner = 0;
+      for (let k = 1; k < n; k++) if (s[k] - s[k - 1] > g || (inits.length > 1 && initIndex(inits, s[k]) !== initIndex(inits, s[k - 1]))) inner++;
+      return { n, first, last, inner };
+    }
+    const lo = new Float64Array(buckets).fill(Infinity), hi = new Float64Array(buckets).fill(-Infinity);
+    for (let i = 0; i < n; i++) {
+      const b = Math.floor((v[i] - first) / g);
+      if (v[i] < lo[b]) lo[b] = v[i];
+      if (v[i] > hi[b]) hi[b] = v[i];
+    }
+    let inner = 0, prev = hi[0];
+    for (let b = 1; b < buckets; b++) {
+      if (lo[b] === Infinity) continue;
+      if (lo[b] - prev > g) inner++;
+      prev = hi[b];
+    }
     return { n, first, last, inner };
   }
-  const lo = new Float64Array(buckets).fill(Infinity), hi = new Float64Array(buckets).fill(-Infinity);
-  for (let i = 0; i < n; i++) {
-    const b = Math.floor((v[i] - first) / g);
-    if (v[i] < lo[b]) lo[b] = v[i];
-    if (v[i] > hi[b]) hi[b] = v[i];
+
+  /** Index in `inits` of the init segment in force at `ms` (the newest at or before it), or -1. */
+  function initIndex(inits: number[], ms: number): number {
+    let lo = 0, hi = inits.length - 1, ans = -1;
+    while (lo <= hi) { const mid = (lo + hi) >> 1; if (inits[mid] <= ms) { ans = mid; lo = mid + 1; } else hi = mid - 1; }
+    return ans;
   }
-  let inner = 0, prev = hi[0];
-  for (let b = 1; b < buckets; b++) {
-    if (lo[b] === Infinity) continue;
-    if (lo[b] - prev > g) inner++;
-    prev = hi[b];
-  }
-  return { n, first, last, inner };
+
+  return { segmentNameMs, summarizeNames, initIndex };
 }
+
+export const { segmentNameMs, summarizeNames, initIndex } = nameParsers();
 
 /** How many segment files a listing names (no parsing beyond the suffix). */
 export function countSegments(names: string[]): number {
@@ -107,13 +125,6 @@ export function countSegments(names: string[]): number {
 /** Init segment start times (epoch ms) of one rendition, ascending. */
 export function listInits(dir: string): number[] {
   try { return readdirSync(join(dir, 'init')).filter((n) => /^\d+\.mp4$/.test(n)).map((n) => Number(n.slice(0, -4))).sort((a, b) => a - b); } catch { return []; }
-}
-
-/** Index in `inits` of the init segment in force at `ms` (the newest at or before it), or -1. */
-export function initIndex(inits: number[], ms: number): number {
-  let lo = 0, hi = inits.length - 1, ans = -1;
-  while (lo <= hi) { const mid = (lo + hi) >> 1; if (inits[mid] <= ms) { ans = mid; lo = mid + 1; } else hi = mid - 1; }
-  return ans;
 }
 
 /**

@@ -5,7 +5,8 @@ import { locateFfmpeg } from '../media/locate';
 import { bestEncoder, detectEncoders, type H264Encoder } from '../media/encoders';
 import { ChannelStore } from '../features/channels/store';
 import { ChannelRuntime } from './channel-runtime';
-import { reconcileChannel } from './reconcile';
+import { reconcileChannelAsync } from './reconcile';
+import { HourPool } from './hour-pool';
 import { SegmentIndex } from './segment-index';
 import { retentionPass } from './retention';
 import { reapOrphans } from './reap';
@@ -29,13 +30,19 @@ export class LiveEngine implements LiveControl {
     this.ffmpeg = tools?.ffmpeg ?? 'ffmpeg';
   }
 
-  /** Reconciles every channel's index with its files (the files are the truth). Returns segments indexed. */
-  reconcile(): { segments: number; changed_hours: number } {
+  /**
+   * Reconciles every channel's index with its files (the files are the truth), one channel after another; hours that
+   * must be listed are listed on worker threads when there are many (one pool for all channels). Returns segments indexed.
+   */
+  async reconcile(): Promise<{ segments: number; changed_hours: number }> {
     let segments = 0, changed = 0;
-    for (const ch of this.store.all()) {
-      const st = reconcileChannel(this.index, this.ctx.config.dataDir, ch);
-      segments += st.segments; changed += st.changed;
-    }
+    const pool = new HourPool();
+    try {
+      for (const ch of this.store.all()) {
+        const st = await reconcileChannelAsync(this.index, this.ctx.config.dataDir, ch, pool);
+        segments += st.segments; changed += st.changed;
+      }
+    } finally { pool.close(); }
     return { segments, changed_hours: changed };
   }
 
@@ -50,7 +57,7 @@ export class LiveEngine implements LiveControl {
     if (reaped) { this.ctx.log.warn('killed ingest processes left by a previous run', { count: reaped }); await Bun.sleep(200); }
     rmSync(scratch, { recursive: true, force: true });
     const t0 = Date.now();
-    const n = this.reconcile();
+    const n = await this.reconcile();
     this.ctx.log.info('segment index reconciled', { ...n, ms: Date.now() - t0 });
     try {
       this.stopRtmp = await startRtmp(this.ctx.config.rtmpPort, this.ctx.config.host, {

@@ -1,7 +1,8 @@
-import { readdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { tx } from '../kernel/db/sqlite';
 import type { HourRow } from '../features/channels/segment-store';
-import { initIndex, isBreak, listHourDirs, listInits, measuredDuration, renditionsOnDisk, summarizeNames, type HourDir } from './hours';
+import { initIndex, isBreak, listHourDirs, listInits, measuredDuration, renditionsOnDisk, type HourDir } from './hours';
+import { HourPool, listHoursSync, MIN_HOURS_FOR_WORKERS } from './hour-pool';
 import { readManifest, writeManifest } from './manifest';
 import { initPath, renditionDir, segmentAbsPath, segmentRelPath } from './paths';
 import type { IndexedChannel, SegmentIndex } from './segment-index';
@@ -21,38 +22,82 @@ interface Scan { dir: HourDir; mtime: number; n: number; first: number; last: nu
  */
 export function reconcileChannel(index: SegmentIndex, dataDir: string, ch: IndexedChannel): ReconcileStats {
   const st: ReconcileStats = { hours: 0, changed: 0, listed: 0, segments: 0 };
-  const onDisk = renditionsOnDisk(dataDir, ch.tenant_id, ch.id);
-  for (const r of index.store.renditions(ch.id)) if (!onDisk.includes(r)) tx(index.db, () => index.store.dropRendition(ch.id, r));
-  for (const r of onDisk) reconcileRendition(index, dataDir, ch, r, st);
+  for (const r of renditionsToReconcile(index, dataDir, ch)) {
+    const plan = planRendition(index, dataDir, ch, r);
+    const sums = listHoursSync(plan.toList.map((i) => plan.dirs[i].path), plan.target, plan.inits);
+    finishRendition(index, dataDir, ch, plan, sums, st);
+  }
   return st;
 }
 
-function scanHours(rdir: string, stored: Map<number, HourRow>, st: ReconcileStats, targetMs: number, inits: number[]): Scan[] {
-  const scans: Scan[] = [];
+/**
+ * The same reconciliation with the hours to list listed and summarised on worker threads (hour-pool.ts) when there
+ * are many (a rebuild from nothing); the index it leaves is the same as reconcileChannel's. Pass `pool` to share one
+ * across channels (the caller closes it); else one is started and closed here when needed.
+ */
+export async function reconcileChannelAsync(index: SegmentIndex, dataDir: string, ch: IndexedChannel, pool?: HourPool): Promise<ReconcileStats> {
+  const st: ReconcileStats = { hours: 0, changed: 0, listed: 0, segments: 0 };
+  let own: HourPool | null = null;
+  try {
+    for (const r of renditionsToReconcile(index, dataDir, ch)) {
+      const plan = planRendition(index, dataDir, ch, r);
+      const paths = plan.toList.map((i) => plan.dirs[i].path);
+      const sums = paths.length < MIN_HOURS_FOR_WORKERS ? listHoursSync(paths, plan.target, plan.inits)
+        : await (pool ?? (own ??= new HourPool())).list(paths, plan.target, plan.inits);
+      finishRendition(index, dataDir, ch, plan, sums, st);
+    }
+  } finally { own?.close(); }
+  return st;
+}
+
+/** Renditions on disk (after dropping from the index those no longer on disk). */
+function renditionsToReconcile(index: SegmentIndex, dataDir: string, ch: IndexedChannel): string[] {
+  const onDisk = renditionsOnDisk(dataDir, ch.tenant_id, ch.id);
+  for (const r of index.store.renditions(ch.id)) if (!onDisk.includes(r)) tx(index.db, () => index.store.dropRendition(ch.id, r));
+  return onDisk;
+}
+
+/** One rendition's hour directories with what the stored rows and manifests already tell; `toList` must be listed. */
+interface Plan { r: string; rdir: string; inits: number[]; target: number; stored: Map<number, HourRow>; dirs: HourDir[]; scans: (Scan | null)[]; toList: number[] }
+
+function planRendition(index: SegmentIndex, dataDir: string, ch: IndexedChannel, r: string): Plan {
+  const rdir = renditionDir(dataDir, ch.tenant_id, ch.id, r);
+  const stored = new Map(index.store.hours(ch.id, r).map((h) => [h.hour_ms, h]));
+  const plan: Plan = { r, rdir, inits: listInits(rdir), target: ch.segment_s * 1000, stored, dirs: [], scans: [], toList: [] };
   for (const dir of listHourDirs(rdir)) {
     let mtime: number;
     try { mtime = statSync(dir.path).mtimeMs; } catch { continue; }
+    const i = plan.dirs.length;
+    plan.dirs.push(dir);
     const s = stored.get(dir.hourMs);
-    if (s && s.dir_mtime === mtime) { scans.push({ dir, mtime, n: s.n, first: s.first_ms, last: s.last_ms, inner: s.inner_discs, listed: false, end: s.end_ms, bytes: s.bytes, stored: s, same: true }); continue; }
+    if (s && s.dir_mtime === mtime) { plan.scans.push({ dir, mtime, n: s.n, first: s.first_ms, last: s.last_ms, inner: s.inner_discs, listed: false, end: s.end_ms, bytes: s.bytes, stored: s, same: true }); continue; }
     const m = readManifest(dir.path, mtime);
-    if (m) { scans.push({ dir, mtime, n: m.n, first: m.first_ms, last: m.last_ms, inner: m.inner_discs, listed: false, end: m.end_ms, bytes: m.bytes, stored: s, same: false }); continue; }
-    let names: string[];
-    try { names = readdirSync(dir.path); } catch { continue; }
-    st.listed++;
-    const sum = summarizeNames(names, targetMs, inits);
-    if (!sum) continue;
-    scans.push({ dir, mtime, n: sum.n, first: sum.first, last: sum.last, inner: sum.inner, listed: true, end: -1, bytes: null, stored: s, same: false });
+    if (m) { plan.scans.push({ dir, mtime, n: m.n, first: m.first_ms, last: m.last_ms, inner: m.inner_discs, listed: false, end: m.end_ms, bytes: m.bytes, stored: s, same: false }); continue; }
+    // Listed later (here or on a worker); the mtime is the one taken before the listing, so a file landing in between
+    // leaves the summary stale for the next reconciliation, never wrong for its mtime.
+    plan.scans.push({ dir, mtime, n: 0, first: 0, last: 0, inner: 0, listed: true, end: -1, bytes: null, stored: s, same: false });
+    plan.toList.push(i);
   }
-  return scans;
+  return plan;
 }
 
-function reconcileRendition(index: SegmentIndex, dataDir: string, ch: IndexedChannel, r: string, st: ReconcileStats): void {
+/** The plan's scans completed with the listed summaries (4 numbers per listed hour; n <= 0: unlistable or empty, skipped). */
+function completeScans(plan: Plan, sums: Float64Array, st: ReconcileStats): Scan[] {
+  plan.toList.forEach((i, k) => {
+    const n = sums[k * 4];
+    if (n < 0) { plan.scans[i] = null; return; }
+    st.listed++;
+    if (n === 0) { plan.scans[i] = null; return; }
+    const sc = plan.scans[i]!;
+    sc.n = n; sc.first = sums[k * 4 + 1]; sc.last = sums[k * 4 + 2]; sc.inner = sums[k * 4 + 3];
+  });
+  return plan.scans.filter((s): s is Scan => s !== null);
+}
+
+function finishRendition(index: SegmentIndex, dataDir: string, ch: IndexedChannel, plan: Plan, sums: Float64Array, st: ReconcileStats): void {
   const store = index.store;
-  const rdir = renditionDir(dataDir, ch.tenant_id, ch.id, r);
-  const inits = listInits(rdir);
-  const target = ch.segment_s * 1000;
-  const stored = new Map(store.hours(ch.id, r).map((h) => [h.hour_ms, h]));
-  const scans = scanHours(rdir, stored, st, target, inits);
+  const { r, inits, target, stored } = plan;
+  const scans = completeScans(plan, sums, st);
   const cache = new Map<string, Uint8Array>();
   const measure = (last: number) => {
     const ii = initIndex(inits, last);
