@@ -18,17 +18,10 @@ export function sourceUrl(s: IngestSource): string {
   return `srt://${s.bind ?? '0.0.0.0'}:${s.port}?${q}`;
 }
 
-/**
- * Pure argv for one input: receive the feed (SRT listener or local RTMP pull), copy H.264/AAC unchanged
- * (passthrough; non-AAC audio is encoded to AAC) and write CMAF fMP4 segments plus an HLS playlist into
- * `outDir/src/`, which the recorder watches.
- */
-export function ingestArgs(o: IngestArgs): string[] {
-  const input = o.source.kind === 'srt'
-    ? ['-protocol_whitelist', 'srt', '-f', 'mpegts'] // SRT carries MPEG-TS; only the srt protocol may be opened
-    : ['-protocol_whitelist', 'rtmp,tcp', '-f', 'flv']; // local pull from our RTMP server
+/** Pure: the leading argv every live ffmpeg shares (passthrough and ladder): quiet stdin, progress, short probe. */
+export function feedHead(ffmpeg: string): string[] {
   return [
-    o.ffmpeg,
+    ffmpeg,
     '-nostdin', // never read the terminal
     '-hide_banner', // keep the stderr ring buffer for real messages
     '-loglevel', 'info', // stream descriptions (codec, resolution) are parsed from info lines
@@ -37,7 +30,25 @@ export function ingestArgs(o: IngestArgs): string[] {
     '-analyzeduration', '1000000', // probe at most 1 s of the feed before packaging starts (latency)
     '-probesize', '1000000', // bound the probe buffer as well
     '-fflags', '+genpts', // give packets without pts a timestamp instead of failing the muxer
-    ...input,
+  ];
+}
+
+/** Pure: input protocol and container of a feed source. */
+export function feedFormat(source: IngestSource): string[] {
+  return source.kind === 'srt'
+    ? ['-protocol_whitelist', 'srt', '-f', 'mpegts'] // SRT carries MPEG-TS; only the srt protocol may be opened
+    : ['-protocol_whitelist', 'rtmp,tcp', '-f', 'flv']; // local pull from our RTMP server
+}
+
+/**
+ * Pure argv for one input: receive the feed (SRT listener or local RTMP pull), copy H.264/AAC unchanged
+ * (passthrough; non-AAC audio is encoded to AAC) and write CMAF fMP4 segments plus an HLS playlist into
+ * `outDir/src/`, which the recorder watches.
+ */
+export function ingestArgs(o: IngestArgs): string[] {
+  return [
+    ...feedHead(o.ffmpeg),
+    ...feedFormat(o.source),
     '-i', sourceUrl(o.source),
     '-map', '0:v:0?', // first video stream when there is one
     '-map', '0:a:0?', // first audio stream when there is one (audio-only feeds work)

@@ -1,5 +1,5 @@
 import type { H264Encoder } from '../../media/encoders';
-import { sourceUrl, type IngestSource } from './ingest';
+import { feedFormat, feedHead, sourceUrl, type IngestSource } from './ingest';
 
 /** One rendition of the live ABR ladder: height cap (null = the feed's own) and video bitrate. */
 export interface LiveRung { name: string; height: number | null; kbps: number }
@@ -66,21 +66,10 @@ function codecArgs(encoder: H264Encoder, rungs: LiveRung[], segmentS: number): s
  * `outDir/<rung>/` (playlist `index.m3u8`, init `init_<i>.mp4`), which the recorder watches.
  */
 export function liveEncodeArgs(o: LiveEncodeArgs): string[] {
-  const input = o.source.kind === 'srt'
-    ? ['-protocol_whitelist', 'srt', '-f', 'mpegts'] // SRT carries MPEG-TS; only the srt protocol may be opened
-    : ['-protocol_whitelist', 'rtmp,tcp', '-f', 'flv']; // local pull from our RTMP server
   return [
-    o.ffmpeg,
-    '-nostdin', // never read the terminal
-    '-hide_banner', // keep the stderr ring buffer for real messages
-    '-loglevel', 'info', // stream descriptions (codec, resolution) are parsed from info lines
-    '-progress', 'pipe:1', // key=value progress on stdout: liveness, bitrate and the watchdog
-    '-stats_period', '0.5', // progress twice a second so silence is seen quickly
-    '-analyzeduration', '1000000', // probe at most 1 s of the feed before encoding starts (latency)
-    '-probesize', '1000000', // bound the probe buffer as well
-    '-fflags', '+genpts', // give packets without pts a timestamp instead of failing the muxer
+    ...feedHead(o.ffmpeg),
     ...hwPrefix(o.encoder, o.vaapiDevice ?? '/dev/dri/renderD128'),
-    ...input,
+    ...feedFormat(o.source),
     '-i', sourceUrl(o.source),
     '-filter_complex', liveFilter(o.rungs, o.encoder),
     ...o.rungs.flatMap((_, i) => ['-map', `[v${i}]`]),
