@@ -1,5 +1,4 @@
 import { statfsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { loadConfig } from '../kernel/config/load';
 import { openStats } from '../kernel/stats';
 import { locateFfmpeg } from '../media/locate';
@@ -46,6 +45,5 @@ export async function doctor(flags: Cli['flags']): Promise<number> {
     ];
     process.stdout.write(lines.join('\n') + '\n');
   }
-  void join;
   return ok ? 0 : 1;
 }

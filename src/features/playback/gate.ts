@@ -1,6 +1,7 @@
 import type { AppContext } from '../../kernel/context';
 import { AppError } from '../../kernel/errors';
 import { clientIp } from '../../kernel/http/server';
+import { splitUrl } from '../../kernel/http/url';
 import { IdentityService } from '../identity/service';
 import { classifyPath, isDeliveryPath, type PathTarget } from './paths';
 import { verifyToken, type Claims } from './token';
@@ -64,11 +65,11 @@ export function createGate(ctx: AppContext) {
     },
 
     /** Checks a delivery request against its target (token binding or policy); throws 403/404 when refused. */
-    check(req: Request, path: string): void {
+    check(req: Request): void {
+      const { path, query } = splitUrl(req.url);
       if (!isDeliveryPath(path)) return;
       if (path.includes('/../') || path.includes('%2e%2e') || path.includes('%2E%2E')) throw new AppError('not_found', 'no such file');
-      const q = new URLSearchParams(req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '');
-      const target = classifyPath(path, q);
+      const target = classifyPath(path, new URLSearchParams(query));
       if (!target) return; // not a guarded layout: the delivery route itself answers (404)
       const tid = tenantId(target.tenant);
       const v = verified.get(req);

@@ -3,10 +3,10 @@ import type { AppContext } from '../../kernel/context';
 import { doc, hidden } from '../../kernel/http/plugin';
 import { parseLimit } from '../../kernel/http/pagination';
 import { clientIp } from '../../kernel/http/server';
-import { AppError, notFound } from '../../kernel/errors';
+import { notFound } from '../../kernel/errors';
 import { IdentityService } from '../identity/service';
 import { PlaybackService } from './service';
-import { PolicyService, policyView } from './policies';
+import { PolicyService } from './policies';
 import { createGate } from './gate';
 import { geoOf } from './geo';
 import { AttachBody, PolicyBody, PolicyPatch, RevokeBody, SessionBody, TokenAnswer, TokenBody } from './model';
@@ -32,12 +32,7 @@ export function playbackRoutes(ctx: AppContext, app: () => AnyElysia) {
   return new Elysia()
     .use(ctx.http)
     // onRequest runs before routing, for every route of the app (delivery routes of other features included).
-    .onRequest(({ request }) => {
-      const url = request.url;
-      const i = url.indexOf('/', url.indexOf('//') + 2);
-      const q = url.indexOf('?', i);
-      gate.check(request, q < 0 ? url.slice(i) : url.slice(i, q));
-    })
+    .onRequest(({ request }) => gate.check(request))
     .get('/t/*', ({ request }) => app().handle(gate.unwrap(request)), { detail: hidden })
     .post('/v1/playback/tokens', ({ principal: p, body }) => {
       const { ttl_s, viewer_ip, viewer_asn, viewer_id, ...target } = body;
@@ -108,4 +103,3 @@ export function playbackRoutes(ctx: AppContext, app: () => AnyElysia) {
     });
 }
 
-void AppError; void policyView;

@@ -1,4 +1,5 @@
 import { assignRequestId } from './request-id';
+import { splitUrl } from './url';
 
 const clientIps = new WeakMap<Request, string>();
 
@@ -10,13 +11,7 @@ export function clientIp(req: Request): string | null {
 /** A running HTTP listener. */
 export interface HttpServer { port: number; stop(graceS: number): Promise<void> }
 
-const MANAGEMENT = /^\/(v1|mcp|healthz)(\/|\?|$)/;
-
-/** The path of an absolute request URL without allocating a URL object. */
-function pathOf(url: string): string {
-  const i = url.indexOf('/', url.indexOf('//') + 2);
-  return i < 0 ? '/' : url.slice(i);
-}
+const MANAGEMENT = /^\/(v1|mcp|healthz)(\/|$)/;
 
 /**
  * Serves the app with Bun.serve, adding `X-Request-Id` to every response and `Cache-Control: no-store` to
@@ -43,7 +38,7 @@ export function serveApp(handle: (req: Request) => Response | Promise<Response>,
           res = new Response(res.body, res);
           res.headers.set('x-request-id', id);
         }
-        if (!res.headers.has('cache-control') && MANAGEMENT.test(pathOf(req.url))) res.headers.set('cache-control', 'no-store');
+        if (!res.headers.has('cache-control') && MANAGEMENT.test(splitUrl(req.url).path)) res.headers.set('cache-control', 'no-store');
         return res;
       } finally {
         inflight--;
