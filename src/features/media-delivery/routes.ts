@@ -24,7 +24,8 @@ function cacheFor(name: string, preview: boolean): string {
  * Playlists use relative URLs, so a token layer can serve the same tree under `/t/<token>/m/...`.
  */
 export function mediaDeliveryRoutes(ctx: AppContext) {
-  const handle = ({ params, request }: { params: Record<string, string>; request: Request }) => {
+  /** The asset and output directory a delivery path names, validated (404 otherwise); preview only while encoding. */
+  const resolve = (params: Record<string, string>) => {
     const { tenant, asset, ver, file } = params;
     if (!isUuid(tenant) || !isUuid(asset) || !FILE.test(file) || file.includes('..')) throw notFound('file');
     const a = tenantAsset(ctx.db, tenant, asset);
@@ -34,20 +35,22 @@ export function mediaDeliveryRoutes(ctx: AppContext) {
     if (ver === 'preview') dir = a.status === 'encoding' || a.status === 'packaging' ? out.preview : undefined;
     else if (a.status === 'ready' && ver === `v${out.version}`) dir = out.dir;
     if (!dir) throw notFound('file');
-    const res = serveFile(request, join(ctx.config.dataDir, dir, file), cacheFor(file, ver === 'preview'),
+    return { a, dir: join(ctx.config.dataDir, dir), version: out.version ?? 0, preview: ver === 'preview' };
+  };
+  const handle = ({ params, request }: { params: Record<string, string>; request: Request }) => {
+    const { a, dir, preview } = resolve(params);
+    const { asset, file } = params;
+    const res = serveFile(request, join(dir, file), cacheFor(file, preview),
       file === 'download.mp4' ? { 'content-disposition': `attachment; filename="${a.external_id?.replace(/[^A-Za-z0-9_.-]/g, '_') || asset}.mp4"` } : {});
     if (!res) throw notFound('file');
     return res;
   };
   const secret = new IdentityService(ctx.db, null).secret('hls-aes');
+  // The AES-128 view exists only for a ready asset's versioned output (never the growing preview).
   const handleAes = ({ params, request }: { params: Record<string, string>; request: Request }) => {
-    const { tenant, asset, ver, file } = params;
-    if (!isUuid(tenant) || !isUuid(asset) || !FILE.test(file) || file.includes('..')) throw notFound('file');
-    const a = tenantAsset(ctx.db, tenant, asset);
-    if (!a || !a.output || a.status !== 'ready') throw notFound('file');
-    const out = JSON.parse(a.output) as { dir?: string; version?: number };
-    if (!out.dir || ver !== `v${out.version}`) throw notFound('file');
-    const res = serveEncrypted(join(ctx.config.dataDir, out.dir), file, assetKey(secret, asset, out.version!), request.method === 'HEAD');
+    const { dir, version, preview } = resolve(params);
+    if (preview) throw notFound('file');
+    const res = serveEncrypted(dir, params.file, assetKey(secret, params.asset, version), request.method === 'HEAD');
     if (!res) throw notFound('file');
     return res;
   };
