@@ -13,10 +13,17 @@ let maxProgress = 0;
 beforeAll(async () => {
   s = await startTestServer({ env: { VS_LOG_LEVEL: 'error' } });
   const src = await makeClip(join(s.dataDir, 'in.mp4'), { seconds: 4 });
+  // Record every status and progress write on this connection (a temp trigger), so short states such as
+  // `packaging` are seen however the event loop is scheduled — no polling race.
+  s.ctx.db.exec(`CREATE TEMP TABLE seen_states (status TEXT, progress REAL);
+    CREATE TEMP TRIGGER seen_states_t AFTER UPDATE OF status, progress ON main.assets
+    BEGIN INSERT INTO seen_states VALUES (NEW.status, NEW.progress); END;`);
   asset = registerAsset(s.ctx, src, { externalId: 'clip-1' });
-  const poll = setInterval(() => { const a = assetRow(s.ctx, asset); seen.add(a.status); if ((a.status === 'encoding' || a.status === 'packaging') && a.progress && a.progress < 100) maxProgress = Math.max(maxProgress, a.progress); }, 20);
   const a = await settled(s.ctx, asset);
-  clearInterval(poll);
+  for (const r of s.ctx.db.query<{ status: string; progress: number | null }, []>('SELECT status, progress FROM seen_states').all()) {
+    seen.add(r.status);
+    if ((r.status === 'encoding' || r.status === 'packaging') && r.progress && r.progress < 100) maxProgress = Math.max(maxProgress, r.progress);
+  }
   expect(a.error).toBeNull();
   expect(a.status).toBe('ready');
   pb = playbackFor(s.ctx, a)!;
