@@ -55,7 +55,7 @@ export function identityRoutes(ctx: AppContext) {
     })
     .delete('/api-keys/:id', ({ principal: p, params, set }) => {
       if (!isUuid(params.id)) throw notFound('API key');
-      svc.revokeKey(p.tenantId, params.id);
+      svc.revokeKey(p.tenantId, params.id, p);
       set.status = 204;
       return null;
     }, {

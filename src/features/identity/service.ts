@@ -11,6 +11,10 @@ import { IdentityStore, type KeyRow } from './store';
 /** Key view returned by the API (no secret). */
 export interface KeyView { id: string; name: string; role: string | null; prefix: string; scopes: string[]; created_at: string; revoked_at: string | null }
 
+const OWNER_SCOPES = scopesForRole('owner');
+/** True when a scope list holds every scope of the owner role. */
+const isOwnerLevel = (scopes: string[]): boolean => { const have = new Set(scopes); return OWNER_SCOPES.every((s) => have.has(s)); };
+
 const SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
 function view(k: KeyRow): KeyView {
@@ -100,11 +104,25 @@ export class IdentityService {
   /** Maps rows to views (for pagination). */
   static view = view;
 
-  /** Revokes a key of the tenant; the next request with it answers 401. Unknown id answers 404. */
-  revokeKey(tenantId: string, id: string): void {
-    const k = this.store.keyById(tenantId, id);
-    if (!k) throw notFound('API key');
-    this.store.revokeKey(tenantId, id, this.now());
+  /**
+   * Revokes a key of the tenant; the next request with it answers 401. Unknown id answers 404. With a `by` caller,
+   * the target's scopes must all be the caller's (else 403). The tenant's last owner-level key is never revoked (409).
+   */
+  revokeKey(tenantId: string, id: string, by?: Principal): void {
+    tx(this.db, () => {
+      const k = this.store.keyById(tenantId, id);
+      if (!k) throw notFound('API key');
+      const scopes = JSON.parse(k.scopes) as string[];
+      if (by) {
+        const missing = scopes.filter((s) => !by.scopes.has(s as Scope));
+        if (missing.length) throw new AppError('insufficient_scope', `cannot revoke a key holding scopes the caller lacks: ${missing.join(', ')}`);
+      }
+      if (k.revoked_at === null && isOwnerLevel(scopes)) {
+        const others = this.store.activeKeyScopes(tenantId).filter((o) => o.id !== id && isOwnerLevel(JSON.parse(o.scopes) as string[]));
+        if (!others.length) throw new AppError('conflict', 'this is the tenant\'s last owner-level key (it holds every owner scope); create another owner key before revoking it');
+      }
+      this.store.revokeKey(tenantId, id, this.now());
+    });
     this.keys?.invalidateKey(id);
   }
 

@@ -53,6 +53,11 @@ export class IdentityStore {
     ).all(tenantId, beforeSeq ?? Number.MAX_SAFE_INTEGER, limit + 1);
   }
 
+  /** Ids and scope lists of a tenant's non-revoked keys. */
+  activeKeyScopes(tenantId: string): { id: string; scopes: string }[] {
+    return this.db.query<{ id: string; scopes: string }, [string]>('SELECT id, scopes FROM api_keys WHERE tenant_id = ? AND revoked_at IS NULL').all(tenantId);
+  }
+
   revokeKey(tenantId: string, id: string, at: number): boolean {
     return this.db.query('UPDATE api_keys SET revoked_at = ? WHERE tenant_id = ? AND id = ? AND revoked_at IS NULL')
       .run(at, tenantId, id).changes > 0;
