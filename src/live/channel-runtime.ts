@@ -4,7 +4,7 @@ import type { AppContext } from '../kernel/context';
 import { tx } from '../kernel/db/sqlite';
 import { emitEvent } from '../kernel/events/outbox';
 import { ChannelStore, type ChannelRow } from '../features/channels/store';
-import { ingestArgs, type IngestSource } from './args/ingest';
+import { ingestArgs, rtmpPullHost, type IngestSource } from './args/ingest';
 import { ladderRungs, liveEncodeArgs } from './args/ladder';
 import type { H264Encoder } from '../media/encoders';
 import { IngestInput, type FeedStreams } from './input';
@@ -89,8 +89,9 @@ export class ChannelRuntime {
 
   private source(name: InputName): IngestSource {
     const c = this.ch;
-    if (c.protocol === 'rtmp') return { kind: 'rtmp', url: `rtmp://127.0.0.1:${this.rtmpPort}/live/${name === 'primary' ? c.rtmp_key_primary : c.rtmp_key_backup}` };
-    return { kind: 'srt', port: name === 'primary' ? c.srt_port_primary : c.srt_port_backup, passphrase: c.srt_passphrase, latencyMs: c.srt_latency_ms };
+    const cfg = this.ctx.config;
+    if (c.protocol === 'rtmp') return { kind: 'rtmp', url: `rtmp://${rtmpPullHost(cfg.rtmpHost)}:${this.rtmpPort}/live/${name === 'primary' ? c.rtmp_key_primary : c.rtmp_key_backup}` };
+    return { kind: 'srt', port: name === 'primary' ? c.srt_port_primary : c.srt_port_backup, passphrase: c.srt_passphrase, latencyMs: c.srt_latency_ms, bind: cfg.srtHost };
   }
 
   /** Opens both inputs and the recorder loop. */

@@ -60,12 +60,12 @@ export class LiveEngine implements LiveControl {
     const n = await this.reconcile();
     this.ctx.log.info('segment index reconciled', { ...n, ms: Date.now() - t0 });
     try {
-      this.stopRtmp = await startRtmp(this.ctx.config.rtmpPort, this.ctx.config.host, {
+      this.stopRtmp = await startRtmp(this.ctx.config.rtmpPort, this.ctx.config.rtmpHost, {
         publish: (key) => { const ch = this.store.byStreamKey(key); return !!ch && ch.desired === 'started'; },
         published: (key) => { const ch = this.store.byStreamKey(key); const rt = ch && this.runtimes.get(ch.id); if (rt) { rt.inputs.primary.kick(); rt.inputs.backup.kick(); } },
       }, this.ctx.log);
     } catch (e) {
-      this.ctx.log.error('RTMP listener failed', { port: this.ctx.config.rtmpPort, error: String(e) });
+      this.ctx.log.error('RTMP listener failed', { host: this.ctx.config.rtmpHost, port: this.ctx.config.rtmpPort, error: String(e) });
     }
     for (const ch of this.store.started()) await this.start(ch.id);
     this.retention = setInterval(() => this.retain(), 60_000);

@@ -18,7 +18,8 @@ export interface RtmpPolicy {
 
 /**
  * RTMP listener on `port` (node-media-server's RTMP server). A publish whose stream key the policy refuses is
- * disconnected at publish time; only loopback clients may play (our own packaging ffmpeg pulls the feed).
+ * disconnected at publish time; only loopback clients (or the bound address itself) may play: our own packaging
+ * ffmpeg pulls the feed from `rtmpPullHost(host)` (args/ingest.ts).
  */
 export async function startRtmp(port: number, host: string, policy: RtmpPolicy, log: Logger): Promise<() => void> {
   nmsLogger.level = 'error';
@@ -36,7 +37,7 @@ export async function startRtmp(port: number, host: string, policy: RtmpPolicy, 
   const onPlay = (s: NmsSession) => {
     if (!mine(s)) return;
     const ip = s.socket.remoteAddress ?? '';
-    if (!(ip === '127.0.0.1' || ip === '::1' || ip === '::ffff:127.0.0.1')) s.socket.destroy();
+    if (!(ip === '127.0.0.1' || ip === '::1' || ip === '::ffff:127.0.0.1' || ip === host || ip === `::ffff:${host}`)) s.socket.destroy();
   };
   nmsContext.eventEmitter.on('prePublish', onPre);
   nmsContext.eventEmitter.on('postPublish', onPost);
@@ -54,3 +55,4 @@ export async function startRtmp(port: number, host: string, policy: RtmpPolicy, 
     srv.stop();
   };
 }
+

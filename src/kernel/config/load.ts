@@ -16,6 +16,8 @@ const ENV_KEYS: Record<string, (c: Config, v: string) => void> = {
   VS_PLAYER_URL: (c, v) => { c.playerUrl = v; },
   VS_RTMP_PORT: (c, v) => { c.rtmpPort = int('VS_RTMP_PORT', v); },
   VS_SRT_PORTS: (c, v) => { c.srtPorts = range('VS_SRT_PORTS', v); },
+  VS_RTMP_HOST: (c, v) => { c.rtmpHost = v; },
+  VS_SRT_HOST: (c, v) => { c.srtHost = v; },
   VS_PRIVATE_ALLOWLIST: (c, v) => { c.privateAllowlist = v.split(',').map((s) => s.trim()).filter(Boolean); },
   VS_LOG_LEVEL: (c, v) => { c.logLevel = v as Config['logLevel']; },
   VS_FFMPEG: (c, v) => { c.ffmpegPath = v; },
@@ -43,6 +45,7 @@ function applyYaml(c: Config, doc: Record<string, unknown>, s3: S3Draft): void {
     player_url: 'playerUrl', problems_base: 'problemsBase', rtmp_port: 'rtmpPort', log_level: 'logLevel',
     json_body_limit: 'jsonBodyLimit', ffmpeg_path: 'ffmpegPath', ffprobe_path: 'ffprobePath',
     shutdown_grace_s: 'shutdownGraceS', private_allowlist: 'privateAllowlist',
+    rtmp_host: 'rtmpHost', srt_host: 'srtHost',
   };
   for (const [k, v] of Object.entries(doc)) {
     if (k === 'srt_ports' && typeof v === 'string') { c.srtPorts = range('srt_ports', v); continue; }
@@ -69,6 +72,9 @@ function validate(c: Config): void {
   };
   port(c.port, 'port'); port(c.rtmpPort, 'rtmp_port'); port(c.srtPorts.start, 'srt_ports'); port(c.srtPorts.end, 'srt_ports');
   if (c.srtPorts.end < c.srtPorts.start) throw new Error('srt_ports: END before START');
+  for (const [k, v] of [['rtmp_host', c.rtmpHost], ['srt_host', c.srtHost]] as const) {
+    if (typeof v !== 'string' || !/^[0-9A-Za-z.:-]+$/.test(v)) throw new Error(`${k} must be an IP address or host name, got "${v}"`);
+  }
   if (!['debug', 'info', 'warn', 'error'].includes(c.logLevel)) throw new Error(`log_level invalid: ${c.logLevel}`);
   if (!Array.isArray(c.privateAllowlist)) throw new Error('private_allowlist must be a list');
   if (c.baseUrl && !/^https?:\/\//.test(c.baseUrl)) throw new Error('base_url must start with http:// or https://');

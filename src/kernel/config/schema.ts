@@ -23,7 +23,11 @@ export interface Config {
   playerUrl: string;
   problemsBase: string;
   rtmpPort: number;
+  /** Address the RTMP listener binds (default 0.0.0.0: encoders on the LAN can push; independent of `host`). */
+  rtmpHost: string;
   srtPorts: { start: number; end: number };
+  /** Address the SRT listeners bind (default 0.0.0.0: encoders on the LAN can push; independent of `host`). */
+  srtHost: string;
   /** CIDRs exempt from the private-address refusal. */
   privateAllowlist: string[];
   logLevel: Level;
@@ -50,7 +54,9 @@ export const DEFAULTS: Config = {
   playerUrl: '',
   problemsBase: 'https://viewstream.dev/problems',
   rtmpPort: 1935,
+  rtmpHost: '0.0.0.0',
   srtPorts: { start: 9000, end: 9199 },
+  srtHost: '0.0.0.0',
   privateAllowlist: [],
   logLevel: 'info',
   jsonBodyLimit: 1024 * 1024,

@@ -15,7 +15,14 @@ export function sourceUrl(s: IngestSource): string {
     pbkeylen: '16', // AES-128, the key length the ingest URL announces
     latency: String(s.latencyMs * 1000), // receive latency; ffmpeg takes microseconds
   });
-  return `srt://${s.bind ?? '0.0.0.0'}:${s.port}?${q}`;
+  const host = s.bind && s.bind.includes(':') ? `[${s.bind}]` : s.bind || '0.0.0.0'; // VS_SRT_HOST; IPv6 in brackets
+  return `srt://${host}:${s.port}?${q}`;
+}
+
+/** Pure: the address our packaging ffmpeg pulls RTMP from: loopback when the listener binds every address, else the bound one. */
+export function rtmpPullHost(bind: string): string {
+  if (bind === '0.0.0.0' || bind === '::' || bind === '') return '127.0.0.1';
+  return bind.includes(':') ? `[${bind}]` : bind;
 }
 
 /** Pure: the leading argv every live ffmpeg shares (passthrough and ladder): quiet stdin, progress, short probe. */
