@@ -15,6 +15,7 @@ import { jobsRoutes } from './features/jobs/routes';
 import { mediaDeliveryRoutes } from './features/media-delivery/routes';
 import { reencodeRoutes } from './features/transcode/routes';
 import { startJobQueue } from './jobs/worker';
+import { featureJobs } from './features/jobs/registry';
 import { webhookRoutes } from './features/webhooks/routes';
 import { eventRoutes } from './features/events/routes';
 import { hookRoutes } from './features/hooks/routes';
@@ -27,12 +28,14 @@ import { guideReviewRoutes } from './features/guide/review-routes';
 import { catchupRoutes } from './features/catchup/routes';
 import { catchupDeliveryRoutes } from './features/catchup/delivery';
 import { clipRoutes } from './features/clips/routes';
+import { registerClipTargets } from './features/clips/targets';
 import { clipDeliveryRoutes } from './features/clips/delivery';
 import { vodRoutes } from './features/live-to-vod/routes';
 
 /** Builds the whole HTTP app: kernel hooks first, then every feature's routes. */
 export function buildApp(ctx: AppContext): AnyElysia {
   let app: AnyElysia;
+  registerClipTargets();
   app = new Elysia({ normalize: false, aot: true })
     .onParse({ as: 'global' }, ({ request, contentType }) => {
       if (isJsonType(contentType) && !isPartUpload(request)) return parseJsonBody(request, ctx.config.jsonBodyLimit);
@@ -71,7 +74,7 @@ export async function startWorkers(ctx: AppContext): Promise<void> {
   // Features register their workers here as they land.
   startUploadWorker(ctx);
   startTrashSweeper(ctx);
-  await startJobQueue(ctx);
+  startJobQueue(ctx, await featureJobs(ctx));
   startWebhookDispatcher(ctx);
   await startLive(ctx);
 }

@@ -151,7 +151,7 @@ durs.forEach((d, i) => {
 index(ch2.id, rows2);
 const clipFrom = recStart + 700, clipTo = clipFrom + 60_000;
 const clip = new ClipService(s.ctx).create(tenant, { channel_id: ch2.id, start_at: new Date(clipFrom).toISOString(), end_at: new Date(clipTo).toISOString(), precision: 'frame' });
-const job: JobRun = { id: 'bench', tenantId: tenant, type: 'clip.finalize', payload: { clipId: clip.id }, attempt: 1, subject: { kind: 'clip', id: clip.id }, signal: new AbortController().signal, progress: () => {}, note: () => {}, setResult: () => {} };
+const job: JobRun<'clip.finalize'> = { id: 'bench', tenantId: tenant, type: 'clip.finalize', payload: { clipId: clip.id }, attempt: 1, subject: { kind: 'clip', id: clip.id }, signal: new AbortController().signal, progress: () => {}, note: () => {}, setResult: () => {} };
 t0 = performance.now();
 await clipJobHandlers['clip.finalize'](s.ctx, job);
 const clipMs = performance.now() - t0;

@@ -4,13 +4,15 @@ import { newId } from '../kernel/ids';
 import { backoffMs } from './backoff';
 import { isPermanent } from './errors';
 import { addJobEvent, claimJob, finishJob, mergeJobResult, recoverOrphans, renewLease, requeueJob, setJobProgress } from './store';
+import { isJobType, type JobType } from './payloads';
 import type { FinalFailureHook, HandlerMap, JobRow, JobRun } from './types';
 
 /** How a queue runs: its handlers, per-type concurrency and lease timing. */
 export interface QueueOptions {
-  handlers: HandlerMap;
+  /** The handlers this queue runs; the app passes the complete map, a test may run a feature's share only. */
+  handlers: Partial<HandlerMap>;
   /** Parallel jobs per type; types not listed use `defaultConcurrency`. */
-  concurrency?: Record<string, number>;
+  concurrency?: Partial<Record<JobType, number>>;
   defaultConcurrency?: number;
   /** Called in the transaction that fails a job for good (last attempt, permanent error, cancel). */
   onFinalFailure?: FinalFailureHook;
@@ -60,7 +62,7 @@ export class JobQueue {
     await Promise.allSettled(all.map((r) => r.done));
   }
 
-  private limit(type: string): number {
+  private limit(type: JobType): number {
     return this.o.concurrency?.[type] ?? this.o.defaultConcurrency ?? 2;
   }
 
@@ -70,7 +72,7 @@ export class JobQueue {
     try {
       for (;;) {
         const act = this.active();
-        const free = Object.keys(this.o.handlers).filter((t) => (act[t] ?? 0) < this.limit(t));
+        const free = (Object.keys(this.o.handlers) as JobType[]).filter((t) => (act[t] ?? 0) < this.limit(t));
         const job = claimJob(this.ctx.db, free, this.owner, Date.now(), this.leaseMs);
         if (!job) break;
         this.launch(job);
@@ -90,8 +92,9 @@ export class JobQueue {
     let lastWrite = 0;
     let pending: { pct: number; eta: number | null } | null = null;
     const flush = () => { if (pending) { setJobProgress(db, job.id, pending.pct, pending.eta); pending = null; lastWrite = Date.now(); } };
+    // The payload was written by enqueueJob for this type (typed there); the row's type is checked before running.
     const run: JobRun = {
-      id: job.id, tenantId: job.tenant_id, type: job.type, attempt: job.attempts, payload: JSON.parse(job.payload),
+      id: job.id, tenantId: job.tenant_id, type: job.type as JobType, attempt: job.attempts, payload: JSON.parse(job.payload),
       subject: job.subject_kind && job.subject_id ? { kind: job.subject_kind, id: job.subject_id } : null,
       signal: ac.signal,
       progress: (pct, etaS) => {
@@ -109,10 +112,9 @@ export class JobQueue {
       } catch (e) { this.ctx.log.warn('lease renewal failed', { job: job.id, error: String(e) }); }
     }, Math.max(200, Math.min(this.leaseMs / 3, 2_000)));
     const done = (async () => {
-      const handler = this.o.handlers[job.type];
       try {
-        if (!handler) throw Object.assign(new Error(`no handler for job type ${job.type}`), { permanent: true });
-        await handler(this.ctx, run);
+        if (!isJobType(job.type) || !this.o.handlers[job.type]) throw Object.assign(new Error(`no handler for job type ${job.type}`), { permanent: true });
+        await runHandler(this.o.handlers, this.ctx, run);
         flush();
         finishJob(db, job.id, this.owner, 'succeeded', null);
       } catch (e) {
@@ -145,4 +147,10 @@ export class JobQueue {
       if (finishJob(db, job.id, this.owner, final, error)) this.o.onFinalFailure?.(this.ctx, job, error);
     });
   }
+}
+
+/** Calls the handler of the run's own type (the map pairs each type with the handler of its payload). */
+function runHandler<K extends JobType>(handlers: Partial<HandlerMap>, ctx: AppContext, run: JobRun<K>): Promise<void> {
+  const h = handlers[run.type] as HandlerMap[K];
+  return h(ctx, run);
 }

@@ -1,11 +1,14 @@
 import type { AppContext } from '../kernel/context';
+import type { JobPayloads, JobType } from './payloads';
 
-/** What a handler sees of its job: payload, cancellation signal and a progress reporter. */
-export interface JobRun {
+export type { JobPayloads, JobType, VodPayload } from './payloads';
+
+/** What a handler sees of its job: typed payload, cancellation signal and a progress reporter. */
+export interface JobRun<K extends JobType = JobType> {
   id: string;
   tenantId: string;
-  type: string;
-  payload: any;
+  type: K;
+  payload: JobPayloads[K];
   attempt: number;
   subject: { kind: string; id: string } | null;
   signal: AbortSignal;
@@ -17,11 +20,14 @@ export interface JobRun {
   setResult(fields: Record<string, unknown>): void;
 }
 
-/** One job handler: resolves on success, throws to fail (PermanentJobError: no retry). */
-export type JobHandler = (ctx: AppContext, job: JobRun) => Promise<void>;
+/** The handler of job type K: resolves on success, throws to fail (PermanentJobError: no retry). */
+export type Handler<K extends JobType> = (ctx: AppContext, job: JobRun<K>) => Promise<void>;
 
-/** A feature's handlers by job type. */
-export type HandlerMap = Record<string, JobHandler>;
+/** The complete handler map: one handler per job type, so a type without a handler fails to compile. */
+export type HandlerMap = { [K in JobType]: Handler<K> };
+
+/** A feature's share of the handler map (only the types it owns). */
+export type FeatureHandlers<K extends JobType> = { [P in K]: Handler<P> };
 
 /** Called once when a job fails for good (after its last attempt, permanently, or cancelled). */
 export type FinalFailureHook = (ctx: AppContext, job: JobRow, error: string) => void;

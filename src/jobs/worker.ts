@@ -1,30 +1,24 @@
-import type { AppContext } from '../kernel/context';
-import { locateFfmpeg } from '../media/locate';
-import { chooseEncoder } from '../features/transcode/encoder';
-import { setMediaRuntime } from '../features/transcode/runtime';
-import { allJobHandlers, onJobFinalFailure } from './handlers';
+import type { AppContext, JobsHandle } from '../kernel/context';
 import { JobQueue } from './queue';
+import type { JobType } from './payloads';
+import type { FinalFailureHook, HandlerMap } from './types';
 
-let running: JobQueue | null = null;
+/** What the app hands the queue at start: every type's handler, failure reactions and per-type concurrency. */
+export interface JobSetup {
+  /** The complete map: a job type without a handler fails to compile where the app builds it. */
+  handlers: HandlerMap;
+  onFinalFailure: FinalFailureHook;
+  concurrency?: Partial<Record<JobType, number>>;
+}
 
-/** The running queue of this process (null before start); `wake()` it after enqueueing to skip the poll delay. */
-export function jobQueue(): JobQueue | null { return running; }
+/** The running queue of this app (null before start or without workers); `wake()` it after enqueueing. */
+export function jobQueue(ctx: AppContext): JobsHandle | null { return ctx.jobs ?? null; }
 
-/** Starts the job queue: picks the encoder once, sets per-type concurrency, stops with the app. */
-export async function startJobQueue(ctx: AppContext): Promise<JobQueue> {
-  const tools = locateFfmpeg({ ffmpeg: ctx.config.ffmpegPath, ffprobe: ctx.config.ffprobePath });
-  const concurrency: Record<string, number> = { 'asset.process': 2 };
-  if (tools) {
-    const choice = await chooseEncoder(tools);
-    setMediaRuntime({ tools, choice });
-    concurrency['asset.encode'] = choice.concurrency;
-    ctx.log.info('transcode encoder', { encoder: choice.encoder, concurrency: choice.concurrency, detected: choice.detected });
-  } else {
-    ctx.log.warn('ffmpeg not found: media jobs will wait and retry (apt-get install ffmpeg)');
-  }
-  const q = new JobQueue(ctx, { handlers: allJobHandlers(), concurrency, defaultConcurrency: 4, onFinalFailure: onJobFinalFailure });
+/** Starts the job queue with the handlers the features provide; carried in `ctx.jobs`, stopped with the app. */
+export function startJobQueue(ctx: AppContext, setup: JobSetup): JobQueue {
+  const q = new JobQueue(ctx, { handlers: setup.handlers, concurrency: setup.concurrency, defaultConcurrency: 4, onFinalFailure: setup.onFinalFailure });
   q.start();
-  running = q;
-  ctx.onStop(async () => { await q.stop(); if (running === q) running = null; });
+  ctx.jobs = q;
+  ctx.onStop(async () => { await q.stop(); if (ctx.jobs === q) ctx.jobs = null; });
   return q;
 }

@@ -11,6 +11,12 @@ import type { StatsStore } from './stats';
 /** Something to stop on shutdown (workers, child processes, listeners). */
 export type Stopper = () => Promise<void> | void;
 
+/** The running job queue as features see it (declared here so the kernel does not import jobs/). */
+export interface JobsHandle {
+  /** Polls now; call after enqueueing to skip the poll delay. */
+  wake(): void;
+}
+
 /** Everything a feature needs, built once at start and passed down explicitly. */
 export interface AppContext {
   config: Readonly<Config>;
@@ -22,6 +28,8 @@ export interface AppContext {
   limiter: RateLimiter;
   cursors: Cursors;
   http: HttpPlugin;
+  /** The job queue once workers started it (unset before, and in processes without workers). */
+  jobs?: JobsHandle | null;
   /** Registers work to stop on shutdown (run in reverse order). */
   onStop(fn: Stopper): void;
 }

@@ -12,13 +12,14 @@ import { tx } from '../../kernel/db/sqlite';
 import { AppError } from '../../kernel/errors';
 import { enqueueJob } from '../../jobs/enqueue';
 import { PermanentJobError } from '../../jobs/errors';
+import type { FeatureHandlers, JobRun } from '../../jobs/types';
 import { BlockedAddressError, FetchTooLargeError, safeFetch } from '../../kernel/net/safe-fetch';
 import { assetStore, type AssetRow } from './store';
 import { copyFromBucket } from './s3-source';
 import { assetDir, relToData, sourceExt } from './paths';
 
-/** The slice of a queued job a handler uses (the queue passes more). */
-export interface AssetJob { id: string; tenantId: string; payload: any; signal: AbortSignal; progress(pct: number): void }
+/** The slice of a queued `asset.fetch` job the handler uses (the queue passes more). */
+export type AssetJob = Pick<JobRun<'asset.fetch'>, 'id' | 'tenantId' | 'payload' | 'signal' | 'progress'>;
 
 /** Limits of URL ingest; tests may lower them (a process-wide setting, not per tenant). */
 export const FETCH_LIMITS = {
@@ -93,7 +94,7 @@ function registerSource(ctx: AppContext, a: AssetRow, dest: string): void {
   });
 }
 
-/** Job handlers of the assets feature, by job type (the queue combines every feature's map). */
-export const assetJobHandlers = {
+/** Job handlers of the assets feature, by job type (features/jobs/registry.ts combines every feature's share). */
+export const assetJobHandlers: FeatureHandlers<'asset.fetch'> = {
   'asset.fetch': fetchSource,
-} satisfies Record<string, (ctx: AppContext, job: AssetJob) => Promise<void>>;
+};

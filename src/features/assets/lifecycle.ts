@@ -1,18 +1,15 @@
 import type { AppContext } from '../../kernel/context';
 import { emitEvent } from '../../kernel/events/outbox';
-import type { HandlerMap, JobRow } from '../../jobs/types';
-import { encodeAsset } from '../transcode/encode-job';
-import { processAsset } from '../transcode/probe-job';
+import type { JobRow } from '../../jobs/types';
 import { lifecycleAsset, markFailed, reviveFailed, type LifecycleAsset } from './lifecycle-store';
+import { parseAssetOutput } from './output';
 
-/**
- * Job handlers of the media lifecycle. `asset.process` (queued by the assets feature with the asset) probes the
- * source and queues `asset.encode`, which encodes, packages and makes the asset ready.
+/*
+ * The asset lifecycle: registered → probing → queued → encoding → packaging → ready | failed. The assets feature
+ * owns the states (lifecycle-store.ts), the output model (output.ts), the events and failure handling (here); the
+ * transcode feature's jobs (transcode/jobs.ts: `asset.process` probes, `asset.encode` encodes and packages) move
+ * an asset through the working states.
  */
-export const lifecycleJobHandlers: HandlerMap = {
-  'asset.process': processAsset,
-  'asset.encode': encodeAsset,
-};
 
 /**
  * Data of `asset.ready` / `asset.failed` events: `{asset: id, external_id, status, error?, playback?}` —
@@ -25,9 +22,8 @@ export function assetEventData(a: Pick<LifecycleAsset, 'id' | 'external_id' | 's
 /** Playback URLs of a ready asset (absolute, under the delivery base URL), or null when not ready. */
 export function playbackFor(ctx: AppContext, asset: { id: string; tenant_id: string; status: string; output: string | null }): Record<string, string> | null {
   if (asset.status !== 'ready' || !asset.output) return null;
-  let out: { version?: number; files?: Record<string, string> };
-  try { out = JSON.parse(asset.output); } catch { return null; }
-  if (!out.version || !out.files) return null;
+  const out = parseAssetOutput(asset.output);
+  if (!out) return null;
   const base = `${ctx.config.cdnBaseUrl}${deliveryPrefix(asset.tenant_id, asset.id)}/v${out.version}/`;
   const f = out.files;
   return { hls: base + f.hls, dash: base + f.dash, poster: base + f.poster, sprite: base + f.sprite, thumbs_vtt: base + f.thumbs_vtt, download: base + f.download };

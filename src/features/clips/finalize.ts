@@ -11,7 +11,7 @@ import type { AppContext } from '../../kernel/context';
 import { tx } from '../../kernel/db/sqlite';
 import { emitEvent } from '../../kernel/events/outbox';
 import { PermanentJobError } from '../../jobs/errors';
-import type { HandlerMap, JobRow, JobRun } from '../../jobs/types';
+import type { FeatureHandlers, JobRow, JobRun } from '../../jobs/types';
 import { locateFfmpeg } from '../../media/locate';
 import { runTool } from '../../media/process';
 import { codecsOf, masterPlaylist } from '../../live/playlist';
@@ -72,7 +72,7 @@ async function cutRendition(ctx: AppContext, ch: ChannelRow, rendition: string, 
   return { bandwidth: ms ? (bytes * 8 * 1000) / ms : 1_000_000, codecs };
 }
 
-async function finalizeClip(ctx: AppContext, job: JobRun): Promise<void> {
+async function finalizeClip(ctx: AppContext, job: JobRun<'clip.finalize'>): Promise<void> {
   const store = new ClipStore(ctx.db);
   const c = store.anyById(String(job.payload?.clipId ?? ''));
   if (!c || c.status !== 'finalizing') return; // deleted or done already
@@ -112,7 +112,7 @@ async function finalizeClip(ctx: AppContext, job: JobRun): Promise<void> {
 }
 
 /** Job handlers of the clips feature. */
-export const clipJobHandlers: HandlerMap = { 'clip.finalize': finalizeClip };
+export const clipJobHandlers: FeatureHandlers<'clip.finalize'> = { 'clip.finalize': finalizeClip };
 
 /** A finalize job that failed for good leaves its clip `finalizing` with `error` set (it still plays over the recording). */
 export function failClipOfJob(ctx: AppContext, job: JobRow, error: string): void {

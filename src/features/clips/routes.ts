@@ -3,22 +3,15 @@ import type { AppContext } from '../../kernel/context';
 import { doc } from '../../kernel/http/plugin';
 import { parseLimit } from '../../kernel/http/pagination';
 import { requireScope } from '../../kernel/http/auth';
-import { channelById } from '../channels/service';
-import { registerPlaybackTarget } from '../playback/targets';
 import { CreateClipBody } from './model';
 import { ClipService } from './service';
 
 const T = 'Clips';
 const Id = t.Object({ id: t.String() });
 
-/** /v1/clips: cut (segment or frame precision), list, get, delete; registers the `clip` playback-token target. */
+/** /v1/clips: cut (segment or frame precision), list, get, delete (the `clip` playback target: targets.ts). */
 export function clipRoutes(ctx: AppContext) {
   const svc = new ClipService(ctx);
-  registerPlaybackTarget('clip', (c, tenant, spec) => {
-    const clip = new ClipService(c).get(tenant.id, String(spec.clip));
-    const ch = channelById(c, tenant.id, clip.channel_id);
-    return { kind: 'clip', id: clip.id, policy: { kind: 'clip', ref: clip.id, channel: ch?.slug ?? null }, path: `/m/clips/${clip.id}/master.m3u8?c=${encodeURIComponent(tenant.slug)}`, thumbs: null };
-  });
   return new Elysia({ prefix: '/v1/clips' })
     .use(ctx.http)
     .post('/', ({ principal: p, body, set }) => {

@@ -44,7 +44,7 @@ export function jobsService(ctx: AppContext) {
         if (!retryJob(ctx.db, id)) throw new AppError('conflict', `job is ${r.status}; only failed or cancelled jobs can be retried`);
         reviveAssetForRetry(ctx, r);
       });
-      jobQueue()?.wake();
+      jobQueue(ctx)?.wake();
       return jobView(one(tenantId, id));
     },
     cancel(tenantId: string, id: string) {

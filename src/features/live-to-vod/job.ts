@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import type { AppContext } from '../../kernel/context';
 import { tx } from '../../kernel/db/sqlite';
 import { PermanentJobError } from '../../jobs/errors';
-import type { HandlerMap, JobRow, JobRun } from '../../jobs/types';
-import { locateFfmpeg } from '../../media/locate';
+import type { FeatureHandlers, JobRow, JobRun } from '../../jobs/types';
+import type { FfmpegTools } from '../../media/locate';
 import { runTool } from '../../media/process';
 import { AssetService, checkAssetInput, insertAssetWithJob } from '../assets/service';
 import { assetDir, relToData } from '../assets/paths';
@@ -20,11 +20,11 @@ import { selectRange } from '../catchup/coverage';
 import { programmeOf, setProgrammeVod } from '../guide/service';
 import { remuxArgs, runsOf } from './remux-args';
 
-/** Payload of a `vod.publish` job. */
-export interface VodPayload { programmeId: string; channelId: string; from: number; to: number; publish: boolean; collectionId: string | null; replace: boolean; assetId: string }
+/** Payload of a `vod.publish` job (declared with every job type in src/jobs/payloads.ts). */
+export type { VodPayload } from '../../jobs/payloads';
 
-async function publishVod(ctx: AppContext, job: JobRun): Promise<void> {
-  const p = job.payload as VodPayload;
+async function publishVod(ctx: AppContext, job: JobRun<'vod.publish'>, tools: FfmpegTools | null): Promise<void> {
+  const p = job.payload;
   const prog = programmeOf(ctx, job.tenantId, p.channelId, p.programmeId);
   if (!prog) throw new PermanentJobError('the programme was deleted');
   const ch = channelById(ctx, job.tenantId, p.channelId);
@@ -32,7 +32,7 @@ async function publishVod(ctx: AppContext, job: JobRun): Promise<void> {
   const rend = recordedRenditions(ctx, ch.id).includes('src') ? 'src' : recordedRenditions(ctx, ch.id)[0];
   const segs = rend ? selectRange(segmentsInRange(ctx, ch.id, rend, p.from, p.to), p.from, p.to) : [];
   if (!segs.length) throw new PermanentJobError('nothing is recorded in the programme range any more');
-  const ffmpeg = locateFfmpeg()?.ffmpeg;
+  const ffmpeg = tools?.ffmpeg;
   if (!ffmpeg) throw new PermanentJobError('ffmpeg not found');
   const dir = assetDir(ctx.config.dataDir, job.tenantId, p.assetId);
   const work = join(dir, `.remux-${job.attempt}`);
@@ -69,8 +69,10 @@ async function publishVod(ctx: AppContext, job: JobRun): Promise<void> {
   }
 }
 
-/** Job handlers of the live-to-VOD feature. */
-export const vodJobHandlers: HandlerMap = { 'vod.publish': publishVod };
+/** Job handlers of the live-to-VOD feature, given the ffmpeg located at start (`VS_FFMPEG` honoured). */
+export function vodJobHandlers(tools: FfmpegTools | null): FeatureHandlers<'vod.publish'> {
+  return { 'vod.publish': (ctx, job) => publishVod(ctx, job, tools) };
+}
 
 /** A `vod.publish` job that failed for good marks the programme's `vod` failed. */
 export function failVodOfJob(ctx: AppContext, job: JobRow, error: string): void {

@@ -10,20 +10,17 @@ import type { MediaInfo } from '../../media/probe-parse';
 import { transcode } from '../../media/transcode';
 import { lifecycleAsset, markReady, saveOutput, saveProgress, transition } from '../assets/lifecycle-store';
 import { assetEventData, playbackFor } from '../assets/lifecycle';
+import { previewOutput, type AssetOutput } from '../assets/output';
 import { identityService } from '../identity/service';
 import { loadLadders, pickLadder } from './ladders';
 import { sourceFile } from './probe-job';
-import { assetRelDir, mediaRuntime } from './runtime';
+import { assetRelDir, requireRuntime, type MediaRuntime } from './runtime';
 
-/** The `output` JSON of a ready asset (playbackFor and delivery read it). */
-export interface AssetOutput {
-  dir: string; version: number; encoder: string; fallback_from: string | null; ladder: string; audio: boolean;
-  renditions: { name: string; width: number; height: number; video_k: number }[];
-  files: Record<string, string>; thumb: { w: number; h: number; interval_s: number };
-}
+/** The `output` JSON of a ready asset (defined in the assets feature's output model). */
+export type { AssetOutput } from '../assets/output';
 
 /** `asset.encode`: queued → encoding → packaging → ready; writes into a work dir renamed into place at the end. */
-export async function encodeAsset(ctx: AppContext, job: JobRun): Promise<void> {
+export async function encodeAsset(ctx: AppContext, job: JobRun<'asset.encode'>, media: MediaRuntime | null): Promise<void> {
   const id = String(job.payload?.assetId ?? '');
   const a = lifecycleAsset(ctx.db, id);
   if (!a || a.deleted_at !== null) throw new PermanentJobError('asset not found or deleted');
@@ -43,7 +40,7 @@ export async function encodeAsset(ctx: AppContext, job: JobRun): Promise<void> {
   for (const f of readdirSync(base)) if (f.startsWith('.work-')) rmSync(join(base, f), { recursive: true, force: true });
   const work = join(base, `.work-${job.id}-${job.attempt}`);
   mkdirSync(work);
-  const rt = mediaRuntime();
+  const rt = requireRuntime(media);
   const started = Date.now();
   let lastAsset = 0;
   try {
@@ -65,7 +62,7 @@ export async function encodeAsset(ctx: AppContext, job: JobRun): Promise<void> {
         const ms = Date.now() - started;
         job.note('first_playable', { ms });
         job.setResult({ first_playable_ms: ms });
-        saveOutput(ctx.db, id, { preview: `${rel}/.work-${job.id}-${job.attempt}` });
+        saveOutput(ctx.db, id, previewOutput(`${rel}/.work-${job.id}-${job.attempt}`));
       },
     });
     const version = a.output_version + 1;

@@ -9,7 +9,7 @@ import { probeFile } from '../../media/probe';
 import { identityService } from '../identity/service';
 import { lifecycleAsset, saveProbe, saveProgress, transition, WORKING } from '../assets/lifecycle-store';
 import { loadLadders, pickLadder } from './ladders';
-import { mediaRuntime } from './runtime';
+import { requireRuntime, type MediaRuntime } from './runtime';
 
 /** Largest source file accepted for processing (bytes). */
 export const MAX_SOURCE_BYTES = 200 * 2 ** 30;
@@ -22,7 +22,7 @@ export function sourceFile(dataDir: string, rel: string): string {
 }
 
 /** `asset.process`: registered → probing → queued, then hands over to an `asset.encode` job. */
-export async function processAsset(ctx: AppContext, job: JobRun): Promise<void> {
+export async function processAsset(ctx: AppContext, job: JobRun<'asset.process'>, media: MediaRuntime | null): Promise<void> {
   const id = String(job.payload?.assetId ?? job.subject?.id ?? '');
   const a = lifecycleAsset(ctx.db, id);
   if (!a || a.deleted_at !== null) throw new PermanentJobError('asset not found or deleted');
@@ -31,7 +31,7 @@ export async function processAsset(ctx: AppContext, job: JobRun): Promise<void> 
   if (!a.source_path) throw new Error('source not available yet');
   if (!transition(ctx.db, id, [...WORKING, 'failed'], 'probing')) throw new PermanentJobError(`asset is ${a.status}`);
   saveProgress(ctx.db, id, 0, null);
-  const rt = mediaRuntime();
+  const rt = requireRuntime(media);
   const info = await probeFile(rt.tools.ffprobe, sourceFile(ctx.config.dataDir, a.source_path), { signal: job.signal, maxBytes: MAX_SOURCE_BYTES });
   if ('error' in info) throw new PermanentJobError(info.error);
   if (!info.video) throw new PermanentJobError('audio-only sources are not supported: the file has no video stream');

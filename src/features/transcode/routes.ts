@@ -22,7 +22,7 @@ export function reencodeRoutes(ctx: AppContext) {
         if (!resetForReencode(ctx.db, a.id, ladder)) throw new AppError('conflict', `asset is ${a.status}; only ready or failed assets can be re-encoded`);
         return enqueueJob(ctx.db, { tenantId: p.tenantId, type: 'asset.process', payload: { assetId: a.id, ...(ladder ? { ladder } : {}) }, subject: { kind: 'asset', id: a.id } });
       });
-      jobQueue()?.wake();
+      jobQueue(ctx)?.wake();
       set.status = 202;
       return { asset: a.id, status: 'registered', job_id: jobId };
     }, {

@@ -1,19 +1,30 @@
 import { join } from 'node:path';
-import type { FfmpegTools } from '../../media/locate';
-import type { EncoderChoice } from './encoder';
+import type { AppContext } from '../../kernel/context';
+import { locateFfmpeg, type FfmpegTools } from '../../media/locate';
+import { chooseEncoder, type EncoderChoice } from './encoder';
 
-/** Media tools and encoder chosen at worker start, read by the transcode handlers. */
+/** Media tools and encoder chosen once at worker start, handed to the media job handlers. */
 export interface MediaRuntime { tools: FfmpegTools; choice: EncoderChoice }
 
-let current: MediaRuntime | null = null;
+/**
+ * Locates ffmpeg/ffprobe (configured paths first, `VS_FFMPEG`/`VS_FFPROBE`) and picks the encoder once; null
+ * when ffmpeg is missing (media jobs then fail transiently and retry).
+ */
+export async function startMediaRuntime(ctx: AppContext): Promise<MediaRuntime | null> {
+  const tools = locateFfmpeg({ ffmpeg: ctx.config.ffmpegPath, ffprobe: ctx.config.ffprobePath });
+  if (!tools) {
+    ctx.log.warn('ffmpeg not found: media jobs will wait and retry (apt-get install ffmpeg)');
+    return null;
+  }
+  const choice = await chooseEncoder(tools);
+  ctx.log.info('transcode encoder', { encoder: choice.encoder, concurrency: choice.concurrency, detected: choice.detected });
+  return { tools, choice };
+}
 
-/** Sets the runtime (worker start). */
-export function setMediaRuntime(r: MediaRuntime): void { current = r; }
-
-/** The runtime; throws (a transient job failure) when workers have not started it. */
-export function mediaRuntime(): MediaRuntime {
-  if (!current) throw new Error('media runtime not started');
-  return current;
+/** The runtime a media job needs; throws a transient error (the job retries) when ffmpeg was not found at start. */
+export function requireRuntime(rt: MediaRuntime | null): MediaRuntime {
+  if (!rt) throw new Error('media runtime not started: ffmpeg was not found at start');
+  return rt;
 }
 
 /** Directory of an asset's media, relative to the data dir. */

@@ -1,6 +1,16 @@
 import type { IncomingMessage } from 'node:http';
-import type { SafeResponse } from './safe-fetch';
 import { AppError } from '../errors';
+
+/** A response whose body is bounded by `maxBytes` and by the deadline. */
+export interface SafeResponse {
+  status: number;
+  headers: Headers;
+  /** Final URL after redirects. */
+  url: string;
+  body: ReadableStream<Uint8Array> | null;
+  text(): Promise<string>;
+  bytes(): Promise<Uint8Array>;
+}
 
 /** Wraps a node response as a SafeResponse whose stream stops (with an error) past `maxBytes`. */
 export function responseBody(res: IncomingMessage, url: string, maxBytes: number, head: boolean, done: () => void,

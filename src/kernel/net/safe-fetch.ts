@@ -10,7 +10,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { AppError } from '../errors';
 import { blockedReason, formatIp, parseCidr, parseIp, type Cidr, type Ip } from './ip';
-import { responseBody } from './safe-body';
+import { responseBody, type SafeResponse } from './safe-body';
 import { agentFor, pinned, resolveName } from './pool';
 
 /** Options of one safe request. */
@@ -31,16 +31,8 @@ export interface SafeFetchOptions {
   idleTimeoutMs?: number;
 }
 
-/** A response whose body is bounded by `maxBytes` and by the deadline. */
-export interface SafeResponse {
-  status: number;
-  headers: Headers;
-  /** Final URL after redirects. */
-  url: string;
-  body: ReadableStream<Uint8Array> | null;
-  text(): Promise<string>;
-  bytes(): Promise<Uint8Array>;
-}
+/** A response whose body is bounded by `maxBytes` and by the deadline (defined beside the body reader). */
+export type { SafeResponse } from './safe-body';
 
 /** A URL or address the fetcher refuses (scheme, private/internal address, malformed host). 422. */
 export class BlockedAddressError extends AppError {

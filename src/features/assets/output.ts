@@ -1,0 +1,44 @@
+/**
+ * The `output` column of an asset, defined once: while encoding it holds `{preview}` (the growing work dir), once
+ * ready the finished, versioned output below. Written by the encode job, read by playback URLs and delivery.
+ */
+
+/** One encoded rendition of a ready asset. */
+export interface AssetRendition { name: string; width: number; height: number; video_k: number }
+
+/** The `output` JSON of a ready asset: its versioned directory (data-dir relative), ladder, renditions and files. */
+export interface AssetOutput {
+  dir: string; version: number; encoder: string; fallback_from: string | null; ladder: string; audio: boolean;
+  renditions: AssetRendition[];
+  /** Delivery file names by role: hls, dash, poster, sprite, thumbs_vtt, download. */
+  files: Record<string, string>;
+  thumb: { w: number; h: number; interval_s: number };
+}
+
+/** The `output` JSON while encoding: the work directory served as the preview. */
+export interface AssetPreview { preview: string }
+
+function parse(json: string | null): Record<string, unknown> | null {
+  if (!json) return null;
+  try {
+    const v = JSON.parse(json) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? v as Record<string, unknown> : null;
+  } catch { return null; }
+}
+
+/** The finished output of an `output` column, or null when absent, unreadable or only a preview. */
+export function parseAssetOutput(json: string | null): AssetOutput | null {
+  const o = parse(json);
+  if (!o || typeof o.dir !== 'string' || typeof o.version !== 'number' || !o.version) return null;
+  if (!o.files || typeof o.files !== 'object') return null;
+  return o as unknown as AssetOutput;
+}
+
+/** The preview directory (data-dir relative) of an `output` column while encoding, or null. */
+export function previewDirOf(json: string | null): string | null {
+  const o = parse(json);
+  return o && typeof o.preview === 'string' ? o.preview : null;
+}
+
+/** The `output` JSON to store while encoding. */
+export function previewOutput(dir: string): AssetPreview { return { preview: dir }; }

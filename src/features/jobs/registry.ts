@@ -1,0 +1,33 @@
+/**
+ * The one place the features hand their job handlers to the queue (called by app.ts `startWorkers`): every job
+ * type's handler, typed as the complete `HandlerMap` so a type without a handler fails to compile; the reactions
+ * to final failures; per-type concurrency. The media tools and encoder are found once here and passed down.
+ */
+import type { AppContext } from '../../kernel/context';
+import type { JobSetup } from '../../jobs/worker';
+import type { HandlerMap, JobRow } from '../../jobs/types';
+import { assetJobHandlers } from '../assets/jobs';
+import { failAssetOfJob } from '../assets/lifecycle';
+import { clipJobHandlers, failClipOfJob } from '../clips/finalize';
+import { failVodOfJob, vodJobHandlers } from '../live-to-vod/job';
+import { transcodeConcurrencyOf, transcodeJobHandlers } from '../transcode/jobs';
+import { startMediaRuntime } from '../transcode/runtime';
+
+/** Runs when any job fails for good; each feature reacts to its own subjects. */
+export function onJobFinalFailure(ctx: AppContext, job: JobRow, error: string): void {
+  failAssetOfJob(ctx, job, error);
+  failClipOfJob(ctx, job, error);
+  failVodOfJob(ctx, job, error);
+}
+
+/** Builds the queue's setup: detects ffmpeg and the encoder once, then combines every feature's handlers. */
+export async function featureJobs(ctx: AppContext): Promise<JobSetup> {
+  const media = await startMediaRuntime(ctx);
+  const handlers: HandlerMap = {
+    ...assetJobHandlers,
+    ...transcodeJobHandlers(media),
+    ...clipJobHandlers,
+    ...vodJobHandlers(media?.tools ?? null),
+  };
+  return { handlers, onFinalFailure: onJobFinalFailure, concurrency: transcodeConcurrencyOf(media) };
+}

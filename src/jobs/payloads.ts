@@ -1,0 +1,30 @@
+/**
+ * Every job type the appliance runs and the payload each carries (the JSON stored in `jobs.payload`). Adding a job
+ * type here makes the complete handler map (`HandlerMap`) fail to compile until a feature handles it.
+ */
+export interface JobPayloads {
+  /** Download a `url` / `s3` source into the asset's directory, then queue `asset.process`. */
+  'asset.fetch': { assetId: string };
+  /** Probe the source and plan the ladder, then queue `asset.encode`. `ladder` overrides the asset's ladder. */
+  'asset.process': { assetId: string; ladder?: string };
+  /** Encode and package the planned ladder; the asset turns ready. */
+  'asset.encode': { assetId: string; ladder?: string };
+  /** Cut a frame-precision clip out of the recording. */
+  'clip.finalize': { clipId: string };
+  /** Remux a programme's recorded range into a new library asset. */
+  'vod.publish': VodPayload;
+}
+
+/** Payload of a `vod.publish` job. */
+export interface VodPayload { programmeId: string; channelId: string; from: number; to: number; publish: boolean; collectionId: string | null; replace: boolean; assetId: string }
+
+/** One of the job types above. */
+export type JobType = keyof JobPayloads;
+
+/** Every job type, for checks of rows read back from the database. */
+export const JOB_TYPES: readonly JobType[] = ['asset.fetch', 'asset.process', 'asset.encode', 'clip.finalize', 'vod.publish'] satisfies readonly JobType[];
+
+/** True when a stored type string names a known job type. */
+export function isJobType(t: string): t is JobType {
+  return (JOB_TYPES as readonly string[]).includes(t);
+}
