@@ -8,15 +8,16 @@ import { AssetService } from './service';
 import { assetStore } from './store';
 import { ftsQuery } from './search';
 import { assetView } from './view';
+import { answers, PageQuery } from '../meta/model';
 
-const ListQuery = t.Object({ q: t.Optional(t.String()), limit: t.Optional(t.String()), cursor: t.Optional(t.String()) });
+const ListQuery = t.Composite([PageQuery(), t.Object({ q: t.Optional(t.String({ minLength: 2, maxLength: 100, description: 'search text, 2-100 characters' })) })]);
 const IdParams = t.Object({ id: t.String() });
 
 /** /v1/assets: create, list and search, read, edit, trash, restore, purge, trash retention. */
 export function assetRoutes(ctx: AppContext) {
   const svc = new AssetService(ctx);
   const view = (a: Parameters<typeof assetView>[1]) => assetView(ctx, a);
-  const page = (tenantId: string, query: { q?: string; limit?: string; cursor?: string }, trash: boolean) => {
+  const page = (tenantId: string, query: { q?: string; limit?: number; cursor?: string }, trash: boolean) => {
     const limit = parseLimit(query.limit, 50, 200);
     let match: string | null = null;
     if (query.q !== undefined) {
@@ -56,7 +57,7 @@ export function assetRoutes(ctx: AppContext) {
     })
     .delete('/trash', ({ principal: p }) => ({ purged: svc.emptyTrash(p.tenantId) }), {
       auth: { scope: 'assets:purge', platform: true },
-      detail: doc('Assets', 'Empty the trash', 'ריקון האשפה', 'Permanently deletes every trashed asset and its files. Answers `{purged}`.'),
+      detail: doc('Assets', 'Empty the trash', 'ריקון האשפה', 'Permanently deletes every trashed asset and its files. Answers `{purged}`.', answers({ 200: t.Object({ purged: t.Integer({ description: 'assets deleted' }) }) })),
     })
     .get('/trash/settings', ({ principal: p }) => ({ retention_days: svc.retention(p.tenantId) }), {
       auth: { scope: 'assets:read', platform: true },
@@ -72,7 +73,7 @@ export function assetRoutes(ctx: AppContext) {
     .delete('/trash/:id', ({ principal: p, params, set }) => { svc.purge(p.tenantId, params.id); set.status = 204; return null; }, {
       auth: { scope: 'assets:purge', platform: true },
       params: IdParams,
-      detail: doc('Assets', 'Purge a trashed asset', 'מחיקה לצמיתות', 'Deletes the asset and all its files for good.'),
+      detail: doc('Assets', 'Purge a trashed asset', 'מחיקה לצמיתות', 'Deletes the asset and all its files for good.', answers({ 204: null })),
     })
     .post('/:id/restore', ({ principal: p, params }) => view(svc.restore(p.tenantId, params.id)), {
       auth: { scope: 'assets:write', platform: true },
@@ -96,6 +97,6 @@ export function assetRoutes(ctx: AppContext) {
     .delete('/:id', ({ principal: p, params, set }) => { svc.trash(p.tenantId, params.id); set.status = 204; return null; }, {
       auth: { scope: 'assets:write', platform: true },
       params: IdParams,
-      detail: doc('Assets', 'Delete an asset (to trash)', 'מחיקת נכס (לאשפה)', 'Moves the asset to the trash; restore it or purge it later.'),
+      detail: doc('Assets', 'Delete an asset (to trash)', 'מחיקת נכס (לאשפה)', 'Moves the asset to the trash; restore it or purge it later.', answers({ 204: null })),
     });
 }

@@ -8,6 +8,7 @@ import { liveControl } from '../../live/registry';
 import { ChannelService } from './service';
 import { ChannelView, CreateChannelBody, IngestView, LogsView, PatchChannelBody, RotateBody } from './model';
 import { channelView } from './view';
+import { answers, PageQuery } from '../meta/model';
 import type { ChannelRow } from './store';
 
 const Id = t.Object({ id: t.String() });
@@ -30,7 +31,7 @@ export function channelRoutes(ctx: AppContext) {
       const scope = `channels:${p.tenantId}`;
       const cursor = query.cursor ? ctx.cursors.decode(scope, query.cursor) : null;
       return ctx.cursors.page(scope, svc.store.list(p.tenantId, cursor, limit), limit, (r) => view(r, p.tenantSlug));
-    }, { auth: { scope: 'channels:read', platform: true }, query: t.Object({ limit: t.Optional(t.String()), cursor: t.Optional(t.String()) }),
+    }, { auth: { scope: 'channels:read', platform: true }, query: PageQuery(),
       response: { 200: t.Object({ items: t.Array(ChannelView), next_cursor: t.Union([t.String(), t.Null()]) }) },
       detail: doc(T, 'List channels', 'רשימת ערוצים', 'Newest first; `limit` up to 200 (default 50).') })
     .get('/:id', ({ principal: p, params }) => view(svc.get(p.tenantId, id(params.id)), p.tenantSlug), {
@@ -41,7 +42,7 @@ export function channelRoutes(ctx: AppContext) {
       detail: doc(T, 'Change a channel', 'שינוי ערוץ', 'Changes to latency, segment duration or recording restart a running channel.') })
     .delete('/:id', async ({ principal: p, params, set }) => { await svc.remove(p.tenantId, id(params.id)); set.status = 204; return null; }, {
       auth: { scope: 'channels:write', platform: true }, params: Id,
-      detail: doc(T, 'Delete a channel', 'מחיקת ערוץ', 'Stops it and drops its segment index; recorded files are left for retention.') })
+      detail: doc(T, 'Delete a channel', 'מחיקת ערוץ', 'Stops it and drops its segment index; recorded files are left for retention.', answers({ 204: null })) })
     .get('/:id/ingest', ({ principal: p, params }) => svc.ingest(p.tenantId, id(params.id)), {
       auth: { scope: 'channels:operate', platform: true }, params: Id, response: { 200: IngestView },
       detail: doc(T, 'Ingest endpoints and secrets', 'כתובות קליטה וסודות', 'SRT caller URLs (AES-128, `pbkeylen=16`) for primary and backup, and RTMP URL plus stream keys (push to `url + "/" + stream_key`).') })

@@ -14,3 +14,18 @@ export const CreateClipBody = t.Object({
 
 /** Parsed create input. */
 export type CreateClip = typeof CreateClipBody.static;
+
+const At = t.String({ format: 'date-time' });
+/** A clip as answered. */
+export const ClipView = t.Object({
+  id: t.String(), channel_id: t.String(), title: t.Union([t.String(), t.Null()]),
+  start_at: At, end_at: At,
+  precision: t.String({ description: '`segment` or `frame`' }),
+  renditions: t.Array(t.String()),
+  status: t.String({ description: '`ready`, `finalizing` (frame precision, until its job is done) or `final`; a failed cut keeps its status and sets `error`' }),
+  expired: t.Boolean({ description: 'retention removed the recording under a segment-precision clip (playback answers 410)' }),
+  expires_at: t.Union([At, t.Null()]),
+  playback: t.Object({ hls: t.String({ description: '`/m/clips/<id>/master.m3u8?c=<tenant>` on the delivery host' }) }),
+  error: t.Optional(t.String()),
+  created_at: At, updated_at: At,
+});

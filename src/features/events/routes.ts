@@ -4,6 +4,7 @@ import { doc } from '../../kernel/http/plugin';
 import { invalid } from '../../kernel/errors';
 import { outboxHead } from '../../kernel/events/cursors';
 import { openEventStream } from './stream';
+import { mediaAnswer } from '../meta/model';
 
 const DESCRIPTION = `Server-sent events (\`text/event-stream\`) of the caller's tenant: the same events as webhooks, with the same JSON envelope \`{id, type, at, customer_id, data}\` (see the event types under Webhooks). Frames:
 
@@ -38,7 +39,11 @@ export function eventRoutes(ctx: AppContext) {
       });
     }, {
       auth: { scope: 'events:read' },
-      query: t.Object({ last_event_id: t.Optional(t.String()), types: t.Optional(t.String()), heartbeat_s: t.Optional(t.String()) }),
-      detail: doc('Events', 'Event stream', 'זרם אירועים', DESCRIPTION),
+      query: t.Object({
+        last_event_id: t.Optional(t.String({ pattern: '^[0-9]{1,15}$', description: 'resume after this event id (like the `Last-Event-ID` header); 0 replays from the start' })),
+        types: t.Optional(t.String({ maxLength: 2000, description: 'comma-separated event types to send' })),
+        heartbeat_s: t.Optional(t.Integer({ minimum: 1, maximum: 60, description: 'seconds between heartbeat comments (default 15)' })),
+      }),
+      detail: doc('Events', 'Event stream', 'זרם אירועים', DESCRIPTION, mediaAnswer(200, 'text/event-stream', t.String({ description: 'server-sent event frames (`id:`, `event:`, `data:` lines; `: heartbeat` comments)' }), 'the event stream (open until the client disconnects)')),
     });
 }

@@ -1,4 +1,4 @@
-import { t } from 'elysia';
+import { t, type TSchema } from 'elysia';
 
 const IMAGE_KEYS = ['tile_16x9', 'tile_16x9_320', 'tile_1x1', 'tile_2x3', 'poster', 'hero_16x9', 'title_art'] as const;
 const Images = t.Partial(t.Object(Object.fromEntries(IMAGE_KEYS.map((k) => [k, t.String({ maxLength: 2000 })])), { additionalProperties: false }));
@@ -41,3 +41,41 @@ export const ExclusionsBody = t.Object({
 export type CreateProgramme = typeof CreateProgrammeBody.static;
 /** Parsed patch input. */
 export type PatchProgramme = typeof PatchProgrammeBody.static;
+
+const At = t.String({ format: 'date-time' });
+const Nullable = <T extends TSchema>(s: T) => t.Union([s, t.Null()]);
+/** A programme as answered (published, or staged with `draft: true`). */
+export const ProgrammeView = t.Object({
+  id: t.String(), channel_id: t.String(), title: t.String(),
+  description: Nullable(t.String()), series: Nullable(t.String()), episode: Nullable(t.String()),
+  images: t.Record(t.String(), t.String()),
+  start_at: At, end_at: At, duration_s: t.Integer(),
+  source: t.String({ description: 'api, xmltv, copy, ...' }),
+  play_start: At, play_end: At,
+  bounds_status: t.String({ description: '`epg` (guide times) or `confirmed`' }),
+  draft: t.Optional(t.Boolean({ description: 'true when the change was staged (review mode)' })),
+  updated_at: t.Optional(At),
+});
+/** Answer of GET /v1/channels/{id}/programmes. */
+export const ProgrammeList = t.Object({ from: At, to: At, items: t.Array(ProgrammeView) });
+/** Answer of a staged deletion (review mode). */
+export const StagedAnswer = t.Object({ draft: t.Literal(true) });
+/** Guide settings as answered. */
+export const GuideSettingsView = t.Object({ review_mode: t.Boolean(), lock_hours: t.Number() });
+/** One staged change. */
+export const DraftView = t.Object({ id: t.String(), change: t.Record(t.String(), t.Unknown(), { description: 'the staged operation: `{op: create|patch|delete|replace, ...}`' }), created_at: At });
+/** One published guide version. */
+export const VersionView = t.Object({ version: t.Integer(), kind: t.String({ description: 'publish, import, copy, shift, rollback, ...' }), changes: t.Integer(), created_at: At });
+/** Answer of POST .../guide/publish. */
+export const PublishAnswer = t.Object({ version: t.Integer(), changes: t.Integer() });
+/** Answer of POST .../guide/rollback. */
+export const RollbackAnswer = t.Object({ version: t.Integer(), changes: t.Integer(), restored: t.Integer() });
+/** Answer of copy and shift (200 applied, 202 staged). */
+export const DayAnswer = t.Object({ staged: t.Boolean(), programmes: t.Integer() });
+/** Answer of an XMLTV import (200 applied, 202 staged). */
+export const ImportAnswer = t.Object({
+  xmltv_channel: t.String({ description: 'the XMLTV channel id read' }),
+  staged: t.Boolean(), programmes: t.Integer(), overlaps_resolved: t.Integer(), from: At, to: At,
+});
+/** Answer of the catch-up exclusion rules. */
+export const ExclusionsView = t.Object({ rules: t.Array(t.Object({ field: t.String(), pattern: t.String() })) });

@@ -2,7 +2,8 @@ import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../kernel/context';
 import { doc } from '../../kernel/http/plugin';
 import { GuideReview } from './review';
-import { CopyBody, GuideSettingsBody, RollbackBody, ShiftBody } from './model';
+import { CopyBody, DayAnswer, DraftView, GuideSettingsBody, GuideSettingsView, ImportAnswer, PublishAnswer, RollbackAnswer, RollbackBody, ShiftBody, VersionView } from './model';
+import { answers } from '../meta/model';
 import { fetchXmltv, importXmltv, MAX_XMLTV_BYTES } from './import';
 import { invalid } from '../../kernel/errors';
 
@@ -19,30 +20,30 @@ export function guideReviewRoutes(ctx: AppContext) {
   const accepted = (set: { status?: number | string }, r: { staged: boolean }) => { set.status = r.staged ? 202 : 200; return r; };
   return new Elysia({ prefix: '/v1/channels/:id/guide' })
     .use(ctx.http)
-    .get('/settings', ({ principal: p, params }) => rv.guide.settings(ch(p.tenantId, params.id)), { auth: READ, params: Id, detail: doc(T, 'Guide settings', 'הגדרות לוח שידורים') })
+    .get('/settings', ({ principal: p, params }) => rv.guide.settings(ch(p.tenantId, params.id)), { auth: READ, params: Id, detail: doc(T, 'Guide settings', 'הגדרות לוח שידורים', '`review_mode` and `lock_hours` of the channel\'s guide.', answers({ 200: GuideSettingsView })) })
     .put('/settings', ({ principal: p, params, body }) => rv.guide.putSettings(ch(p.tenantId, params.id), body), {
       auth: { scope: 'channels:write', platform: true }, params: Id, body: GuideSettingsBody,
-      detail: doc(T, 'Change guide settings', 'שינוי הגדרות לוח שידורים', '`review_mode`: edits are staged as a draft until someone with `epg:publish` publishes. `lock_hours`: the next N hours cannot change (409 `lock_window`).') })
-    .get('/draft', ({ principal: p, params }) => ({ items: rv.drafts(ch(p.tenantId, params.id)) }), { auth: READ, params: Id, detail: doc(T, 'Staged guide changes', 'שינויים ממתינים') })
-    .delete('/draft', ({ principal: p, params }) => ({ discarded: rv.discard(ch(p.tenantId, params.id)) }), { auth: WRITE, params: Id, detail: doc(T, 'Discard staged changes', 'ביטול שינויים ממתינים') })
+      detail: doc(T, 'Change guide settings', 'שינוי הגדרות לוח שידורים', '`review_mode`: edits are staged as a draft until someone with `epg:publish` publishes. `lock_hours`: the next N hours cannot change (409 `lock_window`).', answers({ 200: GuideSettingsView })) })
+    .get('/draft', ({ principal: p, params }) => ({ items: rv.drafts(ch(p.tenantId, params.id)) }), { auth: READ, params: Id, detail: doc(T, 'Staged guide changes', 'שינויים ממתינים', 'Changes waiting for publication (review mode), oldest first.', answers({ 200: t.Object({ items: t.Array(DraftView) }) })) })
+    .delete('/draft', ({ principal: p, params }) => ({ discarded: rv.discard(ch(p.tenantId, params.id)) }), { auth: WRITE, params: Id, detail: doc(T, 'Discard staged changes', 'ביטול שינויים ממתינים', 'Drops every staged change; answers how many were discarded.', answers({ 200: t.Object({ discarded: t.Integer() }) })) })
     .post('/publish', ({ principal: p, params }) => rv.publish(ch(p.tenantId, params.id)), {
-      auth: PUBLISH, params: Id, detail: doc(T, 'Publish the guide', 'פרסום לוח השידורים', 'Applies the staged changes in order (the lock window is checked again), records a numbered version and emits `epg.published`.') })
-    .get('/versions', ({ principal: p, params }) => ({ items: rv.versions(ch(p.tenantId, params.id)) }), { auth: READ, params: Id, detail: doc(T, 'Published guide versions', 'גרסאות שפורסמו') })
+      auth: PUBLISH, params: Id, detail: doc(T, 'Publish the guide', 'פרסום לוח השידורים', 'Applies the staged changes in order (the lock window is checked again), records a numbered version and emits `epg.published`.', answers({ 200: PublishAnswer })) })
+    .get('/versions', ({ principal: p, params }) => ({ items: rv.versions(ch(p.tenantId, params.id)) }), { auth: READ, params: Id, detail: doc(T, 'Published guide versions', 'גרסאות שפורסמו', 'The newest 100 published versions, newest first.', answers({ 200: t.Object({ items: t.Array(VersionView) }) })) })
     .post('/rollback', ({ principal: p, params, body }) => rv.rollback(ch(p.tenantId, params.id), body.version), {
-      auth: PUBLISH, params: Id, body: RollbackBody, detail: doc(T, 'Roll back the guide', 'החזרת גרסה', 'Restores a published version as a new version; `epg.published`.') })
+      auth: PUBLISH, params: Id, body: RollbackBody, detail: doc(T, 'Roll back the guide', 'החזרת גרסה', 'Restores a published version as a new version; `epg.published`.', answers({ 200: RollbackAnswer })) })
     .post('/copy', ({ principal: p, params, body, set }) => accepted(set, rv.copyDay(ch(p.tenantId, params.id), body.from_day, body.to_day)), {
-      auth: WRITE, params: Id, body: CopyBody, detail: doc(T, 'Copy a day', 'העתקת יום', 'Replaces `to_day` (channel time zone) with copies of `from_day`\'s programmes. Staged (202) in review mode.') })
+      auth: WRITE, params: Id, body: CopyBody, detail: doc(T, 'Copy a day', 'העתקת יום', 'Replaces `to_day` (channel time zone) with copies of `from_day`\'s programmes. Staged (202) in review mode.', answers({ 200: DayAnswer, 202: DayAnswer })) })
     .post('/shift', ({ principal: p, params, body, set }) => accepted(set, rv.shiftDay(ch(p.tenantId, params.id), body.day, body.minutes)), {
-      auth: WRITE, params: Id, body: ShiftBody, detail: doc(T, 'Shift a day', 'הזזת יום', 'Moves every programme starting on `day` by `minutes`. Staged (202) in review mode.') })
+      auth: WRITE, params: Id, body: ShiftBody, detail: doc(T, 'Shift a day', 'הזזת יום', 'Moves every programme starting on `day` by `minutes`. Staged (202) in review mode.', answers({ 200: DayAnswer, 202: DayAnswer })) })
     .post('/import', async ({ principal: p, params, body, set }) => {
       const c = ch(p.tenantId, params.id);
       if (body.file.size > MAX_XMLTV_BYTES) throw invalid('file', 'at most 20 MB');
       return accepted(set, importXmltv(ctx, c, await body.file.text(), body.xmltv_channel));
     }, { auth: WRITE, params: Id, body: t.Object({ file: t.File(), xmltv_channel: t.Optional(t.String({ maxLength: 200 })) }),
-      detail: doc(T, 'Import XMLTV (upload)', 'ייבוא XMLTV (קובץ)', 'multipart/form-data with `file`. Replaces the covered range; overlaps inside the file resolve predictably (a later start wins, the earlier programme is cut). Malformed documents answer 422.') })
+      detail: doc(T, 'Import XMLTV (upload)', 'ייבוא XMLTV (קובץ)', 'multipart/form-data with `file`. Replaces the covered range; overlaps inside the file resolve predictably (a later start wins, the earlier programme is cut). Malformed documents answer 422. Staged (202) in review mode.', answers({ 200: ImportAnswer, 202: ImportAnswer })) })
     .post('/import-url', async ({ principal: p, params, body, set }) => {
       const c = ch(p.tenantId, params.id);
       return accepted(set, importXmltv(ctx, c, await fetchXmltv(ctx, body.url), body.xmltv_channel));
     }, { auth: WRITE, params: Id, body: t.Object({ url: t.String({ maxLength: 2000 }), xmltv_channel: t.Optional(t.String({ maxLength: 200 })) }, { additionalProperties: false }),
-      detail: doc(T, 'Import XMLTV (EPG source URL)', 'ייבוא XMLTV (כתובת)', 'Fetched through the safe fetcher (private addresses refused, 20 MB, 30 s).') });
+      detail: doc(T, 'Import XMLTV (EPG source URL)', 'ייבוא XMLTV (כתובת)', 'Fetched through the safe fetcher (private addresses refused, 20 MB, 30 s), then imported like an upload. Staged (202) in review mode.', answers({ 200: ImportAnswer, 202: ImportAnswer })) });
 }

@@ -5,6 +5,7 @@ import { doc } from '../../kernel/http/plugin';
 import { parseLimit } from '../../kernel/http/pagination';
 import { CreateHookBody, CreatedHook, HookCallResult, HookView } from './model';
 import { HookService } from './service';
+import { answers, PageQuery } from '../meta/model';
 
 const CALL_DOC = 'Called by the customer\'s content system; no API key. Sign like a webhook delivery: `X-VS-Timestamp` (Unix seconds, within 300 s), `X-VS-Signature: sha256=<hex HMAC-SHA256 with the hook secret over timestamp + "." + raw body>`, and `X-VS-Delivery` (unique per call; a repeated id is ignored and answers the first result with `duplicate: true`). The JSON body is read with the hook\'s `mapping`; matched assets that are ready are published (`asset.published` is emitted). 401 for a bad signature or stale timestamp; body at most 1 MiB with Content-Length.';
 
@@ -37,7 +38,7 @@ export function hookRoutes(ctx: AppContext) {
       return svc.list(p.tenantId, n, cursor, (rows) => ctx.cursors.page(scope, rows, n, svc.view));
     }, {
       auth: { scope: 'webhooks:manage' },
-      query: t.Object({ limit: t.Optional(t.String()), cursor: t.Optional(t.String()) }),
+      query: PageQuery(),
       response: { 200: t.Object({ items: t.Array(HookView), next_cursor: t.Union([t.String(), t.Null()]) }) },
       detail: doc('Webhooks', 'List inbound hooks', 'רשימת hooks נכנסים', 'Newest first, with `secret_hint`.'),
     })
@@ -47,7 +48,7 @@ export function hookRoutes(ctx: AppContext) {
       return null;
     }, {
       auth: { scope: 'webhooks:manage' }, params: t.Object({ id: t.String() }),
-      detail: doc('Webhooks', 'Delete an inbound hook', 'מחיקת hook נכנס'),
+      detail: doc('Webhooks', 'Delete an inbound hook', 'מחיקת hook נכנס', 'Calls to its address answer 404 from now on.', answers({ 204: null })),
     })
     .post('/hooks/:hook_id', async ({ params, request }) => {
       const body = raw.get(request);

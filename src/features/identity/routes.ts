@@ -6,6 +6,7 @@ import { notFound } from '../../kernel/errors';
 import { isUuid } from '../../kernel/ids';
 import { CreateKeyBody, CreatedKey, KeyView, MeView } from './model';
 import { IdentityService, identityService } from './service';
+import { answers, PageQuery } from '../meta/model';
 
 /** /v1/me and /v1/api-keys. */
 export function identityRoutes(ctx: AppContext) {
@@ -49,7 +50,7 @@ export function identityRoutes(ctx: AppContext) {
       return svc.listKeys(p.tenantId, limit, cursor, (rows) => ctx.cursors.page(scope, rows, limit, IdentityService.view));
     }, {
       auth: { scope: 'keys:manage' },
-      query: t.Object({ limit: t.Optional(t.String()), cursor: t.Optional(t.String()) }),
+      query: PageQuery(),
       response: { 200: t.Object({ items: t.Array(KeyView), next_cursor: t.Union([t.String(), t.Null()]) }) },
       detail: doc('Identity', 'List API keys', 'רשימת מפתחות API', 'Newest first; `limit` up to 200 (default 50).'),
     })
@@ -61,6 +62,6 @@ export function identityRoutes(ctx: AppContext) {
     }, {
       auth: { scope: 'keys:manage' },
       params: t.Object({ id: t.String() }),
-      detail: doc('Identity', 'Revoke an API key', 'ביטול מפתח API', 'The key answers 401 from its next request on.'),
+      detail: doc('Identity', 'Revoke an API key', 'ביטול מפתח API', 'The key answers 401 from its next request on.', answers({ 204: null })),
     });
 }

@@ -1,4 +1,5 @@
 import { t } from 'elysia';
+import { Cursor, Limit } from '../meta/model';
 
 /** A job as the API shows it. */
 export const JobView = t.Object({
@@ -31,5 +32,5 @@ export const JobListQuery = t.Object({
   status: t.Optional(t.Union([t.Literal('queued'), t.Literal('running'), t.Literal('succeeded'), t.Literal('failed'), t.Literal('cancelled')])),
   type: t.Optional(t.String({ maxLength: 64 })),
   subject: t.Optional(t.String({ maxLength: 64, description: 'subject id, e.g. an asset id' })),
-  limit: t.Optional(t.String()), cursor: t.Optional(t.String()),
+  limit: Limit(200), cursor: Cursor,
 });

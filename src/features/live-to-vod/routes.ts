@@ -4,6 +4,8 @@ import { doc } from '../../kernel/http/plugin';
 import { requireScope } from '../../kernel/http/auth';
 import { GuideService } from '../guide/service';
 import { VodService } from './service';
+import { VodBatchAnswer, VodPublishAnswer } from '../catchup/model';
+import { answers } from '../meta/model';
 
 const T = 'Catch-up';
 const Options = {
@@ -25,7 +27,7 @@ export function vodRoutes(ctx: AppContext) {
       return r;
     }, { auth: { scope: 'assets:write', platform: true }, params: t.Object({ id: t.String(), programme_id: t.String() }),
       body: t.Optional(t.Object({ ...Options, start_at: t.Optional(t.String()), end_at: t.Optional(t.String()) }, { additionalProperties: false })),
-      detail: doc(T, 'Publish a programme to the library', 'פרסום תוכנית לספרייה', '202. Remuxes the recorded range (`play_start`-`play_end`, or `start_at`/`end_at`) without re-encoding into a new library asset, which then follows the normal asset lifecycle and events. Progress in the catch-up item\'s `vod.status` (`publishing`, `published`, `failed`). Excluded programmes and ranges with nothing recorded: 422; on air, or already published without `replace`: 409.') })
+      detail: doc(T, 'Publish a programme to the library', 'פרסום תוכנית לספרייה', '202. Remuxes the recorded range (`play_start`-`play_end`, or `start_at`/`end_at`) without re-encoding into a new library asset, which then follows the normal asset lifecycle and events. Progress in the catch-up item\'s `vod.status` (`publishing`, `published`, `failed`). Excluded programmes and ranges with nothing recorded: 422; on air, or already published without `replace`: 409.', answers({ 202: VodPublishAnswer })) })
     .post('/v1/channels/:id/programmes/publish-vod', ({ principal: p, params, body, set }) => {
       if (body.publish) requireScope(p, 'assets:publish');
       const ch = guide.channel(p.tenantId, params.id);
@@ -33,5 +35,5 @@ export function vodRoutes(ctx: AppContext) {
       return { items: vod.publishMany(ch, body.programme_ids, body) };
     }, { auth: { scope: 'assets:write', platform: true }, params: t.Object({ id: t.String() }),
       body: t.Object({ programme_ids: t.Array(t.String(), { minItems: 1, maxItems: 50 }), ...Options }, { additionalProperties: false }),
-      detail: doc(T, 'Publish programmes to the library (batch)', 'פרסום תוכניות לספרייה (אצווה)', '202 with one entry per programme: `accepted` and the job, or the refusal (same rules as the single form).') });
+      detail: doc(T, 'Publish programmes to the library (batch)', 'פרסום תוכניות לספרייה (אצווה)', '202 with one entry per programme: `accepted` and the job, or the refusal (same rules as the single form).', answers({ 202: VodBatchAnswer })) });
 }

@@ -1,65 +1,76 @@
 import type { AnyElysia } from 'elysia';
-import { toOpenAPISchema } from '@elysiajs/openapi';
+import { buildOperation, templatePath, type OpText, type RouteLike } from './openapi-ops';
+import { PROBLEM_SCHEMA, problemResponses } from './openapi-problems';
+import { DELIVERY_URLS_EN, TAGS_EN, intro } from './document-text';
+import { DELIVERY_URLS_HE, INTRO_HE, TAGS_HE } from './he/document';
+import { HE_OPERATIONS } from './he/operations';
 
-type Op = Record<string, unknown> & { summary?: string; description?: string; responses?: Record<string, unknown>; security?: unknown; parameters?: unknown[] };
 /** Which document: the management API or the Sites Delivery API; English or Hebrew. */
 export interface DocOptions { lang: 'en' | 'he'; part: 'management' | 'sites'; baseUrl: string; version: string }
 
-const PROBLEM = {
-  type: 'object',
-  required: ['type', 'title', 'status', 'detail', 'request_id'],
-  properties: {
-    type: { type: 'string', format: 'uri', description: '{problems_base}/<code>' },
-    title: { type: 'string' }, status: { type: 'integer' }, detail: { type: 'string' }, request_id: { type: 'string' },
-    errors: { type: 'array', items: { type: 'object', required: ['field', 'detail'], properties: { field: { type: 'string' }, detail: { type: 'string' } } } },
-  },
-};
+const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 
-const problemRef = (description: string) => ({ description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } });
+/** True for routes that belong in the document `part` (public management paths, or the Sites Delivery API). */
+function inPart(path: string, part: DocOptions['part']): boolean {
+  if (path.startsWith('/s/v1')) return part === 'sites';
+  return part === 'management' && (path.startsWith('/v1/') || path === '/mcp' || path === '/healthz');
+}
 
-const HE_INTRO = 'ממשק הניהול של ViewStream. כל בקשה נושאת Authorization: Bearer <API_KEY>; שגיאות מוחזרות כפרטי בעיה (RFC 9457).';
-const EN_INTRO = 'The ViewStream management API. Every request carries `Authorization: Bearer <API_KEY>`; errors are RFC 9457 problem details with a stable `type` code and `request_id`. Lists use opaque cursors (`{items, next_cursor}`), newest first. Unknown body fields answer 400; invalid values 422 with `errors[]`; 20 requests/s per key, burst 100 (429 with `Retry-After`).';
+/** The Hebrew text of an operation (summary and description), falling back to the inline Hebrew summary. */
+function hebrew(route: RouteLike) {
+  return (id: string, en: OpText): OpText => {
+    const he = HE_OPERATIONS[id];
+    const inline = ((route.hooks as { detail?: Record<string, unknown> })?.detail?.['x-summary-he'] as string | undefined) ?? en.summary;
+    return { summary: he?.summary ?? inline, description: he ? he.description : en.description };
+  };
+}
 
-/** Builds a public OpenAPI 3.1 document from the app's route schemas (internal routes are hidden by `detail.hide`). */
+/**
+ * Builds a public OpenAPI 3.1 document from the app's route table: paths without trailing slashes, typed path and
+ * query parameters, JSON (or octet-stream / multipart) request bodies, success schemas and the problem responses each
+ * operation can give. Routes whose `detail.hide` is set (internal, studio, delivery) are left out.
+ */
 export function buildOpenApi(app: AnyElysia, o: DocOptions): Record<string, unknown> {
-  const { paths, components } = toOpenAPISchema(app);
-  const out: Record<string, Record<string, Op>> = {};
-  for (const [path, item] of Object.entries(paths as Record<string, Record<string, Op>>)) {
-    const isSites = path.startsWith('/s/v1');
-    if ((o.part === 'sites') !== isSites) continue;
-    if (!isSites && !path.startsWith('/v1') && path !== '/mcp' && path !== '/healthz') continue;
-    for (const [method, op] of Object.entries(item)) {
-      if (typeof op !== 'object' || !op) continue;
-      const scope = op['x-required-scope'] as string | undefined;
-      const he = op['x-summary-he'] as string | undefined;
-      delete op['x-summary-he'];
-      if (o.lang === 'he' && he) op.summary = he;
-      op.responses = {
-        ...(op.responses ?? {}),
-        ...(scope ? { 401: problemRef('invalid_credentials'), 403: problemRef('insufficient_scope / feature_disabled'), 429: problemRef('rate_limited') } : {}),
-        ...(['post', 'patch', 'put'].includes(method) ? { 400: problemRef('unknown field or invalid JSON'), 413: problemRef('body too large') } : {}),
-        422: problemRef('validation_error'),
-        500: problemRef('internal_error'),
-      };
-      if (scope) op.description = `${op.description ? `${op.description}\n\n` : ''}Required scope: \`${scope}\`.`;
-      (out[path] ??= {})[method] = op;
-    }
+  const paths: Record<string, Record<string, unknown>> = {};
+  const used = new Set<number>();
+  const tagsSeen = new Set<string>();
+  for (const route of app.routes as RouteLike[]) {
+    const detail = (route.hooks as { detail?: Record<string, unknown> })?.detail;
+    if (!METHODS.has(route.method) || !detail || detail.hide || route.path.includes('*') || !inPart(route.path, o.part)) continue;
+    const text = o.lang === 'he' ? hebrew(route) : (_: string, en: OpText) => en;
+    const scopeLine = (s: string) => (o.lang === 'he' ? `הרשאה נדרשת: \`${s}\`.` : `Required scope: \`${s}\`.`);
+    const { op, problems } = buildOperation(route, text, scopeLine);
+    problems.forEach((p) => used.add(p));
+    (op.tags as string[]).forEach((t) => tagsSeen.add(t));
+    (paths[templatePath(route.path)] ??= {})[route.method.toLowerCase()] = op;
   }
+  const tagText = o.lang === 'he' ? TAGS_HE : TAGS_EN;
+  const sites = o.part === 'sites';
   return {
     openapi: '3.1.0',
     info: {
-      title: o.part === 'sites' ? 'ViewStream Sites Delivery API' : 'ViewStream Management API',
+      title: sites ? 'ViewStream Sites Delivery API' : 'ViewStream Management API',
       version: o.version,
-      description: o.lang === 'he' ? HE_INTRO : EN_INTRO,
-      ...(o.lang === 'he' ? { 'x-language': 'he' } : { 'x-language': 'en' }),
+      description: sites ? (o.lang === 'he' ? 'ממשק קריאה ציבורי של אתרים.' : 'The public, read-only Sites Delivery API.')
+        : `${o.lang === 'he' ? INTRO_HE : intro()}\n\n${o.lang === 'he' ? DELIVERY_URLS_HE : DELIVERY_URLS_EN}`,
+      license: { name: 'Proprietary', identifier: 'LicenseRef-ViewStream' },
+      'x-language': o.lang,
     },
-    servers: [{ url: o.baseUrl }],
-    security: o.part === 'sites' ? [] : [{ apiKey: [] }],
-    paths: out,
+    servers: [{ url: o.baseUrl, description: o.lang === 'he' ? 'השרת הזה' : 'this appliance' }],
+    security: sites ? [] : [{ apiKey: [] }],
+    tags: [...tagsSeen].map((name) => ({ name, description: tagText[name] ?? name })),
+    paths,
     components: {
-      ...(components ?? {}),
-      schemas: { ...((components as { schemas?: object })?.schemas ?? {}), Problem: PROBLEM },
-      securitySchemes: o.part === 'sites' ? {} : { apiKey: { type: 'http', scheme: 'bearer', description: 'API key (`vs_...`) created with POST /v1/api-keys or `viewstream key create`.' } },
+      schemas: { Problem: PROBLEM_SCHEMA },
+      responses: problemResponses(used, o.lang),
+      ...(sites ? {} : {
+        securitySchemes: {
+          apiKey: {
+            type: 'http', scheme: 'bearer',
+            description: o.lang === 'he' ? 'מפתח API (`vs_...`) שנוצר ב-POST /v1/api-keys או בפקודה `viewstream key create`.' : 'API key (`vs_...`) created with POST /v1/api-keys or `viewstream key create`.',
+          },
+        },
+      }),
     },
   };
 }

@@ -1,17 +1,21 @@
 import { Elysia, type AnyElysia } from 'elysia';
 import { stringify as toYaml } from 'yaml';
+// Embedded into the compiled binary (`bun build --compile` keeps `type: 'file'` imports); a path on disk in development.
+import scalarJs from '../../../node_modules/@scalar/api-reference/dist/browser/standalone.js' with { type: 'file' };
 import type { AppContext } from '../../kernel/context';
 import { AppError } from '../../kernel/errors';
-import { hidden } from '../../kernel/http/plugin';
+import { doc, hidden } from '../../kernel/http/plugin';
 import { buildOpenApi, type DocOptions } from './openapi';
-import { DOCS_HTML } from './docs-page';
+import { docsHtml, SCALAR_JS_PATH } from './docs-page';
+import { answers, Health } from './model';
 
 /** The OpenAPI version of this service. */
 export const API_VERSION = '0.2.0';
 
 const PUBLIC_DOC = { 'access-control-allow-origin': '*', 'cache-control': 'public, max-age=300' };
+const HTML = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=300' };
 
-/** /healthz, /docs and the OpenAPI documents (built lazily from the finished app). */
+/** /healthz, /docs (English and Hebrew), the reference page's script and the OpenAPI documents (built lazily from the finished app). */
 export function metaRoutes(ctx: AppContext, app: () => AnyElysia) {
   const cache = new Map<string, string>();
   const render = (o: Omit<DocOptions, 'baseUrl' | 'version'>, fmt: 'json' | 'yaml') => {
@@ -29,15 +33,20 @@ export function metaRoutes(ctx: AppContext, app: () => AnyElysia) {
     if (!m) throw new AppError('not_found', 'no such document');
     return render({ part: m[1] === 'openapi' ? 'management' : 'sites', lang: m[2] ? 'he' : 'en' }, m[3] as 'json' | 'yaml');
   };
+  // The router treats /docs and /docs/ alike; tell them apart by the raw path (the page's relative links need the slash).
+  const page = (lang: 'en' | 'he', home: string) => ({ request }: { request: Request }) => (new URL(request.url).pathname.endsWith('/')
+    ? new Response(docsHtml(lang), { headers: HTML })
+    : new Response(null, { status: 301, headers: { location: home } }));
   return new Elysia()
     .get('/healthz', ({ set }) => {
       set.headers['cache-control'] = 'no-store';
-      return { status: 'ok' };
-    }, { detail: { tags: ['Meta'], summary: 'Liveness', 'x-summary-he': 'בדיקת חיות', description: 'Checks no dependency.' } as never })
-    // The router treats /docs and /docs/ alike; tell them apart by the raw path.
-    .get('/docs', ({ request }) => (new URL(request.url).pathname.endsWith('/')
-      ? new Response(DOCS_HTML, { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=300' } })
-      : new Response(null, { status: 301, headers: { location: '/docs/' } })), { detail: hidden })
+      return { status: 'ok' as const };
+    }, { detail: doc('Meta', 'Liveness', 'בדיקת חיות', 'Public. Checks no dependency: 200 while the process serves HTTP.', answers({ 200: Health })) })
+    .get('/docs', page('en', '/docs/'), { detail: hidden })
+    .get('/docs/he', page('he', '/docs/he/'), { detail: hidden })
+    .get(SCALAR_JS_PATH, () => new Response(Bun.file(scalarJs), {
+      headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=86400' },
+    }), { detail: hidden })
     .get('/openapi.json', () => docRoute('openapi.json'), { detail: hidden })
     .get('/openapi.yaml', () => docRoute('openapi.yaml'), { detail: hidden })
     .get('/openapi.he.json', () => docRoute('openapi.he.json'), { detail: hidden })

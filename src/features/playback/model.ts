@@ -55,3 +55,30 @@ export const AttachBody = t.Object({
 }, { additionalProperties: false });
 /** Body of POST /v1/security/revocations. */
 export const RevokeBody = t.Object({ sid: t.String({ minLength: 1, maxLength: 64 }), reason: t.Optional(t.String({ maxLength: 500 })) }, { additionalProperties: false });
+
+const At = t.String({ format: 'date-time' });
+/** Answer of POST /v1/security/revocations. */
+export const RevokedView = t.Object({ sid: t.String(), revoked_at: At });
+/** One entry of GET /v1/security/revocations. */
+export const RevocationView = t.Object({ sid: t.String(), reason: t.Union([t.String(), t.Null()]), revoked_at: At });
+/** One signing key (with its secret) of GET /v1/playback/signing-keys. */
+export const SigningKeyView = t.Object({
+  id: t.String({ description: 'the `kid` in token claims' }),
+  alg: t.Literal('HS256'),
+  secret: t.String({ description: 'base64url HMAC-SHA256 key' }),
+  active: t.Boolean({ description: 'new tokens are signed with the active key' }),
+  created_at: At,
+  retired_at: t.Union([At, t.Null()]),
+});
+/** Answer of POST /v1/playback/signing-keys/rotate. */
+export const RotatedKeyView = t.Object({ id: t.String(), created_at: At });
+/** A playback policy with its rules (defaults filled in) and attach points. */
+export const PolicyView = t.Object({
+  id: t.String(), name: t.String(),
+  require_token: t.Boolean(), require_encryption: t.Boolean(), default_ttl_s: t.Integer(), bind_viewer_ip: t.Boolean(),
+  referrers: t.Array(t.String()),
+  countries: t.Object({ allow: t.Array(t.String()), deny: t.Array(t.String()) }),
+  asn_deny: t.Array(t.Integer()), block_datacenters: t.Boolean(), sessions_per_ip_per_min: t.Integer(),
+  attached_to: t.Array(t.Object({ target_kind: t.String(), target_id: t.Union([t.String(), t.Null()]) })),
+  created_at: At, updated_at: At,
+});

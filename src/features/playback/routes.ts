@@ -1,4 +1,4 @@
-import { Elysia, t, type AnyElysia } from 'elysia';
+import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../kernel/context';
 import { doc, hidden } from '../../kernel/http/plugin';
 import { parseLimit } from '../../kernel/http/pagination';
@@ -7,9 +7,9 @@ import { notFound } from '../../kernel/errors';
 import { IdentityService } from '../identity/service';
 import { PlaybackService } from './service';
 import { PolicyService } from './policies';
-import { createGate } from './gate';
 import { geoOf } from './geo';
-import { AttachBody, PolicyBody, PolicyPatch, RevokeBody, SessionBody, TokenAnswer, TokenBody } from './model';
+import { AttachBody, PolicyBody, PolicyPatch, PolicyView, RevocationView, RevokeBody, RevokedView, RotatedKeyView, SessionBody, SigningKeyView, TokenAnswer, TokenBody } from './model';
+import { answers, Page, PageQuery } from '../meta/model';
 
 const TOKEN_DOC = `Signs a playback URL for exactly one target. The token sits in the path (\`/t/<token>/...\`) so every
 relative URL in the playlists inherits it. It is bound to its tenant and target (a token for asset A never opens asset
@@ -22,18 +22,14 @@ payload)) with a signing key from GET /v1/playback/signing-keys. Verify in Node:
 \`ttl_s\` 0 uses the policy default (3600 s without a policy).`;
 
 /** Playback protection: tokens, player sessions, revocations, policies, signing keys, and the /t/ token path. */
-export function playbackRoutes(ctx: AppContext, app: () => AnyElysia) {
+export function playbackRoutes(ctx: AppContext) {
   const svc = new PlaybackService(ctx);
   const policies = new PolicyService(ctx);
   const identity = new IdentityService(ctx.db, null);
-  const gate = createGate(ctx);
   const tenantOf = (p: { tenantId: string; tenantSlug: string }) => ({ id: p.tenantId, slug: p.tenantSlug });
   const cors = (origin: string | null): Record<string, string> => (origin ? { 'access-control-allow-origin': origin, vary: 'Origin' } : {});
   return new Elysia()
     .use(ctx.http)
-    // onRequest runs before routing, for every route of the app (delivery routes of other features included).
-    .onRequest(({ request }) => gate.check(request))
-    .get('/t/*', ({ request }) => app().handle(gate.unwrap(request)), { detail: hidden })
     .post('/v1/playback/tokens', ({ principal: p, body }) => {
       const { ttl_s, viewer_ip, viewer_asn, viewer_id, ...target } = body;
       return svc.issue(tenantOf(p), target, { ttl_s, viewer_ip, viewer_asn, viewer_id });
@@ -53,24 +49,25 @@ export function playbackRoutes(ctx: AppContext, app: () => AnyElysia) {
       Object.assign(set.headers, cors(origin));
       return answer;
     }, {
-      body: SessionBody, response: { 200: TokenAnswer },
+      publicJson: true, body: SessionBody, response: { 200: TokenAnswer },
       detail: doc('Playback', 'Open a player session (public)', 'פתיחת הפעלת נגן (ציבורי)', 'Used by the hosted player; no key. Checks the target policy: referrer (page_origin and Origin), network and rate rules; a referrer refusal answers 403. Answers like POST /v1/playback/tokens.'),
     })
     .post('/v1/security/revocations', ({ principal: p, body, set }) => { set.status = 201; return svc.revoke(p.tenantId, body.sid, body.reason ?? null); }, {
       auth: { scope: 'security:manage' }, body: RevokeBody,
-      detail: doc('Playback', 'Revoke a playback session', 'ביטול הפעלת ניגון', 'The session (`sid` from a token answer) is refused on its next request on every path, across restarts.'),
+      detail: doc('Playback', 'Revoke a playback session', 'ביטול הפעלת ניגון', 'The session (`sid` from a token answer) is refused on its next request on every path, across restarts.', answers({ 201: RevokedView })),
     })
     .get('/v1/security/revocations', ({ principal: p }) => ({ items: svc.revocations(p.tenantId) }), {
-      auth: { scope: 'stats:read' }, detail: doc('Playback', 'List revocations', 'רשימת ביטולים', 'Newest 200 revocations.'),
+      auth: { scope: 'stats:read' }, detail: doc('Playback', 'List revocations', 'רשימת ביטולים', 'Newest 200 revocations.', answers({ 200: t.Object({ items: t.Array(RevocationView) }) })),
     })
     .get('/v1/playback/signing-keys', ({ principal: p }) => ({ items: svc.listKeys(p.tenantId) }), {
-      auth: { scope: 'keys:manage' }, detail: doc('Playback', 'Download playback signing keys', 'הורדת מפתחות חתימה', 'Secrets (base64url, HMAC-SHA256) to sign tokens in your own backend. Created on first use.'),
+      auth: { scope: 'keys:manage' }, detail: doc('Playback', 'Download playback signing keys', 'הורדת מפתחות חתימה', 'Secrets (base64url, HMAC-SHA256) to sign tokens in your own backend. Created on first use.', answers({ 200: t.Object({ items: t.Array(SigningKeyView) }) })),
     })
     .post('/v1/playback/signing-keys/rotate', ({ principal: p, set }) => { set.status = 201; return svc.rotateKey(p.tenantId); }, {
-      auth: { scope: 'keys:manage' }, detail: doc('Playback', 'Rotate the signing key', 'החלפת מפתח חתימה', 'New tokens use the new key; tokens of older keys verify until those keys are retired.'),
+      auth: { scope: 'keys:manage' }, detail: doc('Playback', 'Rotate the signing key', 'החלפת מפתח חתימה', 'New tokens use the new key; tokens of older keys verify until those keys are retired.', answers({ 201: RotatedKeyView })),
     })
     .delete('/v1/playback/signing-keys/:kid', ({ principal: p, params, set }) => { svc.retireKey(p.tenantId, params.kid); set.status = 204; return null; }, {
-      auth: { scope: 'keys:manage' }, detail: doc('Playback', 'Retire a signing key', 'הוצאת מפתח חתימה משימוש', 'Tokens signed with it stop opening content at once. The active key cannot be retired.'),
+      auth: { scope: 'keys:manage' }, params: t.Object({ kid: t.String() }),
+      detail: doc('Playback', 'Retire a signing key', 'הוצאת מפתח חתימה משימוש', 'Tokens signed with it stop opening content at once. The active key cannot be retired (409).', answers({ 204: null })),
     })
     .get('/v1/playback/policies', ({ principal: p, query }) => {
       const limit = parseLimit(query.limit, 50, 200);
@@ -78,28 +75,31 @@ export function playbackRoutes(ctx: AppContext, app: () => AnyElysia) {
       const rows = policies.rows(p.tenantId, query.cursor ? ctx.cursors.decode(scope, query.cursor) : null, limit);
       return ctx.cursors.page(scope, rows, limit, (r) => policies.one(p.tenantId, r.id));
     }, {
-      auth: { scope: 'stats:read' }, query: t.Object({ limit: t.Optional(t.String()), cursor: t.Optional(t.String()) }),
-      detail: doc('Playback', 'List playback policies', 'רשימת מדיניות ניגון'),
+      auth: { scope: 'stats:read' }, query: PageQuery(),
+      detail: doc('Playback', 'List playback policies', 'רשימת מדיניות ניגון', 'Newest first; `limit` up to 200 (default 50).', answers({ 200: Page(PolicyView) })),
     })
     .post('/v1/playback/policies', ({ principal: p, body, set }) => { set.status = 201; return policies.create(p.tenantId, body); }, {
       auth: { scope: 'delivery:write' }, body: PolicyBody,
-      detail: doc('Playback', 'Create a playback policy', 'יצירת מדיניות ניגון', 'Rules: require_token, default_ttl_s, bind_viewer_ip, referrers (origins or *.domain), countries {allow, deny} (needs a known viewer country), asn_deny, block_datacenters, sessions_per_ip_per_min.'),
+      detail: doc('Playback', 'Create a playback policy', 'יצירת מדיניות ניגון', 'Rules: require_token, default_ttl_s, bind_viewer_ip, referrers (origins or *.domain), countries {allow, deny} (needs a known viewer country), asn_deny, block_datacenters, sessions_per_ip_per_min.', answers({ 201: PolicyView })),
     })
     .get('/v1/playback/policies/:id', ({ principal: p, params }) => policies.one(p.tenantId, params.id), {
-      auth: { scope: 'stats:read' }, detail: doc('Playback', 'Get a playback policy', 'מדיניות ניגון'),
+      auth: { scope: 'stats:read' }, params: t.Object({ id: t.String() }), detail: doc('Playback', 'Get a playback policy', 'מדיניות ניגון', 'The rules with defaults filled in and where the policy is attached.', answers({ 200: PolicyView })),
     })
     .patch('/v1/playback/policies/:id', ({ principal: p, params, body }) => policies.patch(p.tenantId, params.id, body), {
-      auth: { scope: 'delivery:write' }, body: PolicyPatch, detail: doc('Playback', 'Change a playback policy', 'עדכון מדיניות ניגון'),
+      auth: { scope: 'delivery:write' }, params: t.Object({ id: t.String() }), body: PolicyPatch,
+      detail: doc('Playback', 'Change a playback policy', 'עדכון מדיניות ניגון', 'Fields given replace the stored ones; the rest stay.', answers({ 200: PolicyView })),
     })
     .delete('/v1/playback/policies/:id', ({ principal: p, params, set }) => { policies.remove(p.tenantId, params.id); set.status = 204; return null; }, {
-      auth: { scope: 'delivery:write' }, detail: doc('Playback', 'Delete a playback policy', 'מחיקת מדיניות ניגון'),
+      auth: { scope: 'delivery:write' }, params: t.Object({ id: t.String() }),
+      detail: doc('Playback', 'Delete a playback policy', 'מחיקת מדיניות ניגון', 'Its attach points fall back to the next, more general attachment (channel, then tenant) or to open playback.', answers({ 204: null })),
     })
     .post('/v1/playback/policies/:id/attach', ({ principal: p, params, body }) => policies.attach(p.tenantId, params.id, body.target_kind, body.target_id), {
-      auth: { scope: 'delivery:write' }, body: AttachBody,
-      detail: doc('Playback', 'Attach a policy', 'הצמדת מדיניות', 'Attach points: the tenant, a channel (slug; also covers its catch-up and start-over) or an asset. The most specific attachment applies.'),
+      auth: { scope: 'delivery:write' }, params: t.Object({ id: t.String() }), body: AttachBody,
+      detail: doc('Playback', 'Attach a policy', 'הצמדת מדיניות', 'Attach points: the tenant, a channel (slug; also covers its catch-up and start-over) or an asset. The most specific attachment applies.', answers({ 200: PolicyView })),
     })
     .post('/v1/playback/policies/:id/detach', ({ principal: p, params, body }) => policies.detach(p.tenantId, params.id, body.target_kind, body.target_id), {
-      auth: { scope: 'delivery:write' }, body: AttachBody, detail: doc('Playback', 'Detach a policy', 'ניתוק מדיניות'),
+      auth: { scope: 'delivery:write' }, params: t.Object({ id: t.String() }), body: AttachBody,
+      detail: doc('Playback', 'Detach a policy', 'ניתוק מדיניות', 'Removes the attachment named by `target_kind` and `target_id`.', answers({ 200: PolicyView })),
     });
 }
 

@@ -6,6 +6,7 @@ import { AssetView } from '../assets/model';
 import { CompleteUploadBody, PartAnswer, StartUploadBody, UploadSession } from './model';
 import { UploadService } from './service';
 import { browserPut, preflight } from './browser';
+import { rawBytesBody } from '../meta/model';
 
 const PART_PATH = /^https?:\/\/[^/]+\/v1\/(uploads\/[^/?]+\/parts|upload-parts)\/[^/?]+(\?|$)/;
 
@@ -34,9 +35,9 @@ export function uploadRoutes(ctx: AppContext) {
       auth: UPLOADERS,
       parse: () => ({ raw: true }), // leave request.body unread: the part is streamed to disk by the handler
       params: t.Object({ upload_id: t.String(), n: t.String() }),
-      query: t.Object({ key: t.Optional(t.String()) }),
+      query: t.Object({ key: t.Optional(t.String({ description: 'the upload `key` from POST /v1/uploads' })) }),
       response: { 200: PartAnswer },
-      detail: doc('Uploads', 'Upload a part', 'העלאת חלק', 'Raw bytes, exactly `Content-Length` (each part `part_size`, the last the rest). Answers `{part_number, etag}` (MD5 hex). Parts may go in parallel and in any order; a failed part answers 409 and is sent again.'),
+      detail: doc('Uploads', 'Upload a part', 'העלאת חלק', 'Raw bytes, exactly `Content-Length` (each part `part_size`, the last the rest). Answers `{part_number, etag}` (MD5 hex). Parts may go in parallel and in any order; a failed part answers 409 and is sent again.', { ...rawBytesBody, 'x-problems': [409, 410, 411] }),
     })
     .post('/uploads/:upload_id/complete', async ({ principal: p, params, body, set }) => {
       const a = await svc.complete(p.tenantId, params.upload_id, body, p.scopes.has('assets:publish'));
@@ -47,7 +48,7 @@ export function uploadRoutes(ctx: AppContext) {
       params: t.Object({ upload_id: t.String() }),
       body: CompleteUploadBody,
       response: { 201: AssetView },
-      detail: doc('Uploads', 'Complete an upload', 'סיום העלאה', 'Checks every part and etag, assembles the file and answers 201 with the asset in `probing`. Repeating it answers the same asset.'),
+      detail: doc('Uploads', 'Complete an upload', 'סיום העלאה', 'Checks every part and etag, assembles the file and answers 201 with the asset in `probing`. Repeating it answers the same asset.', { 'x-problems': [409, 410] }),
     })
     .options('/upload-parts/:n', ({ query, request }) => preflight(svc, query.t, request.headers.get('origin')), {
       query: t.Object({ t: t.Optional(t.String()) }),
@@ -60,7 +61,7 @@ export function uploadRoutes(ctx: AppContext) {
       params: t.Object({ n: t.String() }),
       query: t.Object({ t: t.Optional(t.String()) }),
       response: { 200: PartAnswer },
-      detail: doc('Uploads', 'Upload a part from a browser', 'העלאת חלק מדפדפן', 'No Authorization header: `t` is the `upload_token`. CORS only for the upload\'s `browser_origin`; valid for that upload\'s parts until it expires or the starting key is revoked.'),
+      detail: doc('Uploads', 'Upload a part from a browser', 'העלאת חלק מדפדפן', 'No Authorization header: `t` is the `upload_token`. CORS only for the upload\'s `browser_origin`; valid for that upload\'s parts until it expires or the starting key is revoked.', { ...rawBytesBody, 'x-problems': [401, 403, 409, 410, 411] }),
     });
 }
 

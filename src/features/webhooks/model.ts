@@ -1,4 +1,5 @@
 import { t } from 'elysia';
+import { Cursor, Limit } from '../meta/model';
 
 /** Body of POST /v1/webhooks. */
 export const CreateWebhookBody = t.Object({
@@ -55,6 +56,6 @@ export const PingAnswer = t.Object({ event_id: t.String(), delivery_id: t.String
 /** Query of the deliveries list. */
 export const DeliveriesQuery = t.Object({
   status: t.Optional(t.Union([t.Literal('pending'), t.Literal('failed'), t.Literal('delivered'), t.Literal('dead')])),
-  limit: t.Optional(t.String()),
-  cursor: t.Optional(t.String()),
+  limit: Limit(200),
+  cursor: Cursor,
 });

@@ -7,6 +7,7 @@ import { WebhookService, deliveryView, endpointView } from './service';
 import { EVENT_TYPE_NAMES, eventTypesMarkdown } from './event-types';
 import { webhookDispatcher } from './dispatcher';
 import { DELIVERY_DOC } from './docs';
+import { answers, PageQuery } from '../meta/model';
 
 const Id = t.Object({ id: t.String() });
 
@@ -35,7 +36,7 @@ export function webhookRoutes(ctx: AppContext) {
       return { ...page, event_types: EVENT_TYPE_NAMES };
     }, {
       auth: { scope: 'webhooks:manage' },
-      query: t.Object({ limit: t.Optional(t.String()), cursor: t.Optional(t.String()) }),
+      query: PageQuery(),
       response: { 200: WebhookList },
       detail: doc('Webhooks', 'List webhook endpoints', 'רשימת נקודות webhook',
         `Newest first, with \`secret_hint\`. \`event_types\` is the authoritative list of event types; the \`data\` of each:\n\n${eventTypesMarkdown()}`),
@@ -55,7 +56,7 @@ export function webhookRoutes(ctx: AppContext) {
       return null;
     }, {
       auth: { scope: 'webhooks:manage' }, params: Id,
-      detail: doc('Webhooks', 'Delete a webhook endpoint', 'מחיקת נקודת webhook', 'Removes the endpoint and its delivery log.'),
+      detail: doc('Webhooks', 'Delete a webhook endpoint', 'מחיקת נקודת webhook', 'Removes the endpoint and its delivery log.', answers({ 204: null })),
     })
     .post('/webhooks/:id/test', ({ principal: p, params, set }) => {
       const out = svc.ping(p.tenantId, params.id);

@@ -1,0 +1,69 @@
+/** English prose of the management API document: the introduction, tag descriptions and the delivery URL shapes. */
+
+/** The introduction (`info.description`) before the delivery section. */
+export function intro(): string {
+  return [
+    'The ViewStream management API. Every request carries `Authorization: Bearer <API_KEY>` unless the operation says it is public; errors are RFC 9457 problem details (`application/problem+json`) with a stable `type` code and `request_id`.',
+    '',
+    '- Lists use opaque cursors: `{items, next_cursor}`, newest first; pass `next_cursor` back unchanged as `cursor` (`null` means the end).',
+    '- Requests are strict: an unknown body field answers 400; invalid values answer 422 with `errors[]` (`{field, detail}`).',
+    '- 20 requests per second per key, burst 100; over it 429 with `Retry-After`.',
+    '- Timestamps are RFC 3339 in UTC; ids are UUIDs.',
+  ].join('\n');
+}
+
+/** The "Delivery URLs" section: every playback address shape the origin serves, with examples. */
+export const DELIVERY_URLS_EN = `## Delivery URLs
+
+Playback addresses live on the tenant delivery host \`{cdn_hostname}\` (GET /v1/me, \`current_tenant.cdn_hostname\`). They need no API key. Players follow the relative URIs inside the playlists, so one address is all a player needs. \`<tenant>\` is the tenant slug unless a line says otherwise; \`<rendition>\` is \`src\` (passthrough) or \`<height>p\` (encoded ladders).
+
+| What | Address |
+|---|---|
+| Live master playlist | \`/live/<tenant>/<channel_slug>/master.m3u8\` |
+| Live variant playlist | \`/live/<tenant>/<channel_slug>/<rendition>/index.m3u8\` |
+| Live init segment | \`/live/<tenant>/<channel_slug>/<rendition>/init/<init_ms>.mp4\` |
+| Live media segment (CMAF) | \`/live/<tenant>/<channel_slug>/<rendition>/seg/<start_ms>.m4s\` |
+| VOD, clear HLS | \`/m/<tenant_id>/assets/<asset_id>/v<version>/master.m3u8\` (\`<tenant_id>\` is the tenant id) |
+| VOD, DASH, poster, sprite, thumbnails, download | the same folder: \`manifest.mpd\`, \`poster.jpg\`, \`poster.webp\`, \`sprite.jpg\`, \`thumbs.vtt\`, \`download.mp4\` |
+| VOD, AES-128 HLS | \`/m/<tenant_id>/assets/<asset_id>/v<version>/aes/master.m3u8\` (key at \`aes/key.bin\`, relative) |
+| VOD preview while encoding | \`/m/<tenant_id>/assets/<asset_id>/preview/master.m3u8\` (a growing EVENT playlist; 404 once ready) |
+| Clip | \`/m/clips/<clip_id>/master.m3u8?c=<tenant>\` |
+| Catch-up range | \`/m/catchup/<channel_slug>/<start_ms>/<end_ms>/master.m3u8?c=<tenant>\`; \`live\` instead of \`<end_ms>\` grows to the live edge |
+| Start-over of the programme on air | \`/m/startover/<channel_slug>/<programme_id>/master.m3u8?c=<tenant>\` |
+| Archive (Flussonic style) | \`/live/<tenant>/<channel_slug>/archive-<from_s>-<duration_s>.m3u8\` (Unix seconds, duration in seconds) |
+| Signed (token) form of any of these | \`/t/<token>/\` followed by the path above, e.g. \`/t/<token>/live/<tenant>/<channel_slug>/master.m3u8\` |
+
+Catch-up, start-over and clip variants follow the same pattern as live under their own folder: \`<rendition>/index.m3u8\`, \`<rendition>/init/<ms>.mp4\`, \`<rendition>/seg/<ms>.m4s\` (each with \`?c=<tenant>\`). Times \`<start_ms>\`/\`<end_ms>\` are epoch milliseconds (\`play_start\`/\`play_end\` of a catch-up item).
+
+Examples (tenant \`default\`, channel \`news\`):
+
+\`\`\`
+https://{cdn_hostname}/live/default/news/master.m3u8
+https://{cdn_hostname}/live/default/news/720p/index.m3u8
+https://{cdn_hostname}/live/default/news/archive-1767261600-3600.m3u8
+https://{cdn_hostname}/m/catchup/news/1767261600000/1767265200000/master.m3u8?c=default
+https://{cdn_hostname}/m/catchup/news/1767261600000/live/master.m3u8?c=default
+https://{cdn_hostname}/m/startover/news/6f1c2d3e-0000-4000-8000-000000000001/master.m3u8?c=default
+https://{cdn_hostname}/m/clips/0b7c2e11-0000-4000-8000-000000000002/master.m3u8?c=default
+https://{cdn_hostname}/m/9a1d0c4e-0000-4000-8000-000000000003/assets/5e2f8b70-0000-4000-8000-000000000004/v1/master.m3u8
+https://{cdn_hostname}/m/9a1d0c4e-0000-4000-8000-000000000003/assets/5e2f8b70-0000-4000-8000-000000000004/v1/aes/master.m3u8
+https://{cdn_hostname}/t/v1.eyJ2IjoxLCJr....Q2hS/live/default/news/master.m3u8
+\`\`\`
+
+A target with a policy that requires tokens answers 403 on the unsigned forms; sign one with POST /v1/playback/tokens (its \`src\` is the \`/t/<token>/...\` address). A token opens only its own target (a catch-up token only sub-ranges of its window) until it expires or its session is revoked.`;
+
+/** Tag descriptions (English). */
+export const TAGS_EN: Record<string, string> = {
+  Meta: 'Liveness and the documents themselves.',
+  Identity: 'The calling key and API key management.',
+  Assets: 'Video-on-demand assets: register, list and search, edit, publish, trash and re-encode.',
+  Uploads: 'Multipart uploads of asset sources (API key or browser token).',
+  Jobs: 'Background work (probe, encode, fetch): progress, history, retry and cancel.',
+  Playback: 'Signed playback URLs, player sessions, revocations, signing keys and playback policies. See "Delivery URLs" in the introduction for the address shapes.',
+  Webhooks: 'Outbound webhooks (signed deliveries with retries) and inbound hooks from content systems.',
+  Events: 'The server-sent event stream.',
+  'Live channels': 'Live channels fed over SRT or RTMP, with continuous recording.',
+  Guide: 'The programme guide: programmes, review and publishing, XMLTV import, catch-up exclusions.',
+  'Catch-up': 'Recorded programmes (catch-up), search and publishing programmes to the library.',
+  Clips: 'Clips cut from a channel recording.',
+};
