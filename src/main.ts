@@ -3,9 +3,11 @@ import { parseCli, USAGE } from './cli/args';
 import { serve } from './cli/serve';
 import { keyCreate, tenantCreate, cliError } from './cli/admin';
 import { doctor } from './cli/doctor';
+import { secretsRotate } from './cli/secrets';
 
 /** CLI entry: parse arguments, run one command, exit with its status. No logic here. */
 async function main(argv: string[]): Promise<number> {
+  process.umask(0o077); // everything the appliance creates (database, keys, media) is private to its user
   const cli = parseCli(argv);
   const [cmd, sub] = cli.words;
   const port = cli.flags.port !== undefined ? Number(cli.flags.port) : undefined;
@@ -17,6 +19,7 @@ async function main(argv: string[]): Promise<number> {
   if (cmd === 'tenant' && sub === 'create') return tenantCreate(cli.flags);
   if (cmd === 'key' && sub === 'create') return keyCreate(cli.flags);
   if (cmd === 'doctor') return doctor(cli.flags);
+  if (cmd === 'secrets' && sub === 'rotate') return secretsRotate(cli.flags);
   process.stderr.write(USAGE);
   return 2;
 }

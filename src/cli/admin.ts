@@ -8,7 +8,7 @@ import type { Cli } from './args';
 
 function service(flags: Cli['flags']) {
   const config = loadConfig({ data: flags.data as string | undefined, config: flags.config as string | undefined });
-  const db = openDb(join(config.dataDir, 'db', 'meta.sqlite'));
+  const db = openDb(join(config.dataDir, 'db', 'meta.sqlite'), { dataDir: config.dataDir });
   return { svc: new IdentityService(db, null), db };
 }
 

@@ -24,7 +24,8 @@ export const USAGE = `viewstream — self-hosted video platform
   viewstream serve [--data DIR] [--port N] [--host ADDR] [--config FILE]
   viewstream tenant create --name N [--slug S] [--cdn-only] [--json] [--data DIR]
   viewstream key create --tenant SLUG (--role R | --scopes a,b) [--name N] [--json] [--data DIR]
+  viewstream secrets rotate [--json] [--data DIR]   (service stopped: new master key, secrets re-wrapped)
   viewstream doctor [--json]
 
-Environment: VS_DATA_DIR VS_PORT VS_HOST VS_BASE_URL VS_RTMP_PORT VS_SRT_PORTS VS_PRIVATE_ALLOWLIST
+Environment: VS_DATA_DIR VS_PORT VS_HOST VS_BASE_URL VS_RTMP_PORT VS_SRT_PORTS VS_PRIVATE_ALLOWLIST VS_MASTER_KEY
 `;

@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import { openDb } from './db/sqlite';
+import { securePrivateFiles } from './db/perms';
+import { markServing } from './secrets/running';
 import { openStats } from './stats';
 import { createLogger, type Logger } from './log';
 import { systemClock, type Clock } from './clock';
@@ -20,8 +22,10 @@ export interface BootDeps {
 /** Opens the stores and builds the shared context (no listeners started). */
 export async function bootContext(config: Readonly<Config>, deps: BootDeps, opts: { clock?: Clock; log?: Logger } = {}): Promise<{ ctx: AppContext; stopAll: () => Promise<void> }> {
   const log = opts.log ?? createLogger(config.logLevel);
-  const db = openDb(join(config.dataDir, 'db', 'meta.sqlite'));
+  const db = openDb(join(config.dataDir, 'db', 'meta.sqlite'), { dataDir: config.dataDir });
   const stats = await openStats(join(config.dataDir, 'db', 'stats.duckdb'));
+  securePrivateFiles(join(config.dataDir, 'db', 'stats.duckdb'));
+  const unmark = markServing(config.dataDir);
   const keys = new KeyCache(deps.keyLookup(db));
   const limiter = new RateLimiter(config.rateLimit.perSecond, config.rateLimit.burst);
   const stoppers: Stopper[] = [];
@@ -30,6 +34,7 @@ export async function bootContext(config: Readonly<Config>, deps: BootDeps, opts
   stoppers.push(() => clearInterval(sweep));
   stoppers.push(() => stats.close());
   stoppers.push(() => db.close());
+  stoppers.push(unmark);
   const ctx: AppContext = {
     config, db, stats, log, clock: opts.clock ?? systemClock, keys, limiter,
     cursors: new Cursors(deps.secret(db, 'cursor')),

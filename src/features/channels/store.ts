@@ -1,4 +1,6 @@
 import type { Db } from '../../kernel/db/sqlite';
+import { sealerOf } from '../../kernel/secrets/seal';
+import { secretHash } from '../../kernel/secrets/columns';
 
 /** A channel row as stored. */
 export interface ChannelRow {
@@ -19,53 +21,80 @@ export interface SegmentRow {
 /** Columns a PATCH or runtime update may change. */
 export type ChannelPatch = Partial<Omit<ChannelRow, 'seq' | 'id' | 'tenant_id' | 'created_at'>>;
 
-/** SQL for channels (the segment index's SQL is in segment-store.ts). */
+/** Stored form of the ingest secrets: sealed under the master key, stream keys with their SHA-256 for lookups. */
+type StoredSecrets = Partial<Pick<ChannelRow, 'srt_passphrase' | 'rtmp_key_primary' | 'rtmp_key_backup'>> & { rtmp_hash_primary?: string; rtmp_hash_backup?: string };
+
+/** SQL for channels (the segment index's SQL is in segment-store.ts). Ingest secrets are sealed at rest. */
 export class ChannelStore {
   constructor(private db: Db) {}
 
+  /** Seals the ingest secrets a row or patch carries (and hashes the stream keys). */
+  private sealed<T extends StoredSecrets>(p: T): T {
+    const s = sealerOf(this.db);
+    const out: T = { ...p };
+    if (p.srt_passphrase !== undefined) out.srt_passphrase = s.seal(p.srt_passphrase);
+    if (p.rtmp_key_primary !== undefined) { out.rtmp_key_primary = s.seal(p.rtmp_key_primary); out.rtmp_hash_primary = secretHash(p.rtmp_key_primary); }
+    if (p.rtmp_key_backup !== undefined) { out.rtmp_key_backup = s.seal(p.rtmp_key_backup); out.rtmp_hash_backup = secretHash(p.rtmp_key_backup); }
+    return out;
+  }
+
+  /** A row as callers see it: secrets opened, lookup hashes dropped. */
+  private opened<T extends ChannelRow | null>(r: T): T {
+    if (!r) return r;
+    const s = sealerOf(this.db);
+    const x = r as ChannelRow & StoredSecrets;
+    x.srt_passphrase = s.open(x.srt_passphrase);
+    x.rtmp_key_primary = s.open(x.rtmp_key_primary);
+    x.rtmp_key_backup = s.open(x.rtmp_key_backup);
+    delete x.rtmp_hash_primary; delete x.rtmp_hash_backup;
+    return r;
+  }
+
   insert(r: Omit<ChannelRow, 'seq'>): void {
-    const cols = Object.keys(r);
-    this.db.query(`INSERT INTO channels (${cols.join(',')}) VALUES (${cols.map(() => '?').join(',')})`).run(...(Object.values(r) as never[]));
+    const row = this.sealed(r);
+    const cols = Object.keys(row);
+    this.db.query(`INSERT INTO channels (${cols.join(',')}) VALUES (${cols.map(() => '?').join(',')})`).run(...(Object.values(row) as never[]));
   }
 
   byId(tenantId: string, id: string): ChannelRow | null {
-    return this.db.query<ChannelRow, [string, string]>('SELECT * FROM channels WHERE tenant_id = ? AND id = ?').get(tenantId, id);
+    return this.opened(this.db.query<ChannelRow, [string, string]>('SELECT * FROM channels WHERE tenant_id = ? AND id = ?').get(tenantId, id));
   }
 
   /** A channel by id in any tenant (runtime use only). */
   anyById(id: string): ChannelRow | null {
-    return this.db.query<ChannelRow, [string]>('SELECT * FROM channels WHERE id = ?').get(id);
+    return this.opened(this.db.query<ChannelRow, [string]>('SELECT * FROM channels WHERE id = ?').get(id));
   }
 
   bySlug(tenantId: string, slug: string): ChannelRow | null {
-    return this.db.query<ChannelRow, [string, string]>('SELECT * FROM channels WHERE tenant_id = ? AND slug = ?').get(tenantId, slug);
+    return this.opened(this.db.query<ChannelRow, [string, string]>('SELECT * FROM channels WHERE tenant_id = ? AND slug = ?').get(tenantId, slug));
   }
 
   /** A channel by tenant slug and channel slug (delivery paths). */
   byTenantSlug(tenantSlug: string, slug: string): (ChannelRow & { tenant_slug: string }) | null {
-    return this.db.query<ChannelRow & { tenant_slug: string }, [string, string]>(
+    return this.opened(this.db.query<ChannelRow & { tenant_slug: string }, [string, string]>(
       'SELECT c.*, t.slug AS tenant_slug FROM channels c JOIN tenants t ON t.id = c.tenant_id WHERE t.slug = ? AND c.slug = ?',
-    ).get(tenantSlug, slug);
+    ).get(tenantSlug, slug));
   }
 
-  /** The channel and input owning an RTMP stream key. */
+  /** The channel and input owning an RTMP stream key (found by the key's SHA-256; the key itself is sealed). */
   byStreamKey(key: string): ChannelRow | null {
-    return this.db.query<ChannelRow, [string, string]>('SELECT * FROM channels WHERE rtmp_key_primary = ? OR rtmp_key_backup = ?').get(key, key);
+    const h = secretHash(key);
+    return this.opened(this.db.query<ChannelRow, [string, string]>('SELECT * FROM channels WHERE rtmp_hash_primary = ? OR rtmp_hash_backup = ?').get(h, h));
   }
 
   list(tenantId: string, beforeSeq: number | null, limit: number): ChannelRow[] {
     return this.db.query<ChannelRow, [string, number, number]>('SELECT * FROM channels WHERE tenant_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?')
-      .all(tenantId, beforeSeq ?? Number.MAX_SAFE_INTEGER, limit + 1);
+      .all(tenantId, beforeSeq ?? Number.MAX_SAFE_INTEGER, limit + 1).map((r) => this.opened(r));
   }
 
   /** Channels whose operator asked them to run (restarted at boot). */
   started(): ChannelRow[] {
-    return this.db.query<ChannelRow, []>("SELECT * FROM channels WHERE desired = 'started'").all();
+    return this.db.query<ChannelRow, []>("SELECT * FROM channels WHERE desired = 'started'").all().map((r) => this.opened(r));
   }
 
   /** Every channel (retention, reconciliation). */
   all(): (ChannelRow & { tenant_slug: string })[] {
-    return this.db.query<ChannelRow & { tenant_slug: string }, []>('SELECT c.*, t.slug AS tenant_slug FROM channels c JOIN tenants t ON t.id = c.tenant_id').all();
+    return this.db.query<ChannelRow & { tenant_slug: string }, []>('SELECT c.*, t.slug AS tenant_slug FROM channels c JOIN tenants t ON t.id = c.tenant_id').all().map((r) => this.opened(r));
   }
 
   /** SRT ports already held by channels. */
@@ -74,7 +103,8 @@ export class ChannelStore {
     return new Set(rows.flatMap((r) => [r.a, r.b]));
   }
 
-  update(id: string, p: ChannelPatch, at: number): void {
+  update(id: string, patch: ChannelPatch, at: number): void {
+    const p = this.sealed(patch);
     const cols = Object.keys(p);
     if (!cols.length) return;
     this.db.query(`UPDATE channels SET ${cols.map((c) => `${c} = ?`).join(', ')}, updated_at = ? WHERE id = ?`)

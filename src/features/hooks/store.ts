@@ -1,4 +1,5 @@
 import type { Db } from '../../kernel/db/sqlite';
+import { sealerOf } from '../../kernel/secrets/seal';
 
 /** An inbound hook row. */
 export interface HookRow { seq: number; id: string; tenant_id: string; kind: string; mapping: string; secret: string; created_at: number }
@@ -9,18 +10,24 @@ export interface HookAsset { seq: number; id: string; external_id: string | null
 export class HookStore {
   constructor(private db: Db) {}
 
+  /** The row with its secret opened (stored sealed under the master key). */
+  private opened<T extends HookRow | null>(h: T): T {
+    if (h) h.secret = sealerOf(this.db).open(h.secret);
+    return h;
+  }
+
   insert(h: Omit<HookRow, 'seq'>): void {
     this.db.query('INSERT INTO inbound_hooks (id, tenant_id, kind, mapping, secret, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(h.id, h.tenant_id, h.kind, h.mapping, h.secret, h.created_at);
+      .run(h.id, h.tenant_id, h.kind, h.mapping, sealerOf(this.db).seal(h.secret), h.created_at);
   }
 
   byId(id: string): HookRow | null {
-    return this.db.query<HookRow, [string]>('SELECT * FROM inbound_hooks WHERE id = ?').get(id);
+    return this.opened(this.db.query<HookRow, [string]>('SELECT * FROM inbound_hooks WHERE id = ?').get(id));
   }
 
   list(tenantId: string, beforeSeq: number | null, limit: number): HookRow[] {
     return this.db.query<HookRow, [string, number, number]>('SELECT * FROM inbound_hooks WHERE tenant_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?')
-      .all(tenantId, beforeSeq ?? Number.MAX_SAFE_INTEGER, limit + 1);
+      .all(tenantId, beforeSeq ?? Number.MAX_SAFE_INTEGER, limit + 1).map((h) => this.opened(h));
   }
 
   remove(tenantId: string, id: string): boolean {

@@ -138,6 +138,8 @@ export class IdentityService {
 
   /** A service-wide secret by name, created on first use. */
   secret(name: string): string {
+    const have = this.store.getSecret(name);
+    if (have !== null) return have;
     this.store.putSecretIfMissing(name, randomToken(32));
     return this.store.getSecret(name)!;
   }

@@ -1,4 +1,5 @@
 import type { Db } from '../../kernel/db/sqlite';
+import { sealerOf } from '../../kernel/secrets/seal';
 
 /** A tenant row. */
 export interface TenantRow { seq: number; id: string; slug: string; name: string; cdn_only: number; settings: string; created_at: number }
@@ -63,11 +64,14 @@ export class IdentityStore {
       .run(at, tenantId, id).changes > 0;
   }
 
+  /** A service-wide secret, opened (stored sealed under the master key). */
   getSecret(name: string): string | null {
-    return this.db.query<{ value: string }, [string]>('SELECT value FROM secrets WHERE name = ?').get(name)?.value ?? null;
+    const v = this.db.query<{ value: string }, [string]>('SELECT value FROM secrets WHERE name = ?').get(name)?.value;
+    return v === undefined ? null : sealerOf(this.db).open(v);
   }
 
+  /** Stores a service-wide secret sealed, unless one by that name exists. */
   putSecretIfMissing(name: string, value: string): void {
-    this.db.query('INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)').run(name, value);
+    this.db.query('INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)').run(name, sealerOf(this.db).seal(value));
   }
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../../kernel/db/sqlite';
+import { sealerOf } from '../../kernel/secrets/seal';
 
 /** A signing key row (secret is base64url of 32 random bytes). */
 export interface SigningKeyRow { seq: number; id: string; tenant_id: string; secret: string; active: number; created_at: number; retired_at: number | null }
@@ -11,15 +12,23 @@ export interface AttachmentRow { tenant_id: string; target_kind: string; target_
 export class PlaybackStore {
   constructor(private db: Db) {}
 
+  /** Signing keys not retired, secrets opened. */
   allKeys(): SigningKeyRow[] {
-    return this.db.query<SigningKeyRow, []>('SELECT * FROM playback_signing_keys WHERE retired_at IS NULL').all();
+    return this.openKeys(this.db.query<SigningKeyRow, []>('SELECT * FROM playback_signing_keys WHERE retired_at IS NULL').all());
   }
+  /** A tenant's signing keys, newest first, secrets opened. */
   keysOf(tenantId: string): SigningKeyRow[] {
-    return this.db.query<SigningKeyRow, [string]>('SELECT * FROM playback_signing_keys WHERE tenant_id = ? ORDER BY seq DESC').all(tenantId);
+    return this.openKeys(this.db.query<SigningKeyRow, [string]>('SELECT * FROM playback_signing_keys WHERE tenant_id = ? ORDER BY seq DESC').all(tenantId));
   }
+  /** Adds the tenant's new active key (its secret stored sealed under the master key). */
   insertKey(k: Omit<SigningKeyRow, 'seq' | 'retired_at'>): void {
     this.db.query('UPDATE playback_signing_keys SET active = 0 WHERE tenant_id = ?').run(k.tenant_id);
-    this.db.query('INSERT INTO playback_signing_keys (id, tenant_id, secret, active, created_at) VALUES (?, ?, ?, ?, ?)').run(k.id, k.tenant_id, k.secret, k.active, k.created_at);
+    this.db.query('INSERT INTO playback_signing_keys (id, tenant_id, secret, active, created_at) VALUES (?, ?, ?, ?, ?)').run(k.id, k.tenant_id, sealerOf(this.db).seal(k.secret), k.active, k.created_at);
+  }
+  private openKeys(rows: SigningKeyRow[]): SigningKeyRow[] {
+    const s = sealerOf(this.db);
+    for (const r of rows) r.secret = s.open(r.secret);
+    return rows;
   }
   retireKey(tenantId: string, id: string, at: number): boolean {
     return this.db.query('UPDATE playback_signing_keys SET retired_at = ?, active = 0 WHERE tenant_id = ? AND id = ? AND retired_at IS NULL AND active = 0').run(at, tenantId, id).changes > 0;

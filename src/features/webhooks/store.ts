@@ -1,4 +1,5 @@
 import type { Db } from '../../kernel/db/sqlite';
+import { sealerOf } from '../../kernel/secrets/seal';
 
 /** A webhook endpoint row (`events` is a JSON array; `secret` is needed in clear to sign deliveries). */
 export interface EndpointRow {
@@ -29,21 +30,27 @@ export function endpointsVersion(): number { return version; }
 export class WebhookStore {
   constructor(private db: Db) {}
 
+  /** The row with its secret opened (stored sealed under the master key). */
+  private opened<T extends EndpointRow | null>(e: T): T {
+    if (e) e.secret = sealerOf(this.db).open(e.secret);
+    return e;
+  }
+
   insertEndpoint(e: Omit<EndpointRow, 'seq'>): void {
     this.db.query(`INSERT INTO webhook_endpoints (id, tenant_id, url, events, secret, enabled, from_seq, created_at, updated_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(e.id, e.tenant_id, e.url, e.events, e.secret, e.enabled, e.from_seq, e.created_at, e.updated_at);
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(e.id, e.tenant_id, e.url, e.events, sealerOf(this.db).seal(e.secret), e.enabled, e.from_seq, e.created_at, e.updated_at);
     version++;
   }
 
   endpoint(tenantId: string, id: string): EndpointRow | null {
-    return this.db.query<EndpointRow, [string, string]>('SELECT * FROM webhook_endpoints WHERE tenant_id = ? AND id = ?').get(tenantId, id);
+    return this.opened(this.db.query<EndpointRow, [string, string]>('SELECT * FROM webhook_endpoints WHERE tenant_id = ? AND id = ?').get(tenantId, id));
   }
 
   /** Endpoints of a tenant, newest first, before `beforeSeq`, `limit + 1` rows. */
   listEndpoints(tenantId: string, beforeSeq: number | null, limit: number): EndpointRow[] {
     return this.db.query<EndpointRow, [string, number, number]>(
       'SELECT * FROM webhook_endpoints WHERE tenant_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?',
-    ).all(tenantId, beforeSeq ?? Number.MAX_SAFE_INTEGER, limit + 1);
+    ).all(tenantId, beforeSeq ?? Number.MAX_SAFE_INTEGER, limit + 1).map((e) => this.opened(e));
   }
 
   countEndpoints(tenantId: string): number {
@@ -66,12 +73,12 @@ export class WebhookStore {
 
   /** Every enabled endpoint (the dispatcher's cache). */
   enabledEndpoints(): EndpointRow[] {
-    return this.db.query<EndpointRow, []>('SELECT * FROM webhook_endpoints WHERE enabled = 1').all();
+    return this.db.query<EndpointRow, []>('SELECT * FROM webhook_endpoints WHERE enabled = 1').all().map((e) => this.opened(e));
   }
 
   /** Enabled endpoints of a tenant that exist for events after `seq` (fan-out candidates). */
   tenantTargets(tenantId: string): EndpointRow[] {
-    return this.db.query<EndpointRow, [string]>('SELECT * FROM webhook_endpoints WHERE tenant_id = ? AND enabled = 1').all(tenantId);
+    return this.db.query<EndpointRow, [string]>('SELECT * FROM webhook_endpoints WHERE tenant_id = ? AND enabled = 1').all(tenantId).map((e) => this.opened(e));
   }
 
   /** Queues a delivery; a second row for the same (endpoint, event) is ignored. */

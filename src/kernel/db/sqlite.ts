@@ -1,20 +1,48 @@
 import { Database } from 'bun:sqlite';
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS } from './migrations';
+import { dataDirOf, precreatePrivate, secureDir, securePrivateFiles } from './perms';
+import { ephemeralRing, loadKeyRing, type KeyRing } from '../secrets/kek';
+import { attachSealer, Sealer } from '../secrets/seal';
+import { needsRewrap, rewrap } from '../secrets/columns';
 
 /** The metadata database handle (bun:sqlite). */
 export type Db = Database;
 
-/** Opens (creating when missing) the SQLite metadata database with the service's pragmas, then migrates it. */
-export function openDb(path: string): Db {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+/** How openDb finds the master key: an explicit ring, else VS_MASTER_KEY / DATA/secrets/master.key of `dataDir`. */
+export interface OpenDbOptions { dataDir?: string; ring?: KeyRing; env?: Record<string, string | undefined>; upgrade?: boolean }
+
+/**
+ * Opens (creating when missing) the SQLite metadata database with the service's pragmas, then migrates it. Files are
+ * private (dirs 0700, database 0600); the master key seals secrets (`sealerOf(db)`), and legacy plaintext secrets
+ * are re-sealed here (`upgrade: false` skips that). A database sealed with another master key fails here (SealError).
+ */
+export function openDb(path: string, o: OpenDbOptions = {}): Db {
+  let ring = o.ring;
+  if (path !== ':memory:') {
+    const dataDir = o.dataDir ?? dataDirOf(path);
+    secureDir(dataDir);
+    secureDir(dirname(path));
+    precreatePrivate(path);
+    ring ??= loadKeyRing(dataDir, o.env);
+  }
   const db = new Database(path, { create: true, strict: true });
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA synchronous = FULL');
   db.exec('PRAGMA foreign_keys = ON');
   db.exec('PRAGMA busy_timeout = 5000');
-  migrate(db);
+  db.exec('PRAGMA secure_delete = FAST'); // overwritten secrets do not linger in the page's free space
+  try {
+    migrate(db);
+    if (path !== ':memory:') securePrivateFiles(path);
+    const sealer = new Sealer(ring ?? ephemeralRing());
+    attachSealer(db, sealer);
+    if (o.upgrade !== false && needsRewrap(db, sealer)) {
+      const counts = tx(db, () => rewrap(db, sealer));
+      // Legacy plaintext must not survive in the WAL either.
+      if (Object.values(counts).some((n) => n > 0)) db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    }
+  } catch (e) { db.close(); throw e; }
   return db;
 }
 

@@ -10,6 +10,7 @@ import { m0031 } from './0031_inbound_hooks';
 import { m0040 } from './0040_channels';
 import { m0041 } from './0041_live_hours';
 import { m0042 } from './0042_live_hour_lists';
+import { m0048 } from './0048_channel_key_hashes';
 import { m0050 } from './0050_playback';
 import { m0060 } from './0060_guide';
 import { m0061 } from './0061_clip_first_segment';
@@ -27,6 +28,7 @@ export const MIGRATIONS: Migration[] = [
   m0040,
   m0041,
   m0042,
+  m0048,
   m0050,
   m0060,
   m0061,
