@@ -63,7 +63,7 @@ case "$MODE" in
   system)
     say "installing /usr/local/bin/viewstream and /var/lib/viewstream"
     $SUDO install -m 0755 dist/viewstream /usr/local/bin/viewstream
-    $SUDO mkdir -p /var/lib/viewstream /etc/viewstream
+    $SUDO mkdir -p /var/lib/viewstream /etc/viewstream && $SUDO chmod 0700 /var/lib/viewstream
     if ! id viewstream >/dev/null 2>&1 && command -v useradd >/dev/null; then $SUDO useradd --system --home /var/lib/viewstream --shell /usr/sbin/nologin viewstream || true; fi
     id viewstream >/dev/null 2>&1 && $SUDO chown -R viewstream: /var/lib/viewstream || true
     if [ ! -f /etc/viewstream/viewstream.env ]; then

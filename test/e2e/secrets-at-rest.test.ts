@@ -149,7 +149,7 @@ test('secrets rotate: refused while serving; then a new key, every value re-wrap
   expect((await api('GET', '/v1/playback/signing-keys')).json.items).toEqual(made.signing);
   // The webhook still signs with the secret its owner holds.
   expect((await api('POST', `/v1/webhooks/${made.webhook.id}/test`)).status).toBeLessThan(300);
-  const ping = await waitFor('signed ping', () => rx.received.find((x) => x.body.type === 'ping'));
+  const ping = (await waitFor('signed ping', () => rx.received.find((x) => x.body.type === 'ping')))!;
   expect(verifyLikeACustomer(made.webhook.secret, ping.headers, ping.raw)).toBe(true);
   // The inbound hook still accepts calls signed with its secret.
   const body = JSON.stringify({ videos: [] });

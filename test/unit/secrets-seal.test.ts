@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync, readdirSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Database } from 'bun:sqlite';
@@ -10,6 +10,7 @@ import { openDb } from '../../src/kernel/db/sqlite';
 import { ChannelStore } from '../../src/features/channels/store';
 import { WebhookStore } from '../../src/features/webhooks/store';
 import { IdentityService } from '../../src/features/identity/service';
+import { secretsFacts } from '../../src/cli/doctor-secrets';
 
 const mode = (p: string) => statSync(p).mode & 0o777;
 
@@ -103,5 +104,22 @@ test('an old database with plaintext secrets is re-sealed on open; lookups by st
     expect(new ChannelStore(db).byStreamKey('live_nope')).toBeNull();
     expect(new IdentityService(db, null).secret('cursor')).toBe('CURSORplain1234567890');
     db.close();
+  } finally { rmSync(d, { recursive: true, force: true }); }
+});
+
+test('doctor warns about an open data dir or key file and always explains the SRT passphrase exposure', () => {
+  const d = mkdtempSync(join(tmpdir(), 'vs-doc-'));
+  try {
+    expect(secretsFacts(d, {}).secrets).toMatchObject({ ok: true, source: 'none' });
+    loadKeyRing(d, {});
+    expect(secretsFacts(d, {}).secrets).toMatchObject({ ok: true, source: 'file' });
+    chmodSync(join(d, 'secrets', 'master.key'), 0o644);
+    chmodSync(d, 0o755);
+    const f = secretsFacts(d, {});
+    expect(f.secrets.ok).toBe(false);
+    expect(f.secrets.detail).toContain('want 0600');
+    expect(f.secrets.detail).toContain('want 0700');
+    expect(secretsFacts(d, { VS_MASTER_KEY: 'nope' }).secrets.detail).toContain('VS_MASTER_KEY must be 32 bytes');
+    expect(f.srt_passphrase.detail).toMatch(f.srt_passphrase.hidepid ? /hidden/ : /process list.*hidepid=2/);
   } finally { rmSync(d, { recursive: true, force: true }); }
 });
