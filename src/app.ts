@@ -1,16 +1,16 @@
 import { Elysia, type AnyElysia } from 'elysia';
 import type { AppContext } from './kernel/context';
-import { isJsonType, parseJsonBody } from './kernel/http/body';
 import { toAppError } from './kernel/http/error-map';
-import { problemResponse } from './kernel/errors';
+import { AppError, problemResponse } from './kernel/errors';
 import { requestId } from './kernel/http/request-id';
 import { identityRoutes } from './features/identity/routes';
 import { playbackRoutes } from './features/playback/routes';
-import { redactToken } from './features/playback/gate';
+import { createGate, redactToken, tokenRoutes } from './features/playback/gate';
+import { methodTable } from './kernel/http/methods';
 import { metaRoutes } from './features/meta/routes';
 import { assetRoutes } from './features/assets/routes';
 import { startTrashSweeper } from './features/assets/sweeper';
-import { uploadRoutes, startUploadWorker, isPartUpload } from './features/uploads/routes';
+import { uploadRoutes, startUploadWorker } from './features/uploads/routes';
 import { jobsRoutes } from './features/jobs/routes';
 import { mediaDeliveryRoutes } from './features/media-delivery/routes';
 import { reencodeRoutes } from './features/transcode/routes';
@@ -36,36 +36,42 @@ import { vodRoutes } from './features/live-to-vod/routes';
 export function buildApp(ctx: AppContext): AnyElysia {
   let app: AnyElysia;
   registerClipTargets();
+  const gate = createGate(ctx);
+  const methods = methodTable(() => app);
   app = new Elysia({ normalize: false, aot: true })
-    .onParse({ as: 'global' }, ({ request, contentType }) => {
-      if (isJsonType(contentType) && !isPartUpload(request)) return parseJsonBody(request, ctx.config.jsonBodyLimit);
-    })
     .onError({ as: 'global' }, ({ code, error, request }) => {
-      const { err, fault } = toAppError(code, error);
       const id = requestId(request);
+      if (code === 'NOT_FOUND' || request.method === 'TRACE') {
+        const allow = methods.allowed(request);
+        if (allow) return problemResponse(new AppError('method_not_allowed', `${request.method} is not served here; use ${allow}`), ctx.config.problemsBase, id, { allow });
+      }
+      const { err, fault } = toAppError(code, error);
       if (fault) ctx.log.error('unhandled error', { request_id: id, path: redactToken(new URL(request.url).pathname), error: String((error as Error)?.stack ?? error) });
       return problemResponse(err, ctx.config.problemsBase, id);
     })
     .use(metaRoutes(ctx, () => app))
+    .use(tokenRoutes(gate, () => app))
     .use(identityRoutes(ctx))
     .use(assetRoutes(ctx))
     .use(uploadRoutes(ctx))
-    .use(playbackRoutes(ctx, () => app))
+    .use(playbackRoutes(ctx))
     .use(jobsRoutes(ctx))
     .use(reencodeRoutes(ctx))
-    .use(mediaDeliveryRoutes(ctx))
+    .use(mediaDeliveryRoutes(ctx, gate))
     .use(webhookRoutes(ctx))
     .use(eventRoutes(ctx))
     .use(hookRoutes(ctx))
     .use(guideRoutes(ctx))
     .use(guideReviewRoutes(ctx))
     .use(catchupRoutes(ctx))
-    .use(catchupDeliveryRoutes(ctx))
+    .use(catchupDeliveryRoutes(ctx, gate))
     .use(clipRoutes(ctx))
-    .use(clipDeliveryRoutes(ctx))
+    .use(clipDeliveryRoutes(ctx, gate))
     .use(vodRoutes(ctx))
     .use(channelRoutes(ctx))
-    .use(liveRoutes(ctx));
+    .use(liveRoutes(ctx, gate));
+  // Every delivery path must be declared in the delivery table (and so checked by the gate): refuse to start otherwise.
+  gate.assertCovered(app);
   return app;
 }
 

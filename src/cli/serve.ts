@@ -22,7 +22,7 @@ export async function serve(flags: ConfigFlags): Promise<void> {
   let app: AnyElysia | null = null;
   const starting = () => new Response(JSON.stringify({ status: 503, title: 'Not ready', detail: 'starting' }), { status: 503, headers: { 'content-type': 'application/problem+json', 'retry-after': '1' } });
   const server = serveApp((r) => (app ? app.handle(r) : starting()), {
-    port: base.port, host: base.host, maxBodyBytes: 70 * 1024 * 1024,
+    port: base.port, host: base.host, maxBodyBytes: 70 * 1024 * 1024, problemsBase: base.problemsBase,
   });
   const config = withAddresses(base, server.port);
   const ctx: AppContext = { ...ctx0, config };

@@ -38,7 +38,7 @@ export async function bootContext(config: Readonly<Config>, deps: BootDeps, opts
   const ctx: AppContext = {
     config, db, stats, log, clock: opts.clock ?? systemClock, keys, limiter,
     cursors: new Cursors(deps.secret(db, 'cursor')),
-    http: createHttpPlugin(keys, limiter),
+    http: createHttpPlugin(keys, limiter, config.jsonBodyLimit),
     onStop: (fn) => { stoppers.unshift(fn); },
   };
   return { ctx, stopAll: async () => { for (const s of stoppers.splice(0)) await s(); } };

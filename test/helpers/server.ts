@@ -11,6 +11,7 @@ import { identityService } from '../../src/features/identity/service';
 import type { AppContext } from '../../src/kernel/context';
 import type { Clock } from '../../src/kernel/clock';
 import { killAllChildren } from '../../src/media/process';
+import { contractOf, type Contract, type OpenApiDoc, type Violation } from './contract';
 
 /** A running in-process appliance for tests: real SQLite, DuckDB and HTTP on port 0 in a temp data dir. */
 export interface TestServer {
@@ -21,6 +22,10 @@ export interface TestServer {
   dataDir: string;
   /** Calls the API with the owner key (or `opts.key`); JSON bodies are encoded. */
   api(method: string, path: string, body?: unknown, opts?: { key?: string | null; headers?: Record<string, string> }): Promise<Response>;
+  /** With `validate` (or VS_TEST_CONTRACT=1): answers of api() that differ from /openapi.json (checked with Ajv). */
+  violations: Violation[];
+  /** The checker used by api() when validating (operations it saw are in `contract.seen`). */
+  contract: Contract | null;
   stop(): Promise<void>;
 }
 
@@ -28,32 +33,45 @@ export interface TestServer {
  * Starts an appliance; `env` overrides VS_* variables; `workers: false` skips background workers. Restarting over
  * an existing `dataDir` creates no new key: pass the earlier one as `ownerKey`.
  */
-export async function startTestServer(opts: { env?: Record<string, string>; workers?: boolean; clock?: Clock; dataDir?: string; ownerKey?: string } = {}): Promise<TestServer> {
+export async function startTestServer(opts: { env?: Record<string, string>; workers?: boolean; clock?: Clock; dataDir?: string; ownerKey?: string; validate?: boolean } = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'vs-test-'));
   // A free RTMP port per server so parallel test servers never fight over 1935.
   const env = { VS_RTMP_PORT: String(await freePort()), ...opts.env, VS_LOG_LEVEL: opts.env?.VS_LOG_LEVEL ?? 'error' };
   const base = loadConfig({ data: dataDir, port: 0, host: '127.0.0.1' }, env);
   const { ctx: ctx0, stopAll } = await bootContext(withAddresses(base, 0), bootDeps, { clock: opts.clock });
   let app: AnyElysia | null = null;
-  const server = serveApp((r) => app!.handle(r), { port: 0, host: '127.0.0.1', maxBodyBytes: 70 * 1024 * 1024 });
+  const server = serveApp((r) => app!.handle(r), { port: 0, host: '127.0.0.1', maxBodyBytes: 70 * 1024 * 1024, problemsBase: base.problemsBase });
   const ctx: AppContext = { ...ctx0, config: withAddresses(base, server.port) };
   app = buildApp(ctx);
   const boot = identityService(ctx).bootstrap();
   if (opts.workers !== false) await startWorkers(ctx);
   const url = ctx.config.baseUrl;
   const key = boot?.key ?? opts.ownerKey ?? '';
-  return {
-    url, key, ctx, dataDir,
-    api(method, path, body, o = {}) {
-      const headers: Record<string, string> = { ...o.headers };
-      const k = o.key === undefined ? key : o.key;
-      if (k) headers.authorization = `Bearer ${k}`;
-      let payload: BodyInit | undefined;
-      if (body !== undefined) {
-        payload = typeof body === 'string' || body instanceof Uint8Array ? (body as BodyInit) : JSON.stringify(body);
-        headers['content-type'] ??= 'application/json';
+  // Contract mode: every api() answer is validated against the served document; differences are collected.
+  const validate = opts.validate ?? process.env.VS_TEST_CONTRACT === '1';
+  const violations: Violation[] = [];
+  let checker: Promise<Contract> | null = null;
+  const send = (method: string, path: string, body: unknown, o: { key?: string | null; headers?: Record<string, string> }) => {
+    const headers: Record<string, string> = { ...o.headers };
+    const k = o.key === undefined ? key : o.key;
+    if (k) headers.authorization = `Bearer ${k}`;
+    let payload: BodyInit | undefined;
+    if (body !== undefined) {
+      payload = typeof body === 'string' || body instanceof Uint8Array ? (body as BodyInit) : JSON.stringify(body);
+      headers['content-type'] ??= 'application/json';
+    }
+    return fetch(url + path, { method, headers, body: payload });
+  };
+  const t: TestServer = {
+    url, key, ctx, dataDir, violations, contract: null,
+    async api(method, path, body, o = {}) {
+      const res = await send(method, path, body, o);
+      if (validate) {
+        const c = await (checker ??= fetch(`${url}/openapi.json`).then((r) => r.json() as Promise<OpenApiDoc>).then(contractOf));
+        t.contract = c;
+        violations.push(...(await c.check(method, path, res)).filter((v) => v.problem !== 'no documented operation'));
       }
-      return fetch(url + path, { method, headers, body: payload });
+      return res;
     },
     async stop() {
       await server.stop(1);
@@ -61,8 +79,12 @@ export async function startTestServer(opts: { env?: Record<string, string>; work
       const bounded = await Promise.race([stopAll().then(() => true), Bun.sleep(30_000).then(() => false)]);
       if (!bounded) { process.stderr.write('test server: stopAll exceeded 30 s; killing children\n'); killAllChildren(); }
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      if (validate && violations.length && opts.validate === undefined) {
+        throw new Error(`answers differ from /openapi.json:\n${violations.map((v) => `${v.method} ${v.path} ${v.status}: ${v.problem}`).join('\n')}`);
+      }
     },
   };
+  return t;
 }
 
 /** Polls `fn` until it returns a truthy value or the deadline passes (then throws with `what`). */

@@ -1,66 +1,51 @@
-import { Elysia, t } from 'elysia';
+import { Elysia } from 'elysia';
 import type { AppContext } from '../../kernel/context';
-import { hidden } from '../../kernel/http/plugin';
 import { notFound } from '../../kernel/errors';
-import { IdentityService } from '../identity/service';
 import { channelBySlug } from '../channels/service';
 import { programmeOf } from '../guide/service';
-import { fileResponse, masterResponse, mediaResponse, parseRange, type RangeSource } from './source';
-
-const ARCHIVE = /^archive-(\d{9,11})-(\d{1,6})\.m3u8$/;
+import type { Gate, Guarded } from '../playback/gate';
+import { deliveryPath } from '../playback/delivery-table';
+import { fileResponse, masterResponse, mediaResponse, type RangeSource } from './source';
 
 /**
- * Unprotected catch-up delivery (the gate checks tokens and policies first):
- * `/m/catchup/<slug>/<start_ms>/<end_ms|live>/...?c=<tenant>`, start-over `/m/startover/<slug>/<programme>/...`
- * and Flussonic-style `/live/<tenant>/<slug>/archive-<from_s>-<duration_s>.m3u8` (register before liveRoutes).
+ * Unprotected catch-up delivery behind the gate: `/m/catchup/<slug>/<start_ms>/<end_ms|live>/...?c=<tenant>`,
+ * start-over `/m/startover/<slug>/<programme>/...?c=<tenant>` and Flussonic-style
+ * `/live/<tenant>/<slug>/archive-<from_s>-<duration_s>.m3u8` (register before liveRoutes). The tenant and range are
+ * the ones the gate checked.
  */
-export function catchupDeliveryRoutes(ctx: AppContext) {
-  const identity = new IdentityService(ctx.db, null);
-  const channel = (tenant: string | undefined, slug: string) => {
-    if (!tenant) throw notFound('tenant (add ?c=<tenant>)');
-    let tn;
-    try { tn = identity.tenant(tenant); } catch { throw notFound('channel'); }
-    const ch = channelBySlug(ctx, tn.id, slug);
-    if (!ch) throw notFound('channel');
-    return { ch, tenantSlug: tn.slug as string, tenantId: tn.id as string };
-  };
+export function catchupDeliveryRoutes(ctx: AppContext, gate: Gate) {
   const q = (slug: string) => `?c=${encodeURIComponent(slug)}`;
-  const catchup = (p: { slug: string; s: string; e: string }, c: string | undefined): RangeSource => {
-    const { ch, tenantSlug } = channel(c, p.slug);
-    return { ch, tenantSlug, ...parseRange(p.s, p.e) };
+  const channel = (g: Guarded, slug: string) => {
+    const ch = channelBySlug(ctx, g.tenant.id, slug);
+    if (!ch) throw notFound('channel');
+    return ch;
   };
-  const startover = (p: { slug: string; pid: string }, c: string | undefined): RangeSource => {
-    const { ch, tenantSlug, tenantId } = channel(c, p.slug);
-    const prog = programmeOf(ctx, tenantId, ch.id, p.pid);
+  const catchup = (g: Guarded): RangeSource => ({ ch: channel(g, g.target.id), tenantSlug: g.tenant.slug, from: g.target.from!, to: g.target.to ?? null });
+  const startover = (g: Guarded): RangeSource => {
+    const ch = channel(g, g.target.id);
+    const prog = programmeOf(ctx, g.tenant.id, ch.id, g.target.programme!);
     if (!prog) throw notFound('programme');
     const from = prog.play_start_ms ?? prog.start_ms, end = prog.play_end_ms ?? prog.end_ms;
     if (from > ctx.clock.now()) throw notFound('programme has not started');
-    return { ch, tenantSlug, from, to: end > ctx.clock.now() ? null : end };
+    return { ch, tenantSlug: g.tenant.slug, from, to: end > ctx.clock.now() ? null : end };
   };
-  const C = t.Object({ c: t.Optional(t.String()) });
-  const CP = t.Object({ slug: t.String(), s: t.String(), e: t.String() });
-  const CPR = t.Object({ slug: t.String(), s: t.String(), e: t.String(), r: t.String(), file: t.String() });
-  const SP = t.Object({ slug: t.String(), pid: t.String() });
-  const SPR = t.Object({ slug: t.String(), pid: t.String(), r: t.String(), file: t.String() });
-  return new Elysia()
-    .get('/m/catchup/:slug/:s/:e/master.m3u8', ({ params, query }) => { const src = catchup(params, query.c); return masterResponse(ctx, src, q(src.tenantSlug)); }, { params: CP, query: C, detail: hidden })
-    .get('/m/catchup/:slug/:s/:e/:r/index.m3u8', ({ params, query }) => { const src = catchup(params, query.c); return mediaResponse(ctx, src, params.r, q(src.tenantSlug)); }, { params: t.Object({ slug: t.String(), s: t.String(), e: t.String(), r: t.String() }), query: C, detail: hidden })
-    .get('/m/catchup/:slug/:s/:e/:r/init/:file', ({ params, query, request }) => fileResponse(ctx, request, catchup(params, query.c), params.r, 'init', params.file), { params: CPR, query: C, detail: hidden })
-    .get('/m/catchup/:slug/:s/:e/:r/seg/:file', ({ params, query, request }) => fileResponse(ctx, request, catchup(params, query.c), params.r, 'seg', params.file), { params: CPR, query: C, detail: hidden })
-    .get('/m/startover/:slug/:pid/master.m3u8', ({ params, query }) => { const src = startover(params, query.c); return masterResponse(ctx, src, q(src.tenantSlug)); }, { params: SP, query: C, detail: hidden })
-    .get('/m/startover/:slug/:pid/:r/index.m3u8', ({ params, query }) => { const src = startover(params, query.c); return mediaResponse(ctx, src, params.r, q(src.tenantSlug)); }, { params: t.Object({ slug: t.String(), pid: t.String(), r: t.String() }), query: C, detail: hidden })
-    .get('/m/startover/:slug/:pid/:r/init/:file', ({ params, query, request }) => fileResponse(ctx, request, startover(params, query.c), params.r, 'init', params.file), { params: SPR, query: C, detail: hidden })
-    .get('/m/startover/:slug/:pid/:r/seg/:file', ({ params, query, request }) => fileResponse(ctx, request, startover(params, query.c), params.r, 'seg', params.file), { params: SPR, query: C, detail: hidden })
-    // The param is named like liveRoutes' `:rendition` at this position (the router needs one name per place).
-    .get('/live/:tenant/:channel/:rendition', ({ params }) => {
-      const m = ARCHIVE.exec(params.rendition);
-      if (!m) throw notFound('file');
-      const { ch, tenantSlug } = channel(params.tenant, params.channel);
-      const from = Number(m[1]) * 1000, to = from + Number(m[2]) * 1000;
-      if (to <= from) throw notFound('archive range');
-      const up = `../../../m/catchup/${encodeURIComponent(ch.slug)}/${from}/${to}/`;
-      // Variant URIs climb back to /m/catchup/... (and stay under a /t/<token>/ prefix).
-      const res = masterResponse(ctx, { ch, tenantSlug, from, to }, q(tenantSlug));
-      return res.text().then((body) => new Response(body.replace(/^([^#\n][^\n]*)$/gm, `${up}$1`), { headers: res.headers }));
-    }, { params: t.Object({ tenant: t.String(), channel: t.String(), rendition: t.String() }), detail: hidden });
+  const app = new Elysia();
+  gate.route(app, 'catchupMaster', (g) => { const src = catchup(g); return masterResponse(ctx, src, q(src.tenantSlug)); });
+  gate.route(app, 'catchupVariant', (g) => { const src = catchup(g); return mediaResponse(ctx, src, g.params.r, q(src.tenantSlug)); });
+  gate.route(app, 'catchupInit', (g) => fileResponse(ctx, g.request, catchup(g), g.params.r, 'init', g.params.file));
+  gate.route(app, 'catchupSeg', (g) => fileResponse(ctx, g.request, catchup(g), g.params.r, 'seg', g.params.file));
+  gate.route(app, 'startoverMaster', (g) => { const src = startover(g); return masterResponse(ctx, src, q(src.tenantSlug)); });
+  gate.route(app, 'startoverVariant', (g) => { const src = startover(g); return mediaResponse(ctx, src, g.params.r, q(src.tenantSlug)); });
+  gate.route(app, 'startoverInit', (g) => fileResponse(ctx, g.request, startover(g), g.params.r, 'init', g.params.file));
+  gate.route(app, 'startoverSeg', (g) => fileResponse(ctx, g.request, startover(g), g.params.r, 'seg', g.params.file));
+  // The archive form plays the same range as /m/catchup/...; its variant URIs climb back there (and stay under a
+  // /t/<token>/ prefix, whose catch-up claims cover them).
+  gate.route(app, 'liveArchive', async (g) => {
+    const src = catchup(g);
+    const up = `../../..${deliveryPath('catchupMaster', { slug: src.ch.slug, s: src.from, e: src.to! }, src.tenantSlug).replace(/master\.m3u8\?.*$/, '')}`;
+    const res = masterResponse(ctx, src, q(src.tenantSlug));
+    const body = await res.text();
+    return new Response(body.replace(/^([^#\n][^\n]*)$/gm, `${up}$1`), { headers: res.headers });
+  });
+  return app;
 }

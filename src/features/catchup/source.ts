@@ -10,6 +10,8 @@ import { codecsOf, masterPlaylist } from '../../live/playlist';
 import { initFile, recordedRenditions, segmentFile, segmentsInRange, segmentTimesInRange, type SegTimes } from '../channels/service';
 import type { ChannelRow, SegmentRow } from '../channels/store';
 import { serveFile } from '../media-delivery/serve-file';
+import { containedAbs } from '../../kernel/fs/contain';
+import { recRoot } from '../../live/paths';
 import { selectRange, selectTimes } from './coverage';
 import { rangePlaylist } from './playlist';
 
@@ -103,7 +105,8 @@ export function fileResponse(ctx: AppContext, req: Request, src: RangeSource, re
     const t = segmentTimesInRange(ctx, src.ch.id, rendition, src.from, to);
     if (t.init.includes(ms)) path = initFile(ctx, src.ch, rendition, ms);
   }
-  const res = path ? serveFile(req, path, IMMUTABLE) : null;
+  const safe = path && containedAbs(recRoot(ctx.config.dataDir), path);
+  const res = safe ? serveFile(req, safe, IMMUTABLE) : null;
   if (!res) throw notFound('segment (outside the range or removed by retention)');
   return res;
 }

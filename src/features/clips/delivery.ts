@@ -1,35 +1,27 @@
-import { Elysia, t } from 'elysia';
-import { join } from 'node:path';
+import { Elysia } from 'elysia';
 import { readFileSync } from 'node:fs';
 import type { AppContext } from '../../kernel/context';
-import { hidden } from '../../kernel/http/plugin';
 import { AppError, notFound } from '../../kernel/errors';
-import { isUuid } from '../../kernel/ids';
-import { IdentityService } from '../identity/service';
+import { containedAbs, containedPath } from '../../kernel/fs/contain';
 import { channelById } from '../channels/service';
 import { serveFile } from '../media-delivery/serve-file';
 import { fileResponse, masterResponse, mediaResponse, type RangeSource } from '../catchup/source';
+import type { Gate, Guarded } from '../playback/gate';
 import { ClipService } from './service';
 import type { ClipRow } from './store';
 
-const FINAL_FILE = /^(init-e?\d+\.mp4|\d+\.m4s)$/;
-const RENDITION = /^[A-Za-z0-9_-]{1,64}$/;
-
 /**
- * Clip delivery `/m/clips/<id>/...?c=<tenant>`: a final clip from its own files (URIs get `?c=` so relative
- * requests keep the tenant); any other clip over the recording, 410 once retention removed what it plays.
+ * Clip delivery behind the gate, `/m/clips/<id>/...?c=<tenant>`: a final clip from its own files (URIs get `?c=`
+ * so relative requests keep the tenant); any other clip over the recording, 410 once retention removed what it
+ * plays. Final files are served only from inside the clip's own directory under the media root.
  */
-export function clipDeliveryRoutes(ctx: AppContext) {
+export function clipDeliveryRoutes(ctx: AppContext, gate: Gate) {
   const svc = new ClipService(ctx);
-  const identity = new IdentityService(ctx.db, null);
   const q = (slug: string) => `?c=${encodeURIComponent(slug)}`;
-  const clipOf = (id: string, c: string | undefined): { clip: ClipRow; tenantSlug: string } => {
-    if (!isUuid(id) || !c) throw notFound('clip');
-    let tn;
-    try { tn = identity.tenant(c); } catch { throw notFound('clip'); }
-    const clip = svc.store.get(tn.id, id);
+  const clipOf = (g: Guarded): ClipRow => {
+    const clip = svc.store.get(g.tenant.id, g.target.id);
     if (!clip) throw notFound('clip');
-    return { clip, tenantSlug: tn.slug };
+    return clip;
   };
   const overRecording = (clip: ClipRow, tenantSlug: string): RangeSource => {
     if (svc.expired(clip)) throw new AppError('gone', 'this clip expired: the recording under it was removed by retention');
@@ -37,38 +29,35 @@ export function clipDeliveryRoutes(ctx: AppContext) {
     if (!ch) throw new AppError('gone', 'the channel of this clip was deleted');
     return { ch, tenantSlug, from: clip.start_ms, to: clip.end_ms, renditions: JSON.parse(clip.renditions) as string[] };
   };
-  const playlistFile = (clip: ClipRow, rel: string, tenantSlug: string) => {
+  /** A final clip's own file, proven to lie inside its directory (which must lie inside the data dir). */
+  const finalFile = (clip: ClipRow, ...rel: string[]): string | null => {
+    const dir = clip.final_dir && containedAbs(ctx.config.dataDir, clip.final_dir);
+    return dir ? containedPath(dir, ...rel) : null;
+  };
+  const playlistFile = (clip: ClipRow, rel: string[], tenantSlug: string) => {
+    const p = finalFile(clip, ...rel);
     let text: string;
-    try { text = readFileSync(join(clip.final_dir!, rel), 'utf8'); } catch { throw notFound('playlist'); }
+    try { text = readFileSync(p!, 'utf8'); } catch { throw notFound('playlist'); }
     const body = text.replace(/^([^#\n][^\n]*)$/gm, `$1${q(tenantSlug)}`).replace(/URI="([^"]+)"/g, `URI="$1${q(tenantSlug)}"`);
     return new Response(body, { headers: { 'content-type': 'application/vnd.apple.mpegurl', 'cache-control': 'public, max-age=300', 'access-control-allow-origin': '*' } });
   };
-  const C = t.Object({ c: t.Optional(t.String()) });
-  const PR = t.Object({ id: t.String(), r: t.String() });
-  const PRF = t.Object({ id: t.String(), r: t.String(), file: t.String() });
-  return new Elysia()
-    .get('/m/clips/:id/master.m3u8', ({ params, query }) => {
-      const { clip, tenantSlug } = clipOf(params.id, query.c);
-      return clip.status === 'final' ? playlistFile(clip, 'master.m3u8', tenantSlug) : masterResponse(ctx, overRecording(clip, tenantSlug), q(tenantSlug));
-    }, { params: t.Object({ id: t.String() }), query: C, detail: hidden })
-    .get('/m/clips/:id/:r/index.m3u8', ({ params, query }) => {
-      const { clip, tenantSlug } = clipOf(params.id, query.c);
-      if (!RENDITION.test(params.r)) throw notFound('rendition');
-      return clip.status === 'final' ? playlistFile(clip, `${params.r}/index.m3u8`, tenantSlug) : mediaResponse(ctx, overRecording(clip, tenantSlug), params.r, q(tenantSlug));
-    }, { params: PR, query: C, detail: hidden })
-    .get('/m/clips/:id/:r/:file', ({ params, query, request }) => {
-      const { clip } = clipOf(params.id, query.c);
-      if (clip.status !== 'final' || !RENDITION.test(params.r) || !FINAL_FILE.test(params.file)) throw notFound('file');
-      const res = serveFile(request, join(clip.final_dir!, params.r, params.file), 'public, max-age=31536000, immutable');
-      if (!res) throw notFound('file');
-      return res;
-    }, { params: PRF, query: C, detail: hidden })
-    .get('/m/clips/:id/:r/init/:file', ({ params, query, request }) => {
-      const { clip, tenantSlug } = clipOf(params.id, query.c);
-      return fileResponse(ctx, request, overRecording(clip, tenantSlug), params.r, 'init', params.file);
-    }, { params: PRF, query: C, detail: hidden })
-    .get('/m/clips/:id/:r/seg/:file', ({ params, query, request }) => {
-      const { clip, tenantSlug } = clipOf(params.id, query.c);
-      return fileResponse(ctx, request, overRecording(clip, tenantSlug), params.r, 'seg', params.file);
-    }, { params: PRF, query: C, detail: hidden });
+  const app = new Elysia();
+  gate.route(app, 'clipMaster', (g) => {
+    const clip = clipOf(g);
+    return clip.status === 'final' ? playlistFile(clip, ['master.m3u8'], g.tenant.slug) : masterResponse(ctx, overRecording(clip, g.tenant.slug), q(g.tenant.slug));
+  });
+  gate.route(app, 'clipVariant', (g) => {
+    const clip = clipOf(g);
+    return clip.status === 'final' ? playlistFile(clip, [g.params.r, 'index.m3u8'], g.tenant.slug) : mediaResponse(ctx, overRecording(clip, g.tenant.slug), g.params.r, q(g.tenant.slug));
+  });
+  gate.route(app, 'clipFile', (g) => {
+    const clip = clipOf(g);
+    const p = clip.status === 'final' ? finalFile(clip, g.params.r, g.params.file) : null;
+    const res = p && serveFile(g.request, p, 'public, max-age=31536000, immutable');
+    if (!res) throw notFound('file');
+    return res;
+  });
+  gate.route(app, 'clipInit', (g) => fileResponse(ctx, g.request, overRecording(clipOf(g), g.tenant.slug), g.params.r, 'init', g.params.file));
+  gate.route(app, 'clipSeg', (g) => fileResponse(ctx, g.request, overRecording(clipOf(g), g.tenant.slug), g.params.r, 'seg', g.params.file));
+  return app;
 }

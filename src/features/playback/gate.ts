@@ -1,13 +1,21 @@
+import { Elysia, type AnyElysia } from 'elysia';
 import type { AppContext } from '../../kernel/context';
-import { AppError } from '../../kernel/errors';
+import { AppError, notFound } from '../../kernel/errors';
 import { clientIp } from '../../kernel/http/server';
-import { splitUrl } from '../../kernel/http/url';
+import { hidden } from '../../kernel/http/plugin';
 import { IdentityService } from '../identity/service';
-import { classifyPath, isDeliveryPath, type PathTarget } from './paths';
+import { DELIVERY, type DeliveryName, type DeliveryRoute, type DeliveryTarget } from './delivery-table';
 import { verifyToken, type Claims } from './token';
 import { playbackState } from './service';
 
-const verified = new WeakMap<Request, { claims: Claims; ip: string | null }>();
+/** The tenant a delivery request was checked against (handlers serve only from it). */
+export interface GateTenant { id: string; slug: string }
+
+/** What a guarded delivery handler receives: the route's checked parameters, tenant and target. */
+export interface Guarded { params: Record<string, string>; request: Request; tenant: GateTenant; target: DeliveryTarget }
+
+/** A delivery handler behind the gate. */
+export type DeliveryHandler = (g: Guarded) => Response | Promise<Response>;
 
 function normIp(ip: string | null): string | null {
   return ip ? ip.replace(/^::ffff:/, '') : null;
@@ -18,69 +26,129 @@ export function redactToken(path: string): string {
   return path.replace(/\/t\/[^/]+\//, '/t/<redacted>/');
 }
 
+/** Query parameters players may add on their own (LL-HLS delivery directives); everything else must be expected. */
+const PLAYER_PARAM = /^_HLS_[a-z]+$/;
+
+/** True when a token's claims open this target (same kind and id; catch-up only inside its window). */
+export function claimsOpen(c: Claims, t: DeliveryTarget): boolean {
+  if (c.k !== t.kind) return false;
+  switch (t.kind) {
+    case 'startover': return c.i === `${t.id}/${t.programme}`;
+    case 'catchup': {
+      if (c.i !== t.id || typeof c.a !== 'number' || t.from === undefined || t.from < c.a) return false;
+      if (c.b === null || c.b === undefined) return true;
+      return t.to !== undefined && t.to <= c.b;
+    }
+    default: return c.i === t.id;
+  }
+}
+
 /**
- * The delivery gate. `/t/<token>/<path>` is verified (signature, expiry, revocation, viewer IP) and re-dispatched
- * as `<path>`; every delivery path is then checked against its target: a token must be bound to the same tenant
- * and target, and an unsigned path is refused when the target's policy requires tokens. Reads memory only.
+ * The delivery gate. Every delivery route is registered through `route()`, which checks the route's own parsed
+ * parameters (strict patterns), its query (exactly one `c` where the tenant is named there; nothing unexpected),
+ * resolves the tenant (unknown → 404), and then the token or the policy (fail closed) before the handler runs with
+ * that tenant. `/t/<token>/<path>` is verified (signature, key of the same tenant, expiry, revocation, viewer IP)
+ * and re-dispatched as `<path>` carrying its claims. `assertCovered(app)` refuses to start an app that serves a
+ * delivery path not registered here.
  */
 export function createGate(ctx: AppContext) {
   const state = playbackState(ctx);
   const identity = new IdentityService(ctx.db, null);
-  const tenantIds = new Map<string, string | null>();
-  const tenantId = (ref: string | null): string | null => {
-    if (!ref) return null;
-    if (!tenantIds.has(ref)) { try { tenantIds.set(ref, identity.tenant(ref).id); } catch { return null; } }
-    return tenantIds.get(ref) ?? null;
-  };
+  const tenants = new Map<string, GateTenant>();
+  const verified = new WeakMap<Request, Claims>();
+  const registered = new Set<string>();
   const deny = (detail: string) => new AppError('forbidden', detail);
 
-  const bound = (c: Claims, t: PathTarget): boolean => {
-    if (c.k !== t.kind) return false;
-    switch (t.kind) {
-      case 'startover': return c.i === `${t.id}/${t.programme}`;
-      case 'catchup': {
-        if (c.i !== t.id || c.a === undefined || t.from === undefined) return false;
-        if (t.from < c.a) return false;
-        if (c.b === null || c.b === undefined) return true;
-        return t.to !== undefined && t.to <= c.b;
+  const tenantOf = (ref: string): GateTenant => {
+    const hit = tenants.get(ref);
+    if (hit) return hit;
+    let t: { id: string; slug: string };
+    try { t = identity.tenant(ref); } catch { throw notFound('content'); }
+    const v = { id: t.id, slug: t.slug };
+    if (tenants.size > 10_000) tenants.clear();
+    tenants.set(ref, v);
+    return v;
+  };
+
+  /** The one tenant a query names in `c`; anything else in the query is refused. */
+  const queryTenant = (query: string, def: DeliveryRoute): string | null => {
+    let c: string | null = null, seen = 0;
+    if (query) {
+      for (const [k, v] of new URLSearchParams(query)) {
+        if (k === 'c' && def.tenantIn === 'query') { seen++; c = v; continue; }
+        if (!PLAYER_PARAM.test(k)) throw new AppError('bad_request', `unexpected query parameter "${k}"`);
       }
-      default: return c.i === t.id;
     }
+    if (def.tenantIn !== 'query') return null;
+    if (seen !== 1) throw new AppError('bad_request', seen ? 'name the tenant once: one c= parameter' : 'add ?c=<tenant>');
+    return c;
+  };
+
+  const guard = (def: DeliveryRoute, params: Record<string, string>, request: Request): Guarded => {
+    for (const [k, re] of Object.entries(def.params)) {
+      const v = params[k];
+      if (typeof v !== 'string' || !re.test(v)) throw notFound('file');
+    }
+    const q = request.url.indexOf('?');
+    const c = queryTenant(q < 0 ? '' : request.url.slice(q + 1), def);
+    const ref = def.tenantIn === 'path' ? params.tenant : c!;
+    if (!/^[A-Za-z0-9-]{1,64}$/.test(ref)) throw notFound('content');
+    const tenant = tenantOf(ref);
+    const target = def.target(params);
+    if (!target) throw notFound('file');
+    const claims = verified.get(request);
+    if (claims && (claims.t !== tenant.id || !claimsOpen(claims, target))) throw deny('playback token does not open this content');
+    const kind = target.kind === 'asset' || target.kind === 'clip' ? target.kind : 'channel';
+    const { rules } = state.rulesFor(tenant.id, { kind, ref: target.id, channel: null });
+    if (!claims && rules.require_token) throw deny('this content needs a playback token');
+    if (rules.require_encryption && target.kind === 'asset' && !target.encrypted && /\.(m3u8|m4s|mpd|mp4)$/.test(target.file ?? '.m4s')) {
+      throw deny('this content is delivered only as AES-128 HLS (.../aes/master.m3u8)');
+    }
+    return { params, request, tenant, target };
   };
 
   return {
     /** Verifies the token of a /t/ request and returns the inner request to dispatch. */
     unwrap(req: Request): Request {
+      const q = req.url.indexOf('?');
       const url = new URL(req.url);
-      const m = /^\/t\/([^/]+)(\/.*)$/.exec(url.pathname);
+      const m = /^\/t\/([A-Za-z0-9._-]{1,2048})(\/.*)$/.exec(url.pathname);
       if (!m) throw deny('malformed token path');
-      const r = verifyToken(m[1], (kid) => state.keyFor(kid), Math.floor(ctx.clock.now() / 1000));
+      const r = verifyToken(m[1], (kid, tenant) => state.keyFor(kid, tenant), Math.floor(ctx.clock.now() / 1000));
       if (!r.ok) throw deny(r.fault === 'expired' ? 'playback token expired' : 'playback token invalid');
       if (state.isRevoked(r.claims.s)) throw deny('playback session revoked');
       const ip = normIp(clientIp(req));
       if (r.claims.ip && normIp(r.claims.ip) !== ip) throw deny('playback token is bound to another viewer address');
-      const inner = new Request(`${url.origin}${m[2]}${url.search}`, { method: req.method, headers: req.headers });
-      verified.set(inner, { claims: r.claims, ip });
+      const inner = new Request(`${url.origin}${m[2]}${q < 0 ? '' : req.url.slice(q)}`, { method: req.method, headers: req.headers });
+      verified.set(inner, r.claims);
       return inner;
     },
 
-    /** Checks a delivery request against its target (token binding or policy); throws 403/404 when refused. */
-    check(req: Request): void {
-      const { path, query } = splitUrl(req.url);
-      if (!isDeliveryPath(path)) return;
-      if (path.includes('/../') || path.includes('%2e%2e') || path.includes('%2E%2E')) throw new AppError('not_found', 'no such file');
-      const target = classifyPath(path, new URLSearchParams(query));
-      if (!target) return; // not a guarded layout: the delivery route itself answers (404)
-      const tid = tenantId(target.tenant);
-      const v = verified.get(req);
-      if (v && (tid !== v.claims.t || !bound(v.claims, target))) throw deny('playback token does not open this content');
-      if (!tid) return;
-      const kind = target.kind === 'asset' || target.kind === 'clip' ? target.kind : 'channel';
-      const { rules } = state.rulesFor(tid, { kind, ref: target.id, channel: null });
-      if (!v && rules.require_token) throw deny('this content needs a playback token');
-      if (rules.require_encryption && target.kind === 'asset' && !target.encrypted && /\.(m3u8|m4s|mpd|mp4)$/.test(target.file ?? '.m4s')) {
-        throw deny('this content is delivered only as AES-128 HLS (.../aes/master.m3u8)');
+    /** Adds a GET and HEAD delivery route from the table to `app`, behind the gate. */
+    route<A extends AnyElysia>(app: A, name: DeliveryName, handler: DeliveryHandler): A {
+      const def: DeliveryRoute = DELIVERY[name];
+      registered.add(def.path);
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Elysia's context type for a dynamic path
+      const h = ({ params, request }: Record<string, any>) => handler(guard(def, params as Record<string, string>, request as Request));
+      return app.get(def.path, h, { detail: hidden }).head(def.path, h, { detail: hidden }) as A;
+    },
+
+    /** Throws when the app serves a delivery path (/m/, /live/, /t/) that no gate entry covers (checked once at start). */
+    assertCovered(app: AnyElysia): void {
+      for (const r of app.routes) {
+        if (!/^\/(m|live|t)\//.test(r.path) || r.path === '/t/*') continue;
+        if (!registered.has(r.path)) throw new Error(`delivery route ${r.method} ${r.path} is not declared in the delivery table`);
       }
     },
   };
+}
+
+/** The gate's interface as features receive it. */
+export type Gate = ReturnType<typeof createGate>;
+
+/** The `/t/<token>/...` entry: verifies the token and dispatches the inner request to the app. */
+export function tokenRoutes(gate: Gate, app: () => AnyElysia) {
+  return new Elysia()
+    .get('/t/*', ({ request }) => app().handle(gate.unwrap(request)), { detail: hidden })
+    .head('/t/*', ({ request }) => app().handle(gate.unwrap(request)), { detail: hidden });
 }

@@ -33,7 +33,7 @@ export class PlaybackState {
   /** Secret of a signing key id, scoped to its tenant. */
   keyFor(kid: string, tenantId?: string): Buffer | null {
     const k = this.keys.get(kid);
-    if (!k || (tenantId && k.tenant !== tenantId)) return null;
+    if (!k || (tenantId !== undefined && k.tenant !== tenantId)) return null;
     return k.secret;
   }
   /** The tenant's active key id, if any. */

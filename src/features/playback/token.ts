@@ -31,6 +31,16 @@ export function signToken(claims: Claims, secret: Buffer): string {
   return `v1.${payload}.${sig}`;
 }
 
+/** A signature: exactly 43 base64url characters (32 bytes, no padding). */
+const SIG = /^[A-Za-z0-9_-]{43}$/;
+
+/** Decodes base64url strictly: only the alphabet, no padding, and the one canonical spelling of the bytes. */
+export function canonicalB64(s: string): Buffer | null {
+  if (!s || !/^[A-Za-z0-9_-]+$/.test(s) || s.length % 4 === 1) return null;
+  const b = Buffer.from(s, 'base64url');
+  return b.toString('base64url') === s ? b : null;
+}
+
 /** Why a token was refused. */
 export type TokenFault = 'malformed' | 'unknown_key' | 'bad_signature' | 'expired';
 
@@ -38,20 +48,24 @@ export type TokenFault = 'malformed' | 'unknown_key' | 'bad_signature' | 'expire
  * Verifies a token: structure, key id, HMAC (constant time) and expiry. `keyFor(kid)` returns the secret from an
  * in-memory cache, so verification never reads the database.
  */
-export function verifyToken(token: string, keyFor: (kid: string) => Buffer | null, nowS: number): { ok: true; claims: Claims } | { ok: false; fault: TokenFault } {
+export function verifyToken(token: string, keyFor: (kid: string, tenantId: string) => Buffer | null, nowS: number): { ok: true; claims: Claims } | { ok: false; fault: TokenFault } {
   if (token.length > 2048) return { ok: false, fault: 'malformed' };
   const parts = token.split('.');
-  if (parts.length !== 3 || parts[0] !== 'v1' || !parts[1] || !parts[2]) return { ok: false, fault: 'malformed' };
+  if (parts.length !== 3 || parts[0] !== 'v1' || !parts[2] || !SIG.test(parts[2])) return { ok: false, fault: 'malformed' };
+  const payload = canonicalB64(parts[1]);
+  if (!payload) return { ok: false, fault: 'malformed' };
   let claims: Claims;
   try {
-    claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
+    claims = JSON.parse(payload.toString('utf8'));
   } catch { return { ok: false, fault: 'malformed' }; }
   if (!claims || claims.v !== 1 || typeof claims.kid !== 'string' || typeof claims.t !== 'string' || typeof claims.i !== 'string'
     || typeof claims.e !== 'number' || typeof claims.s !== 'string' || typeof claims.k !== 'string') return { ok: false, fault: 'malformed' };
-  const secret = keyFor(claims.kid);
+  // The key must belong to the tenant the claims name: a tenant's key never signs for another tenant.
+  const secret = keyFor(claims.kid, claims.t);
   if (!secret) return { ok: false, fault: 'unknown_key' };
   const want = createHmac('sha256', secret).update(`v1.${parts[1]}`).digest();
-  const got = Buffer.from(parts[2], 'base64url');
+  const got = canonicalB64(parts[2]);
+  if (!got) return { ok: false, fault: 'malformed' };
   if (got.length !== want.length || !timingSafeEqual(got, want)) return { ok: false, fault: 'bad_signature' };
   if (claims.e < nowS) return { ok: false, fault: 'expired' };
   return { ok: true, claims };

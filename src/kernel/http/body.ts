@@ -50,3 +50,41 @@ export async function drain(req: Request): Promise<void> {
   const reader = req.body.getReader();
   for (;;) { const r = await reader.read(); if (r.done) break; }
 }
+
+const PROTO_KEY = /"(?:__proto__|constructor|prototype)"\s*:/;
+
+/** Throws 400 when a parsed JSON value holds a `__proto__`, `constructor` or `prototype` key at any depth. */
+function refuseProtoKeys(v: unknown, path: string, depth = 0): void {
+  if (depth > 64 || v === null || typeof v !== 'object') return;
+  if (Array.isArray(v)) { v.forEach((x, i) => refuseProtoKeys(x, `${path}${path ? '.' : ''}${i}`, depth + 1)); return; }
+  for (const k of Object.keys(v)) {
+    const f = `${path}${path ? '.' : ''}${k}`;
+    if (k === '__proto__' || k === 'constructor' || k === 'prototype') {
+      throw new AppError('unknown_field', `unknown field: ${f}`, { errors: [{ field: f, detail: 'reserved name' }] });
+    }
+    refuseProtoKeys((v as Record<string, unknown>)[k], f, depth + 1);
+  }
+}
+
+/** True when a request announced a body (declared length above zero, or chunked). */
+export function announcesBody(req: Request): boolean {
+  const len = req.headers.get('content-length');
+  return (len !== null && len !== '0') || req.headers.has('transfer-encoding');
+}
+
+/**
+ * Reads the JSON body of a JSON route: no body → undefined; a body of any other content type → 415 (nothing is
+ * read); malformed JSON → 400; over `limit` → 413; reserved keys (`__proto__`, `constructor`) → 400.
+ */
+export async function readJsonBody(req: Request, contentType: string | null, limit: number): Promise<unknown> {
+  if (!announcesBody(req)) return undefined;
+  if (!isJsonType(contentType)) throw new AppError('unsupported_media_type', 'this route takes application/json');
+  const text = await readLimited(req, limit);
+  if (text.trim() === '') return undefined;
+  let value: unknown;
+  try { value = JSON.parse(text); } catch (e) {
+    throw new AppError('invalid_json', `request body is not valid JSON: ${(e as Error).message}`);
+  }
+  if (PROTO_KEY.test(text)) refuseProtoKeys(value, '');
+  return value;
+}

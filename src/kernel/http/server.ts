@@ -1,5 +1,7 @@
 import { assignRequestId } from './request-id';
-import { splitUrl } from './url';
+import { canonicalize } from './canonical';
+import { announcesBody } from './body';
+import { AppError, problemResponse } from '../errors';
 
 const clientIps = new WeakMap<Request, string>();
 
@@ -14,10 +16,13 @@ export interface HttpServer { port: number; stop(graceS: number): Promise<void> 
 const MANAGEMENT = /^\/(v1|mcp|healthz)(\/|$)/;
 
 /**
- * Serves the app with Bun.serve, adding `X-Request-Id` to every response and `Cache-Control: no-store` to
- * management responses that set no cache policy themselves.
+ * Serves the app with Bun.serve. Every request is first reduced to one canonical target (malformed Host or path →
+ * 400 before routing), so the router and every check after it read the same path. Adds `X-Request-Id` to every
+ * response, `Cache-Control: no-store` to management responses that set no cache policy themselves, and
+ * `Connection: close` when an answer leaves the request body unread (the rest of it must never be read as the next
+ * request on a kept-alive connection).
  */
-export function serveApp(handle: (req: Request) => Response | Promise<Response>, opts: { port: number; host: string; maxBodyBytes: number }): HttpServer {
+export function serveApp(handle: (req: Request) => Response | Promise<Response>, opts: { port: number; host: string; maxBodyBytes: number; problemsBase?: string }): HttpServer {
   let inflight = 0;
   const server = Bun.serve({
     port: opts.port,
@@ -28,17 +33,25 @@ export function serveApp(handle: (req: Request) => Response | Promise<Response>,
     async fetch(req, srv) {
       inflight++;
       try {
-        const id = assignRequestId(req);
         const ip = srv.requestIP(req);
-        if (ip) clientIps.set(req, ip.address);
-        let res = await handle(req);
+        const canon = canonicalize(req);
+        if (typeof canon === 'string') {
+          const id = assignRequestId(req);
+          const detail = canon === 'bad_host' ? 'malformed Host header' : 'malformed request target';
+          return problemResponse(new AppError('bad_request', detail), opts.problemsBase ?? '/problems', id, { connection: 'close' });
+        }
+        const r = canon.request;
+        const id = assignRequestId(r);
+        if (ip) clientIps.set(r, ip.address);
+        let res = await handle(r);
         try {
           res.headers.set('x-request-id', id);
         } catch {
           res = new Response(res.body, res);
           res.headers.set('x-request-id', id);
         }
-        if (!res.headers.has('cache-control') && MANAGEMENT.test(splitUrl(req.url).path)) res.headers.set('cache-control', 'no-store');
+        if (!res.headers.has('cache-control') && MANAGEMENT.test(canon.path)) res.headers.set('cache-control', 'no-store');
+        if (!r.bodyUsed && announcesBody(r) && res.status >= 400) res.headers.set('connection', 'close');
         return res;
       } finally {
         inflight--;

@@ -1,0 +1,73 @@
+/**
+ * One canonical request target, computed once before routing. The router (Elysia reads the path from
+ * `request.url` at a fixed offset) and every check after it must see the same path, so a request whose URL would
+ * be read differently is rebuilt on a canonical origin, and targets or Host headers that are malformed are
+ * refused before anything else looks at them.
+ */
+
+/** Where Elysia starts looking for the path in `request.url` (`url.indexOf('/', 11)`, "http://" + 4 chars). */
+const ROUTER_OFFSET = 11;
+/** The origin a request is rebuilt on when its own would be read differently by the router. */
+const CANON_ORIGIN = 'http://canonical.invalid';
+
+// RFC 3986 reg-name (letters, digits, '-', '_', dots), IPv4, or a bracketed IPv6 literal; optional port.
+const HOST = /^(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,62})(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,62}))*\.?|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$/;
+// Bytes allowed raw in a path: RFC 3986 pchar plus '/' (no backslash, controls, spaces or quotes).
+const PATH_CHARS = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/%]*$/;
+
+/** Why a request target was refused. */
+export type TargetFault = 'bad_host' | 'bad_path';
+
+/** The canonical view of one request: its path (still percent-encoded), raw query, and the request to route. */
+export interface CanonicalRequest { path: string; query: string; request: Request }
+
+/** Index of the path's first '/' in an absolute URL (after the authority). */
+function pathStart(url: string): number {
+  const scheme = url.indexOf('//');
+  return url.indexOf('/', scheme < 0 ? 0 : scheme + 2);
+}
+
+/** True when every segment of a percent-encoded path is a plain name once decoded (no dot segments, no '/'). */
+export function isCleanPath(path: string): boolean {
+  if (path.length === 0 || path[0] !== '/' || path.length > 4096 || !PATH_CHARS.test(path)) return false;
+  const segs = path.split('/');
+  for (let i = 1; i < segs.length; i++) {
+    const raw = segs[i];
+    // An empty segment is only allowed last (a trailing slash); '//' anywhere else is refused.
+    if (raw === '') { if (i !== segs.length - 1) return false; continue; }
+    let seg: string;
+    if (raw.includes('%')) {
+      try { seg = decodeURIComponent(raw); } catch { return false; }
+      // Double encoding (%252e) is refused outright: a later decode must never reveal a dot segment or separator.
+      if (/%[0-9A-Fa-f]{2}/.test(seg)) return false;
+    } else seg = raw;
+    if (seg === '.' || seg === '..' || seg.includes('/') || seg.includes('\\') || /[\x00-\x1f\x7f]/.test(seg)) return false;
+  }
+  return true;
+}
+
+/** True for a syntactically valid Host header value. */
+export function isValidHost(host: string): boolean {
+  return host.length > 0 && host.length <= 261 && HOST.test(host);
+}
+
+/**
+ * Checks a request's Host and target and returns its canonical form: the path and query as the router will read
+ * them, and the request itself, rebuilt on a canonical origin when the router would otherwise slice its URL
+ * somewhere else (short or empty Host, absolute-form targets).
+ */
+export function canonicalize(req: Request): CanonicalRequest | TargetFault {
+  const host = req.headers.get('host');
+  if (host !== null && !isValidHost(host)) return 'bad_host';
+  const url = req.url;
+  const i = pathStart(url);
+  if (i < 0) return 'bad_path';
+  const q = url.indexOf('?', i);
+  const path = q < 0 ? url.slice(i) : url.slice(i, q);
+  const query = q < 0 ? '' : url.slice(q + 1);
+  if (!isCleanPath(path) || query.includes('#')) return 'bad_path';
+  if (i === url.indexOf('/', ROUTER_OFFSET)) return { path, query, request: req };
+  // The router would read another path from this URL: hand it a request whose URL it reads the same way.
+  const request = new Request(CANON_ORIGIN + url.slice(i), req);
+  return { path, query, request };
+}
