@@ -70,11 +70,11 @@ function successResponses(r: RouteLike): Record<string, Json> {
 }
 
 /** Problem statuses an operation can answer: from its key, body, path, query and the statuses its text names. */
-export function problemStatuses(r: RouteLike, keyed: boolean, hasBody: boolean, description: string): number[] {
+export function problemStatuses(r: RouteLike, keyed: boolean, hasBody: boolean, description: string, rawBody = false): number[] {
   const h = hooksOf(r);
   const s = new Set<number>([500]);
   if (keyed) { s.add(401); s.add(403); s.add(429); }
-  if (hasBody) { s.add(400); s.add(413); s.add(422); }
+  if (hasBody) { s.add(400); s.add(413); s.add(422); if (!rawBody) s.add(415); }
   if (h.query) s.add(422);
   if (/:[A-Za-z]/.test(r.path)) s.add(404);
   for (const m of description.matchAll(/\b(4\d\d|503)\b/g)) s.add(Number(m[1]));
@@ -94,7 +94,8 @@ export function buildOperation(r: RouteLike, text: (id: string, en: OpText) => O
   const keyed = Array.isArray(d.security) && d.security.length > 0;
   const body = requestBody(r);
   const en = { summary, description: String(d.description ?? '') };
-  const problems = problemStatuses(r, keyed, !!body, en.description);
+  const raw = !!body && Object.keys(body.content as object).every((t) => t === 'application/octet-stream');
+  const problems = problemStatuses(r, keyed, !!body, en.description, raw);
   const t = text(id, en);
   const scope = d['x-required-scope'] as string | undefined;
   const description = [t.description, keyed && scope ? scopeLine(scope) : ''].filter(Boolean).join('\n\n');

@@ -35,7 +35,7 @@ export function playbackRoutes(ctx: AppContext) {
       return svc.issue(tenantOf(p), target, { ttl_s, viewer_ip, viewer_asn, viewer_id });
     }, {
       auth: { scope: 'playback:sign' }, body: TokenBody, response: { 200: TokenAnswer },
-      detail: doc('Playback', 'Sign a playback URL', 'חתימת כתובת ניגון', TOKEN_DOC),
+      detail: doc('Playback', 'Sign a playback URL', 'חתימת כתובת ניגון', TOKEN_DOC, { 'x-problems': [403, 404, 409] }),
     })
     .options('/v1/playback/session', ({ request }) => new Response(null, { status: 204, headers: { ...cors(request.headers.get('origin')), 'access-control-allow-methods': 'POST', 'access-control-allow-headers': 'content-type', 'access-control-max-age': '600' } }), { detail: hidden })
     .post('/v1/playback/session', ({ body, request, set }) => {
@@ -50,7 +50,7 @@ export function playbackRoutes(ctx: AppContext) {
       return answer;
     }, {
       publicJson: true, body: SessionBody, response: { 200: TokenAnswer },
-      detail: doc('Playback', 'Open a player session (public)', 'פתיחת הפעלת נגן (ציבורי)', 'Used by the hosted player; no key. Checks the target policy: referrer (page_origin and Origin), network and rate rules; a referrer refusal answers 403. Answers like POST /v1/playback/tokens.'),
+      detail: doc('Playback', 'Open a player session (public)', 'פתיחת הפעלת נגן (ציבורי)', 'Used by the hosted player; no key. Checks the target policy: referrer (page_origin and Origin), network and rate rules; a referrer refusal answers 403, too many sessions from one address 429. An unknown tenant or target answers 404, an asset not ready yet 409. Answers like POST /v1/playback/tokens.', { 'x-problems': [404, 409, 429] }),
     })
     .post('/v1/security/revocations', ({ principal: p, body, set }) => { set.status = 201; return svc.revoke(p.tenantId, body.sid, body.reason ?? null); }, {
       auth: { scope: 'security:manage' }, body: RevokeBody,
