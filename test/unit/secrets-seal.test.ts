@@ -104,6 +104,10 @@ test('an old database with plaintext secrets is re-sealed on open; lookups by st
     expect(new ChannelStore(db).byStreamKey('live_nope')).toBeNull();
     expect(new IdentityService(db, null).secret('cursor')).toBe('CURSORplain1234567890');
     db.close();
+    // Files left too open by an older version are tightened on the next open.
+    chmodSync(d, 0o755); chmodSync(join(d, 'db'), 0o755); chmodSync(path, 0o644);
+    openDb(path).close();
+    expect([mode(d), mode(join(d, 'db')), mode(path), mode(join(d, 'secrets', 'master.key'))]).toEqual([0o700, 0o700, 0o600, 0o600]);
   } finally { rmSync(d, { recursive: true, force: true }); }
 });
 
