@@ -7,6 +7,7 @@ import type { OpenApiDoc } from '../helpers/contract';
 import { makeClip } from './transcode-helpers';
 import { REPO_ROOT, run, writeClientProject } from './openapi-client-helpers';
 import { startReceiver, type Receiver } from './webhooks-receiver';
+import { HE_OPERATIONS } from '../../src/features/meta/he/operations';
 
 type Op = { operationId: string; summary: string; description?: string; security?: unknown[]; requestBody?: { content: Record<string, { schema?: unknown }> }; responses: Record<string, { content?: Record<string, { schema?: unknown }>; $ref?: string }>; parameters?: { name: string; in: string; schema: { type?: string } }[] };
 type Doc = OpenApiDoc & { paths: Record<string, Record<string, Op>>; info: { description: string; 'x-language': string } };
@@ -89,6 +90,8 @@ test('the Hebrew document translates every summary and description', () => {
     expect(heb.test(op.description ?? '') ? at : `${at}: description not Hebrew`).toBe(at);
     expect(op.description === byId.get(op.operationId)?.description ? `${at}: English description` : at).toBe(at);
   }
+  // No stale translations: every Hebrew entry names a real operation.
+  expect(Object.keys(HE_OPERATIONS).filter((id) => !byId.has(id))).toEqual([]);
   expect(he.info.description).toMatch(heb);
   expect(he.info['x-language']).toBe('he');
 });

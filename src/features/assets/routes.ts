@@ -79,7 +79,7 @@ export function assetRoutes(ctx: AppContext) {
       auth: { scope: 'assets:write', platform: true },
       params: IdParams,
       response: { 200: AssetView },
-      detail: doc('Assets', 'Restore from trash', 'שחזור מהאשפה'),
+      detail: doc('Assets', 'Restore from trash', 'שחזור מהאשפה', 'Brings a trashed asset back, with its files and its status before deletion.'),
     })
     .get('/:id', ({ principal: p, params }) => view(svc.get(p.tenantId, params.id)), {
       auth: { scope: 'assets:read', platform: true },

@@ -43,7 +43,7 @@ export function webhookRoutes(ctx: AppContext) {
     })
     .get('/webhooks/:id', ({ principal: p, params }) => svc.read(p.tenantId, params.id), {
       auth: { scope: 'webhooks:manage' }, params: Id, response: { 200: WebhookView },
-      detail: doc('Webhooks', 'Read a webhook endpoint', 'קריאת נקודת webhook'),
+      detail: doc('Webhooks', 'Read a webhook endpoint', 'קריאת נקודת webhook', 'The endpoint with `secret_hint` (the secret itself is shown only at creation).'),
     })
     .patch('/webhooks/:id', ({ principal: p, params, body }) => svc.patch(p.tenantId, params.id, body), {
       auth: { scope: 'webhooks:manage' }, params: Id, body: PatchWebhookBody, response: { 200: WebhookView },

@@ -1,6 +1,67 @@
-/** Hebrew prose of the management API document. */
-export const INTRO_HE = '';
-/** Hebrew delivery URLs section. */
-export const DELIVERY_URLS_HE = '';
-/** Hebrew tag descriptions. */
-export const TAGS_HE: Record<string, string> = {};
+/** Hebrew prose of the management API document: the introduction, the delivery URL shapes and the tag descriptions. */
+
+/** The introduction (`info.description`) before the delivery section. */
+export const INTRO_HE = [
+  'ממשק הניהול של ViewStream. כל בקשה נושאת `Authorization: Bearer <API_KEY>`, אלא אם הפעולה מצוינת כציבורית; שגיאות מוחזרות כפרטי בעיה לפי RFC 9457 (`application/problem+json`) עם קוד `type` קבוע ו-`request_id`.',
+  '',
+  '- רשימות משתמשות בסמנים אטומים: `{items, next_cursor}`, מהחדש לישן; מחזירים את `next_cursor` כמו שהוא בפרמטר `cursor` (`null` פירושו סוף הרשימה).',
+  '- הבקשות מחמירות: שדה לא מוכר בגוף הבקשה נענה ב-400; ערכים לא תקינים נענים ב-422 עם `errors[]` (`{field, detail}`).',
+  '- עד 20 בקשות בשנייה למפתח, עם פרץ של עד 100; מעבר לכך 429 עם `Retry-After`.',
+  '- זמנים בפורמט RFC 3339 ב-UTC; מזהים הם UUID.',
+].join('\n');
+
+/** The "Delivery URLs" section in Hebrew (the addresses themselves stay as they are). */
+export const DELIVERY_URLS_HE = `## כתובות הפצה (Delivery URLs)
+
+כתובות הניגון נמצאות על שרת ההפצה של הדייר \`{cdn_hostname}\` (GET /v1/me, השדה \`current_tenant.cdn_hostname\`). אין צורך במפתח API. הנגנים עוקבים אחרי הכתובות היחסיות שבתוך רשימות ההשמעה, כך שכתובת אחת היא כל מה שנגן צריך. \`<tenant>\` הוא ה-slug של הדייר, אלא אם נאמר אחרת בשורה; \`<rendition>\` הוא \`src\` (העברה ללא קידוד) או \`<height>p\` (סולמות מקודדים).
+
+| מה | כתובת |
+|---|---|
+| רשימת השמעה ראשית של שידור חי | \`/live/<tenant>/<channel_slug>/master.m3u8\` |
+| רשימת השמעה של איכות בשידור חי | \`/live/<tenant>/<channel_slug>/<rendition>/index.m3u8\` |
+| מקטע אתחול בשידור חי | \`/live/<tenant>/<channel_slug>/<rendition>/init/<init_ms>.mp4\` |
+| מקטע מדיה בשידור חי (CMAF) | \`/live/<tenant>/<channel_slug>/<rendition>/seg/<start_ms>.m4s\` |
+| VOD, ‏HLS לא מוצפן | \`/m/<tenant_id>/assets/<asset_id>/v<version>/master.m3u8\` (\`<tenant_id>\` הוא מזהה הדייר) |
+| VOD: ‏DASH, תמונת שער, ספרייט, תמונות ממוזערות, הורדה | באותה תיקייה: \`manifest.mpd\`, \`poster.jpg\`, \`poster.webp\`, \`sprite.jpg\`, \`thumbs.vtt\`, \`download.mp4\` |
+| VOD, ‏HLS מוצפן AES-128 | \`/m/<tenant_id>/assets/<asset_id>/v<version>/aes/master.m3u8\` (המפתח ב-\`aes/key.bin\`, כתובת יחסית) |
+| תצוגה מקדימה של VOD בזמן הקידוד | \`/m/<tenant_id>/assets/<asset_id>/preview/master.m3u8\` (רשימת EVENT שגדלה; 404 כשהנכס מוכן) |
+| קליפ | \`/m/clips/<clip_id>/master.m3u8?c=<tenant>\` |
+| טווח של צפייה חוזרת | \`/m/catchup/<channel_slug>/<start_ms>/<end_ms>/master.m3u8?c=<tenant>\`; \`live\` במקום \`<end_ms>\` גדל עד קצה השידור החי |
+| צפייה מההתחלה בתוכנית שמשודרת עכשיו | \`/m/startover/<channel_slug>/<programme_id>/master.m3u8?c=<tenant>\` |
+| ארכיון (בסגנון Flussonic) | \`/live/<tenant>/<channel_slug>/archive-<from_s>-<duration_s>.m3u8\` (שניות Unix, ומשך בשניות) |
+| הצורה החתומה (באסימון) של כל אחת מאלה | \`/t/<token>/\` ואחריו הנתיב שלמעלה, למשל \`/t/<token>/live/<tenant>/<channel_slug>/master.m3u8\` |
+
+רשימות האיכויות של צפייה חוזרת, צפייה מההתחלה וקליפים בנויות כמו בשידור החי, תחת התיקייה שלהן: \`<rendition>/index.m3u8\`, \`<rendition>/init/<ms>.mp4\`, \`<rendition>/seg/<ms>.m4s\` (כל אחת עם \`?c=<tenant>\`). הזמנים \`<start_ms>\`/\`<end_ms>\` הם מילישניות מאז ה-epoch (‏\`play_start\`/\`play_end\` של פריט צפייה חוזרת).
+
+דוגמאות (דייר \`default\`, ערוץ \`news\`):
+
+\`\`\`
+https://{cdn_hostname}/live/default/news/master.m3u8
+https://{cdn_hostname}/live/default/news/720p/index.m3u8
+https://{cdn_hostname}/live/default/news/archive-1767261600-3600.m3u8
+https://{cdn_hostname}/m/catchup/news/1767261600000/1767265200000/master.m3u8?c=default
+https://{cdn_hostname}/m/catchup/news/1767261600000/live/master.m3u8?c=default
+https://{cdn_hostname}/m/startover/news/6f1c2d3e-0000-4000-8000-000000000001/master.m3u8?c=default
+https://{cdn_hostname}/m/clips/0b7c2e11-0000-4000-8000-000000000002/master.m3u8?c=default
+https://{cdn_hostname}/m/9a1d0c4e-0000-4000-8000-000000000003/assets/5e2f8b70-0000-4000-8000-000000000004/v1/master.m3u8
+https://{cdn_hostname}/m/9a1d0c4e-0000-4000-8000-000000000003/assets/5e2f8b70-0000-4000-8000-000000000004/v1/aes/master.m3u8
+https://{cdn_hostname}/t/v1.eyJ2IjoxLCJr....Q2hS/live/default/news/master.m3u8
+\`\`\`
+
+יעד שהמדיניות שלו דורשת אסימון נענה ב-403 בכתובות הלא חתומות; חותמים כתובת עם POST /v1/playback/tokens (השדה \`src\` שלה הוא הכתובת \`/t/<token>/...\`). אסימון פותח רק את היעד שלו (אסימון צפייה חוזרת – רק תתי-טווחים של החלון שלו) עד שהוא פג או שההפעלה שלו מבוטלת.`;
+
+/** Tag descriptions (Hebrew). */
+export const TAGS_HE: Record<string, string> = {
+  Meta: 'בדיקת חיות והמסמכים עצמם.',
+  Identity: 'המפתח הקורא וניהול מפתחות API.',
+  Assets: 'נכסי VOD: רישום, רשימה וחיפוש, עריכה, פרסום, אשפה וקידוד מחדש.',
+  Uploads: 'העלאות מרובות חלקים של קובצי מקור (במפתח API או באסימון דפדפן).',
+  Jobs: 'עבודות רקע (בדיקה, קידוד, הורדה): התקדמות, היסטוריה, ניסיון חוזר וביטול.',
+  Playback: 'כתובות ניגון חתומות, הפעלות נגן, ביטולים, מפתחות חתימה ומדיניות ניגון. צורות הכתובות מפורטות בפרק "כתובות הפצה" שבמבוא.',
+  Webhooks: 'webhooks יוצאים (משלוחים חתומים עם ניסיונות חוזרים) ו-hooks נכנסים ממערכות תוכן.',
+  Events: 'זרם אירועי השרת.',
+  'Live channels': 'ערוצים חיים שמוזנים ב-SRT או ב-RTMP, עם הקלטה רציפה.',
+  Guide: 'לוח השידורים: תוכניות, סקירה ופרסום, ייבוא XMLTV, החרגות מצפייה חוזרת.',
+  'Catch-up': 'תוכניות מוקלטות (צפייה חוזרת), חיפוש ופרסום תוכניות לספרייה.',
+  Clips: 'קליפים שנחתכים מהקלטה של ערוץ.',
+};

@@ -1,2 +1,6 @@
-/** Hebrew summaries and descriptions of the operations, keyed by operationId. */
-export const HE_OPERATIONS: Record<string, { summary: string; description: string }> = {};
+/** Hebrew summaries and descriptions of every operation, keyed by operationId (the contract test checks all are here). */
+import { HE_VOD } from './operations-vod';
+import { heLive } from './operations-live';
+
+/** operationId -> Hebrew summary and description. */
+export const HE_OPERATIONS: Readonly<Record<string, { summary: string; description: string }>> = Object.freeze({ ...HE_VOD, ...heLive() });
