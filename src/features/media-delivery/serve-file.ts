@@ -28,29 +28,90 @@ export function parseRange(h: string | null, size: number): { start: number; end
   return { start, end };
 }
 
-/** Serves a file with ETag/304, single byte ranges (206/416) and the given Cache-Control; null when missing. */
+/**
+ * Pure: true when a conditional GET/HEAD may answer 304 (RFC 9110 §13.1.2-3, §13.2.2): If-None-Match (weak
+ * comparison, `*`) decides when present; otherwise If-Modified-Since against the second-granular Last-Modified.
+ */
+export function notModified(h: Headers, etag: string, mtimeMs: number | null): boolean {
+  const inm = h.get('if-none-match');
+  if (inm !== null) return inm.split(',').some((t) => { const x = t.trim(); return x === '*' || x.replace(/^W\//, '') === etag; });
+  const ims = h.get('if-modified-since');
+  if (ims === null || mtimeMs === null) return false;
+  const since = Date.parse(ims);
+  return Number.isFinite(since) && Math.floor(mtimeMs / 1000) * 1000 <= since;
+}
+
+const ZERO = new Uint8Array(65_536);
+
+/**
+ * The body of a HEAD answer: never sent (Bun drops HEAD bodies and keeps the explicit Content-Length), but
+ * Elysia's implicit HEAD for a GET-only route measures the body to set Content-Length, so it is a lazily generated
+ * stream of the right length (no file read, at most 64 KiB at a time).
+ */
+function headBody(length: number): ReadableStream<Uint8Array> | null {
+  if (length <= 0) return null;
+  let left = length;
+  return new ReadableStream<Uint8Array>({
+    pull(c) {
+      const k = Math.min(left, ZERO.length);
+      left -= k;
+      c.enqueue(ZERO.subarray(0, k));
+      if (left <= 0) c.close();
+    },
+  });
+}
+
+/** Headers that do not change with the status: validators, policy, CORS; `date` and an inline disposition set
+ * explicitly so GET and HEAD carry the same set (Bun adds `Date` only to GET and a `filename=` disposition to files). */
+function baseHeaders(type: string, cacheControl: string, etag: string, lastModified: string | null, extra: Record<string, string>): Record<string, string> {
+  return {
+    'content-type': type, 'cache-control': cacheControl, etag, 'accept-ranges': 'bytes',
+    ...(lastModified ? { 'last-modified': lastModified } : {}), 'access-control-allow-origin': '*',
+    'content-disposition': 'inline', date: new Date().toUTCString(), ...extra,
+  };
+}
+
+/** A body (or a HEAD stand-in), a status and headers: 304 / 416 / 206 / 200 with exact Content-Length. */
+function answer(req: Request, size: number, headers: Record<string, string>, mtimeMs: number | null, body: (start: number, end: number) => BodyInit): Response {
+  const get = req.method === 'GET' || req.method === 'HEAD';
+  if (get && notModified(req.headers, headers.etag, mtimeMs)) return new Response(null, { status: 304, headers });
+  const ifRange = req.headers.get('if-range');
+  const rangeOk = !ifRange || ifRange === headers.etag || (headers['last-modified'] !== undefined && ifRange === headers['last-modified']);
+  const range = get && rangeOk ? parseRange(req.headers.get('range'), size) : null;
+  const head = req.method === 'HEAD';
+  if (range === 'unsatisfiable') return new Response(null, { status: 416, headers: { ...headers, 'content-range': `bytes */${size}` } });
+  const [start, end, status] = range ? [range.start, range.end, 206] : [0, size - 1, 200];
+  const len = end - start + 1;
+  const h = { ...headers, 'content-length': String(len), ...(range ? { 'content-range': `bytes ${start}-${end}/${size}` } : {}) };
+  return new Response(head ? headBody(len) : len > 0 ? body(start, end) : null, { status, headers: h });
+}
+
+/**
+ * Serves a file: ETag/Last-Modified with 304 on If-None-Match/If-Modified-Since, single byte ranges (206/416),
+ * HEAD with exactly the GET headers (length, type, validators, ranges), the given Cache-Control; null when missing.
+ */
 export function serveFile(req: Request, path: string, cacheControl: string, extra: Record<string, string> = {}): Response | null {
   let st: ReturnType<typeof statSync>;
   try { st = statSync(path); } catch { return null; }
   if (!st.isFile()) return null;
-  const size = st.size;
-  const etag = `"${size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
-  const headers: Record<string, string> = {
-    'content-type': mimeOf(path), 'cache-control': cacheControl, etag, 'accept-ranges': 'bytes',
-    'last-modified': new Date(st.mtimeMs).toUTCString(), 'access-control-allow-origin': '*', ...extra,
-  };
-  const inm = req.headers.get('if-none-match');
-  if (inm && inm.split(',').map((s) => s.trim().replace(/^W\//, '')).includes(etag)) return new Response(null, { status: 304, headers });
-  const ifRange = req.headers.get('if-range');
-  const range = ifRange && ifRange !== etag ? null : parseRange(req.headers.get('range'), size);
+  const etag = `"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
+  const headers = baseHeaders(mimeOf(path), cacheControl, etag, new Date(st.mtimeMs).toUTCString(), extra);
   const file = Bun.file(path);
-  const head = req.method === 'HEAD';
-  if (range === 'unsatisfiable') return new Response(null, { status: 416, headers: { ...headers, 'content-range': `bytes */${size}` } });
-  if (range) {
-    const len = range.end - range.start + 1;
-    return new Response(head ? null : file.slice(range.start, range.end + 1), {
-      status: 206, headers: { ...headers, 'content-range': `bytes ${range.start}-${range.end}/${size}`, 'content-length': String(len) },
-    });
-  }
-  return new Response(head ? null : file, { status: 200, headers: { ...headers, 'content-length': String(size) } });
+  return answer(req, st.size, headers, st.mtimeMs, (s, e) => (s === 0 && e === st.size - 1 ? file : file.slice(s, e + 1)));
+}
+
+/**
+ * Serves bytes built in memory (playlists, manifests, keys, encrypted segments) like `serveFile`: ETag from the
+ * content (304 on If-None-Match), ranges, HEAD with the exact length and the same headers as GET.
+ */
+export function serveBytes(req: Request, body: string | Uint8Array, type: string, cacheControl: string, extra: Record<string, string> = {}): Response {
+  const bytes: Uint8Array<ArrayBuffer> = typeof body === 'string' ? Buffer.from(body) : new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength);
+  const etag = `"${bytes.length.toString(16)}-${Bun.hash(bytes).toString(16)}"`;
+  const headers = baseHeaders(type, cacheControl, etag, null, extra);
+  return answer(req, bytes.length, headers, null, (s, e) => bytes.subarray(s, e + 1));
+}
+
+/** A playlist or other text answer (`serveBytes` for a string): exact length on HEAD, ETag and 304. */
+export function serveText(req: Request, body: string, type: string, cacheControl: string, extra: Record<string, string> = {}): Response {
+  return serveBytes(req, body, type, cacheControl, extra);
 }
