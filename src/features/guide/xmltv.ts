@@ -1,79 +1,45 @@
 /**
- * A small, strict XMLTV reader (no XML library needed for this one format): `<tv>` root, `<programme start stop
- * channel>` with `title`, `sub-title`, `desc`, `episode-num`, `icon`. Entities and CDATA are decoded. Anything
- * structurally wrong (no root, unclosed programme, unreadable time) throws XmltvError naming where.
+ * XMLTV import: documents are read as a stream through the saxes-based reader (xmltv-reader.ts), from a string,
+ * a byte stream (upload body, URL body, file) or any async iterable of chunks, keeping only the programmes the
+ * caller asks for. Anything structurally wrong (no `<tv>` root, unclosed programme, unreadable time, not XML)
+ * throws XmltvError naming where.
  */
+import { XmltvReader, type XmltvDocument, type XmltvProgramme, type XmltvReadOptions } from './xmltv-reader';
 
-/** A malformed document. */
-export class XmltvError extends Error {}
+export { parseXmltvTime, XmltvError, type XmltvDocument, type XmltvProgramme, type XmltvReadOptions } from './xmltv-reader';
 
-/** One programme as read from the document (times in epoch ms; `end_ms` null when `stop` is absent). */
-export interface XmltvProgramme { channel: string; start_ms: number; end_ms: number | null; title: string; subtitle: string | null; description: string | null; episode: string | null; icon: string | null }
+/** An XMLTV document: its text, or its bytes as a stream or async iterable (decoded as UTF-8). */
+export type XmltvSource = string | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>;
 
-const decode = (s: string): string => s
-  .replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, (_m, c: string) => c.replace(/&/g, '&amp;').replace(/</g, '&lt;'))
-  .replace(/&#x([0-9a-f]+);/gi, (_m, h: string) => String.fromCodePoint(parseInt(h, 16)))
-  .replace(/&#(\d+);/g, (_m, d: string) => String.fromCodePoint(Number(d)))
-  .replace(/&(lt|gt|quot|apos|amp);/g, (_m, e: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' } as Record<string, string>)[e])
-  .trim();
+/** Largest piece of text handed to the parser at once (a string source is fed in slices too). */
+const SLICE = 256 * 1024;
+/** Input between two forced collections while streaming (see readXmltv). */
+const GC_EVERY_BYTES = Number(process.env.XGC ?? 2) * 2 ** 20;
 
-function attrs(s: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const m of s.matchAll(/([A-Za-z_][\w.-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) out[m[1]] = decode(m[2] ?? m[3] ?? '');
-  return out;
+/** Reads every programme of an XMLTV text, in document order (the kept ones only when `o.keep` is given). */
+export function parseXmltv(xml: string, o: XmltvReadOptions = {}): XmltvDocument {
+  const r = new XmltvReader(o);
+  for (let i = 0; i < xml.length; i += SLICE) r.write(xml.slice(i, i + SLICE));
+  return r.end();
 }
 
-/** Parses an XMLTV time: `YYYYMMDDhhmm[ss] [+-hhmm]` (no offset = UTC). */
-export function parseXmltvTime(v: string): number {
-  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})?\s*(?:([+-])(\d{2}):?(\d{2})|Z|UTC|GMT)?$/.exec(v.trim());
-  if (!m) return NaN;
-  const utc = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +(m[6] ?? 0));
-  const off = m[7] ? (m[7] === '-' ? -1 : 1) * (+m[8] * 60 + +m[9]) * 60_000 : 0;
-  return utc - off;
-}
-
-function child(body: string, tag: string): string | null {
-  const m = new RegExp(`<${tag}(?:\\s[^>]*)?>([\\s\\S]*?)</${tag}>`).exec(body);
-  return m ? decode(m[1]) : null;
-}
-
-function episodeOf(body: string): string | null {
-  const all = [...body.matchAll(/<episode-num(\s[^>]*)?>([\s\S]*?)<\/episode-num>/g)].map((m) => ({ system: attrs(m[1] ?? '').system ?? '', text: decode(m[2]) }));
-  const onscreen = all.find((e) => e.system === 'onscreen');
-  if (onscreen) return onscreen.text.slice(0, 100);
-  const ns = all.find((e) => e.system === 'xmltv_ns');
-  if (ns) {
-    const [s, e] = ns.text.split('.').map((x) => x.split('/')[0].trim());
-    const n = (x: string | undefined) => (x && /^\d+$/.test(x) ? Number(x) + 1 : null);
-    const S = n(s), E = n(e);
-    if (S || E) return `${S ? `S${String(S).padStart(2, '0')}` : ''}${E ? `E${String(E).padStart(2, '0')}` : ''}`;
+/** Streams an XMLTV document through the reader with bounded memory; errors of the source propagate as they are. */
+export async function readXmltv(src: XmltvSource, o: XmltvReadOptions = {}): Promise<XmltvDocument> {
+  if (typeof src === 'string') return parseXmltv(src, o);
+  const r = new XmltvReader(o);
+  const dec = new TextDecoder('utf-8');
+  let since = 0;
+  for await (const chunk of src as AsyncIterable<Uint8Array | string>) {
+    const text = typeof chunk === 'string' ? chunk : dec.decode(chunk, { stream: true });
+    if (text) r.write(text);
+    // Parsing leaves short-lived strings and chunk buffers behind faster than the collector's heap-growth heuristic
+    // reclaims them (over a 100 MB document ~100 MB piles up, and lazily swept memory is not reused in time): a full
+    // collection every few MB of input keeps the peak flat. Documents under GC_EVERY_BYTES never trigger it.
+    if ((since += chunk.length) >= GC_EVERY_BYTES) { since = 0; Bun.gc(true); }
   }
-  return all[0]?.text.slice(0, 100) ?? null;
-}
-
-/** Reads every programme of an XMLTV document, in document order. */
-export function parseXmltv(xml: string): { channels: string[]; programmes: XmltvProgramme[] } {
-  if (!/<tv[\s>]/.test(xml) || !/<\/tv>\s*$/.test(xml.replace(/<!--[\s\S]*?-->/g, ''))) throw new XmltvError('not an XMLTV document: the <tv> root element is missing or not closed');
-  const body = xml.replace(/<!--[\s\S]*?-->/g, '');
-  const opened = (body.match(/<programme[\s>]/g) ?? []).length;
-  const programmes: XmltvProgramme[] = [];
-  for (const m of body.matchAll(/<programme(\s[^>]*)>([\s\S]*?)<\/programme>/g)) {
-    const a = attrs(m[1]);
-    const n = programmes.length + 1;
-    if (!a.start) throw new XmltvError(`programme ${n} has no start attribute`);
-    if (!a.channel) throw new XmltvError(`programme ${n} has no channel attribute`);
-    const start = parseXmltvTime(a.start);
-    if (!Number.isFinite(start)) throw new XmltvError(`programme ${n}: unreadable start "${a.start}"`);
-    const end = a.stop ? parseXmltvTime(a.stop) : null;
-    if (end !== null && !Number.isFinite(end)) throw new XmltvError(`programme ${n}: unreadable stop "${a.stop}"`);
-    const title = child(m[2], 'title');
-    if (!title) throw new XmltvError(`programme ${n} has no title`);
-    const icon = /<icon\s([^>]*)\/?>/.exec(m[2]);
-    programmes.push({ channel: a.channel, start_ms: start, end_ms: end, title: title.slice(0, 500), subtitle: child(m[2], 'sub-title'), description: child(m[2], 'desc'), episode: episodeOf(m[2]), icon: icon ? attrs(icon[1]).src ?? null : null });
-  }
-  if (programmes.length !== opened) throw new XmltvError(`malformed XMLTV: ${opened - programmes.length} <programme> element(s) are not closed`);
-  const channels = [...new Set([...body.matchAll(/<channel\s([^>]*)>/g)].map((m) => attrs(m[1]).id).filter(Boolean).concat(programmes.map((p) => p.channel)))];
-  return { channels, programmes };
+  const rest = dec.decode();
+  if (rest) r.write(rest);
+  return r.end();
 }
 
 /** Guide fields of one XMLTV channel's programmes; a missing stop takes the next start (the last one is dropped). */
