@@ -5,19 +5,18 @@ import { tx } from '../kernel/db/sqlite';
 import { emitEvent } from '../kernel/events/outbox';
 import { ChannelStore, type ChannelRow } from '../features/channels/store';
 import { ingestArgs, rtmpPullHost, type IngestSource } from './args/ingest';
-import { ladderRungs, liveEncodeArgs } from './args/ladder';
+import { capRungs, ladderRungs, liveEncodeArgs } from './args/ladder';
 import type { H264Encoder } from '../media/encoders';
 import { IngestInput, type FeedStreams } from './input';
-import { commitSegment, ScratchWatcher, type Landed } from './recorder';
+import { commitSegment, ScratchWatcher, type Landed, type Rebase } from './recorder';
+import { feedWarnings } from './feed-health';
+import { followerRebase, freshRun, leadRebase, type RunState } from './run-state';
 import { scratchDir } from './paths';
 import { SegmentIndex } from './segment-index';
 
 /** Which input feeds the channel. */
 export type Feed = 'primary' | 'backup' | 'none';
 type InputName = 'primary' | 'backup';
-/** Per input run: where the next lead segment starts, the run's init name, and the lead's decision per segment number. */
-interface RunState { nextStart: number | null; initMs: number | null; lead: Map<number, { take: boolean; startMs: number }>; pending: Map<string, Landed[]> }
-const freshRun = (): RunState => ({ nextStart: null, initMs: null, lead: new Map(), pending: new Map() });
 
 /** The passthrough rendition name. */
 export const SRC = 'src';
@@ -32,7 +31,9 @@ export function channelRenditions(ladder: string): string[] {
  * recording and index, and failover (primary preferred; backup after `failover_s` of primary silence; primary
  * taken back on its next segment, which starts on a keyframe). With a ladder, the first rendition leads: its
  * segments decide the feed and the start times, and every other rendition's segment of the same number follows
- * that decision, so renditions stay aligned (same start times, same file names).
+ * that decision, so renditions stay aligned (same start times, same file names). Every segment is rebased onto
+ * the channel's one media timeline (decode time = wall clock) as it lands, across reconnects and failovers.
+ * Rungs above the feed's height are neither recorded nor (from the next run on) encoded.
  */
 export class ChannelRuntime {
   feed: Feed = 'none';
@@ -46,6 +47,9 @@ export class ChannelRuntime {
   private index: SegmentIndex;
   private stopped = false;
   private ch: ChannelRow;
+  /** The feed warnings last announced (JSON), so `channel.feed_changed` carries each new set once. */
+  private warned = '[]';
+  private rebaseFailed = false;
 
   constructor(private ctx: AppContext, channel: ChannelRow, private ffmpeg: string, private rtmpPort: number, private encoder: H264Encoder = 'libx264') {
     this.store = new ChannelStore(ctx.db);
@@ -63,8 +67,7 @@ export class ChannelRuntime {
           for (const r of this.renditions) { this.watchers[name].get(r)!.reset(); mkdirSync(join(dir, r), { recursive: true }); }
           this.runs[name] = freshRun();
         },
-        // Passthrough of a feed whose audio is not AAC: restart this run at once with the audio encoded to AAC.
-        restartFor: (f) => this.audioMode[name] === 'copy' && !!f.audio && f.audio !== 'aac',
+        restartFor: (f) => this.feedKnown(name, f),
         log: ctx.log.child({ channel: channel.id }),
       });
     };
@@ -80,11 +83,44 @@ export class ChannelRuntime {
     if (rungs) {
       const audio = feed?.audio !== null; // unknown or present: encode it; a feed seen without audio gets none
       this.audioMode[name] = audio;
-      return liveEncodeArgs({ ffmpeg: this.ffmpeg, source: this.source(name), outDir, segmentS: this.ch.segment_s, encoder: this.encoder, rungs, audio });
+      const encoded = capRungs(rungs, feed?.videoStream?.height); // the last run's feed height: no rung above it
+      this.runs[name].encoded = encoded.map((r) => r.name);
+      return liveEncodeArgs({ ffmpeg: this.ffmpeg, source: this.source(name), outDir, segmentS: this.ch.segment_s, encoder: this.encoder, rungs: encoded, audio });
     }
     const audio = feed?.audio && feed.audio !== 'aac' ? 'aac' : 'copy';
     this.audioMode[name] = audio;
     return ingestArgs({ ffmpeg: this.ffmpeg, source: this.source(name), outDir, segmentS: this.ch.segment_s, audio });
+  }
+
+  /**
+   * The feed's streams are known (once per run): its warnings are noted, the renditions this run records are
+   * capped at the feed's height, and true restarts the run when its argv must change (passthrough of non-AAC audio
+   * is encoded to AAC; a feed taller than the last one needs rungs this run does not encode).
+   */
+  private feedKnown(name: InputName, f: FeedStreams): boolean {
+    const rungs = ladderRungs(this.ch.ladder);
+    this.inputs[name].info.warnings = feedWarnings(f.videoStream, !rungs);
+    if (name === this.feed) this.announceWarnings(name);
+    if (!rungs) return this.audioMode[name] === 'copy' && !!f.audio && f.audio !== 'aac';
+    const run = this.runs[name];
+    const want = capRungs(rungs, f.videoStream?.height).map((r) => r.name);
+    run.recorded = want.filter((r) => !run.encoded || run.encoded.includes(r));
+    if (!run.recorded.length) run.recorded = run.encoded;
+    return !!run.encoded && want.some((r) => !run.encoded!.includes(r));
+  }
+
+  /** Emits `channel.feed_changed` with the on-air input's warnings when they differ from the last announced. */
+  private announceWarnings(name: InputName): void {
+    if (this.stopped) return;
+    const info = this.inputs[name].info;
+    const key = JSON.stringify(info.warnings ?? []);
+    if (key === this.warned) return;
+    this.warned = key;
+    const now = this.ctx.clock.now();
+    tx(this.ctx.db, () => {
+      this.store.update(this.ch.id, { feed_info: JSON.stringify(info) }, now);
+      emitEvent(this.ctx.db, this.ch.tenant_id, 'channel.feed_changed', { channel_id: this.ch.id, slug: this.ch.slug, feed: name, previous: name, reason: 'feed warnings', warnings: info.warnings ?? [] }, now);
+    });
   }
 
   private source(name: InputName): IngestSource {
@@ -114,10 +150,13 @@ export class ChannelRuntime {
 
   private tick(): void {
     if (this.stopped) return;
-    const [lead, ...rest] = this.renditions;
     for (const name of ['primary', 'backup'] as const) {
+      const recorded = this.runs[name].recorded ?? this.renditions;
+      const [lead, ...rest] = recorded;
       for (const l of this.watchers[name].get(lead)!.poll()) this.landedLead(name, lead, l);
       for (const r of rest) this.landedFollower(name, r, this.watchers[name].get(r)!.poll());
+      // Rungs above the feed's height that this run still encodes: never recorded.
+      for (const r of this.renditions) if (!recorded.includes(r)) for (const l of this.watchers[name].get(r)!.poll()) rmSync(l.file, { force: true });
     }
     const now = Date.now();
     if (this.feed !== 'none' && !this.inputs[this.feed].alive(this.failMs(), now)) {
@@ -137,18 +176,19 @@ export class ChannelRuntime {
       if (name === 'primary') take = true; // the primary is taken back on its first whole segment (starts on a keyframe)
       else take = this.feed === 'none' || !this.inputs[this.feed].alive(this.failMs());
     }
-    if (!take) { run.lead.set(l.index, { take: false, startMs: 0 }); rmSync(l.file, { force: true }); run.nextStart = null; return; }
+    if (!take) { run.lead.set(l.index, { take: false, startMs: 0, shift: null }); rmSync(l.file, { force: true }); run.nextStart = null; return; }
     // Inputs run side by side, so a switching segment may overlap the last one indexed: it starts where that ended
     // (its program date time moves by less than one segment); within one run, segments follow each other.
     const last = this.index.lastSegment(this.ch, r);
     let startMs = run.nextStart ?? l.landedAt - l.durationMs;
     if (last && startMs < last.start_ms + last.duration_ms) startMs = last.start_ms + last.duration_ms;
+    const chained = run.nextStart !== null && startMs === run.nextStart; // follows this run's previous segment
     run.nextStart = startMs + l.durationMs;
     if (name !== this.feed) this.setState(name, undefined, name === 'primary' ? 'primary returned' : 'primary silent');
     run.initMs ??= startMs;
-    run.lead.set(l.index, { take: true, startMs });
+    this.commit(name, r, l, startMs, leadRebase(run, l.init, startMs, chained));
+    run.lead.set(l.index, { take: true, startMs, shift: run.shift });
     run.lead.delete(l.index - 300); // followers are never that far behind
-    this.commit(name, r, l, startMs);
   }
 
   /** Other renditions follow the lead's decision for the segment of the same number (held until it is known). */
@@ -160,14 +200,18 @@ export class ChannelRuntime {
       const d = run.lead.get(l.index);
       if (!d) { wait.push(l); continue; }
       if (!d.take) { rmSync(l.file, { force: true }); continue; }
-      this.commit(name, r, l, d.startMs);
+      this.commit(name, r, l, d.startMs, followerRebase(run, l.init, d.shift));
     }
     run.pending.set(r, wait.slice(-30));
   }
 
-  private commit(name: InputName, r: string, l: Landed, startMs: number): void {
-    const row = commitSegment(this.index, this.ch, r, { file: l.file, startMs, durationMs: l.durationMs, initFile: l.init, initMs: this.runs[name].initMs! });
-    if (!row) this.ctx.log.warn('incomplete segment dropped', { channel: this.ch.id, input: name, rendition: r });
+  private commit(name: InputName, r: string, l: Landed, startMs: number, rebase: Rebase | undefined): void {
+    const done = commitSegment(this.index, this.ch, r, { file: l.file, startMs, durationMs: l.durationMs, initFile: l.init, initMs: this.runs[name].initMs!, rebase });
+    if (!done) this.ctx.log.warn('incomplete segment dropped', { channel: this.ch.id, input: name, rendition: r });
+    else if (!done.rebased && !this.rebaseFailed) {
+      this.rebaseFailed = true; // once per channel start: the segment is kept with the encoder's own timestamps
+      this.ctx.log.warn('segment not rebased onto the channel timeline', { channel: this.ch.id, input: name, rendition: r });
+    }
   }
 
   /** Applies feed/status/recording changes in one transaction with their events. */
@@ -183,10 +227,12 @@ export class ChannelRuntime {
     this.feed = feed;
     const now = this.ctx.clock.now();
     const info = feed === 'none' ? {} : this.inputs[feed].info;
+    const warnings = feed === 'none' ? [] : this.inputs[feed].info.warnings ?? [];
+    if (feed !== 'none' && prev.feed !== feed) this.warned = JSON.stringify(warnings); // announced with this feed change
     tx(this.ctx.db, () => {
       this.store.update(this.ch.id, { feed, status: nextStatus, recording, feed_info: JSON.stringify(info) }, now);
       const base = { channel_id: this.ch.id, slug: this.ch.slug };
-      if (prev.feed !== feed) emitEvent(this.ctx.db, this.ch.tenant_id, 'channel.feed_changed', { ...base, feed, previous: prev.feed, reason }, now);
+      if (prev.feed !== feed) emitEvent(this.ctx.db, this.ch.tenant_id, 'channel.feed_changed', { ...base, feed, previous: prev.feed, reason, warnings }, now);
       if (oldFeed !== 'none' && feed !== 'none' && oldFeed !== feed) emitEvent(this.ctx.db, this.ch.tenant_id, 'channel.ingest_failover', { ...base, from: oldFeed, to: feed, reason }, now);
       if (prev.recording !== recording) emitEvent(this.ctx.db, this.ch.tenant_id, 'channel.recording_status', { ...base, recording, previous: prev.recording, at: new Date(now).toISOString() }, now);
     });

@@ -2,9 +2,10 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { runTool, type Running } from '../media/process';
 import type { Logger } from '../kernel/log';
 import type { FeedInfo } from './registry';
+import { parseVideoStream, type VideoStream } from './feed-health';
 
-/** Codecs of the feed's first video and audio streams as the last run saw them (null: none). */
-export interface FeedStreams { video: string | null; audio: string | null }
+/** Codecs of the feed's first video and audio streams as the last run saw them (null: none), and the video's details. */
+export interface FeedStreams { video: string | null; audio: string | null; videoStream: VideoStream | null }
 
 /** Options of one supervised ingest input (primary or backup). */
 export interface InputOptions {
@@ -37,6 +38,7 @@ export class IngestInput {
   /** The feed's streams as last seen (kept across runs; undefined until a run has probed the feed). */
   feed: FeedStreams | undefined;
   private feedKnown = false;
+  private videoStream: VideoStream | null = null;
   private ring: string[] = [];
   private proc: Running | null = null;
   private stopped = true;
@@ -83,13 +85,13 @@ export class IngestInput {
     if (this.ring.length > 80) this.ring.shift();
     if (!this.feedKnown && /Output #0|Stream mapping:|matches no streams/.test(l)) {
       this.feedKnown = true;
-      this.feed = { video: this.info.video_codec, audio: this.info.audio_codec };
+      this.feed = { video: this.info.video_codec, audio: this.info.audio_codec, videoStream: this.videoStream };
       if (this.o.restartFor?.(this.feed)) void this.proc?.stop(500);
     }
     if (/Output #0/.test(l)) this.lastOut = -2; // stream lines after this describe our output, not the feed
     if (this.lastOut === -2) return;
     const v = /Stream #0:\d+.*?: Video: (\w+).*?, (\d{2,5}x\d{2,5})/.exec(l);
-    if (v) { this.info.video_codec = v[1]; this.info.resolution = v[2]; }
+    if (v) { this.info.video_codec = v[1]; this.info.resolution = v[2]; this.videoStream ??= parseVideoStream(l); }
     const a = /Stream #0:\d+.*?: Audio: (\w+)/.exec(l);
     if (a) this.info.audio_codec = a[1];
   }
@@ -115,7 +117,7 @@ export class IngestInput {
       rmSync(this.o.outDir, { recursive: true, force: true });
       mkdirSync(this.o.outDir, { recursive: true });
       this.runId++;
-      this.lastMediaAt = 0; this.lastOut = -1; this.sizes = []; this.feedKnown = false;
+      this.lastMediaAt = 0; this.lastOut = -1; this.sizes = []; this.feedKnown = false; this.videoStream = null;
       this.info = { bitrate_kbps: null, resolution: null, video_codec: null, audio_codec: null };
       this.o.onRun(this.runId);
       const began = Date.now();

@@ -1,8 +1,10 @@
 /** Minimal ISO-BMFF reading for recorded CMAF segments: structure check and duration (no dependencies). */
 
-interface Box { type: string; start: number; body: number; end: number }
+/** One ISO-BMFF box: its type, where it starts, where its body starts (after the header) and where it ends. */
+export interface Box { type: string; start: number; body: number; end: number }
 
-function boxes(b: Uint8Array, from: number, to: number): Box[] | null {
+/** The boxes laid end to end in b[from, to), or null when they do not tile it exactly. */
+export function boxes(b: Uint8Array, from: number, to: number): Box[] | null {
   const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
   const out: Box[] = [];
   let p = from;
@@ -19,7 +21,8 @@ function boxes(b: Uint8Array, from: number, to: number): Box[] | null {
   return out;
 }
 
-const child = (b: Uint8Array, parent: Box, type: string) => boxes(b, parent.body, parent.end)?.find((x) => x.type === type) ?? null;
+/** The first child box of `parent` with `type`, or null. */
+export const child = (b: Uint8Array, parent: Box, type: string) => boxes(b, parent.body, parent.end)?.find((x) => x.type === type) ?? null;
 
 /** True when a media segment is complete: top-level boxes span the file exactly and include moof and mdat. */
 export function isCompleteSegment(b: Uint8Array): boolean {

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { SegmentRow } from '../features/channels/store';
 import type { IndexedChannel, SegmentIndex } from './segment-index';
 import { isCompleteSegment } from './mp4';
+import { applyShift, type Patch, type Shift } from './rebase';
 import { initPath, segmentAbsPath, segmentRelPath } from './paths';
 
 /** A finished segment the ingest ffmpeg listed in its scratch playlist. */
@@ -37,18 +38,34 @@ export class ScratchWatcher {
   }
 }
 
+/** Rebasing of a segment onto the channel's media timeline: its init's tracks and the run's shift (chosen from its bytes). */
+export interface Rebase { tracks: Map<number, { timescale: number; kind: string }>; shift: (seg: Uint8Array) => Shift | null }
+
+/** Writes patched byte ranges of `bytes` back into `file` (a few bytes each: tfdt/sidx times). */
+function writePatches(file: string, bytes: Uint8Array, patches: Patch[]): void {
+  const fd = openSync(file, 'r+');
+  try { for (const p of patches) writeSync(fd, bytes, p.offset, p.length, p.offset); } finally { closeSync(fd); }
+}
+
 /**
  * Moves one finished segment into the recording tree (rename, same filesystem) and indexes it. The segment is
- * checked first (complete box structure); a broken one is deleted and never indexed. `initMs` names the init
+ * checked first (complete box structure); a broken one is deleted and never indexed. With `rebase`, its decode
+ * times (tfdt, sidx) are moved onto the channel's timeline in place before the rename. `initMs` names the init
  * segment of the run; it is written (temp name, then rename) when it does not exist yet.
  */
 export function commitSegment(
   index: SegmentIndex, ch: IndexedChannel, rendition: string,
-  seg: { file: string; startMs: number; durationMs: number; initFile: string; initMs: number },
-): SegmentRow | null {
+  seg: { file: string; startMs: number; durationMs: number; initFile: string; initMs: number; rebase?: Rebase },
+): { row: SegmentRow; rebased: boolean } | null {
   const dataDir = index.dataDir;
   const bytes = readFileSync(seg.file);
   if (!isCompleteSegment(bytes)) { rmSync(seg.file, { force: true }); return null; }
+  let rebased = false;
+  const shift = seg.rebase?.shift(bytes);
+  if (shift && seg.rebase) {
+    const patches = applyShift(bytes, shift, seg.rebase.tracks);
+    if (patches) { writePatches(seg.file, bytes, patches); rebased = true; }
+  }
   const init = initPath(dataDir, ch.tenant_id, ch.id, rendition, seg.initMs);
   if (!existsSync(init)) {
     mkdirSync(dirname(init), { recursive: true });
@@ -58,5 +75,5 @@ export function commitSegment(
   const abs = segmentAbsPath(dataDir, segmentRelPath(ch.tenant_id, ch.id, rendition, seg.startMs));
   mkdirSync(dirname(abs), { recursive: true });
   renameSync(seg.file, abs);
-  return index.append(ch, rendition, { startMs: seg.startMs, durationMs: seg.durationMs, bytes: bytes.length, initMs: seg.initMs });
+  return { row: index.append(ch, rendition, { startMs: seg.startMs, durationMs: seg.durationMs, bytes: bytes.length, initMs: seg.initMs }), rebased };
 }

@@ -1,7 +1,8 @@
 import type { Db } from '../kernel/db/sqlite';
+import type { FeedWarning } from './feed-health';
 
-/** Live facts about a channel's feed, measured by the ingest processes. */
-export interface FeedInfo { bitrate_kbps: number | null; resolution: string | null; video_codec: string | null; audio_codec: string | null }
+/** Live facts about a channel's feed, measured by the ingest processes; `warnings` once the feed's streams are known. */
+export interface FeedInfo { bitrate_kbps: number | null; resolution: string | null; video_codec: string | null; audio_codec: string | null; warnings?: FeedWarning[] }
 
 /** What the channels service asks of the running live engine. */
 export interface LiveControl {

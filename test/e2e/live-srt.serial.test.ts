@@ -16,7 +16,7 @@ test('SRT push goes live at /live/<tenant>/<slug>/master.m3u8; wrong passphrase 
   expect(ch.status).toBe('stopped');
   expect(JSON.stringify(ch)).not.toContain('passphrase');
   const ing = await (await s.api('GET', `/v1/channels/${ch.id}/ingest`)).json();
-  expect(ing.srt.primary.url).toMatch(/^srt:\/\/127\.0\.0\.1:\d+\?passphrase=.+&pbkeylen=16$/);
+  expect(ing.srt.primary.url).toMatch(/^srt:\/\/127\.0\.0\.1:\d+\?mode=caller&latency=120&passphrase=.+&pbkeylen=16$/);
   expect(ing.rtmp.primary.url).toMatch(/^rtmp:\/\/127\.0\.0\.1:\d+\/live$/);
   const started = await (await s.api('POST', `/v1/channels/${ch.id}/start`)).json();
   expect(started.status).toBe('waiting');

@@ -139,7 +139,7 @@ export class ChannelService {
   ingest(tenantId: string, id: string) {
     const r = this.get(tenantId, id);
     const host = new URL(this.ctx.config.baseUrl).hostname;
-    const srt = (port: number) => ({ url: srtCallerUrl(host, port, r.srt_passphrase), port, passphrase: r.srt_passphrase });
+    const srt = (port: number) => ({ url: srtCallerUrl({ host, port, passphrase: r.srt_passphrase, latencyMs: r.srt_latency_ms, pbkeylen: 16 }), port, passphrase: r.srt_passphrase });
     const rtmpUrl = `rtmp://${host}:${this.ctx.config.rtmpPort}/live`;
     return {
       srt: { primary: srt(r.srt_port_primary), backup: srt(r.srt_port_backup), latency_ms: r.srt_latency_ms, pbkeylen: 16 },

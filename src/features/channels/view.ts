@@ -18,6 +18,8 @@ export function channelView(r: ChannelRow, tenantSlug: string, cdnBaseUrl: strin
       resolution: running ? info.resolution ?? null : null,
       video_codec: running ? info.video_codec ?? null : null,
       audio_codec: running ? info.audio_codec ?? null : null,
+      /** Why the feed may not play everywhere (passthrough of a codec, profile or pixel format browsers cannot decode). */
+      warnings: running ? info.warnings ?? [] : [],
     },
     ingest: { protocol: r.protocol, srt_ports: { primary: r.srt_port_primary, backup: r.srt_port_backup }, latency_ms: r.srt_latency_ms, failover_s: r.failover_s },
     ladder: r.ladder.startsWith('[') ? (JSON.parse(r.ladder) as { height: number; video_kbps: number }[]) : r.ladder,
@@ -30,7 +32,15 @@ export function channelView(r: ChannelRow, tenantSlug: string, cdnBaseUrl: strin
   };
 }
 
-/** The SRT caller URL for encoders (the passphrase is a secret). Latency is negotiated: the listener's applies. */
-export function srtCallerUrl(host: string, port: number, passphrase: string): string {
-  return `srt://${host}:${port}?passphrase=${encodeURIComponent(passphrase)}&pbkeylen=16`;
+/**
+ * The SRT caller URL for encoders (the passphrase is a secret): `mode=caller` (we listen), the receive `latency` in
+ * milliseconds as SRT's own URI convention has it (srt-live-transmit, GStreamer, vMix; ffmpeg-based encoders read
+ * microseconds there, which is harmless: SRT applies the larger of both sides' latencies, so ours still holds),
+ * AES `passphrase` and `pbkeylen`, and `streamid` when one is given.
+ */
+export function srtCallerUrl(o: { host: string; port: number; passphrase: string; latencyMs: number; pbkeylen?: number; streamId?: string }): string {
+  const host = o.host.includes(':') && !o.host.startsWith('[') ? `[${o.host}]` : o.host;
+  const q = [`mode=caller`, `latency=${o.latencyMs}`, `passphrase=${encodeURIComponent(o.passphrase)}`, `pbkeylen=${o.pbkeylen ?? 16}`];
+  if (o.streamId) q.push(`streamid=${encodeURIComponent(o.streamId)}`);
+  return `srt://${host}:${o.port}?${q.join('&')}`;
 }

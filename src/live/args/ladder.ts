@@ -21,6 +21,18 @@ export function ladderRungs(ladder: string): LiveRung[] | null {
     .filter((r) => !seen.has(r.name) && seen.add(r.name));
 }
 
+/**
+ * Pure: the rungs worth encoding for a feed `feedHeight` pixels high: rungs above it are dropped (they would only
+ * repeat the feed's own height), keeping at least one (the lowest, never upscaled). Unknown height: every rung.
+ */
+export function capRungs(rungs: LiveRung[], feedHeight: number | null | undefined): LiveRung[] {
+  if (!feedHeight) return rungs;
+  const fit = rungs.filter((r) => r.height === null || r.height <= feedHeight);
+  if (fit.length) return fit;
+  const lowest = rungs.reduce((a, b) => ((b.height ?? Infinity) < (a.height ?? Infinity) ? b : a));
+  return [lowest];
+}
+
 /** Options of a live encode run. */
 export interface LiveEncodeArgs { ffmpeg: string; source: IngestSource; outDir: string; segmentS: number; encoder: H264Encoder; rungs: LiveRung[]; audio: boolean; vaapiDevice?: string }
 
