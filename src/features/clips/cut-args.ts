@@ -19,6 +19,8 @@ export function edgeCutArgs(o: { ffmpeg: string; input: string; offsetS: number;
     '-crf', '18', // visually close to the source for the seconds it lasts
     '-pix_fmt', 'yuv420p', // the widely decodable chroma format
     '-force_key_frames', 'expr:eq(n,0)', // the piece starts on a keyframe so it plays on its own
+    '-bf', '0', // no B-frames: presentation time equals decode time, so the piece lines up with its neighbours by tfdt
+    '-fps_mode', 'passthrough', // every decoded frame once with its own timestamp (no duplicated or dropped frames)
     ...(o.threads ? ['-threads', String(o.threads)] : []),
     '-c:a', 'aac', '-b:a', '128k', // audio re-encoded over the same span (sample-exact with the video)
     '-f', 'hls', // the segmenter writes a CMAF init and fragments

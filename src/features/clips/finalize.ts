@@ -1,11 +1,13 @@
 /**
  * `clip.finalize`: makes a frame-precision clip independent of the recording. Per rendition, segments wholly
- * inside the range are copied (hard link, else copy) with their init segments; the one or two segments cut by
- * the range's ends are re-encoded for their inside part only (edgeCutArgs). The clip's own HLS (one EXT-X-MAP
- * per piece kind, DISCONTINUITY at edges, gaps and feed changes) goes to DATA/media/<tenant>/clips/<id>/ (work
+ * inside the range are copied with their init segments; the one or two segments cut by the range's ends are
+ * re-encoded for their inside part only (edgeCutArgs). Every piece's decode times are then moved onto one
+ * continuous timeline from 0 (timeline.ts), so the clip plays in exactly its duration in every player; EXTINF is
+ * each piece's measured duration. The clip's own HLS (one EXT-X-MAP per init, DISCONTINUITY at edges, gaps and
+ * feed changes) goes to DATA/media/<tenant>/clips/<id>/ (work
  * directory renamed into place), then the clip turns `final` with `clip.ready` and `clip.final` in one transaction.
  */
-import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppContext } from '../../kernel/context';
 import { tx } from '../../kernel/db/sqlite';
@@ -18,13 +20,17 @@ import { codecsOf, masterPlaylist } from '../../live/playlist';
 import { channelById, initFile, segmentFile, segmentsInRange } from '../channels/service';
 import type { ChannelRow, SegmentRow } from '../channels/store';
 import { edgeCutArgs, planPieces } from './cut-args';
+import { pieceTiming, planTimeline, shiftPiece } from './timeline';
 import { clipDir, clipEventData } from './service';
 import { ClipStore } from './store';
 
-function place(src: string, dest: string): void {
-  if (!existsSync(src)) throw new PermanentJobError('a recorded segment under the clip was removed by retention before the cut');
-  try { linkSync(src, dest); } catch { copyFileSync(src, dest); }
+function mustRead(path: string): Buffer {
+  if (!existsSync(path)) throw new PermanentJobError('a recorded segment under the clip was removed by retention before the cut');
+  return readFileSync(path);
 }
+
+/** One materialised piece: its init file name in the clip dir, media bytes (patched later) and discontinuity. */
+interface Made { initName: string; init: Uint8Array; seg: Uint8Array; disc: boolean }
 
 /** Cuts one rendition into `dir`; returns the variant's measured bandwidth and codecs. */
 async function cutRendition(ctx: AppContext, ch: ChannelRow, rendition: string, from: number, to: number, dir: string, work: string, signal: AbortSignal) {
@@ -34,42 +40,53 @@ async function cutRendition(ctx: AppContext, ch: ChannelRow, rendition: string, 
   const pieces = planPieces(segs, from, to);
   if (!pieces.length) throw new PermanentJobError('nothing is recorded in the clip range any more');
   mkdirSync(dir, { recursive: true });
-  const lines: string[] = [];
-  let bytes = 0, ms = 0, mapped = '', target = 1, codecs: string | null = null;
+  const made: Made[] = [];
   for (let i = 0; i < pieces.length; i++) {
     const p = pieces[i];
-    let initName: string, durMs: number;
+    // A new init (edge or feed change) starts a discontinuity: encoding parameters differ across it.
+    const disc = i > 0 && (p.discontinuity || p.kind === 'cut' || pieces[i - 1].kind === 'cut');
     if (p.kind === 'copy') {
-      initName = `init-${p.initMs}.mp4`;
-      if (!existsSync(join(dir, initName))) place(initFile(ctx, ch, rendition, p.initMs), join(dir, initName));
+      const initName = `init-${p.initMs}.mp4`;
+      const init = mustRead(initFile(ctx, ch, rendition, p.initMs));
+      if (!existsSync(join(dir, initName))) writeFileSync(join(dir, initName), init);
       const seg = segs.find((s) => s.start_ms === p.startMs)!;
-      place(segmentFile(ctx, seg), join(dir, `${i}.m4s`));
-      durMs = p.durationMs;
-    } else {
-      const seg = segs.find((s) => s.start_ms === p.segStartMs)!;
-      const input = join(work, `in-${rendition}-${i}.mp4`);
-      const initSrc = initFile(ctx, ch, rendition, p.initMs), segSrc = segmentFile(ctx, seg);
-      if (!existsSync(initSrc) || !existsSync(segSrc)) throw new PermanentJobError('a recorded segment under the clip was removed by retention before the cut');
-      writeFileSync(input, Buffer.concat([readFileSync(initSrc), readFileSync(segSrc)]));
-      const out = join(work, `p-${rendition}-${i}`);
-      mkdirSync(out, { recursive: true });
-      const run = runTool(edgeCutArgs({ ffmpeg, input, offsetS: (p.fromMs - p.segStartMs) / 1000, durationS: (p.toMs - p.fromMs) / 1000, outDir: out }), { timeoutMs: 120_000, stallMs: 60_000, stderrIsProgress: true, signal });
-      const r = await run.done;
-      if (r.code !== 0 || !existsSync(join(out, 's0.m4s'))) throw new Error(`edge cut failed: ${r.stderrTail.slice(-3).join(' | ') || `exit ${r.code}`}`);
-      initName = `init-e${i}.mp4`;
-      renameSync(join(out, 'init.mp4'), join(dir, initName));
-      renameSync(join(out, 's0.m4s'), join(dir, `${i}.m4s`));
-      durMs = p.toMs - p.fromMs;
+      made.push({ initName, init, seg: mustRead(segmentFile(ctx, seg)), disc });
+      continue;
     }
-    if (i > 0 && (p.discontinuity || p.kind === 'cut' || pieces[i - 1].kind === 'cut')) lines.push('#EXT-X-DISCONTINUITY');
-    if (initName !== mapped) { lines.push(`#EXT-X-MAP:URI="${initName}"`); mapped = initName; }
-    lines.push(`#EXTINF:${(durMs / 1000).toFixed(3)},`, `${i}.m4s`);
-    bytes += Bun.file(join(dir, `${i}.m4s`)).size; ms += durMs; target = Math.max(target, Math.ceil(durMs / 1000));
-    codecs ??= codecsOf(readFileSync(join(dir, initName)));
+    const seg = segs.find((s) => s.start_ms === p.segStartMs)!;
+    const input = join(work, `in-${rendition}-${i}.mp4`);
+    writeFileSync(input, Buffer.concat([mustRead(initFile(ctx, ch, rendition, p.initMs)), mustRead(segmentFile(ctx, seg))]));
+    const out = join(work, `p-${rendition}-${i}`);
+    mkdirSync(out, { recursive: true });
+    const run = runTool(edgeCutArgs({ ffmpeg, input, offsetS: (p.fromMs - p.segStartMs) / 1000, durationS: (p.toMs - p.fromMs) / 1000, outDir: out }), { timeoutMs: 120_000, stallMs: 60_000, stderrIsProgress: true, signal });
+    const r = await run.done;
+    if (r.code !== 0 || !existsSync(join(out, 's0.m4s'))) throw new Error(`edge cut failed: ${r.stderrTail.slice(-3).join(' | ') || `exit ${r.code}`}`);
+    const initName = `init-e${i}.mp4`;
+    renameSync(join(out, 'init.mp4'), join(dir, initName));
+    made.push({ initName, init: readFileSync(join(dir, initName)), seg: readFileSync(join(out, 's0.m4s')), disc });
   }
+  // One continuous timeline: each piece's decode times moved to start where the previous piece ends.
+  const timed = made.map((m) => {
+    const timing = pieceTiming(m.init, m.seg);
+    if (!timing) throw new PermanentJobError('a piece of the clip has no readable track fragment');
+    return { seg: m.seg, timing };
+  });
+  const plan = planTimeline(timed);
+  const lines: string[] = [];
+  let bytes = 0, total = 0, mapped = '', target = 1, codecs: string | null = null;
+  made.forEach((m, i) => {
+    shiftPiece(m.seg, timed[i].timing, plan[i].shift);
+    writeFileSync(join(dir, `${i}.m4s`), m.seg);
+    if (m.disc) lines.push('#EXT-X-DISCONTINUITY');
+    if (m.initName !== mapped) { lines.push(`#EXT-X-MAP:URI="${m.initName}"`); mapped = m.initName; }
+    const d = plan[i].durationS;
+    lines.push(`#EXTINF:${d.toFixed(5)},`, `${i}.m4s`);
+    bytes += m.seg.length; total += d; target = Math.max(target, Math.round(d));
+    codecs ??= codecsOf(m.init);
+  });
   const head = ['#EXTM3U', '#EXT-X-VERSION:7', `#EXT-X-TARGETDURATION:${target}`, '#EXT-X-MEDIA-SEQUENCE:0', '#EXT-X-PLAYLIST-TYPE:VOD', '#EXT-X-INDEPENDENT-SEGMENTS'];
   writeFileSync(join(dir, 'index.m3u8'), [...head, ...lines, '#EXT-X-ENDLIST'].join('\n') + '\n');
-  return { bandwidth: ms ? (bytes * 8 * 1000) / ms : 1_000_000, codecs };
+  return { bandwidth: total ? (bytes * 8) / total : 1_000_000, codecs };
 }
 
 async function finalizeClip(ctx: AppContext, job: JobRun<'clip.finalize'>): Promise<void> {
