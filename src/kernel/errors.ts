@@ -31,7 +31,7 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     readonly detail: string,
-    readonly extra: { errors?: FieldError[]; headers?: Record<string, string>; status?: number } = {},
+    readonly extra: { errors?: FieldError[]; truncated?: boolean; headers?: Record<string, string>; status?: number } = {},
   ) {
     super(detail);
     this.status = extra.status ?? STATUS[code];
@@ -60,6 +60,7 @@ export function problemResponse(
     request_id: requestId,
   };
   if (err.extra.errors) body.errors = err.extra.errors;
+  if (err.extra.truncated) body.errors_truncated = true;
   return new Response(JSON.stringify(body), {
     status: err.status,
     headers: {

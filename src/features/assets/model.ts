@@ -1,4 +1,5 @@
 import { t } from 'elysia';
+import { Int } from '../../kernel/http/schema';
 
 /** `publish` on create/complete: auto (default), manual, or a boolean (true = auto, false = manual). */
 export const PublishMode = t.Union([t.Literal('auto'), t.Literal('manual'), t.Boolean()]);
@@ -54,4 +55,4 @@ export const AssetView = t.Object({
 export const AssetPage = t.Object({ items: t.Array(AssetView), next_cursor: t.Union([t.String(), t.Null()]) });
 
 /** Trash retention setting. */
-export const TrashSettings = t.Object({ retention_days: t.Integer({ minimum: 1, maximum: 3650 }) }, { additionalProperties: false });
+export const TrashSettings = t.Object({ retention_days: Int({ minimum: 1, maximum: 3650 }) }, { additionalProperties: false });

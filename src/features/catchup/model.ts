@@ -1,4 +1,5 @@
 import { t } from 'elysia';
+import { Int } from '../../kernel/http/schema';
 
 const At = t.String({ format: 'date-time' });
 const OrNull = <T extends ReturnType<typeof t.String>>(s: T) => t.Union([s, t.Null()]);
@@ -16,14 +17,14 @@ export const VodView = t.Object({
 /** One catch-up programme. */
 export const CatchupItem = t.Object({
   id: t.String(), title: t.String(), series: OrNull(t.String()), episode: OrNull(t.String()),
-  start_at: At, end_at: At, duration_s: t.Integer(),
+  start_at: At, end_at: At, duration_s: Int(),
   airing: t.Boolean({ description: 'on air now (start-over is offered)' }),
   coverage: t.Number({ minimum: 0, maximum: 1, description: 'recorded share of the playback range' }),
   status: t.String({ description: '`recorded`, `partial` or `not_recorded`; once published to the library the `vod` status' }),
   play_start: At, play_end: At,
   bounds_status: t.String({ description: '`epg` or `confirmed`' }),
   bounds_method: t.String({ description: '`guide` or `editor`' }),
-  adjusted_ms: t.Integer({ description: 'how far the playback range differs from the guide times' }),
+  adjusted_ms: Int({ description: 'how far the playback range differs from the guide times' }),
   thumbnail: OrNull(t.String()),
   vod: t.Union([VodView, t.Null()]),
   playback: t.Object({
@@ -35,7 +36,7 @@ export const CatchupItem = t.Object({
 /** Answer of GET /v1/channels/{id}/catchup. */
 export const CatchupList = t.Object({
   from: At, to: At, retention_from: At,
-  excluded_hidden: t.Integer({ description: 'programmes left out by the tenant\'s exclusion rules' }),
+  excluded_hidden: Int({ description: 'programmes left out by the tenant\'s exclusion rules' }),
   items: t.Array(CatchupItem),
 });
 
@@ -55,6 +56,6 @@ export const VodBatchAnswer = t.Object({
     accepted: t.Boolean(),
     job_id: t.Optional(t.String()),
     vod: t.Optional(t.Union([VodView, t.Null()])),
-    error: t.Optional(t.Object({ code: t.String(), status: t.Integer(), detail: t.String() })),
+    error: t.Optional(t.Object({ code: t.String(), status: Int(), detail: t.String() })),
   })),
 });

@@ -1,18 +1,19 @@
 import { t } from 'elysia';
+import { Int } from '../../kernel/http/schema';
 
 const Slug = t.String({ pattern: '^[a-z0-9][a-z0-9-]{0,62}$', description: 'lower-case letters, digits and dashes; unique in the tenant' });
 const Recording = t.Object({
   enabled: t.Optional(t.Boolean({ description: 'continuous recording on (default true)' })),
-  retention_hours: t.Optional(t.Integer({ minimum: 1, maximum: 24 * 366, description: 'hours of recording kept (default 168)' })),
+  retention_hours: t.Optional(Int({ minimum: 1, maximum: 24 * 366, description: 'hours of recording kept (default 168)' })),
 }, { additionalProperties: false });
 const Ingest = t.Object({
   protocol: t.Optional(t.Union([t.Literal('srt'), t.Literal('rtmp')], { description: 'the protocol encoders are expected to use (both are listened to)' })),
-  latency_ms: t.Optional(t.Integer({ minimum: 20, maximum: 8000, description: 'SRT receive latency (default 120)' })),
+  latency_ms: t.Optional(Int({ minimum: 20, maximum: 8000, description: 'SRT receive latency (default 120)' })),
   failover_s: t.Optional(t.Number({ minimum: 1, maximum: 60, description: 'seconds of primary silence before the backup becomes the feed (default 3)' })),
 }, { additionalProperties: false });
 const Rung = t.Object({
-  height: t.Integer({ minimum: 72, maximum: 2160, description: 'height cap in pixels (never upscaled); the rendition is named `<height>p`' }),
-  video_kbps: t.Integer({ minimum: 50, maximum: 50_000 }),
+  height: Int({ minimum: 72, maximum: 2160, description: 'height cap in pixels (never upscaled); the rendition is named `<height>p`' }),
+  video_kbps: Int({ minimum: 50, maximum: 50_000 }),
 }, { additionalProperties: false });
 const Common = {
   name: t.String({ minLength: 1, maxLength: 200 }),
@@ -21,8 +22,8 @@ const Common = {
     description: 'packaging: `passthrough` (default; the feed\'s H.264 copied, non-AAC audio encoded to AAC), `abr` (720p/480p/360p encoded live on the best encoder, never upscaled, aligned segments) or your own rungs',
   })),
   recording: t.Optional(Recording),
-  dvr_window_s: t.Optional(t.Integer({ minimum: 10, maximum: 86400, description: 'seconds listed in the live playlist (default 3600)' })),
-  segment_s: t.Optional(t.Integer({ minimum: 1, maximum: 10, description: 'target CMAF segment duration (default 2)' })),
+  dvr_window_s: t.Optional(Int({ minimum: 10, maximum: 86400, description: 'seconds listed in the live playlist (default 3600)' })),
+  segment_s: t.Optional(Int({ minimum: 1, maximum: 10, description: 'target CMAF segment duration (default 2)' })),
   timezone: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'IANA time zone of the guide (default UTC)' })),
 };
 
@@ -41,11 +42,11 @@ export type CreateChannel = typeof CreateChannelBody.static;
 /** PATCH input. */
 export type PatchChannel = typeof PatchChannelBody.static;
 
-const Endpoint = t.Object({ url: t.String(), port: t.Integer(), passphrase: t.String() });
+const Endpoint = t.Object({ url: t.String(), port: Int(), passphrase: t.String() });
 const RtmpEndpoint = t.Object({ url: t.String(), stream_key: t.String() });
 /** Answer of GET /v1/channels/{id}/ingest (secrets). */
 export const IngestView = t.Object({
-  srt: t.Object({ primary: Endpoint, backup: Endpoint, latency_ms: t.Integer(), pbkeylen: t.Integer() }),
+  srt: t.Object({ primary: Endpoint, backup: Endpoint, latency_ms: Int(), pbkeylen: Int() }),
   rtmp: t.Object({ primary: RtmpEndpoint, backup: RtmpEndpoint }),
 });
 
@@ -60,15 +61,15 @@ export const ChannelView = t.Object({
     bitrate_kbps: t.Union([t.Number(), t.Null()]), resolution: t.Union([t.String(), t.Null()]),
     video_codec: t.Union([t.String(), t.Null()]), audio_codec: t.Union([t.String(), t.Null()]),
   }),
-  ingest: t.Object({ protocol: t.String(), srt_ports: t.Object({ primary: t.Integer(), backup: t.Integer() }), latency_ms: t.Integer(), failover_s: t.Number() }),
-  ladder: t.Union([t.String(), t.Array(t.Object({ height: t.Integer(), video_kbps: t.Integer() }))]),
+  ingest: t.Object({ protocol: t.String(), srt_ports: t.Object({ primary: Int(), backup: Int() }), latency_ms: Int(), failover_s: t.Number() }),
+  ladder: t.Union([t.String(), t.Array(t.Object({ height: Int(), video_kbps: Int() }))]),
   segment_s: t.Number(),
-  recording_settings: t.Object({ enabled: t.Boolean(), retention_hours: t.Integer() }),
-  dvr_window_s: t.Integer(),
+  recording_settings: t.Object({ enabled: t.Boolean(), retention_hours: Int() }),
+  dvr_window_s: Int(),
   timezone: t.String(),
   playback: t.Object({ hls: t.String() }),
   created_at: t.String(), updated_at: t.String(),
 });
 
 /** Answer of GET /v1/channels/{id}/logs. */
-export const LogsView = t.Object({ primary: t.Array(t.String()), backup: t.Array(t.String()), restarts: t.Integer() });
+export const LogsView = t.Object({ primary: t.Array(t.String()), backup: t.Array(t.String()), restarts: Int() });

@@ -1,4 +1,5 @@
 import { t, type TSchema } from 'elysia';
+import { Int } from '../../kernel/http/schema';
 
 const IMAGE_KEYS = ['tile_16x9', 'tile_16x9_320', 'tile_1x1', 'tile_2x3', 'poster', 'hero_16x9', 'title_art'] as const;
 const Images = t.Partial(t.Object(Object.fromEntries(IMAGE_KEYS.map((k) => [k, t.String({ maxLength: 2000 })])), { additionalProperties: false }));
@@ -24,9 +25,9 @@ export const GuideSettingsBody = t.Object({
 /** Body of POST .../guide/copy. */
 export const CopyBody = t.Object({ from_day: t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }), to_day: t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }) }, { additionalProperties: false });
 /** Body of POST .../guide/shift. */
-export const ShiftBody = t.Object({ day: t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }), minutes: t.Integer({ minimum: -1440, maximum: 1440 }) }, { additionalProperties: false });
+export const ShiftBody = t.Object({ day: t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }), minutes: Int({ minimum: -1440, maximum: 1440 }) }, { additionalProperties: false });
 /** Body of POST .../guide/rollback. */
-export const RollbackBody = t.Object({ version: t.Integer({ minimum: 1 }) }, { additionalProperties: false });
+export const RollbackBody = t.Object({ version: Int({ minimum: 1 }) }, { additionalProperties: false });
 /** Body of PUT .../programmes/{id}/boundaries. */
 export const BoundsBody = t.Object({ play_start: t.String(), play_end: t.String() }, { additionalProperties: false });
 /** Catch-up exclusion rules (tenant setting). */
@@ -49,7 +50,7 @@ export const ProgrammeView = t.Object({
   id: t.String(), channel_id: t.String(), title: t.String(),
   description: Nullable(t.String()), series: Nullable(t.String()), episode: Nullable(t.String()),
   images: t.Record(t.String(), t.String()),
-  start_at: At, end_at: At, duration_s: t.Integer(),
+  start_at: At, end_at: At, duration_s: Int(),
   source: t.String({ description: 'api, xmltv, copy, ...' }),
   play_start: At, play_end: At,
   bounds_status: t.String({ description: '`epg` (guide times) or `confirmed`' }),
@@ -65,17 +66,17 @@ export const GuideSettingsView = t.Object({ review_mode: t.Boolean(), lock_hours
 /** One staged change. */
 export const DraftView = t.Object({ id: t.String(), change: t.Record(t.String(), t.Unknown(), { description: 'the staged operation: `{op: create|patch|delete|replace, ...}`' }), created_at: At });
 /** One published guide version. */
-export const VersionView = t.Object({ version: t.Integer(), kind: t.String({ description: 'publish, import, copy, shift, rollback, ...' }), changes: t.Integer(), created_at: At });
+export const VersionView = t.Object({ version: Int(), kind: t.String({ description: 'publish, import, copy, shift, rollback, ...' }), changes: Int(), created_at: At });
 /** Answer of POST .../guide/publish. */
-export const PublishAnswer = t.Object({ version: t.Integer(), changes: t.Integer() });
+export const PublishAnswer = t.Object({ version: Int(), changes: Int() });
 /** Answer of POST .../guide/rollback. */
-export const RollbackAnswer = t.Object({ version: t.Integer(), changes: t.Integer(), restored: t.Integer() });
+export const RollbackAnswer = t.Object({ version: Int(), changes: Int(), restored: Int() });
 /** Answer of copy and shift (200 applied, 202 staged). */
-export const DayAnswer = t.Object({ staged: t.Boolean(), programmes: t.Integer() });
+export const DayAnswer = t.Object({ staged: t.Boolean(), programmes: Int() });
 /** Answer of an XMLTV import (200 applied, 202 staged). */
 export const ImportAnswer = t.Object({
   xmltv_channel: t.String({ description: 'the XMLTV channel id read' }),
-  staged: t.Boolean(), programmes: t.Integer(), overlaps_resolved: t.Integer(), from: At, to: At,
+  staged: t.Boolean(), programmes: Int(), overlaps_resolved: Int(), from: At, to: At,
 });
 /** Answer of the catch-up exclusion rules. */
 export const ExclusionsView = t.Object({ rules: t.Array(t.Object({ field: t.String(), pattern: t.String() })) });

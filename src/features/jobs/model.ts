@@ -1,4 +1,5 @@
 import { t } from 'elysia';
+import { Int } from '../../kernel/http/schema';
 import { Cursor, Limit } from '../meta/model';
 
 /** A job as the API shows it. */
@@ -8,8 +9,8 @@ export const JobView = t.Object({
   status: t.Union([t.Literal('queued'), t.Literal('running'), t.Literal('succeeded'), t.Literal('failed'), t.Literal('cancelled')]),
   subject: t.Union([t.Object({ kind: t.String(), id: t.String() }), t.Null()]),
   progress: t.Union([t.Number({ description: 'percent 0-100' }), t.Null()]),
-  eta_s: t.Union([t.Integer({ description: 'estimated seconds left' }), t.Null()]),
-  attempts: t.Integer(), max_attempts: t.Integer(),
+  eta_s: t.Union([Int({ description: 'estimated seconds left' }), t.Null()]),
+  attempts: Int(), max_attempts: Int(),
   cancel_requested: t.Boolean(),
   error: t.Union([t.String(), t.Null()]),
   result: t.Union([t.Record(t.String(), t.Unknown(), { description: 'handler facts: encoder, fallback_from, first_playable_ms, ready_ms, ...' }), t.Null()]),

@@ -1,6 +1,7 @@
 import { t } from 'elysia';
+import { Int } from '../../kernel/http/schema';
 
-const Ms = t.Integer({ minimum: 0, description: 'epoch milliseconds' });
+const Ms = Int({ minimum: 0, description: 'epoch milliseconds' });
 /** Target fields shared by tokens and sessions (exactly one). */
 const targetFields = {
   channel: t.Optional(t.String({ minLength: 1, maxLength: 100, description: 'channel slug (live)' })),
@@ -13,9 +14,9 @@ const targetFields = {
 /** Body of POST /v1/playback/tokens. */
 export const TokenBody = t.Object({
   ...targetFields,
-  ttl_s: t.Optional(t.Integer({ minimum: 0, maximum: 604800, description: '0 = the policy default' })),
+  ttl_s: t.Optional(Int({ minimum: 0, maximum: 604800, description: '0 = the policy default' })),
   viewer_ip: t.Optional(t.String({ maxLength: 64, description: 'bind the token to this viewer address' })),
-  viewer_asn: t.Optional(t.Integer({ minimum: 0, maximum: 4294967295 })),
+  viewer_asn: t.Optional(Int({ minimum: 0, maximum: 4294967295 })),
   viewer_id: t.Optional(t.String({ maxLength: 200 })),
 }, { additionalProperties: false });
 
@@ -35,13 +36,13 @@ export const TokenAnswer = t.Object({
 const Rules = {
   require_token: t.Optional(t.Boolean()),
   require_encryption: t.Optional(t.Boolean({ description: 'VOD only as AES-128 HLS' })),
-  default_ttl_s: t.Optional(t.Integer({ minimum: 1, maximum: 604800 })),
+  default_ttl_s: t.Optional(Int({ minimum: 1, maximum: 604800 })),
   bind_viewer_ip: t.Optional(t.Boolean()),
   referrers: t.Optional(t.Array(t.String({ minLength: 1, maxLength: 253 }), { maxItems: 100 })),
   countries: t.Optional(t.Object({ allow: t.Optional(t.Array(t.String({ pattern: '^[A-Za-z]{2}$' }), { maxItems: 250 })), deny: t.Optional(t.Array(t.String({ pattern: '^[A-Za-z]{2}$' }), { maxItems: 250 })) }, { additionalProperties: false })),
-  asn_deny: t.Optional(t.Array(t.Integer({ minimum: 0 }), { maxItems: 1000 })),
+  asn_deny: t.Optional(t.Array(Int({ minimum: 0 }), { maxItems: 1000 })),
   block_datacenters: t.Optional(t.Boolean()),
-  sessions_per_ip_per_min: t.Optional(t.Integer({ minimum: 0, maximum: 100000 })),
+  sessions_per_ip_per_min: t.Optional(Int({ minimum: 0, maximum: 100000 })),
 };
 
 /** Body of POST /v1/playback/policies. */
@@ -75,10 +76,10 @@ export const RotatedKeyView = t.Object({ id: t.String(), created_at: At });
 /** A playback policy with its rules (defaults filled in) and attach points. */
 export const PolicyView = t.Object({
   id: t.String(), name: t.String(),
-  require_token: t.Boolean(), require_encryption: t.Boolean(), default_ttl_s: t.Integer(), bind_viewer_ip: t.Boolean(),
+  require_token: t.Boolean(), require_encryption: t.Boolean(), default_ttl_s: Int(), bind_viewer_ip: t.Boolean(),
   referrers: t.Array(t.String()),
   countries: t.Object({ allow: t.Array(t.String()), deny: t.Array(t.String()) }),
-  asn_deny: t.Array(t.Integer()), block_datacenters: t.Boolean(), sessions_per_ip_per_min: t.Integer(),
+  asn_deny: t.Array(Int()), block_datacenters: t.Boolean(), sessions_per_ip_per_min: Int(),
   attached_to: t.Array(t.Object({ target_kind: t.String(), target_id: t.Union([t.String(), t.Null()]) })),
   created_at: At, updated_at: At,
 });

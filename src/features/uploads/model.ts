@@ -1,4 +1,5 @@
 import { t } from 'elysia';
+import { Int } from '../../kernel/http/schema';
 import { AssetFields } from '../assets/model';
 
 /** Part size of every upload (64 MiB), from the specification's limits. */
@@ -11,7 +12,7 @@ export const UPLOAD_TTL_MS = 3_600_000;
 /** POST /v1/uploads body. */
 export const StartUploadBody = t.Object({
   filename: t.String({ minLength: 1, maxLength: 255 }),
-  size_bytes: t.Integer({ minimum: 1, maximum: MAX_FILE_BYTES }),
+  size_bytes: Int({ minimum: 1, maximum: MAX_FILE_BYTES }),
   content_type: t.Optional(t.String({ maxLength: 255 })),
   browser_origin: t.Optional(t.String({ maxLength: 255, description: 'origin (scheme://host[:port]) whose browser sends the parts with upload_token' })),
 }, { additionalProperties: false });
@@ -20,8 +21,8 @@ export const StartUploadBody = t.Object({
 export const UploadSession = t.Object({
   upload_id: t.String(),
   key: t.String(),
-  part_size: t.Integer(),
-  parts: t.Array(t.Object({ part_number: t.Integer(), url: t.String() })),
+  part_size: Int(),
+  parts: t.Array(t.Object({ part_number: Int(), url: t.String() })),
   expires_at: t.String(),
   upload_token: t.Optional(t.String()),
   first_part_url: t.Optional(t.String()),
@@ -30,9 +31,9 @@ export const UploadSession = t.Object({
 /** POST /v1/uploads/{id}/complete body. */
 export const CompleteUploadBody = t.Object({
   key: t.String({ maxLength: 1024 }),
-  parts: t.Array(t.Object({ part_number: t.Integer(), etag: t.String({ maxLength: 100 }) }, { additionalProperties: false }), { minItems: 1, maxItems: 10_000 }),
+  parts: t.Array(t.Object({ part_number: Int(), etag: t.String({ maxLength: 100 }) }, { additionalProperties: false }), { minItems: 1, maxItems: 10_000 }),
   ...AssetFields,
 }, { additionalProperties: false });
 
 /** Answer of a part upload. */
-export const PartAnswer = t.Object({ part_number: t.Integer(), etag: t.String() });
+export const PartAnswer = t.Object({ part_number: Int(), etag: t.String() });

@@ -1,4 +1,5 @@
 import { t } from 'elysia';
+import { Int } from '../../kernel/http/schema';
 import { Cursor, Limit } from '../meta/model';
 
 /** Body of POST /v1/webhooks. */
@@ -41,8 +42,8 @@ export const DeliveryView = t.Object({
   event_id: t.String(),
   event_type: t.String(),
   status: t.String({ description: '`pending`, `failed` (retry scheduled), `delivered` or `dead`.' }),
-  attempts: t.Integer(),
-  last_response_code: t.Union([t.Integer(), t.Null()]),
+  attempts: Int(),
+  last_response_code: t.Union([Int(), t.Null()]),
   last_error: t.Union([t.String(), t.Null()]),
   last_attempt_at: t.Union([t.String({ format: 'date-time' }), t.Null()]),
   next_attempt_at: t.Union([t.String({ format: 'date-time' }), t.Null()]),

@@ -15,24 +15,30 @@ function field(path: string): string {
   return f || '(body)';
 }
 
+/** At most this many entries in a problem's `errors[]`; `errors_truncated: true` says there were more. */
+export const MAX_FIELD_ERRORS = 20;
+
 /** Turns an Elysia validation error into 400 unknown_field (extra properties) or 422 validation_error. */
 export function fromValidation(err: { all?: TypeBoxIssue[]; type?: string; message?: string }): AppError {
   const issues: TypeBoxIssue[] = Array.isArray(err.all) ? err.all : [];
   const unknown = issues.filter((i) => i.type === ValueErrorType.ObjectAdditionalProperties);
   if (unknown.length) {
-    const errors: FieldError[] = unknown.map((i) => ({ field: field(i.path), detail: 'unknown field' }));
-    return new AppError('unknown_field', `unknown field: ${errors.map((e) => e.field).join(', ')}`, { errors });
+    const errors: FieldError[] = unknown.slice(0, MAX_FIELD_ERRORS).map((i) => ({ field: field(i.path), detail: 'unknown field' }));
+    const more = unknown.length > MAX_FIELD_ERRORS;
+    return new AppError('unknown_field', `unknown field: ${errors.map((e) => e.field).join(', ')}${more ? ', ...' : ''}`.slice(0, 500), { errors, truncated: more });
   }
   const seen = new Set<string>();
   const errors: FieldError[] = [];
+  let truncated = false;
   for (const i of issues) {
     const f = field(i.path);
     if (seen.has(f)) continue;
     seen.add(f);
+    if (errors.length === MAX_FIELD_ERRORS) { truncated = true; break; }
     errors.push({ field: f, detail: detailOf(i) });
   }
   if (!errors.length) errors.push({ field: '(body)', detail: 'invalid value' });
-  return new AppError('validation_error', errors.map((e) => `${e.field}: ${e.detail}`).join('; ').slice(0, 500), { errors });
+  return new AppError('validation_error', errors.map((e) => `${e.field}: ${e.detail}`).join('; ').slice(0, 500), { errors, truncated });
 }
 
 /** Maps any thrown value to the service error (unknown faults become a stack-free 500). */
