@@ -14,7 +14,21 @@ test('/docs redirects to the interactive reference', async () => {
   expect(r.headers.get('location')).toBe('/docs/');
   const page = await fetch(`${s.url}/docs/`);
   expect(page.headers.get('content-type')).toContain('text/html');
-  expect(await page.text()).toContain('/openapi.json');
+  const html = await page.text();
+  expect(html).toContain('/openapi.json');
+  // The renderer is served by this server (offline LAN): no script from another host.
+  expect(html).toContain('<script src="/docs/assets/scalar.js"></script>');
+  expect(html).not.toMatch(/<script[^>]+src="https?:/);
+  const js = await fetch(`${s.url}/docs/assets/scalar.js`);
+  expect(js.status).toBe(200);
+  expect(js.headers.get('content-type')).toContain('javascript');
+  expect((await js.arrayBuffer()).byteLength).toBeGreaterThan(1_000_000);
+  const he = await fetch(`${s.url}/docs/he`, { redirect: 'manual' });
+  expect(he.status).toBe(301);
+  expect(he.headers.get('location')).toBe('/docs/he/');
+  const hePage = await (await fetch(`${s.url}/docs/he/`)).text();
+  expect(hePage).toContain('dir="rtl"');
+  expect(hePage).toContain('/openapi.he.json');
 });
 
 test('OpenAPI 3.1 documents in JSON, YAML and Hebrew, public and cacheable', async () => {

@@ -9,6 +9,13 @@ export const SCALAR_JS_PATH = '/docs/assets/scalar.js';
 
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]!));
 
+/** Right-to-left layout for the Hebrew page: the whole reference mirrors; code, paths and URLs stay left to right. */
+const RTL_CSS = `.scalar-app { direction: rtl }
+.scalar-app code, .scalar-app pre, .scalar-app .cm-editor, .scalar-app [class*="endpoint"], .scalar-app [class*="path"] { direction: ltr; unicode-bidi: isolate }
+.scalar-app .markdown, .scalar-app .section-header { text-align: right }
+.scalar-app button.absolute[aria-expanded] { right: auto; left: 5px }
+.scalar-app button.absolute[aria-expanded='false'] svg { transform: scaleX(-1) }`;
+
 /** The reference page for one language. */
 export function docsHtml(lang: 'en' | 'he'): string {
   const he = lang === 'he';
@@ -18,7 +25,9 @@ export function docsHtml(lang: 'en' | 'he'): string {
     telemetry: false,
     showDeveloperTools: 'never',
     agent: { disabled: true }, // the hosted AI helper needs the internet
+    mcp: { disabled: true }, // so does Scalar's hosted MCP generator
     persistAuth: false,
+    hideClientButton: true, // the separate client app is hosted by Scalar; "Test Request" works in the page
     documentDownloadType: 'both',
     authentication: { preferredSecurityScheme: 'apiKey' },
     metaData: { title: he ? 'ViewStream – תיעוד ה-API' : 'ViewStream API reference' },
@@ -36,7 +45,7 @@ export function docsHtml(lang: 'en' | 'he'): string {
 body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Arial,sans-serif}
 .vs-bar{position:sticky;top:0;z-index:1000;height:40px;box-sizing:border-box;display:flex;gap:16px;align-items:center;padding:0 16px;background:#101828;color:#fff;font-size:14px}
 .vs-bar b{font-weight:600}.vs-bar a{color:#9ecbff;text-decoration:none}.vs-bar .vs-sp{flex:1}
-${he ? '.scalar-app .markdown, .scalar-app .section-header, .scalar-app .sidebar { text-align: right }\n.scalar-app code, .scalar-app pre, .scalar-app .endpoint-path { direction: ltr; unicode-bidi: embed }' : ''}
+${he ? RTL_CSS : ''}
 </style></head><body>
 <div class="vs-bar"><b>ViewStream API</b><span class="vs-sp"></span>${docs}${other}</div>
 <div id="app"></div>

@@ -2,13 +2,15 @@ import type { AnyElysia } from 'elysia';
 import { buildOperation, templatePath, type OpText, type RouteLike } from './openapi-ops';
 import { PROBLEM_SCHEMA, problemResponses } from './openapi-problems';
 import { DELIVERY_URLS_EN, TAGS_EN, intro } from './document-text';
-import { DELIVERY_URLS_HE, INTRO_HE, TAGS_HE } from './he/document';
+import { DELIVERY_URLS_HE, INTRO_HE, TAG_NAMES_HE, TAGS_HE } from './he/document';
 import { HE_OPERATIONS } from './he/operations';
 
 /** Which document: the management API or the Sites Delivery API; English or Hebrew. */
 export interface DocOptions { lang: 'en' | 'he'; part: 'management' | 'sites'; baseUrl: string; version: string }
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+/** Hebrew for the success response descriptions the builder writes. */
+const RESPONSE_HE: Record<string, string> = { success: 'הצלחה', 'done; no body': 'בוצע; ללא גוף', 'the event stream (open until the client disconnects)': 'זרם האירועים (פתוח עד שהלקוח מתנתק)' };
 
 /** True for routes that belong in the document `part` (public management paths, or the Sites Delivery API). */
 function inPart(path: string, part: DocOptions['part']): boolean {
@@ -41,6 +43,10 @@ export function buildOpenApi(app: AnyElysia, o: DocOptions): Record<string, unkn
     const scopeLine = (s: string) => (o.lang === 'he' ? `הרשאה נדרשת: \`${s}\`.` : `Required scope: \`${s}\`.`);
     const { op, problems } = buildOperation(route, text, scopeLine);
     problems.forEach((p) => used.add(p));
+    if (o.lang === 'he') {
+      op.tags = (op.tags as string[]).map((t) => TAG_NAMES_HE[t] ?? t);
+      for (const r of Object.values(op.responses as Record<string, { description?: string }>)) if (r.description && RESPONSE_HE[r.description]) r.description = RESPONSE_HE[r.description];
+    }
     (op.tags as string[]).forEach((t) => tagsSeen.add(t));
     (paths[templatePath(route.path)] ??= {})[route.method.toLowerCase()] = op;
   }
@@ -53,7 +59,6 @@ export function buildOpenApi(app: AnyElysia, o: DocOptions): Record<string, unkn
       version: o.version,
       description: sites ? (o.lang === 'he' ? 'ממשק קריאה ציבורי של אתרים.' : 'The public, read-only Sites Delivery API.')
         : `${o.lang === 'he' ? INTRO_HE : intro()}\n\n${o.lang === 'he' ? DELIVERY_URLS_HE : DELIVERY_URLS_EN}`,
-      license: { name: 'Proprietary', identifier: 'LicenseRef-ViewStream' },
       'x-language': o.lang,
     },
     servers: [{ url: o.baseUrl, description: o.lang === 'he' ? 'השרת הזה' : 'this appliance' }],

@@ -50,8 +50,14 @@ https://{cdn_hostname}/t/v1.eyJ2IjoxLCJr....Q2hS/live/default/news/master.m3u8
 
 יעד שהמדיניות שלו דורשת אסימון נענה ב-403 בכתובות הלא חתומות; חותמים כתובת עם POST /v1/playback/tokens (השדה \`src\` שלה הוא הכתובת \`/t/<token>/...\`). אסימון פותח רק את היעד שלו (אסימון צפייה חוזרת – רק תתי-טווחים של החלון שלו) עד שהוא פג או שההפעלה שלו מבוטלת.`;
 
-/** Tag descriptions (Hebrew). */
-export const TAGS_HE: Record<string, string> = {
+/** Tag names shown in the Hebrew reference (the English names are the keys). */
+export const TAG_NAMES_HE: Record<string, string> = {
+  Meta: 'מטא', Identity: 'זהות ומפתחות', Assets: 'נכסים', Uploads: 'העלאות', Jobs: 'משימות', Playback: 'ניגון',
+  Webhooks: 'Webhooks', Events: 'אירועים', 'Live channels': 'ערוצים חיים', Guide: 'לוח שידורים', 'Catch-up': 'צפייה חוזרת', Clips: 'קליפים',
+};
+
+/** Tag descriptions (Hebrew), keyed by the Hebrew tag name. */
+export const TAGS_HE: Record<string, string> = Object.fromEntries(Object.entries({
   Meta: 'בדיקת חיות והמסמכים עצמם.',
   Identity: 'המפתח הקורא וניהול מפתחות API.',
   Assets: 'נכסי VOD: רישום, רשימה וחיפוש, עריכה, פרסום, אשפה וקידוד מחדש.',
@@ -64,4 +70,4 @@ export const TAGS_HE: Record<string, string> = {
   Guide: 'לוח השידורים: תוכניות, סקירה ופרסום, ייבוא XMLTV, החרגות מצפייה חוזרת.',
   'Catch-up': 'תוכניות מוקלטות (צפייה חוזרת), חיפוש ופרסום תוכניות לספרייה.',
   Clips: 'קליפים שנחתכים מהקלטה של ערוץ.',
-};
+}).map(([en, d]) => [TAG_NAMES_HE[en] ?? en, d]));
