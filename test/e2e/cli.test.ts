@@ -2,7 +2,9 @@ import { afterAll, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect } from 'node:net';
 import { spawnServe } from '../helpers/proc';
+import { until } from './uploads-helpers';
 
 const dir = mkdtempSync(join(tmpdir(), 'vs-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -45,21 +47,26 @@ test('tenant create and key create print JSON; the key works against serve', asy
 
 test('SIGTERM: in-flight requests finish, new connections are refused, exit 0', async () => {
   const d = mkdtempSync(join(tmpdir(), 'vs-sig-'));
-  const s = await spawnServe(['bun', 'src/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', d]);
+  // Info level: the server logs "shutting down" as it stops listening, the condition waited for below.
+  const s = await spawnServe(['bun', 'src/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', d], { VS_LOG_LEVEL: 'info' });
+  const port = Number(new URL(s.url).port);
+  const sock = connect(port, '127.0.0.1');
   try {
-    // A request whose body arrives slowly is in flight when SIGTERM lands.
-    let push!: (s: string) => void, close!: () => void;
-    const body = new ReadableStream<Uint8Array>({ start(c) { push = (x) => c.enqueue(new TextEncoder().encode(x)); close = () => c.close(); } });
-    const pending = fetch(`${s.url}/v1/api-keys`, { method: 'POST', body, headers: { authorization: `Bearer ${s.key}`, 'content-type': 'application/json' }, duplex: 'half' } as RequestInit);
-    push('{"role":');
-    await Bun.sleep(200); // let the request reach the server before the signal (ordering, not a wait for a result)
+    let got = '';
+    sock.on('data', (b) => { got += b.toString('latin1'); });
+    await new Promise<void>((resolve, reject) => { sock.once('connect', resolve); sock.once('error', reject); });
+    // A request whose body arrives slowly is in flight when SIGTERM lands. `Expect: 100-continue`: the server
+    // answers 100 once its handler reads the body, so the request has provably reached the handler.
+    const body = '{"role":"viewer"}';
+    sock.write(`POST /v1/api-keys HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${s.key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`);
+    await until('100 Continue from the handler', () => /^HTTP\/1\.1 100/.test(got));
+    sock.write(body.slice(0, 8));
     s.kill('SIGTERM');
-    await Bun.sleep(200);
-    push('"viewer"}');
-    close();
-    const r = await pending;
-    expect(r.status).toBe(201);
+    await until('the server to start shutting down', () => s.output().includes('shutting down'));
+    sock.write(body.slice(8));
+    await until('the answer to the in-flight request', () => /\r\n\r\nHTTP\/1\.1 [2-5]\d\d [^\r]*\r\n[\s\S]*\r\n\r\n/.test(got));
+    expect(got).toMatch(/\r\n\r\nHTTP\/1\.1 201 /);
     expect(await s.proc.exited).toBe(0);
     await expect(fetch(`${s.url}/healthz`)).rejects.toThrow();
-  } finally { s.kill(); rmSync(d, { recursive: true, force: true }); }
+  } finally { sock.destroy(); s.kill(); rmSync(d, { recursive: true, force: true }); }
 }, 60_000);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Database } from 'bun:sqlite';
 import { spawnServe, type ServeProc } from '../helpers/proc';
-import { bytes, md5, partOf, sha256 } from './uploads-helpers';
+import { bytes, md5, partOf, sha256, until } from './uploads-helpers';
 
 const PART = 67108864;
 const dir = mkdtempSync(join(tmpdir(), 'vs-crash-'));
@@ -73,8 +73,14 @@ test('kill -9 during complete, then resume: one asset, one job, the same bytes',
   let p = await serve();
   const up = await j(await api(p.url, 'POST', '/v1/uploads', { filename: 'big2.bin', size_bytes: data.length }));
   await Promise.all([1, 2, 3].map((n) => putPart(p.url, up, n)));
-  const pending = api(p.url, 'POST', `/v1/uploads/${up.upload_id}/complete`, { key: up.key, parts: etags }).catch(() => null);
-  await Bun.sleep(3); // let the request reach the server; the kill lands before, during or just after completion
+  let answered = false;
+  const pending = api(p.url, 'POST', `/v1/uploads/${up.upload_id}/complete`, { key: up.key, parts: etags }).catch(() => null).finally(() => { answered = true; });
+  // Kill once the request has reached the server: its upload left `open` (completing, or already completed).
+  const status = new Database(join(dir, 'db', 'meta.sqlite'), { readonly: true });
+  try {
+    const q = status.query<{ status: string }, [string]>('SELECT status FROM uploads WHERE id = ?');
+    await until('complete to reach the server', () => answered || q.get(up.upload_id)?.status !== 'open', 20_000, 1);
+  } finally { status.close(); }
   await killed(p);
   await pending;
   p = await serve();

@@ -46,7 +46,11 @@ export function partOf(data: Uint8Array, n: number, partSize: number): Uint8Arra
   return data.subarray((n - 1) * partSize, Math.min(data.length, n * partSize));
 }
 
-/** Sends raw HTTP/1.1 request text over TCP and resolves with the status line and headers read so far. */
+/**
+ * Sends raw HTTP/1.1 request text over TCP and resolves with the status line and headers as soon as the answer's
+ * head has arrived (a 1xx interim answer is not the end). `waitMs` is a deadline: a server that has not answered by
+ * then (e.g. still waiting for a body cut short) gets a hang-up, and what was read so far is returned.
+ */
 export function rawRequest(base: string, head: string, body: Uint8Array | null = null, waitMs = 3000): Promise<string> {
   const u = new URL(base);
   return new Promise((resolve, reject) => {
@@ -55,10 +59,19 @@ export function rawRequest(base: string, head: string, body: Uint8Array | null =
       s.write(head.replace(/\n/g, '\r\n') + '\r\n\r\n');
       if (body) s.write(body);
     });
-    const done = () => { s.destroy(); resolve(got); };
+    const done = () => { clearTimeout(t); s.destroy(); resolve(got); };
     const t = setTimeout(done, waitMs);
-    s.on('data', (d) => { got += d.toString('latin1'); if (/\r\n\r\n/.test(got)) { clearTimeout(t); setTimeout(done, 50); } });
+    s.on('data', (d) => { got += d.toString('latin1'); if (/(^|\r\n\r\n)HTTP\/1\.1 [2-5]\d\d[^]*?\r\n\r\n/.test(got)) done(); });
     s.on('error', (e) => { clearTimeout(t); got ? resolve(got) : reject(e); });
     s.on('close', () => { clearTimeout(t); resolve(got); });
   });
+}
+
+/** Polls `ok` (every `everyMs`) until it holds; throws naming `what` after `timeoutMs`. */
+export async function until(what: string, ok: () => boolean | Promise<boolean>, timeoutMs = 20_000, everyMs = 5): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await ok())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(everyMs);
+  }
 }
