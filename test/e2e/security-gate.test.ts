@@ -31,11 +31,14 @@ beforeAll(async () => {
   mkdirSync(dataDir, { recursive: true });
   // Canaries: files no delivery path may ever reach (beside the data dir, and inside it but outside media roots).
   writeFileSync(join(root, 'secret.txt'), CANARY);
-  writeFileSync(join(root, '123.mp4'), CANARY);
+  mkdirSync(join(root, 'init'), { recursive: true });
+  writeFileSync(join(root, 'init', '123.mp4'), CANARY);
   s = await startTestServer({ dataDir });
   port = Number(new URL(s.url).port);
   mkdirSync(join(dataDir, 'rec'), { recursive: true });
   writeFileSync(join(dataDir, 'rec', 'secret.txt'), CANARY);
+  mkdirSync(join(dataDir, 'init'), { recursive: true });
+  writeFileSync(join(dataDir, 'init', '123.mp4'), CANARY);
   const idn = new IdentityService(s.ctx.db, s.ctx.keys);
   tenantB = idn.createTenant({ name: 'Tenant B', slug: 't2' });
   keyB = idn.createKey(tenantB.id, { role: 'owner' }).key;
@@ -44,6 +47,9 @@ beforeAll(async () => {
   assetA = registerAsset(s.ctx, src);
   assetB = registerAsset(s.ctx, src, { tenantId: tenantB.id });
   for (const id of [assetA, assetB]) expect((await settled(s.ctx, id, 120_000)).status).toBe('ready');
+  // A real (stopped) channel in each tenant: the traversal reproduction needs the channel lookup to succeed.
+  expect((await s.api('POST', '/v1/channels', { name: 'News', slug: 'news' })).status).toBe(201);
+  expect((await s.api('POST', '/v1/channels', { name: 'News', slug: 'news' }, { key: keyB })).status).toBe(201);
   const pol = await (await s.api('POST', '/v1/playback/policies', { name: 'locked', require_token: true }, { key: keyB })).json() as { id: string };
   expect((await s.api('POST', `/v1/playback/policies/${pol.id}/attach`, { target_kind: 'tenant' }, { key: keyB })).status).toBe(200);
   const v = (await (await s.api('GET', `/v1/assets/${assetB}`, undefined, { key: keyB })).json() as { playback: { download: string } }).playback;
@@ -180,7 +186,7 @@ describe('every path parameter is validated and every file is contained', () => 
 
   test('live init traversal through the rendition is refused (the reproduction)', async () => {
     for (const t of [tenantA, 'default']) {
-      for (const rend of ['..%2F..%2F..%2F..%2F..', '..%2f..%2f..%2f..', '%2e%2E%2f%2E%2e', '%2e%2e']) {
+      for (const rend of ['..%2F..%2F..%2F..%2F..', '..%2F..%2F..%2F..', '..%2f..%2f..', '%2e%2E%2f%2E%2e%2f%2e%2e', '%2e%2e']) {
         const r = await fetch(`${s.url}/live/${t}/news/${rend}/init/123.mp4`);
         expect([400, 404]).toContain(r.status);
         expect(Buffer.from(await r.arrayBuffer()).includes(CANARY)).toBe(false);

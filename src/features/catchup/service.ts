@@ -1,4 +1,5 @@
 import type { AppContext } from '../../kernel/context';
+import { deliveryPath } from '../playback/delivery-table';
 import { iso } from '../../kernel/clock';
 import { invalid } from '../../kernel/errors';
 import { ftsQuery, foldText } from '../assets/search';
@@ -47,7 +48,7 @@ export class CatchupService {
     const coverage = span > 0 ? Math.min(1, Math.round((recMs / (pe - ps)) * 1000) / 1000) : 0;
     const vod = vodView(this.ctx, p);
     const images = JSON.parse(p.images || '{}') as Record<string, string>;
-    const c = encodeURIComponent(tenantSlug), slug = encodeURIComponent(ch.slug), cdn = this.ctx.config.cdnBaseUrl;
+    const cdn = this.ctx.config.cdnBaseUrl;
     return {
       id: p.id, title: p.title, series: p.series, episode: p.episode, start_at: iso(p.start_ms), end_at: iso(p.end_ms),
       duration_s: Math.round((p.end_ms - p.start_ms) / 1000), airing, coverage,
@@ -57,8 +58,8 @@ export class CatchupService {
       thumbnail: images.tile_16x9 ?? images.tile_16x9_320 ?? images.poster ?? null,
       vod,
       playback: {
-        hls: `${cdn}/m/catchup/${slug}/${ps}/${airing ? 'live' : pe}/master.m3u8?c=${c}`,
-        ...(airing ? { startover: `${cdn}/m/startover/${slug}/${p.id}/master.m3u8?c=${c}` } : {}),
+        hls: cdn + deliveryPath('catchupMaster', { slug: ch.slug, s: ps, e: airing ? 'live' : pe }, tenantSlug),
+        ...(airing ? { startover: cdn + deliveryPath('startoverMaster', { slug: ch.slug, pid: p.id }, tenantSlug) } : {}),
       },
     };
   }

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { deliveryPath } from '../playback/delivery-table';
 import { rmSync } from 'node:fs';
 import type { AppContext } from '../../kernel/context';
 import { iso } from '../../kernel/clock';
@@ -89,7 +90,7 @@ export class ClipService {
       id: c.id, channel_id: c.channel_id, title: c.title, start_at: iso(c.start_ms), end_at: iso(c.end_ms), precision: c.precision,
       renditions: JSON.parse(c.renditions) as string[], status: c.status, expired,
       expires_at: c.expires_at === null ? null : iso(c.expires_at),
-      playback: { hls: `${this.ctx.config.cdnBaseUrl}/m/clips/${c.id}/master.m3u8?c=${encodeURIComponent(tenantSlug)}` },
+      playback: { hls: this.ctx.config.cdnBaseUrl + deliveryPath('clipMaster', { id: c.id }, tenantSlug) },
       ...(c.error ? { error: c.error } : {}),
       created_at: iso(c.created_at), updated_at: iso(c.updated_at),
     };

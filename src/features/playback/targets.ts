@@ -1,4 +1,5 @@
 import type { AppContext } from '../../kernel/context';
+import { deliveryPath } from './delivery-table';
 import { AppError, notFound } from '../../kernel/errors';
 import { AssetService } from '../assets/service';
 import { playbackFor } from '../assets/lifecycle';
@@ -57,7 +58,6 @@ function channelOf(ctx: AppContext, tenantId: string, slug: string) {
 /** Resolves the body's target inside the tenant (other tenants' objects answer 404). */
 export function resolveTarget(ctx: AppContext, tenant: { id: string; slug: string }, spec: TargetSpec): ResolvedTarget {
   const kind = targetKindOf(spec);
-  const c = encodeURIComponent(tenant.slug);
   switch (kind) {
     case 'asset': {
       const a = new AssetService(ctx).get(tenant.id, spec.asset!);
@@ -68,14 +68,14 @@ export function resolveTarget(ctx: AppContext, tenant: { id: string; slug: strin
     }
     case 'channel': {
       const ch = channelOf(ctx, tenant.id, spec.channel!);
-      return { kind, id: ch.slug, policy: { kind: 'channel', ref: ch.slug, channel: ch.slug }, path: `/live/${c}/${encodeURIComponent(ch.slug)}/master.m3u8`, thumbs: null };
+      return { kind, id: ch.slug, policy: { kind: 'channel', ref: ch.slug, channel: ch.slug }, path: deliveryPath('liveMaster', { tenant: tenant.slug, channel: ch.slug }), thumbs: null };
     }
     case 'catchup': {
       const cu = spec.catchup!;
       const ch = channelOf(ctx, tenant.id, cu.channel);
       const end = cu.end === 'live' ? null : cu.end;
       if (end !== null && end <= cu.start) throw new AppError('validation_error', 'catchup.end must be after catchup.start', { errors: [{ field: 'catchup.end', detail: 'must be after start' }] });
-      return { kind, id: ch.slug, from: cu.start, to: end, policy: { kind: 'channel', ref: ch.slug, channel: ch.slug }, path: `/m/catchup/${encodeURIComponent(ch.slug)}/${cu.start}/${end ?? 'live'}/master.m3u8?c=${c}`, thumbs: null };
+      return { kind, id: ch.slug, from: cu.start, to: end, policy: { kind: 'channel', ref: ch.slug, channel: ch.slug }, path: deliveryPath('catchupMaster', { slug: ch.slug, s: cu.start, e: end ?? 'live' }, tenant.slug), thumbs: null };
     }
     default: {
       const fn = extra.get(kind);
@@ -83,7 +83,7 @@ export function resolveTarget(ctx: AppContext, tenant: { id: string; slug: strin
       if (kind === 'startover') {
         const so = spec.startover!;
         const ch = channelOf(ctx, tenant.id, so.channel);
-        return { kind, id: ch.slug, programme: so.programme, policy: { kind: 'channel', ref: ch.slug, channel: ch.slug }, path: `/m/startover/${encodeURIComponent(ch.slug)}/${encodeURIComponent(so.programme)}/master.m3u8?c=${c}`, thumbs: null };
+        return { kind, id: ch.slug, programme: so.programme, policy: { kind: 'channel', ref: ch.slug, channel: ch.slug }, path: deliveryPath('startoverMaster', { slug: ch.slug, pid: so.programme }, tenant.slug), thumbs: null };
       }
       throw notFound(kind);
     }
