@@ -62,6 +62,6 @@ export function identityRoutes(ctx: AppContext) {
     }, {
       auth: { scope: 'keys:manage' },
       params: t.Object({ id: t.String() }),
-      detail: doc('Identity', 'Revoke an API key', 'ביטול מפתח API', 'The key answers 401 from its next request on.', answers({ 204: null })),
+      detail: doc('Identity', 'Revoke an API key', 'ביטול מפתח API', 'The key answers 401 from its next request on. A key holding scopes the caller lacks answers 403; the tenant\'s last owner-level key cannot be revoked (409).', answers({ 204: null })),
     });
 }

@@ -4,7 +4,7 @@ import { t, type TSchema } from 'elysia';
 export const Limit = (max: number, def = 50) => t.Optional(t.Integer({ minimum: 1, maximum: max, description: `page size, 1-${max} (default ${def})` }));
 
 /** Query `cursor`: the `next_cursor` of the previous page, as given (opaque; a foreign or altered cursor answers 422). */
-export const Cursor = t.Optional(t.String({ minLength: 1, maxLength: 512, description: 'the `next_cursor` of the previous page, unchanged' }));
+export const Cursor = t.Optional(t.String({ maxLength: 512, description: 'the `next_cursor` of the previous page, unchanged (absent or empty: the first page)' }));
 
 /** The query of a plain cursor list: `limit` (1..max) and `cursor`. */
 export const PageQuery = (max = 200) => t.Object({ limit: Limit(max), cursor: Cursor });

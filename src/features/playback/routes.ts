@@ -54,7 +54,7 @@ export function playbackRoutes(ctx: AppContext) {
     })
     .post('/v1/security/revocations', ({ principal: p, body, set }) => { set.status = 201; return svc.revoke(p.tenantId, body.sid, body.reason ?? null); }, {
       auth: { scope: 'security:manage' }, body: RevokeBody,
-      detail: doc('Playback', 'Revoke a playback session', 'ביטול הפעלת ניגון', 'The session (`sid` from a token answer) is refused on its next request on every path, across restarts.', answers({ 201: RevokedView })),
+      detail: doc('Playback', 'Revoke a playback session', 'ביטול הפעלת ניגון', 'The session (`sid` from a token answer) is refused on its next request on every path, across restarts. An unknown `sid` answers 404.', answers({ 201: RevokedView })),
     })
     .get('/v1/security/revocations', ({ principal: p }) => ({ items: svc.revocations(p.tenantId) }), {
       auth: { scope: 'stats:read' }, detail: doc('Playback', 'List revocations', 'רשימת ביטולים', 'Newest 200 revocations.', answers({ 200: t.Object({ items: t.Array(RevocationView) }) })),

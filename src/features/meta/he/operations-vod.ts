@@ -21,7 +21,7 @@ export const HE_VOD: Record<string, { summary: string; description: string }> = 
   },
   revokeApiKey: {
     summary: 'ביטול מפתח API',
-    description: 'החל מהבקשה הבאה שלו, המפתח נענה ב-401.',
+    description: 'החל מהבקשה הבאה שלו, המפתח נענה ב-401. מפתח שיש לו הרשאות שאין למפתח הקורא נענה ב-403; אי אפשר לבטל את המפתח האחרון של הדייר ברמת בעלים (409).',
   },
   registerAsset: {
     summary: 'רישום נכס',
@@ -97,7 +97,7 @@ export const HE_VOD: Record<string, { summary: string; description: string }> = 
   },
   revokePlaybackSession: {
     summary: 'ביטול הפעלת ניגון',
-    description: 'ההפעלה (`sid` מתשובת אסימון) נדחית מהבקשה הבאה שלה בכל נתיב, גם אחרי הפעלה מחדש של השרת.',
+    description: 'ההפעלה (`sid` מתשובת אסימון) נדחית מהבקשה הבאה שלה בכל נתיב, גם אחרי הפעלה מחדש של השרת. `sid` לא מוכר נענה ב-404.',
   },
   listRevocations: {
     summary: 'רשימת ביטולים',
