@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { DEFAULTS, type Config } from './schema';
 import { s3Config, s3FromYaml, s3WithEnv, type S3Draft } from './s3';
+import { checkConfigYaml } from './yaml-schema';
 
 /** Command-line overrides accepted by `serve` and the other commands. */
 export interface ConfigFlags { data?: string; port?: number; host?: string; config?: string }
@@ -89,7 +90,8 @@ export function loadConfig(flags: ConfigFlags = {}, env: Record<string, string |
     if (!existsSync(file)) throw new Error(`config file not found: ${file}`);
     const doc = parseYaml(readFileSync(file, 'utf8')) ?? {};
     if (typeof doc !== 'object') throw new Error(`config file ${file} is not a mapping`);
-    applyYaml(c, doc as Record<string, unknown>, s3);
+    checkConfigYaml(doc, file);
+    try { applyYaml(c, doc as Record<string, unknown>, s3); } catch (e) { throw new Error(`config file ${file}: ${(e as Error).message}`); }
   }
   for (const [k, apply] of Object.entries(ENV_KEYS)) {
     const v = env[k];
