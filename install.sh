@@ -42,10 +42,15 @@ if ! command -v ffmpeg >/dev/null || ! command -v ffprobe >/dev/null; then
   apt_install ffmpeg
 fi
 
-# Tests drive a real browser (Debian's Chromium through playwright-core) and hls.js.
+# Tests drive a real browser (Debian's Chromium through playwright-core) and independent players and encoders
+# (GStreamer's playbin/playbin3, x264enc, srtsink, rtmp2sink) for the interop matrix.
 if [ "$MODE" = test ] && ! command -v chromium >/dev/null; then
   say "installing chromium (Debian package) for browser tests"
   apt_install chromium
+fi
+if [ "$MODE" = test ] && ! command -v gst-launch-1.0 >/dev/null; then
+  say "installing GStreamer (Debian packages) for the interop tests"
+  apt_install gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
 fi
 
 say "installing dependencies from bun.lock"

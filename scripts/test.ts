@@ -27,6 +27,13 @@ rest.forEach((f, i) => groups[(i + (serial.length ? 1 : 0)) % workers].push(f));
 
 let passed = 0, failed = 0, skipped = 0;
 const started = Date.now();
+// The type check runs first (whole suite only): a tree that does not type-check fails before any test runs.
+if (!filters.length) {
+  const tsc = Bun.spawnSync(['bunx', 'tsc', '--noEmit'], { stdout: 'pipe', stderr: 'pipe' });
+  const out = tsc.stdout.toString() + tsc.stderr.toString();
+  if (tsc.exitCode !== 0) { process.stdout.write(out); console.log('\ntsc --noEmit failed'); console.log(`0 passed, 1 failed`); process.exit(1); }
+  console.log(`tsc --noEmit: ok (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+}
 const results = await Promise.all(groups.filter((g) => g.length).map(async (g) => {
   const p = Bun.spawn(['bun', 'test', '--timeout', '120000', ...g.map((f) => `./${f}`)], { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, FORCE_COLOR: '0' } });
   const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
