@@ -9,7 +9,8 @@ import { AppError, notFound } from '../../kernel/errors';
 import { codecsOf, masterPlaylist } from '../../live/playlist';
 import { initFile, recordedRenditions, segmentFile, segmentsInRange, segmentTimesInRange, type SegTimes } from '../channels/service';
 import type { ChannelRow, SegmentRow } from '../channels/store';
-import { serveFile } from '../media-delivery/serve-file';
+import { serveBytes, serveFile } from '../media-delivery/serve-file';
+import { rangeSegmentBytes } from './range-rebase';
 import { containedAbs } from '../../kernel/fs/contain';
 import { recRoot } from '../../live/paths';
 import { selectRange, selectTimes } from './coverage';
@@ -97,16 +98,18 @@ export function fileResponse(ctx: AppContext, req: Request, src: RangeSource, re
   const ms = Number(m[1]);
   if (!renditionsOf(ctx, src).includes(rendition)) throw notFound('rendition');
   const to = src.to ?? ctx.clock.now() + 60_000;
-  let path: string | null = null;
+  let path: string | null = null, seg: SegmentRow | undefined;
   if (kind === 'seg') {
-    const seg = segmentsInRange(ctx, src.ch.id, rendition, ms, ms + 1).find((s) => s.start_ms === ms);
+    seg = segmentsInRange(ctx, src.ch.id, rendition, ms, ms + 1).find((s) => s.start_ms === ms);
     if (seg && seg.start_ms < to && seg.start_ms + seg.duration_ms > src.from) path = segmentFile(ctx, seg);
   } else {
     const t = segmentTimesInRange(ctx, src.ch.id, rendition, src.from, to);
     if (t.init.includes(ms)) path = initFile(ctx, src.ch, rendition, ms);
   }
   const safe = path && containedAbs(recRoot(ctx.config.dataDir), path);
-  const res = safe ? serveFile(req, safe, IMMUTABLE) : null;
+  // Media segments start the range at media time 0 (range-rebase.ts); served from memory then.
+  const rebased = safe && seg ? rangeSegmentBytes(ctx, src, rendition, seg, to, safe) : null;
+  const res = rebased ? serveBytes(req, rebased, 'video/iso.segment', IMMUTABLE) : safe ? serveFile(req, safe, IMMUTABLE) : null;
   if (!res) throw notFound('segment (outside the range or removed by retention)');
   return res;
 }
