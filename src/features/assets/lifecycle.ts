@@ -4,6 +4,9 @@ import type { JobRow } from '../../jobs/types';
 import { lifecycleAsset, markFailed, reviveFailed, type LifecycleAsset } from './lifecycle-store';
 import { parseAssetOutput } from './output';
 
+/** The lifecycle's state operations, for the jobs that move an asset through it (other features use these, not the store). */
+export { lifecycleAsset, markReady, saveOutput, saveProbe, saveProgress, transition, WORKING, type LifecycleAsset } from './lifecycle-store';
+
 /*
  * The asset lifecycle: registered → probing → queued → encoding → packaging → ready | failed. The assets feature
  * owns the states (lifecycle-store.ts), the output model (output.ts), the events and failure handling (here); the

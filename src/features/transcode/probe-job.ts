@@ -7,7 +7,7 @@ import type { JobRun } from '../../jobs/types';
 import { planLadder } from '../../media/ladder';
 import { probeFile } from '../../media/probe';
 import { identityService } from '../identity/service';
-import { lifecycleAsset, saveProbe, saveProgress, transition, WORKING } from '../assets/lifecycle-store';
+import { lifecycleAsset, saveProbe, saveProgress, transition, WORKING } from '../assets/lifecycle';
 import { loadLadders, pickLadder } from './ladders';
 import { requireRuntime, type MediaRuntime } from './runtime';
 
