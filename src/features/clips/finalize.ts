@@ -34,7 +34,7 @@ interface Made { initName: string; init: Uint8Array; seg: Uint8Array; disc: bool
 
 /** Cuts one rendition into `dir`; returns the variant's measured bandwidth and codecs. */
 async function cutRendition(ctx: AppContext, ch: ChannelRow, rendition: string, from: number, to: number, dir: string, work: string, signal: AbortSignal) {
-  const ffmpeg = locateFfmpeg()?.ffmpeg;
+  const ffmpeg = locateFfmpeg({ ffmpeg: ctx.config.ffmpegPath, ffprobe: ctx.config.ffprobePath })?.ffmpeg;
   if (!ffmpeg) throw new PermanentJobError('ffmpeg not found');
   const segs: SegmentRow[] = segmentsInRange(ctx, ch.id, rendition, from, to);
   const pieces = planPieces(segs, from, to);
