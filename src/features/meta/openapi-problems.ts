@@ -15,6 +15,7 @@ export const PROBLEM_SCHEMA = {
       description: 'validation failures (422) and unknown fields (400): one entry per field',
       items: { type: 'object', required: ['field', 'detail'], properties: { field: { type: 'string' }, detail: { type: 'string' } } },
     },
+    errors_truncated: { type: 'boolean', description: 'true when `errors[]` was cut to its first 20 entries' },
   },
 } as const;
 
