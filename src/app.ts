@@ -31,6 +31,7 @@ import { clipRoutes } from './features/clips/routes';
 import { registerClipTargets } from './features/clips/targets';
 import { clipDeliveryRoutes } from './features/clips/delivery';
 import { vodRoutes } from './features/live-to-vod/routes';
+import { playerRoutes } from './features/player/plugin';
 
 /** Builds the whole HTTP app: kernel hooks first, then every feature's routes. */
 export function buildApp(ctx: AppContext): AnyElysia {
@@ -69,7 +70,8 @@ export function buildApp(ctx: AppContext): AnyElysia {
     .use(clipDeliveryRoutes(ctx, gate))
     .use(vodRoutes(ctx))
     .use(channelRoutes(ctx))
-    .use(liveRoutes(ctx, gate));
+    .use(liveRoutes(ctx, gate))
+    .use(playerRoutes(ctx));
   // Every delivery path must be declared in the delivery table (and so checked by the gate): refuse to start otherwise.
   gate.assertCovered(app);
   return app;

@@ -14,6 +14,8 @@ import { m0048 } from './0048_channel_key_hashes';
 import { m0050 } from './0050_playback';
 import { m0060 } from './0060_guide';
 import { m0061 } from './0061_clip_first_segment';
+import { m0070 } from './0070_player';
+import { m0080 } from './0080_people';
 
 /** Every schema migration, in version order. Add new files here (one line each). */
 export const MIGRATIONS: Migration[] = [
@@ -32,4 +34,6 @@ export const MIGRATIONS: Migration[] = [
   m0050,
   m0060,
   m0061,
+  m0070,
+  m0080,
 ];

@@ -1,0 +1,8 @@
+import { Elysia } from 'elysia';
+import type { AppContext } from '../../kernel/context';
+import { playerConfigRoutes } from './routes';
+
+/** Everything the player feature serves: configurations API, public configuration, loader, hosted pages, beacon. */
+export function playerRoutes(ctx: AppContext) {
+  return new Elysia().use(playerConfigRoutes(ctx));
+}
