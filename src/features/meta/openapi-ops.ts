@@ -18,7 +18,7 @@ export function templatePath(path: string): string {
 
 /** A stable camelCase operation id from a summary: "Register an asset" -> `registerAsset`. */
 export function operationIdOf(summary: string): string {
-  const words = summary.replace(/\([^)]*\)/g, (m) => m.slice(1, -1)).split(/[^A-Za-z0-9]+/).filter((w) => w && !/^(a|an|the)$/i.test(w));
+  const words = summary.replace(/['’]s\b/g, '').replace(/\([^)]*\)/g, (m) => m.slice(1, -1)).split(/[^A-Za-z0-9]+/).filter((w) => w && !/^(a|an|the)$/i.test(w));
   return words.map((w, i) => (i ? w[0].toUpperCase() + w.slice(1).toLowerCase() : w.toLowerCase())).join('');
 }
 

@@ -1,6 +1,7 @@
 /** Hebrew summaries and descriptions of every operation, keyed by operationId (the contract test checks all are here). */
 import { HE_VOD } from './operations-vod';
 import { heLive } from './operations-live';
+import { HE_LIBRARY } from './operations-library';
 
 /** operationId -> Hebrew summary and description. */
-export const HE_OPERATIONS: Readonly<Record<string, { summary: string; description: string }>> = Object.freeze({ ...HE_VOD, ...heLive() });
+export const HE_OPERATIONS: Readonly<Record<string, { summary: string; description: string }>> = Object.freeze({ ...HE_VOD, ...HE_LIBRARY, ...heLive() });
