@@ -1,4 +1,5 @@
 import type { AppContext } from '../../kernel/context';
+import { deliveryPath } from '../playback/delivery-table';
 import { emitEvent } from '../../kernel/events/outbox';
 import type { JobRow } from '../../jobs/types';
 import { lifecycleAsset, markFailed, reviveFailed, type LifecycleAsset } from './lifecycle-store';
@@ -22,19 +23,14 @@ export function assetEventData(a: Pick<LifecycleAsset, 'id' | 'external_id' | 's
   return { asset: a.id, external_id: a.external_id, status: a.status, ...(error ? { error } : {}) };
 }
 
-/** Playback URLs of a ready asset (absolute, under the delivery base URL), or null when not ready. */
+/** Playback URLs of a ready asset (absolute, under the delivery base URL, from the delivery table), or null when not ready. */
 export function playbackFor(ctx: AppContext, asset: { id: string; tenant_id: string; status: string; output: string | null }): Record<string, string> | null {
   if (asset.status !== 'ready' || !asset.output) return null;
   const out = parseAssetOutput(asset.output);
   if (!out) return null;
-  const base = `${ctx.config.cdnBaseUrl}${deliveryPrefix(asset.tenant_id, asset.id)}/v${out.version}/`;
+  const url = (file: string) => ctx.config.cdnBaseUrl + deliveryPath('vodFile', { tenant: asset.tenant_id, asset: asset.id, ver: `v${out.version}`, file });
   const f = out.files;
-  return { hls: base + f.hls, dash: base + f.dash, poster: base + f.poster, sprite: base + f.sprite, thumbs_vtt: base + f.thumbs_vtt, download: base + f.download };
-}
-
-/** Path under which an asset's files are served (a token layer may prefix it with `/t/<token>`). */
-export function deliveryPrefix(tenantId: string, assetId: string): string {
-  return `/m/${tenantId}/assets/${assetId}`;
+  return { hls: url(f.hls), dash: url(f.dash), poster: url(f.poster), sprite: url(f.sprite), thumbs_vtt: url(f.thumbs_vtt), download: url(f.download) };
 }
 
 /**
