@@ -172,7 +172,7 @@ try {
   const stream = await run('stream', file, data);
   const regex = await run('regex', file, data);
   const full = process.argv.includes('--no-full') ? null : await run('stream-full', file, data);
-  const row = (name: string, r: typeof raw) => console.log(`${name.padEnd(34)} ${(r.ms / 1000).toFixed(2).padStart(6)} s  ${(mb / (r.ms / 1000)).toFixed(1).padStart(6)} MB/s  peak RSS ${r.peakMb.toFixed(0).padStart(5)} MB  (before import ${r.bootMb.toFixed(0)} MB)${r.programmes ? `  imported ${r.programmes}` : ''}`);
+  const row = (name: string, r: typeof raw) => console.log(`${name.padEnd(34)} ${(r.ms / 1000).toFixed(2).padStart(6)} s  ${(mb / (r.ms / 1000)).toFixed(1).padStart(6)} MB/s  peak RSS ${r.peakMb.toFixed(0).padStart(5)} MB${r.bootMb ? `  (before import ${r.bootMb.toFixed(0)} MB)` : ''}${r.programmes ? `  imported ${r.programmes}` : ''}`);
   row('raw read+decode (I/O ceiling)', raw);
   row('streaming import (saxes)', stream);
   row('regex import (previous reader)', regex);
