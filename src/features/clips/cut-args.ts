@@ -21,6 +21,9 @@ export function edgeCutArgs(o: { ffmpeg: string; input: string; offsetS: number;
     '-force_key_frames', 'expr:eq(n,0)', // the piece starts on a keyframe so it plays on its own
     '-bf', '0', // no B-frames: presentation time equals decode time, so the piece lines up with its neighbours by tfdt
     '-fps_mode', 'passthrough', // every decoded frame once with its own timestamp (no duplicated or dropped frames)
+    // SPS/PPS also in-band on the keyframe: a decoder that keeps the first init's parameter sets across the clip's
+    // pieces (ffmpeg's HLS reader does) still decodes an edge that follows copied segments of another encoder.
+    '-bsf:v', 'dump_extra',
     ...(o.threads ? ['-threads', String(o.threads)] : []),
     '-c:a', 'aac', '-b:a', '128k', // audio re-encoded over the same span (sample-exact with the video)
     '-f', 'hls', // the segmenter writes a CMAF init and fragments
@@ -54,4 +57,21 @@ export function planPieces(segs: { start_ms: number; duration_ms: number; init_m
     prevEnd = end; prevInit = s.init_ms;
   }
   return out;
+}
+
+/** Pure argv: each stream's type and start time of one local input (ffprobe, CSV lines `video,12.345`). */
+export function streamStartsArgs(ffprobe: string, input: string): string[] {
+  return [ffprobe, '-v', 'error', '-protocol_whitelist', 'file', '-show_entries', 'stream=codec_type,start_time', '-of', 'csv=p=0', input];
+}
+
+/**
+ * Pure: how far the video starts after the input's start (the earliest stream), from `streamStartsArgs` output.
+ * ffmpeg's `-ss` counts from the input's start, so the edge seek adds this to land on the video frame asked for
+ * (audio that starts a frame earlier would otherwise pull in the previous video frame).
+ */
+export function videoLeadS(csv: string): number {
+  const rows = csv.trim().split('\n').map((l) => l.split(',')).filter((r) => r.length >= 2 && Number.isFinite(Number(r[1])));
+  const video = rows.find((r) => r[0] === 'video');
+  if (!video) return 0;
+  return Math.max(0, Number(video[1]) - Math.min(...rows.map((r) => Number(r[1]))));
 }

@@ -14,12 +14,12 @@ import { tx } from '../../kernel/db/sqlite';
 import { emitEvent } from '../../kernel/events/outbox';
 import { PermanentJobError } from '../../jobs/errors';
 import type { FeatureHandlers, JobRow, JobRun } from '../../jobs/types';
-import { locateFfmpeg } from '../../media/locate';
+import { locateFfmpeg, runShort } from '../../media/locate';
 import { runTool } from '../../media/process';
 import { codecsOf, masterPlaylist } from '../../live/playlist';
 import { channelById, initFile, segmentFile, segmentsInRange } from '../channels/service';
 import type { ChannelRow, SegmentRow } from '../channels/store';
-import { edgeCutArgs, planPieces } from './cut-args';
+import { edgeCutArgs, planPieces, streamStartsArgs, videoLeadS } from './cut-args';
 import { pieceTiming, planTimeline, shiftPiece } from './timeline';
 import { clipDir, clipEventData } from './service';
 import { ClipStore } from './store';
@@ -34,8 +34,9 @@ interface Made { initName: string; init: Uint8Array; seg: Uint8Array; disc: bool
 
 /** Cuts one rendition into `dir`; returns the variant's measured bandwidth and codecs. */
 async function cutRendition(ctx: AppContext, ch: ChannelRow, rendition: string, from: number, to: number, dir: string, work: string, signal: AbortSignal) {
-  const ffmpeg = locateFfmpeg({ ffmpeg: ctx.config.ffmpegPath, ffprobe: ctx.config.ffprobePath })?.ffmpeg;
-  if (!ffmpeg) throw new PermanentJobError('ffmpeg not found');
+  const tools = locateFfmpeg({ ffmpeg: ctx.config.ffmpegPath, ffprobe: ctx.config.ffprobePath });
+  if (!tools) throw new PermanentJobError('ffmpeg not found');
+  const { ffmpeg, ffprobe } = tools;
   const segs: SegmentRow[] = segmentsInRange(ctx, ch.id, rendition, from, to);
   const pieces = planPieces(segs, from, to);
   if (!pieces.length) throw new PermanentJobError('nothing is recorded in the clip range any more');
@@ -58,7 +59,9 @@ async function cutRendition(ctx: AppContext, ch: ChannelRow, rendition: string, 
     writeFileSync(input, Buffer.concat([mustRead(initFile(ctx, ch, rendition, p.initMs)), mustRead(segmentFile(ctx, seg))]));
     const out = join(work, `p-${rendition}-${i}`);
     mkdirSync(out, { recursive: true });
-    const run = runTool(edgeCutArgs({ ffmpeg, input, offsetS: (p.fromMs - p.segStartMs) / 1000, durationS: (p.toMs - p.fromMs) / 1000, outDir: out }), { timeoutMs: 120_000, stallMs: 60_000, stderrIsProgress: true, signal });
+    const starts = await runShort(streamStartsArgs(ffprobe, input), 30_000);
+    const lead = starts.code === 0 ? videoLeadS(starts.stdout) : 0;
+    const run = runTool(edgeCutArgs({ ffmpeg, input, offsetS: lead + (p.fromMs - p.segStartMs) / 1000, durationS: (p.toMs - p.fromMs) / 1000, outDir: out }), { timeoutMs: 120_000, stallMs: 60_000, stderrIsProgress: true, signal });
     const r = await run.done;
     if (r.code !== 0 || !existsSync(join(out, 's0.m4s'))) throw new Error(`edge cut failed: ${r.stderrTail.slice(-3).join(' | ') || `exit ${r.code}`}`);
     const initName = `init-e${i}.mp4`;
