@@ -75,6 +75,8 @@ test('every operation: exact path, typed parameters, request schema, success sch
   for (const p of ['/v1/assets', '/v1/channels', '/v1/clips', '/v1/jobs']) expect(en.paths[p]?.get).toBeTruthy();
   const problem = en.components!.schemas as Record<string, { properties: Record<string, unknown> }>;
   expect(problem.Problem.properties.errors).toBeTruthy();
+  // Every tag has a real description (not just its name).
+  for (const tag of (en as unknown as { tags: { name: string; description: string }[] }).tags) expect(tag.description === tag.name ? `tag ${tag.name} undescribed` : '').toBe('');
   expect(en.info.description).toContain('## Delivery URLs');
   for (const shape of ['/live/<tenant>/<channel_slug>/master.m3u8', '/aes/master.m3u8', '/m/catchup/<channel_slug>/<start_ms>/<end_ms>/master.m3u8?c=<tenant>', '/m/startover/', '/m/clips/<clip_id>/master.m3u8', 'archive-<from_s>-<duration_s>.m3u8', '/t/<token>/']) {
     expect(en.info.description).toContain(shape);

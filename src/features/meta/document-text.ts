@@ -66,4 +66,6 @@ export const TAGS_EN: Record<string, string> = {
   Guide: 'The programme guide: programmes, review and publishing, XMLTV import, catch-up exclusions.',
   'Catch-up': 'Recorded programmes (catch-up), search and publishing programmes to the library.',
   Clips: 'Clips cut from a channel recording.',
+  Players: 'Player configurations (skin, theme, controls, ads, beacons, embedding) and where each applies.',
+  Library: 'Library sections that group assets.',
 };

@@ -54,6 +54,7 @@ https://{cdn_hostname}/t/v1.eyJ2IjoxLCJr....Q2hS/live/default/news/master.m3u8
 export const TAG_NAMES_HE: Record<string, string> = {
   Meta: 'מטא', Identity: 'זהות ומפתחות', Assets: 'נכסים', Uploads: 'העלאות', Jobs: 'משימות', Playback: 'ניגון',
   Webhooks: 'Webhooks', Events: 'אירועים', 'Live channels': 'ערוצים חיים', Guide: 'לוח שידורים', 'Catch-up': 'צפייה חוזרת', Clips: 'קליפים',
+  Players: 'נגנים', Library: 'ספרייה',
 };
 
 /** Tag descriptions (Hebrew), keyed by the Hebrew tag name. */
@@ -70,4 +71,6 @@ export const TAGS_HE: Record<string, string> = Object.fromEntries(Object.entries
   Guide: 'לוח השידורים: תוכניות, סקירה ופרסום, ייבוא XMLTV, החרגות מצפייה חוזרת.',
   'Catch-up': 'תוכניות מוקלטות (צפייה חוזרת), חיפוש ופרסום תוכניות לספרייה.',
   Clips: 'קליפים שנחתכים מהקלטה של ערוץ.',
+  Players: 'תצורות נגן (ערכת עיצוב, ערכת נושא, פקדים, פרסומות, beacons, הטמעה) והיכן חלה כל אחת.',
+  Library: 'מדורי ספרייה שמקבצים נכסים.',
 }).map(([en, d]) => [TAG_NAMES_HE[en] ?? en, d]));
