@@ -39,7 +39,7 @@ export function guideReviewRoutes(ctx: AppContext) {
       const c = ch(p.tenantId, params.id);
       if (body.file.size > MAX_XMLTV_BYTES) throw invalid('file', 'at most 20 MB');
       return accepted(set, await importXmltv(ctx, c, body.file.stream(), body.xmltv_channel));
-    }, { auth: WRITE, params: Id, body: t.Object({ file: t.File(), xmltv_channel: t.Optional(t.String({ maxLength: 200 })) }),
+    }, { auth: { ...WRITE, multipart: true }, params: Id, body: t.Object({ file: t.File(), xmltv_channel: t.Optional(t.String({ maxLength: 200 })) }),
       detail: doc(T, 'Import XMLTV (upload)', 'ייבוא XMLTV (קובץ)', 'multipart/form-data with `file`. Replaces the covered range; overlaps inside the file resolve predictably (a later start wins, the earlier programme is cut). Malformed documents answer 422. Staged (202) in review mode.', answers({ 200: ImportAnswer, 202: ImportAnswer })) })
     .post('/import-url', async ({ principal: p, params, body, set }) => {
       const c = ch(p.tenantId, params.id);

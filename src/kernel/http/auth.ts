@@ -63,6 +63,8 @@ export interface AuthRule {
   anyOf?: Scope[];
   /** Route is unavailable to CDN-only tenants (assets, channels, clips, players). */
   platform?: boolean;
+  /** The route takes a multipart/form-data body (file uploads) instead of JSON; read after authentication. */
+  multipart?: boolean;
 }
 
 /** Authenticates a request: bearer key -> principal, scope check, CDN-only check, rate limit. */

@@ -21,6 +21,8 @@ export function createHttpPlugin(keys: KeyCache, limiter: RateLimiter, jsonLimit
     auth: (rule: AuthRule) => ({
       parse: ({ request, contentType }: { request: Request; contentType: string }) => {
         ensure(request, rule);
+        // Multipart routes leave the body to Elysia's form-data parser (still after authentication).
+        if (rule.multipart && /^multipart\/form-data/i.test(contentType ?? '')) return undefined;
         return readJsonBody(request, contentType, jsonLimit);
       },
       transform: ({ request }: { request: Request }) => { ensure(request, rule); },
