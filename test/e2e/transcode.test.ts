@@ -110,7 +110,8 @@ test('download honours Range, 416 past the end, ETag 304; traversal and foreign 
   expect((await fetch(pb.download, { headers: { 'if-none-match': etag } })).status).toBe(304);
   const base = pb.hls.replace('master.m3u8', '');
   for (const bad of ['..%2F..%2Fsource.bin', '%2e%2e', '.work-x', 'manifest.mpd%00.jpg']) {
-    expect((await fetch(base + bad)).status).toBe(404);
+    // 400: the request target itself is refused before routing (encoded separators, NUL); 404: no such file.
+    expect([400, 404]).toContain((await fetch(base + bad)).status);
   }
   expect((await fetch(base.replace(/\/v\d+\/$/, '/v99/') + 'master.m3u8')).status).toBe(404);
   expect((await fetch(pb.hls.replace(s.ctx.config.cdnBaseUrl + '/m/' + assetRow(s.ctx, asset).tenant_id, s.ctx.config.cdnBaseUrl + '/m/00000000-0000-4000-8000-000000000000'))).status).toBe(404);
