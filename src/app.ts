@@ -31,6 +31,9 @@ import { clipRoutes } from './features/clips/routes';
 import { registerClipTargets } from './features/clips/targets';
 import { clipDeliveryRoutes } from './features/clips/delivery';
 import { vodRoutes } from './features/live-to-vod/routes';
+import { peopleRoutes } from './features/people/routes';
+import { teamRoutes } from './features/team/routes';
+import { auditRoutes } from './features/audit/routes';
 import { playerRoutes } from './features/player/plugin';
 
 /** Builds the whole HTTP app: kernel hooks first, then every feature's routes. */
@@ -53,6 +56,9 @@ export function buildApp(ctx: AppContext): AnyElysia {
     .use(metaRoutes(ctx, () => app))
     .use(tokenRoutes(gate, () => app))
     .use(identityRoutes(ctx))
+    .use(peopleRoutes(ctx))
+    .use(teamRoutes(ctx))
+    .use(auditRoutes(ctx))
     .use(assetRoutes(ctx))
     .use(uploadRoutes(ctx))
     .use(playbackRoutes(ctx))

@@ -43,7 +43,7 @@ test('cursors are tamper-evident and bound to their list', () => {
 
 test('key cache: the store is read once per key; revocation invalidates', () => {
   let lookups = 0;
-  const p: Principal = { keyId: 'k1', tenantId: 't', tenantSlug: 't', tenantName: 'T', cdnOnly: true, scopes: new Set(['assets:read']), role: null };
+  const p: Principal = { kind: 'key', userId: null, keyId: 'k1', tenantId: 't', tenantSlug: 't', tenantName: 'T', cdnOnly: true, scopes: new Set(['assets:read']), role: null };
   let revoked = false;
   const cache = new KeyCache((h) => { lookups++; return !revoked && h === hashKey(`vs_${'a'.repeat(30)}`) ? p : null; });
   const req = () => new Request('http://x/', { headers: { authorization: `Bearer vs_${'a'.repeat(30)}` } });

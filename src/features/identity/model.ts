@@ -25,9 +25,9 @@ export const CreatedKey = t.Composite([KeyView, t.Object({ key: t.String({ descr
 /** Answer of GET /v1/me. */
 export const MeView = t.Object({
   auth: t.Union([t.Literal('api_key'), t.Literal('session')]),
-  user: t.Null(),
+  user: t.Union([t.Null(), t.Object({ id: t.String(), email: t.String(), name: t.String() })], { description: 'null with an API key; the signed-in person with a session' }),
   tenants: t.Array(t.Object({ id: t.String(), slug: t.String(), name: t.String(), role: t.String(), cdn_only: t.Boolean() })),
-  current_tenant: t.Object({ id: t.String(), slug: t.String(), name: t.String(), role: t.String(), cdn_only: t.Boolean(), cdn_hostname: t.String() }),
+  current_tenant: t.Union([t.Object({ id: t.String(), slug: t.String(), name: t.String(), role: t.String(), cdn_only: t.Boolean(), cdn_hostname: t.String() }), t.Null()], { description: 'null for a session until a tenant is chosen' }),
   scopes: t.Array(t.String()),
-  key: t.Object({ id: t.String(), name: t.String() }),
+  key: t.Optional(t.Object({ id: t.String(), name: t.String() }, { description: 'API keys only' })),
 });

@@ -7,6 +7,7 @@ import { isUuid } from '../../kernel/ids';
 import { CreateKeyBody, CreatedKey, KeyView, MeView } from './model';
 import { IdentityService, identityService } from './service';
 import { answers, PageQuery } from '../meta/model';
+import { sessionMe } from '../people/me';
 
 /** /v1/me and /v1/api-keys. */
 export function identityRoutes(ctx: AppContext) {
@@ -16,8 +17,9 @@ export function identityRoutes(ctx: AppContext) {
   return new Elysia({ prefix: '/v1' })
     .use(ctx.http)
     .get('/me', ({ principal: p }) => {
-      // A principal is immutable (cached per key until revoked), so its answer is built once.
+      // A principal is immutable (cached per key or session until revoked or changed), so its answer is built once.
       let me = meCache.get(p);
+      if (!me && p.kind === 'session') { me = JSON.stringify(sessionMe(p, cdnHost)); meCache.set(p, me); }
       if (!me) {
         const tenant = { id: p.tenantId, slug: p.tenantSlug, name: p.tenantName, role: 'api_key', cdn_only: p.cdnOnly };
         me = JSON.stringify({
@@ -30,7 +32,7 @@ export function identityRoutes(ctx: AppContext) {
     }, {
       auth: { scope: null },
       // Hot path: the answer shape is documented, not re-validated on every call.
-      detail: doc('Identity', 'Who am I', 'מי אני', 'The calling key, its tenant, scopes and the tenant delivery host (`cdn_hostname`).', {
+      detail: doc('Identity', 'Who am I', 'מי אני', 'The caller and the tenant delivery host (`cdn_hostname`). With an API key: `user` is null, the key\'s tenant is `tenants[0]` and `current_tenant`, role `api_key`. With a studio session: the person, each membership with its role, the current tenant (null until chosen) and its role\'s scopes.', {
         responses: { 200: { description: 'the caller', content: { 'application/json': { schema: MeView } } } },
       }),
     })

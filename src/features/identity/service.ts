@@ -36,7 +36,7 @@ export function keyLookup(db: Db) {
     const k = store.activeKeyByHash(hash);
     if (!k) return null;
     return {
-      keyId: k.id, tenantId: k.tenant_id, tenantSlug: k.slug, tenantName: k.tenant_name, cdnOnly: k.cdn_only === 1,
+      kind: 'key', keyId: k.id, userId: null, tenantId: k.tenant_id, tenantSlug: k.slug, tenantName: k.tenant_name, cdnOnly: k.cdn_only === 1,
       scopes: new Set(JSON.parse(k.scopes) as Scope[]), role: k.role,
     };
   };

@@ -25,6 +25,8 @@ const ENV_KEYS: Record<string, (c: Config, v: string) => void> = {
   VS_FFPROBE: (c, v) => { c.ffprobePath = v; },
   VS_GEOIP_COUNTRY_DB: (c, v) => { c.geoip = { ...c.geoip, countryDb: v }; },
   VS_GEOIP_ASN_DB: (c, v) => { c.geoip = { ...c.geoip, asnDb: v }; },
+  VS_SMTP_URL: (c, v) => { c.smtp = { ...c.smtp, url: v }; },
+  VS_SMTP_FROM: (c, v) => { c.smtp = { ...c.smtp, from: v }; },
 };
 
 function int(name: string, v: string): number {
@@ -56,6 +58,7 @@ function applyYaml(c: Config, doc: Record<string, unknown>, s3: S3Draft): void {
       continue;
     }
     if (k === 's3') { Object.assign(s3, s3FromYaml(v)); continue; }
+    if (k === 'smtp') { c.smtp = smtpFromYaml(v, c.smtp); continue; }
     if (k === 'rate_limit' && v && typeof v === 'object') {
       const r = v as { per_second?: number; burst?: number };
       c.rateLimit = { perSecond: r.per_second ?? c.rateLimit.perSecond, burst: r.burst ?? c.rateLimit.burst };
@@ -65,6 +68,13 @@ function applyYaml(c: Config, doc: Record<string, unknown>, s3: S3Draft): void {
     if (!key) throw new Error(`unknown config key "${k}"`);
     (c as unknown as Record<string, unknown>)[key] = v;
   }
+}
+
+/** `smtp:` is a URL string or `{url, from}`. */
+function smtpFromYaml(v: unknown, cur: Config['smtp']): Config['smtp'] {
+  if (typeof v === 'string') return { ...cur, url: v };
+  if (v && typeof v === 'object') { const o = v as { url?: string; from?: string }; return { url: o.url ?? cur.url, from: o.from ?? cur.from }; }
+  throw new Error('smtp must be a URL or {url, from}');
 }
 
 function validate(c: Config): void {
@@ -79,6 +89,7 @@ function validate(c: Config): void {
   if (!['debug', 'info', 'warn', 'error'].includes(c.logLevel)) throw new Error(`log_level invalid: ${c.logLevel}`);
   if (!Array.isArray(c.privateAllowlist)) throw new Error('private_allowlist must be a list');
   if (c.baseUrl && !/^https?:\/\//.test(c.baseUrl)) throw new Error('base_url must start with http:// or https://');
+  if (c.smtp.url && !/^smtps?:\/\//.test(c.smtp.url)) throw new Error('smtp url must start with smtp:// or smtps://');
 }
 
 /** Loads config: embedded defaults -> YAML file -> VS_* environment -> flags; validated and frozen. */

@@ -42,6 +42,8 @@ export interface Config {
   geoip: { countryDb: string | null; asnDb: string | null };
   /** Bucket that `s3` sources are copied from (`<tenant_id>/ingest/<prefix>/in/...`); null = the data dir's ingest area. */
   s3: S3Config | null;
+  /** Outgoing mail (invitations, password resets): SMTP URL (`smtp://user:pass@host:port`, `smtps://...`), sender; null url = not configured. */
+  smtp: { url: string | null; from: string };
 }
 
 /** Embedded defaults: the service runs with nothing else configured. */
@@ -66,4 +68,5 @@ export const DEFAULTS: Config = {
   shutdownGraceS: 10,
   geoip: { countryDb: null, asnDb: null },
   s3: null,
+  smtp: { url: null, from: 'ViewStream <no-reply@viewstream.local>' },
 };

@@ -2,16 +2,48 @@ import { AppError } from '../errors';
 import type { Scope } from './scopes';
 import type { RateLimiter } from './rate-limit';
 
-/** Who is calling: an API key of one tenant with a fixed scope set. */
+/** Who is calling: an API key of one tenant with a fixed scope set, or a signed-in person (studio session). */
 export interface Principal {
+  /** `key`: an API key; `session`: a studio session cookie. */
+  kind: 'key' | 'session';
+  /** The key's id; for sessions the session id. */
   keyId: string;
+  /** The signed-in person (sessions only). */
+  userId: string | null;
   tenantId: string;
   tenantSlug: string;
   tenantName: string;
   cdnOnly: boolean;
   scopes: ReadonlySet<Scope>;
   role: string | null;
+  /** Session extras: the CSRF token writes must echo, the person and every active membership (for /v1/me). */
+  session?: SessionInfo;
 }
+
+/** What a session principal carries beyond the key fields (tenant fields are '' until a tenant is chosen). */
+export interface SessionInfo {
+  csrf: string;
+  user: { id: string; email: string; name: string };
+  tenants: { id: string; slug: string; name: string; role: string; cdn_only: boolean }[];
+}
+
+/** A session as the auth layer needs it: its principal and its lifetimes (ms since epoch). */
+export interface SessionRecord { principal: Principal; lastSeenAt: number; expiresAt: number; idleMs: number }
+
+/** Where sessions come from (the people feature attaches one; the kernel never imports features). */
+export interface SessionSource {
+  /** An active session by the SHA-256 hex of its cookie token; null when unknown, revoked or its user is disabled. */
+  lookup(hash: string): SessionRecord | null;
+  /** Records activity (called at most once a minute per session). */
+  touch(sessionId: string, at: number): void;
+  now(): number;
+}
+
+/** Name of the studio session cookie. */
+export const SESSION_COOKIE = 'vs_session';
+/** Header that cookie-authenticated writes must carry (synchronizer token). */
+export const CSRF_HEADER = 'x-csrf-token';
+const TOUCH_EVERY_MS = 60_000;
 
 /** Looks a key up by the SHA-256 hex of its secret; null when unknown or revoked. */
 export type KeyLookup = (hash: string) => Principal | null;
@@ -52,6 +84,44 @@ export class KeyCache {
   /** Forgets every key of a tenant (after a tenant change). */
   invalidateTenant(tenantId: string): void {
     for (const [k, p] of this.byKey) if (p.tenantId === tenantId) this.byKey.delete(k);
+    for (const [k, r] of this.bySession) if (r.principal.tenantId === tenantId) this.bySession.delete(k);
+  }
+
+  private sessions: SessionSource | null = null;
+  private bySession = new Map<string, SessionRecord>();
+
+  /** Enables studio session cookies with this source (called once by the people feature when routes are built). */
+  attachSessions(source: SessionSource): void { this.sessions = source; }
+
+  /**
+   * Resolves a presented session token to its principal: cached by token (role and membership changes invalidate
+   * by user), idle and absolute lifetimes checked on every call, activity written at most once a minute.
+   */
+  session(token: string): Principal | null {
+    const src = this.sessions;
+    if (!src) return null;
+    const now = src.now();
+    let r = this.bySession.get(token);
+    if (!r) {
+      const found = src.lookup(hashKey(token));
+      if (!found) return null;
+      if (this.bySession.size >= this.max) this.bySession.clear();
+      this.bySession.set(token, found);
+      r = found;
+    }
+    if (now >= r.expiresAt || now >= r.lastSeenAt + r.idleMs) { this.bySession.delete(token); return null; }
+    if (now - r.lastSeenAt >= TOUCH_EVERY_MS) { r.lastSeenAt = now; src.touch(r.principal.keyId, now); }
+    return r.principal;
+  }
+
+  /** Forgets every cached session of a person (after a role, membership, password or tenant change). */
+  invalidateUser(userId: string): void {
+    for (const [k, r] of this.bySession) if (r.principal.userId === userId) this.bySession.delete(k);
+  }
+
+  /** Forgets one session (after sign-out or revocation). */
+  invalidateSession(sessionId: string): void {
+    for (const [k, r] of this.bySession) if (r.principal.keyId === sessionId) this.bySession.delete(k);
   }
 }
 
@@ -63,25 +133,74 @@ export interface AuthRule {
   anyOf?: Scope[];
   /** Route is unavailable to CDN-only tenants (assets, channels, clips, players). */
   platform?: boolean;
+  /** false: studio session cookies are refused (API keys only, e.g. /mcp); default true. */
+  sessions?: boolean;
   /** The route takes a multipart/form-data body (file uploads) instead of JSON; read after authentication. */
   multipart?: boolean;
+  /** 'session': only a signed-in person (an API key answers 403); 'key': only an API key. */
+  only?: 'session' | 'key';
 }
 
-/** Authenticates a request: bearer key -> principal, scope check, CDN-only check, rate limit. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The value of one cookie in a Cookie header, or null. */
+export function cookieValue(header: string | null, name: string): string | null {
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const i = part.indexOf('=');
+    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
+  }
+  return null;
+}
+
+/** Constant-time string equality (for CSRF tokens). */
+function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let d = 0;
+  for (let i = 0; i < a.length; i++) d |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return d === 0;
+}
+
+/**
+ * Authenticates a request: bearer key (or, without one, a studio session cookie) -> principal, CSRF for
+ * cookie-authenticated writes, rate limit, scope check, CDN-only check.
+ */
 export function authenticate(req: Request, rule: AuthRule, keys: KeyCache, limiter: RateLimiter): Principal {
   const header = req.headers.get('authorization');
-  if (!header) throw new AppError('invalid_credentials', 'missing Authorization header');
+  const p = header ? byKey(header, keys) : bySession(req, rule, keys);
+  if (rule.only === 'session' && p.kind !== 'session') throw new AppError('forbidden', 'only a signed-in person can do this, never an API key');
+  if (rule.only === 'key' && p.kind !== 'key') throw new AppError('forbidden', 'this operation needs an API key');
+  const wait = limiter.take(p.kind === 'key' ? p.keyId : `u:${p.userId}`);
+  if (wait > 0) throw new AppError('rate_limited', `rate limit exceeded; retry in ${wait} s`, { headers: { 'retry-after': String(wait) } });
+  if ((rule.scope || rule.anyOf) && p.kind === 'session' && !p.tenantId) throw new AppError('forbidden', 'choose a current tenant first (PUT /v1/me/tenant)');
+  if (rule.scope && !p.scopes.has(rule.scope)) throw new AppError('insufficient_scope', rule.scope);
+  if (rule.anyOf && !rule.anyOf.some((s) => p.scopes.has(s))) throw new AppError('insufficient_scope', rule.anyOf.join(' or '));
+  if (rule.platform && p.cdnOnly) throw new AppError('feature_disabled', 'not available to CDN-only tenants');
+  return p;
+}
+
+function byKey(header: string, keys: KeyCache): Principal {
   const m = /^Bearer[ ]+(\S*)\s*$/i.exec(header);
   if (!m) throw new AppError('invalid_credentials', 'Authorization must use the Bearer scheme');
   const token = m[1];
   if (!token || !KEY_RE.test(token)) throw new AppError('invalid_credentials', 'malformed API key');
   const p = keys.get(token);
   if (!p) throw new AppError('invalid_credentials', 'unknown or revoked API key');
-  const wait = limiter.take(p.keyId);
-  if (wait > 0) throw new AppError('rate_limited', `rate limit exceeded; retry in ${wait} s`, { headers: { 'retry-after': String(wait) } });
-  if (rule.scope && !p.scopes.has(rule.scope)) throw new AppError('insufficient_scope', rule.scope);
-  if (rule.anyOf && !rule.anyOf.some((s) => p.scopes.has(s))) throw new AppError('insufficient_scope', rule.anyOf.join(' or '));
-  if (rule.platform && p.cdnOnly) throw new AppError('feature_disabled', 'not available to CDN-only tenants');
+  return p;
+}
+
+const SESSION_RE = /^[A-Za-z0-9_-]{20,120}$/;
+
+function bySession(req: Request, rule: AuthRule, keys: KeyCache): Principal {
+  const token = rule.sessions === false ? null : cookieValue(req.headers.get('cookie'), SESSION_COOKIE);
+  if (!token) throw new AppError('invalid_credentials', 'missing Authorization header');
+  if (!SESSION_RE.test(token)) throw new AppError('invalid_credentials', 'malformed session cookie');
+  const p = keys.session(token);
+  if (!p) throw new AppError('invalid_credentials', 'session expired or signed out; sign in again');
+  if (!SAFE_METHODS.has(req.method)) {
+    const sent = req.headers.get(CSRF_HEADER);
+    if (!sent || !sameText(sent, p.session!.csrf)) throw new AppError('forbidden', 'CSRF token missing or wrong: cookie-authenticated writes must send X-CSRF-Token');
+  }
   return p;
 }
 
