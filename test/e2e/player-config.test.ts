@@ -11,7 +11,7 @@ let assetId: string;
 beforeAll(async () => {
   s = await startTestServer();
   const clip = await makeClip(join(mkdtempSync(join(tmpdir(), 'vs-pc-')), 'a.mp4'), { seconds: 2 });
-  assetId = registerAsset(s.ctx, clip, { ladder: 'passthrough' });
+  assetId = registerAsset(s.ctx, clip);
 }, 60_000);
 afterAll(async () => { await s?.stop(); });
 

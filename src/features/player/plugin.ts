@@ -1,8 +1,9 @@
 import { Elysia } from 'elysia';
 import type { AppContext } from '../../kernel/context';
 import { playerConfigRoutes } from './routes';
+import { playerPageRoutes } from './page-routes';
 
 /** Everything the player feature serves: configurations API, public configuration, loader, hosted pages, beacon. */
 export function playerRoutes(ctx: AppContext) {
-  return new Elysia().use(playerConfigRoutes(ctx));
+  return new Elysia().use(playerConfigRoutes(ctx)).use(playerPageRoutes(ctx));
 }

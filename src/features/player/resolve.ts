@@ -20,7 +20,7 @@ const NO_ID: TargetKind[] = ['tenant', 'live_default', 'library_default'];
 export interface PlayerTenant { id: string; slug: string; name: string }
 
 /** Title data of a piece of content for pages and resolve.json. */
-export interface TitleData { kind: string; id: string; title: string; description: string; poster: string | null; duration_s: number | null; live: boolean; upload_date: string | null }
+export interface TitleData { kind: string; id: string; contentId?: string; title: string; description: string; poster: string | null; duration_s: number | null; live: boolean; upload_date: string | null }
 
 /** Assignments and the public resolution of configurations. */
 export class PlayerResolver {
@@ -123,7 +123,7 @@ export class PlayerResolver {
     if (kind === 'live') {
       const ch = channelBySlug(this.ctx, t.id, id) ?? (isUuid(id) ? channelById(this.ctx, t.id, id) : null);
       if (!ch) throw notFound('channel');
-      return { kind, id: ch.id, title: ch.name, description: `${ch.name} — live`, poster: null, duration_s: null, live: true, upload_date: iso(ch.created_at) };
+      return { kind, id: ch.id, contentId: ch.slug, title: ch.name, description: `${ch.name} — live`, poster: null, duration_s: null, live: true, upload_date: iso(ch.created_at) };
     }
     if (kind === 'vod') {
       const a = new AssetService(this.ctx).get(t.id, id);

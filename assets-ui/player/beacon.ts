@@ -1,0 +1,45 @@
+/** One viewing event (fields documented in docs/beacons.md). */
+export interface BeaconEvent { e: string; t: number; pos: number; buf: number; [k: string]: unknown }
+
+const VID_KEY = 'vs:vid';
+
+/** The anonymous viewer id (first-party storage; VSEmbed.resetViewer() forgets it). */
+export function viewerId(): string {
+  try {
+    let v = localStorage.getItem(VID_KEY);
+    if (!v) { v = crypto.randomUUID(); localStorage.setItem(VID_KEY, v); }
+    return v;
+  } catch { return crypto.randomUUID(); }
+}
+
+/** Forgets the anonymous viewer id. */
+export function resetViewer(): void { try { localStorage.removeItem(VID_KEY); } catch { /* storage off */ } }
+
+/** Batches events and sends them with sendBeacon (fetch keepalive as fallback); flushes on pagehide. */
+export class Beacon {
+  private queue: BeaconEvent[] = [];
+  private timer: ReturnType<typeof setInterval>;
+  private onHide = () => this.flush();
+  sid: string;
+  constructor(private url: string, private head: { kind: string | null; id: string | null; src: string | null }, sid: string | null) {
+    this.sid = sid ?? crypto.randomUUID();
+    this.timer = setInterval(() => this.flush(), 10_000);
+    addEventListener('pagehide', this.onHide);
+    document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') this.flush(); });
+  }
+  /** Queues an event; 50 queued events flush at once. */
+  push(ev: BeaconEvent): void {
+    this.queue.push(ev);
+    if (this.queue.length >= 50) this.flush();
+  }
+  /** Sends what is queued. */
+  flush(): void {
+    if (!this.queue.length) return;
+    const events = this.queue.splice(0, 200);
+    const body = JSON.stringify({ v: 1, sid: this.sid, vid: viewerId(), host: location.host, kind: this.head.kind, id: this.head.id, src: this.head.src, sent: Date.now(), events });
+    let ok = false;
+    try { ok = navigator.sendBeacon?.(this.url, new Blob([body], { type: 'text/plain' })) ?? false; } catch { ok = false; }
+    if (!ok) void fetch(this.url, { method: 'POST', body, keepalive: true, mode: 'cors', credentials: 'omit', headers: { 'content-type': 'text/plain' } }).catch(() => {});
+  }
+  destroy(): void { this.flush(); clearInterval(this.timer); removeEventListener('pagehide', this.onHide); }
+}
