@@ -68,4 +68,5 @@ export const TAGS_EN: Record<string, string> = {
   Clips: 'Clips cut from a channel recording.',
   Players: 'Player configurations (skin, theme, controls, ads, beacons, embedding) and where each applies.',
   Library: 'Library sections that group assets.',
+  Team: 'The people of the tenant: members, roles and invitations.',
 };

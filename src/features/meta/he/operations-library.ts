@@ -1,4 +1,4 @@
-/** Hebrew text of the player configuration and library section operations, keyed by operationId. */
+/** Hebrew text of the player configuration, library section and team operations, keyed by operationId. */
 export const HE_LIBRARY: Record<string, { summary: string; description: string }> = {
   listPlayerConfigurations: {
     summary: 'רשימת תצורות נגן',
@@ -63,5 +63,33 @@ export const HE_LIBRARY: Record<string, { summary: string; description: string }
   getAssetSection: {
     summary: 'מדור של נכס',
     description: 'ה-`section_id` של הנכס (null כשאין).',
+  },
+  listTeamMembers: {
+    summary: 'רשימת חברי הצוות',
+    description: 'כל מי שיש לו תפקיד אצל הדייר (כולם, לפי מועד ההצטרפות).',
+  },
+  changeMemberRole: {
+    summary: 'שינוי תפקיד של חבר צוות',
+    description: 'נכנס לתוקף מהבקשה הבאה של חבר הצוות. הקורא יכול לתת (או לקחת) רק תפקיד שכל ההרשאות שלו נמצאות בידיו (אחרת 403); אי אפשר להוריד בדרגה את הבעלים האחרון (409).',
+  },
+  removeMember: {
+    summary: 'הסרת חבר צוות',
+    description: 'האדם מאבד את הגישה לדייר מהבקשה הבאה שלו. אי אפשר להסיר את הבעלים האחרון (409).',
+  },
+  invitePersonByEMail: {
+    summary: 'הזמנת אדם בדואר אלקטרוני',
+    description: 'שולחת קישור חד-פעמי שתקף 7 ימים. כשלא מוגדר SMTP, הקישור מוחזר בשדה `accept_url` במקום זאת. הקורא יכול להזמין רק לתפקיד שכל ההרשאות שלו נמצאות בידיו.',
+  },
+  listPendingInvitations: {
+    summary: 'רשימת הזמנות ממתינות',
+    description: 'הזמנות שעדיין לא התקבלו, לא בוטלו ולא פגו, מהחדשה לישנה.',
+  },
+  withdrawInvitation: {
+    summary: 'ביטול הזמנה',
+    description: 'מעכשיו הקישור שלה נענה ב-410.',
+  },
+  readAuditLog: {
+    summary: 'קריאת יומן הביקורת',
+    description: 'מהחדש לישן; `limit` עד 200 (ברירת מחדל 50). פעולות: `key.created`, `key.revoked`, `member.added`, `member.removed`, `member.role_changed`, `invitation.created`, `invitation.revoked`, `settings.changed`, `connect.approved`, `connect.disconnected`, `signin.failed`, `signin.throttled`, `password.reset`, ופעולות נוספות בהמשך (רשימה פתוחה). כל רשומה מציינת את מבצע הפעולה (משתמש, מפתח API, או אנונימי עם כתובת הדואר האלקטרוני שנוסתה), את כתובת ה-IP של הלקוח ואת הזמן.',
   },
 };
