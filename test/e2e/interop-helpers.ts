@@ -289,3 +289,26 @@ export function closest(f: Uint8Array, pool: Uint8Array[]): number {
   });
   return best;
 }
+
+// -------------------------------------------------------------------------------------------------- HTTP
+
+const SAME = ['content-length', 'content-type', 'etag', 'last-modified', 'accept-ranges', 'cache-control', 'content-disposition', 'access-control-allow-origin'];
+
+/**
+ * Compares HEAD with GET on one URL and tries If-None-Match / If-Modified-Since: the list of differences
+ * (empty when HEAD answers exactly the GET headers with the body's length and both validators give 304).
+ */
+export async function headProblems(url: string): Promise<string[]> {
+  const g = await fetch(url);
+  const len = (await g.arrayBuffer()).byteLength;
+  const h = await fetch(url, { method: 'HEAD' });
+  const out: string[] = [];
+  if (g.status !== 200 || h.status !== 200) out.push(`status GET ${g.status} HEAD ${h.status}`);
+  for (const k of SAME) if (g.headers.get(k) !== h.headers.get(k)) out.push(`${k}: GET ${g.headers.get(k)} HEAD ${h.headers.get(k)}`);
+  if (Number(g.headers.get('content-length') ?? -1) !== len) out.push(`GET content-length ${g.headers.get('content-length')} for ${len} bytes`);
+  const etag = g.headers.get('etag'), lm = g.headers.get('last-modified');
+  if (!etag) out.push('no ETag');
+  else { const r = await fetch(url, { headers: { 'if-none-match': etag } }); await r.arrayBuffer(); if (r.status !== 304) out.push(`If-None-Match: ${r.status}`); }
+  if (lm) { const r = await fetch(url, { headers: { 'if-modified-since': lm } }); await r.arrayBuffer(); if (r.status !== 304) out.push(`If-Modified-Since: ${r.status}`); }
+  return out;
+}

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { startTestServer, waitFor, type TestServer } from '../helpers/server';
 import { killPushers, liveEnv, type Pusher } from './live-helpers';
 import { at, recordChannel, type Seg } from './catchup-helpers';
-import { browserPlay, checkHlsTree, closest, ffmpegPlay, greyFrames, gstPlay, gstPlayFor, Matrix, startBrowsers, type Browsers, type Cell } from './interop-helpers';
+import { browserPlay, checkHlsTree, closest, ffmpegPlay, greyFrames, gstPlay, gstPlayFor, headProblems, Matrix, startBrowsers, type Browsers, type Cell } from './interop-helpers';
 
 let s: TestServer, b: Browsers;
 let ch: { id: string; slug: string }, pusher: Pusher, segs: () => Seg[];
@@ -92,4 +92,18 @@ test('catch-up window and frame-precision clip play straight through in every cl
   const [clipFrames, recFrames] = await Promise.all([greyFrames(src), greyFrames(window)]);
   const k0 = Math.ceil((from - first) / 40), k1 = Math.ceil((to - first) / 40) - 1;
   expect([closest(clipFrames[0], recFrames), closest(clipFrames[clipFrames.length - 1], recFrames), clipFrames.length]).toEqual([k0, k1, k1 - k0 + 1]);
+
+  // HEAD answers the GET headers on the recorded delivery files (clip and catch-up: playlists, init, segments).
+  const files = async (master: string) => {
+    const media = new URL((await (await fetch(master)).text()).split('\n').find((l) => l && !l.startsWith('#'))!, master).href;
+    const text = await (await fetch(media)).text();
+    return [master, media, new URL(/URI="([^"]+)"/.exec(text)![1], media).href, new URL(text.split('\n').find((l) => l && !l.startsWith('#'))!, media).href];
+  };
+  const report: Record<string, string[]> = {};
+  for (const u of [...await files(src), ...await files(window)]) { const p = await headProblems(u); if (p.length) report[new URL(u).pathname] = p; }
+  if (Object.keys(report).length) process.stdout.write(`HEAD/304 differences:\n${JSON.stringify(report, null, 1)}\n`);
+  // Files (serveFile) must be exact; playlists must at least answer HEAD with the GET length and type (their
+  // ETag/304 come once the delivery routes answer them through serveText).
+  const hard = Object.entries(report).flatMap(([u, p]) => (u.endsWith('.m3u8') ? p.filter((x) => !/ETag|If-None-Match/.test(x)) : p).map((x) => `${u}: ${x}`));
+  expect(hard).toEqual([]);
 }, 150_000);
