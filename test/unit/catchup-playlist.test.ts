@@ -2,7 +2,8 @@ import { describe, expect, test } from 'bun:test';
 import { recordedMs, recordingStatus, selectRange } from '../../src/features/catchup/coverage';
 import { rangePlaylist } from '../../src/features/catchup/playlist';
 import { edgeCutArgs, planPieces } from '../../src/features/clips/cut-args';
-import { remuxArgs, runsOf } from '../../src/features/live-to-vod/remux-args';
+import { remuxArgs } from '../../src/media/args/remux';
+import { runsOf } from '../../src/features/live-to-vod/runs';
 import { matchOf } from '../../src/features/catchup/match';
 import { foldText } from '../../src/features/assets/search';
 

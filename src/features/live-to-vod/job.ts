@@ -18,7 +18,8 @@ import { assetDir, relToData } from '../assets/paths';
 import { channelById, initFile, recordedRenditions, segmentFile, segmentsInRange } from '../channels/service';
 import { selectRange } from '../catchup/coverage';
 import { programmeOf, setProgrammeVod } from '../guide/service';
-import { remuxArgs, runsOf } from './remux-args';
+import { remuxArgs } from '../../media/args/remux';
+import { runsOf } from './runs';
 
 /** Payload of a `vod.publish` job (declared with every job type in src/jobs/payloads.ts). */
 export type { VodPayload } from '../../jobs/payloads';
