@@ -32,7 +32,8 @@ export function channelRenditions(ladder: string): string[] {
  * taken back on its next segment, which starts on a keyframe). With a ladder, the first rendition leads: its
  * segments decide the feed and the start times, and every other rendition's segment of the same number follows
  * that decision, so renditions stay aligned (same start times, same file names). Every segment is rebased onto
- * the channel's one media timeline (decode time = wall clock) as it lands, across reconnects and failovers.
+ * the channel's one media timeline (decode time = wall-clock time since the channel's creation) as it lands,
+ * across reconnects and failovers.
  * Rungs above the feed's height are neither recorded nor (from the next run on) encoded.
  */
 export class ChannelRuntime {
@@ -186,7 +187,7 @@ export class ChannelRuntime {
     run.nextStart = startMs + l.durationMs;
     if (name !== this.feed) this.setState(name, undefined, name === 'primary' ? 'primary returned' : 'primary silent');
     run.initMs ??= startMs;
-    this.commit(name, r, l, startMs, leadRebase(run, l.init, startMs, chained));
+    this.commit(name, r, l, startMs, leadRebase(run, l.init, startMs, this.ch.created_at, chained));
     run.lead.set(l.index, { take: true, startMs, shift: run.shift });
     run.lead.delete(l.index - 300); // followers are never that far behind
   }

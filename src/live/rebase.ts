@@ -1,7 +1,7 @@
 /**
  * The channel's media timeline: every recorded fMP4 segment is rebased so that decode time runs with wall-clock
- * time (seconds since the Unix epoch) across encoder reconnects and failovers. One shift per feed run (the first
- * segment of the lead track lands on its wall-clock start); every track of every rendition in that run moves by
+ * time (seconds since the channel was created) across encoder reconnects and failovers. One shift per feed chain
+ * (the first segment of the lead track lands on its wall-clock start); every track of every rendition moves by
  * the same amount of time, so A/V sync and rendition alignment are kept. Pure functions over bytes.
  */
 import { boxes, child, type Box } from './mp4';
@@ -63,7 +63,7 @@ export function shiftTicks(s: Shift, timescale: number): bigint {
   return timescale === s.timescale ? s.ticks : divRound(s.ticks * BigInt(timescale), BigInt(s.timescale));
 }
 
-/** The shift that puts decode time `time` (ticks of `timescale`) on wall-clock `targetMs` (ms since the epoch). */
+/** The shift that puts decode time `time` (ticks of `timescale`) on `targetMs` (ms on the channel's timeline). */
 export function shiftTo(targetMs: number, time: bigint, timescale: number): Shift {
   return { ticks: divRound(BigInt(Math.round(targetMs)) * BigInt(timescale), 1000n) - time, timescale };
 }

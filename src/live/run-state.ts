@@ -32,9 +32,11 @@ function tracksOf(run: RunState, initFile: string) {
 /**
  * Rebasing of a lead segment starting at wall-clock `startMs`: along a chain (the segment follows the run's
  * previous one) the run keeps its shift, so media time stays continuous; at a chain start (new run, failover,
- * primary taken back) a new shift puts the segment's first decode time on `startMs`.
+ * primary taken back) a new shift puts the segment's first decode time on `startMs - originMs` (the channel's
+ * timeline starts when the channel was created: media time stays small, which strict players need, and never
+ * goes back).
  */
-export function leadRebase(run: RunState, initFile: string, startMs: number, chained: boolean): Rebase | undefined {
+export function leadRebase(run: RunState, initFile: string, startMs: number, originMs: number, chained: boolean): Rebase | undefined {
   const tracks = tracksOf(run, initFile);
   if (!tracks) return undefined;
   return {
@@ -42,7 +44,7 @@ export function leadRebase(run: RunState, initFile: string, startMs: number, cha
     shift: (seg) => {
       if (chained && run.shift) return run.shift;
       const t = leadTime(seg, tracks);
-      run.shift = t ? shiftTo(startMs, t.time, t.timescale) : null;
+      run.shift = t ? shiftTo(Math.max(0, startMs - originMs), t.time, t.timescale) : null;
       return run.shift;
     },
   };

@@ -69,3 +69,16 @@ export async function firstVideoTimes(init: Uint8Array, seg: Uint8Array, tmpFile
   const [pts, dts] = out.trim().split('\n')[0]?.split(',').map(Number) ?? [];
   return code === 0 && Number.isFinite(dts) && Number.isFinite(pts) ? { dts, pts } : null;
 }
+
+/** Presentation times (s) of the video buffers a live playback rendered within `ms` (playbin/playbin3, real-time sinks). */
+export async function gstLivePts(uri: string, element: 'playbin' | 'playbin3', ms: number): Promise<number[]> {
+  const argv = ['gst-launch-1.0', '-v', element, `uri=${uri}`, 'video-sink=fakesink sync=true silent=false', 'audio-sink=fakesink sync=true'];
+  const p = Bun.spawn(argv, { stdout: 'pipe', stderr: 'pipe' });
+  const timer = setTimeout(() => p.kill('SIGKILL'), ms);
+  const out = await new Response(p.stdout).text();
+  clearTimeout(timer);
+  await p.exited;
+  const pts: number[] = [];
+  for (const m of out.matchAll(/vbin\/GstFakeSink:[^:]+: last-message = chain .*?pts: (\d+):(\d+):(\d+\.\d+)/g)) pts.push(Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]));
+  return pts;
+}

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { startTestServer, waitFor, type TestServer } from '../helpers/server';
 import { killPushers, liveEnv, parseMedia, probeSegment, pushForever } from './live-helpers';
+import { firstVideoTimes } from './gst-helpers';
 import { eventsAfter } from '../../src/kernel/events/outbox';
 import { liveControl } from '../../src/live/registry';
 import type { LiveEngine } from '../../src/live/manager';
@@ -57,11 +58,18 @@ test('failover to backup when the primary is killed mid-segment, primary taken b
   expect(eventsAfter(s.ctx.db, 0, 500).some((e) => e.type === 'channel.recording_status' && (e.data as { recording: string }).recording === 'gap')).toBe(true);
 
   // No corrupt segment was indexed: every one decodes with its init segment.
-  const rows = s.ctx.db.query<{ path: string; init_ms: number; discontinuity: number }, [string]>('SELECT path, init_ms, discontinuity FROM live_segments WHERE channel_id = ? ORDER BY start_ms').all(ch.id);
+  const rows = s.ctx.db.query<{ path: string; init_ms: number; discontinuity: number; start_ms: number }, [string]>('SELECT path, init_ms, discontinuity, start_ms FROM live_segments WHERE channel_id = ? ORDER BY start_ms').all(ch.id);
   expect(rows.filter((r) => r.discontinuity).length).toBeGreaterThanOrEqual(2);
+  const times: { dts: number }[] = [];
   for (const r of rows) {
     const init = readFileSync(`${s.dataDir}/rec/${r.path.split('/').slice(0, 3).join('/')}/init/${r.init_ms}.mp4`);
     expect(await probeSegment(init, readFileSync(`${s.dataDir}/rec/${r.path}`), `${s.dataDir}/p.mp4`)).toBe(true);
+    times.push((await firstVideoTimes(init, readFileSync(`${s.dataDir}/rec/${r.path}`), `${s.dataDir}/p.mp4`))!);
+  }
+  // One media timeline across failovers and restarts: decode time rises with each segment's wall-clock start.
+  for (let i = 1; i < rows.length; i++) {
+    expect(times[i].dts).toBeGreaterThan(times[i - 1].dts);
+    expect(Math.abs(times[i].dts - times[0].dts - (rows[i].start_ms - rows[0].start_ms) / 1000)).toBeLessThan(0.25);
   }
   // Playlist segments have monotonic PDTs.
   const segs = parseMedia(await (await fetch(`${s.url}/live/default/failover/src/index.m3u8`)).text());

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { startTestServer, waitFor, type TestServer } from '../helpers/server';
 import { killPushers, liveEnv, parseMedia, push, pushForever } from './live-helpers';
-import { firstVideoTimes, gstHas, gstPlay, killGst } from './gst-helpers';
+import { firstVideoTimes, gstHas, gstLivePts, gstPlay, killGst } from './gst-helpers';
 
 let s: TestServer;
 beforeAll(async () => { s = await startTestServer({ env: await liveEnv() }); });
@@ -24,8 +24,21 @@ test('encoder reconnect (new timestamps from 0): one continuous media timeline; 
   const firstInit = rows(ch.id)[0].init_ms;
 
   // The encoder comes back: a new ffmpeg whose timestamps start from 0 again (retried until the listener is back).
-  const second = pushForever(ing.srt.primary.url, { seconds: 60 });
+  const second = pushForever(ing.srt.primary.url, { seconds: 120 });
   await waitFor('4 segments of the second session', () => rows(ch.id).filter((r) => r.init_ms !== firstInit).length >= 4, 45_000);
+  if (!gstHas('playbin', 'playbin3', 'fakesink')) throw new Error('GStreamer (gstreamer1.0-tools, -plugins-base/good/bad/libav) is required');
+
+  // Live: GStreamer plays the channel's live playlist across the reconnect point (the legacy demuxer of playbin
+  // starts at the playlist's first segment and plays in real time; playbin3's starts near the live edge).
+  const live = rows(ch.id);
+  const back = live.findIndex((r) => r.init_ms !== firstInit);
+  const liveBase = `${s.dataDir}/rec/${live[0].path.split('/').slice(0, 3).join('/')}`;
+  const backAt = (await firstVideoTimes(readFileSync(`${liveBase}/init/${live[back].init_ms}.mp4`), readFileSync(`${s.dataDir}/rec/${live[back].path}`), `${s.dataDir}/probe.mp4`))!.pts;
+  const playFor = live[back].start_ms - live[0].start_ms + 8000;
+  const [legacy, pb3] = await Promise.all((['playbin', 'playbin3'] as const).map((e) => gstLivePts(`${s.url}/live/default/reconnect/master.m3u8`, e, playFor)));
+  for (const [element, pts] of [['playbin', legacy], ['playbin3', pb3]] as const) {
+    if (!pts.length || Math.max(...pts) < backAt + 1) throw new Error(`${element} did not play the live channel across the reconnect (media time ${backAt.toFixed(1)} s): rendered ${pts.length} buffers, last pts ${pts.at(-1)}`);
+  }
   await second.stop();
 
   const all = rows(ch.id);
@@ -50,7 +63,8 @@ test('encoder reconnect (new timestamps from 0): one continuous media timeline; 
   }
 
   // A catch-up range spanning the reconnect plays straight through in GStreamer (playbin and playbin3).
-  const fromS = Math.floor(all[1].start_ms / 1000), endS = Math.ceil((all.at(-2)!.start_ms + all.at(-2)!.duration_ms) / 1000);
+  const last = all[back + 2];
+  const fromS = Math.floor(all[1].start_ms / 1000), endS = Math.ceil((last.start_ms + last.duration_ms) / 1000);
   const archive = `${s.url}/live/default/reconnect/archive-${fromS}-${endS - fromS}.m3u8`;
   const master = await (await fetch(archive)).text();
   const variant = new URL(master.trim().split('\n').pop()!, archive).toString();
@@ -62,9 +76,8 @@ test('encoder reconnect (new timestamps from 0): one continuous media timeline; 
   for (const x of listed) { end = x.pdt !== tag ? x.pdt + x.durMs : end + x.durMs; tag = x.pdt; }
   const span = end - listed[0].pdt;
   expect(span - listed.reduce((a, x) => a + x.durMs, 0)).toBeGreaterThan(1000); // the reconnect left a gap
-  if (!gstHas('playbin', 'playbin3', 'fakesink')) throw new Error('GStreamer (gstreamer1.0-tools, -plugins-base/good/bad/libav) is required');
-  for (const element of ['playbin', 'playbin3'] as const) {
-    const r = await gstPlay(archive, element, span + 30_000);
+  const played = await Promise.all((['playbin', 'playbin3'] as const).map(async (element) => ({ element, r: await gstPlay(archive, element, span + 30_000) })));
+  for (const { element, r } of played) {
     if (r.code !== 0 || !r.eos) throw new Error(`${element} did not play to EOS (exit ${r.code}):\n${r.out}`);
     expect(Math.abs(r.playMs! - span)).toBeLessThan(1000);
   }

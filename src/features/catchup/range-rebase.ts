@@ -1,7 +1,7 @@
 /**
- * Media time of a delivered range: recorded segments carry the channel's timeline (decode time = wall clock), and
- * strict players (GStreamer's legacy HLS demuxer) wait out any media time before a VOD playlist's first segment.
- * So a range's segments are served with their decode times moved by one constant per range: its first segment
+ * Media time of a delivered range: recorded segments carry the channel's timeline (decode time = wall-clock time
+ * since the channel's creation), and strict players (GStreamer's legacy HLS demuxer) wait out any media time
+ * before a VOD playlist's first segment. So a range's segments are served with their decode times moved by one constant per range: its first segment
  * starts at 0, the rest keep their distance from it (reconnect gaps and all).
  */
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
