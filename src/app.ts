@@ -34,6 +34,7 @@ import { vodRoutes } from './features/live-to-vod/routes';
 import { peopleRoutes } from './features/people/routes';
 import { teamRoutes } from './features/team/routes';
 import { auditRoutes } from './features/audit/routes';
+import { connectRoutes } from './features/connect/routes';
 import { playerRoutes } from './features/player/plugin';
 
 /** Builds the whole HTTP app: kernel hooks first, then every feature's routes. */
@@ -59,6 +60,7 @@ export function buildApp(ctx: AppContext): AnyElysia {
     .use(peopleRoutes(ctx))
     .use(teamRoutes(ctx))
     .use(auditRoutes(ctx))
+    .use(connectRoutes(ctx))
     .use(assetRoutes(ctx))
     .use(uploadRoutes(ctx))
     .use(playbackRoutes(ctx))
