@@ -21,7 +21,7 @@ export class Beacon {
   private timer: ReturnType<typeof setInterval>;
   private onHide = () => this.flush();
   sid: string;
-  constructor(private url: string, private head: { kind: string | null; id: string | null; src: string | null }, sid: string | null) {
+  constructor(private url: string, private head: { tenant: string | null; kind: string | null; id: string | null; src: string | null }, sid: string | null) {
     this.sid = sid ?? crypto.randomUUID();
     this.timer = setInterval(() => this.flush(), 10_000);
     addEventListener('pagehide', this.onHide);
@@ -36,7 +36,7 @@ export class Beacon {
   flush(): void {
     if (!this.queue.length) return;
     const events = this.queue.splice(0, 200);
-    const body = JSON.stringify({ v: 1, sid: this.sid, vid: viewerId(), host: location.host, kind: this.head.kind, id: this.head.id, src: this.head.src, sent: Date.now(), events });
+    const body = JSON.stringify({ v: 1, sid: this.sid, vid: viewerId(), tenant: this.head.tenant, host: location.host, url: location.href.slice(0, 2000), kind: this.head.kind, id: this.head.id, src: this.head.src, sent: Date.now(), events });
     let ok = false;
     try { ok = navigator.sendBeacon?.(this.url, new Blob([body], { type: 'text/plain' })) ?? false; } catch { ok = false; }
     if (!ok) void fetch(this.url, { method: 'POST', body, keepalive: true, mode: 'cors', credentials: 'omit', headers: { 'content-type': 'text/plain' } }).catch(() => {});

@@ -105,8 +105,8 @@ export class VSPlayer extends EventTarget {
     if (!src) { this.overlay(this.t('error')); this.domEmit('vs:error', { error: 'no source' }); return; }
     if (o.beacon.enabled) {
       const kind = (o.playback && Object.keys(o.playback)[0]) || null;
-      this.beacon = new Beacon(o.beacon.url ?? `${new URL(this.api).origin}/b/v1`, { kind: kind === 'asset' ? 'vod' : kind === 'channel' ? 'live' : kind, id: kind ? String(o.playback![kind]) : null, src: this.session ? null : src }, this.session?.sid ?? null);
-      this.track('view_start', { engine: null, lang: this.lang, skin: o.skin });
+      this.beacon = new Beacon(o.beacon.url ?? `${new URL(this.api).origin}/b/v1`, { tenant: o.tenant, kind: kind === 'asset' ? 'vod' : kind === 'channel' ? 'live' : kind, id: kind ? String(o.playback![kind]) : null, src: this.session ? null : src }, this.session?.sid ?? null);
+      this.track('view_start', { lang: this.lang, skin: o.skin });
     }
     for (const tr of o.tracks) {
       const el = document.createElement('track');
@@ -117,7 +117,7 @@ export class VSPlayer extends EventTarget {
     try {
       this.engine = await attach(this.video, src, o.base, o.sources[0]?.type);
     } catch (e) { this.overlay(this.t('error')); this.domEmit('vs:error', { error: String(e) }); return; }
-    this.engine.onFatal((msg) => { this.emit('vsreconnect', { reason: msg }); this.track('error', { msg }); });
+    this.engine.onFatal((msg) => { this.emit('vsreconnect', { reason: msg }); this.track('error', { error: msg }); });
     this.engine.onLevels(() => this.onLevels());
     this.wire();
     if (this.session) this.scheduleRefresh();
