@@ -17,6 +17,9 @@ export interface Guarded { params: Record<string, string>; request: Request; ten
 /** A delivery handler behind the gate. */
 export type DeliveryHandler = (g: Guarded) => Response | Promise<Response>;
 
+/** One delivery answer as observers see it (the origin request log): status, time to the answer, token sid, viewer IP. */
+export interface Served { request: Request; guarded: Guarded | null; response: Response | null; status: number; ttfbMs: number; sid: string | null; ip: string | null }
+
 function normIp(ip: string | null): string | null {
   return ip ? ip.replace(/^::ffff:/, '') : null;
 }
@@ -56,6 +59,8 @@ export function createGate(ctx: AppContext) {
   const identity = new IdentityService(ctx.db, null);
   const tenants = new Map<string, GateTenant>();
   const verified = new WeakMap<Request, Claims>();
+  const viewerIps = new WeakMap<Request, string | null>();
+  const observers: ((s: Served) => void)[] = [];
   const registered = new Set<string>();
   const deny = (detail: string) => new AppError('forbidden', detail);
 
@@ -107,7 +112,28 @@ export function createGate(ctx: AppContext) {
     return { params, request, tenant, target };
   };
 
+  /** Runs a guarded handler and reports its answer (or refusal) to every observer; observers never fail the request. */
+  const observed = async (request: Request, guarded: () => Guarded, handler: DeliveryHandler): Promise<Response> => {
+    const t0 = performance.now();
+    let g: Guarded | null = null, res: Response | null = null, status = 500;
+    try {
+      g = guarded();
+      res = await handler(g);
+      status = res.status;
+      return res;
+    } catch (e) {
+      status = e instanceof AppError ? e.status : 500;
+      throw e;
+    } finally {
+      const s: Served = { request, guarded: g, response: res, status, ttfbMs: performance.now() - t0, sid: verified.get(request)?.s ?? null, ip: viewerIps.has(request) ? viewerIps.get(request)! : normIp(clientIp(request)) };
+      for (const o of observers) { try { o(s); } catch { /* an observer never breaks delivery */ } }
+    }
+  };
+
   return {
+    /** Adds an observer called after every guarded delivery answer (the statistics origin log). */
+    observe(fn: (s: Served) => void): void { observers.push(fn); },
+
     /** Verifies the token of a /t/ request and returns the inner request to dispatch. */
     unwrap(req: Request): Request {
       const q = req.url.indexOf('?');
@@ -121,6 +147,7 @@ export function createGate(ctx: AppContext) {
       if (r.claims.ip && normIp(r.claims.ip) !== ip) throw deny('playback token is bound to another viewer address');
       const inner = new Request(`${url.origin}${m[2]}${q < 0 ? '' : req.url.slice(q)}`, { method: req.method, headers: req.headers });
       verified.set(inner, r.claims);
+      viewerIps.set(inner, ip);
       return inner;
     },
 
@@ -129,7 +156,9 @@ export function createGate(ctx: AppContext) {
       const def: DeliveryRoute = DELIVERY[name];
       registered.add(def.path);
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Elysia's context type for a dynamic path
-      const h = ({ params, request }: Record<string, any>) => handler(guard(def, params as Record<string, string>, request as Request));
+      const plain = ({ params, request }: Record<string, any>) => handler(guard(def, params as Record<string, string>, request as Request));
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
+      const h = (c: Record<string, any>) => (observers.length ? observed(c.request as Request, () => guard(def, c.params as Record<string, string>, c.request as Request), handler) : plain(c));
       return app.get(def.path, h, { detail: hidden }).head(def.path, h, { detail: hidden }) as A;
     },
 

@@ -1,0 +1,127 @@
+import type { AppContext } from '../../kernel/context';
+import { invalid } from '../../kernel/errors';
+import type { StatsParam } from '../../kernel/stats';
+import { edgeWhere, eventWhere, type StatsQuery } from './query';
+import { sessionsSql } from './sessions';
+import { statsRuntime } from './runtime';
+
+/** Report names of the exports (the 422 detail lists them: clients read them from there). */
+export const REPORTS = ['sessions', 'player_events', 'edge_requests', 'site_events', 'programmes'] as const;
+/** An export report. */
+export type Report = (typeof REPORTS)[number];
+/** Most rows of one export. */
+export const EXPORT_MAX_ROWS = 1_000_000;
+/** Longest range of one export. */
+export const EXPORT_MAX_RANGE_MS = 31 * 86_400_000;
+/** Longest run of one export. */
+export const EXPORT_MAX_MS = 20 * 60_000;
+
+/** Viewer-level columns: only for `stats:pii`. */
+export const PII_COLUMNS = new Set(['viewer_id', 'ip_hash', 'page_url', 'user_agent', 'referrer']);
+
+/** Checks a report name (422 whose detail names every report). */
+export function checkReport(r: string): Report {
+  if (!(REPORTS as readonly string[]).includes(r)) throw invalid('report', `unknown report "${r}"; reports: ${REPORTS.join(', ')}`);
+  return r as Report;
+}
+
+const ts = (c: string) => `strftime(make_timestamp(${c} * 1000), '%Y-%m-%dT%H:%M:%S.%g') || 'Z' AS ${c}`;
+
+/** The SELECT of a report: [sql without ORDER/LIMIT, params, columns]. */
+export function reportQuery(report: Report, q: StatsQuery, pii: boolean): { sql: string; params: StatsParam[]; columns: string[] } {
+  const keep = (cols: string[]) => cols.filter((c) => pii || !PII_COLUMNS.has(c));
+  switch (report) {
+    case 'edge_requests': {
+      const cols = keep(['ts', 'kind', 'target', 'rendition', 'file', 'method', 'status', 'bytes', 'ttfb_ms', 'sid', 'source', 'ip_hash', 'country', 'asn', 'device', 'browser', 'os', 'user_agent', 'referrer']);
+      const w = edgeWhere(q, 'ts');
+      return { sql: `SELECT ${cols.map((c) => (c === 'ts' ? ts(c) : c)).join(', ')} FROM edge_requests WHERE ${w.sql} ORDER BY edge_requests.ts`, params: w.params, columns: cols };
+    }
+    case 'player_events': case 'site_events': {
+      const all = report === 'site_events'
+        ? ['ts', 'page_host', 'page_url', 'referrer', 'sid', 'viewer_id', 'e', 'kind', 'content_id']
+        : ['ts', 'sid', 'viewer_id', 'e', 'kind', 'content_id', 'channel', 'live', 'pos', 'buf', 'startup_ms', 'dur_ms', 'level', 'pathway', 'error', 'page_host', 'page_url', 'country', 'asn', 'device', 'ip_hash', 'user_agent', 'referrer'];
+      const cols = keep(all);
+      const w = eventWhere(q);
+      const extra = report === 'site_events' ? ' AND page_host IS NOT NULL' : '';
+      return { sql: `SELECT ${cols.map((c) => (c === 'ts' ? ts(c) : c)).join(', ')} FROM player_events WHERE ${w.sql}${extra} ORDER BY player_events.ts`, params: w.params, columns: cols };
+    }
+    case 'sessions': {
+      const cols = keep(['sid', 'viewer_id', 'started', 'last_ts', 'kind', 'content_id', 'channel', 'page_host', 'country', 'device', 'pathway', 'attempted', 'played', 'startup_ms', 'watch_ms', 'rebuffers', 'rebuffer_ms', 'errors', 'completed', 'ad_impressions', 'last_level']);
+      const w = eventWhere(q);
+      return { sql: `WITH ${sessionsSql(w.sql)} SELECT ${cols.map((c) => (c === 'started' || c === 'last_ts' ? ts(c) : c)).join(', ')} FROM sessions ORDER BY sessions.started, sessions.sid`, params: w.params, columns: cols };
+    }
+    case 'programmes': {
+      const cols = ['kind', 'channel', 'programme', 'viewers', 'bytes', 'requests'];
+      const w = edgeWhere(q, 'ts');
+      return {
+        sql: `SELECT kind, split_part(target, '/', 1) AS channel, CASE WHEN kind = 'startover' THEN split_part(target, '/', 2) END AS programme,
+          count(DISTINCT coalesce(sid, ip_hash)) AS viewers, coalesce(sum(bytes), 0) AS bytes, count(*) AS requests
+          FROM edge_requests WHERE ${w.sql} AND kind IN ('startover', 'catchup') GROUP BY ALL ORDER BY viewers DESC, channel, programme`,
+        params: w.params, columns: cols,
+      };
+    }
+  }
+}
+
+/** One CSV cell (RFC 4180 quoting; text starting with = + - @ is prefixed with ' so spreadsheets do not run it). */
+export function csvCell(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  let s = typeof v === 'string' ? v : String(v);
+  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}
+
+/** Encodes rows in the export format. */
+export function encodeRows(rows: Record<string, unknown>[], columns: string[], format: 'csv' | 'ndjson'): string {
+  let out = '';
+  if (format === 'csv') for (const r of rows) out += columns.map((c) => csvCell(r[c])).join(',') + '\r\n';
+  else for (const r of rows) { const o: Record<string, unknown> = {}; for (const c of columns) o[c] = r[c] ?? null; out += JSON.stringify(o) + '\n'; }
+  return out;
+}
+
+/** Counts the rows of a report (for X-Export-Total-Rows). */
+export async function countReport(ctx: AppContext, report: Report, q: StatsQuery): Promise<number> {
+  await statsRuntime(ctx).ready;
+  const { sql, params } = reportQuery(report, q, true);
+  const [r] = await ctx.stats.all<{ n: number }>(`SELECT count(*)::DOUBLE AS n FROM (${sql})`, params);
+  return r?.n ?? 0;
+}
+
+/**
+ * Streams a report as CSV (UTF-8 with byte order mark and a header row) or NDJSON, at most `maxRows` rows, reading
+ * DuckDB chunk by chunk as the client reads (back-pressure). A failure or the time limit errors the stream, which
+ * aborts the connection (the client sees a broken transfer, never a short file that looks complete).
+ */
+export function exportStream(ctx: AppContext, report: Report, q: StatsQuery, o: { format: 'csv' | 'ndjson'; pii: boolean; maxRows: number; onEnd: (rows: number, ok: boolean) => void }): ReadableStream<Uint8Array> {
+  const { sql, params, columns } = reportQuery(report, q, o.pii);
+  const enc = new TextEncoder();
+  let wake: (() => void) | null = null;
+  let cancelled = false;
+  const started = Date.now();
+  let sent = 0;
+  return new ReadableStream<Uint8Array>({
+    start(c) {
+      if (o.format === 'csv') c.enqueue(enc.encode('\uFEFF' + columns.join(',') + '\r\n'));
+      void (async () => {
+        try {
+          await ctx.stats.stream(`${sql} LIMIT ${o.maxRows}`, params, async (rows) => {
+            if (cancelled) return false;
+            if (Date.now() - started > EXPORT_MAX_MS) throw new Error('export ran past 20 minutes');
+            c.enqueue(enc.encode(encodeRows(rows, columns, o.format)));
+            sent += rows.length;
+            while (!cancelled && (c.desiredSize ?? 1) <= 0) await new Promise<void>((r) => { wake = r; });
+            return !cancelled;
+          });
+          if (cancelled) { o.onEnd(sent, false); return; }
+          c.close();
+          o.onEnd(sent, true);
+        } catch (e) {
+          o.onEnd(sent, false);
+          try { c.error(e); } catch { /* already closed */ }
+        }
+      })();
+    },
+    pull() { const w = wake; wake = null; w?.(); },
+    cancel() { cancelled = true; const w = wake; wake = null; w?.(); },
+  }, { highWaterMark: 4 });
+}

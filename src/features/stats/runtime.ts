@@ -1,0 +1,68 @@
+import type { AppContext } from '../../kernel/context';
+import type { StatsParam } from '../../kernel/stats';
+import { geoOf } from '../playback/geo';
+import { analyticsSettings, type AnalyticsSettings } from './settings';
+import { ensureTables, applyRetention } from './tables';
+import { IngestQueue } from './queue';
+import { DeviceParser } from './device';
+import { IpHasher } from './salt';
+import { EDGE_FLUSH, EVENT_FLUSH, edgeRow, eventRow, type EdgeHit, type PlayerEvent } from './rows';
+
+/** The running statistics pipeline of one app: settings, the two ingest queues and their writers. */
+export interface StatsRuntime {
+  settings: AnalyticsSettings;
+  /** Resolves once the tables exist. */
+  ready: Promise<void>;
+  edge: IngestQueue<EdgeHit>;
+  events: IngestQueue<PlayerEvent>;
+  /** Writes everything queued now (tests, shutdown). */
+  flush(): Promise<void>;
+}
+
+const runtimes = new WeakMap<AppContext, StatsRuntime>();
+
+/** The app's statistics pipeline (built once per context; flushed on stop). */
+export function statsRuntime(ctx: AppContext): StatsRuntime {
+  const hit = runtimes.get(ctx);
+  if (hit) return hit;
+  const settings = analyticsSettings(ctx);
+  // Rows staged before a crash (appended, not yet moved) are moved by the first flush at start.
+  const ready = settings.enabled
+    ? ensureTables(ctx.stats).then(() => ctx.stats.transaction(EDGE_FLUSH)).then(() => ctx.stats.transaction(EVENT_FLUSH))
+    : Promise.resolve();
+  ready.catch((e) => ctx.log.error('statistics tables could not be created', { error: String(e) }));
+  const devices = new DeviceParser();
+  const ips = new IpHasher(ctx.stats);
+  const geo = geoOf(ctx);
+  const onError = (e: unknown) => ctx.log.error('statistics batch not written', { error: String(e) });
+  const opts = { flushMs: settings.flushMs, flushRows: settings.flushRows, max: settings.queueMax, onError };
+  // Hashing, geo and User-Agent parsing happen here, at flush time, never on the request path.
+  const prepare = async <T extends { ts: number; tenantId: string; ip: string | null; ua: string | null }>(rows: T[], toRow: (r: T, ipHash: string | null, net: { country: string | null; asn: number | null }, dev: ReturnType<DeviceParser['parse']>) => StatsParam[]) => {
+    const out: StatsParam[][] = new Array(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i];
+      const salt = await ips.salt(r.ts);
+      out[i] = toRow(r, ips.hash(salt, r.tenantId, r.ip), geo.lookup(r.ip), devices.parse(r.ua));
+    }
+    return out;
+  };
+  const edge = new IngestQueue<EdgeHit>(async (rows) => {
+    await ready;
+    await ctx.stats.append('edge_stage', await prepare(rows, edgeRow));
+    await ctx.stats.transaction(EDGE_FLUSH);
+  }, opts);
+  const events = new IngestQueue<PlayerEvent>(async (rows) => {
+    await ready;
+    await ctx.stats.append('event_stage', await prepare(rows, eventRow));
+    await ctx.stats.transaction(EVENT_FLUSH);
+  }, opts);
+  const rt: StatsRuntime = { settings, ready, edge, events, flush: async () => { await edge.flush(); await events.flush(); } };
+  if (settings.enabled) {
+    edge.start(); events.start();
+    const sweep = setInterval(() => { void applyRetention(ctx.stats, ctx.clock.now(), settings.retentionDays).catch(onError); }, 3_600_000);
+    sweep.unref?.();
+    ctx.onStop(async () => { clearInterval(sweep); await edge.stop(); await events.stop(); });
+  }
+  runtimes.set(ctx, rt);
+  return rt;
+}

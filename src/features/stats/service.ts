@@ -1,0 +1,201 @@
+import type { AppContext } from '../../kernel/context';
+import { AppError, invalid } from '../../kernel/errors';
+import type { StatsParam } from '../../kernel/stats';
+import { edgeUsesRollup, edgeWhere, eventWhere, type StatsQuery } from './query';
+import { EDGE_METRICS, METRICS, SESSION_AGG, SESSION_METRICS, edgeAgg, sessionsSql, withSecs, type Metric } from './sessions';
+import { statsRuntime } from './runtime';
+
+/** Timeseries intervals: bucket length and the longest range each accepts. */
+export const INTERVALS = { '1m': { ms: 60_000, maxMs: 2 * 86_400_000 }, '1h': { ms: 3_600_000, maxMs: 180 * 86_400_000 }, '1d': { ms: 86_400_000, maxMs: 731 * 86_400_000 } } as const;
+/** A timeseries interval name. */
+export type Interval = keyof typeof INTERVALS;
+/** Dimensions `group_by` and `breakdown` accept. */
+export const DIMENSIONS = ['country', 'device', 'channel', 'asset', 'clip', 'page_host', 'pathway', 'live'] as const;
+/** A grouping dimension. */
+export type Dimension = (typeof DIMENSIONS)[number];
+/** Seconds a session stays "concurrent" after its last event while not paused or ended (2 × the longest heartbeat). */
+export const REALTIME_WINDOW_MS = 120_000;
+
+const isEdge = (m: Metric) => (EDGE_METRICS as readonly string[]).includes(m);
+
+/** Checks a metric name (422 naming the metrics otherwise). */
+export function checkMetric(m: string, field = 'metric'): Metric {
+  if (!(METRICS as readonly string[]).includes(m)) throw invalid(field, `unknown metric "${m}"; metrics: ${METRICS.join(', ')}`);
+  return m as Metric;
+}
+
+/** The default interval of a range (1m up to 1 day, 1h up to 90 days, else 1d). */
+export function defaultInterval(rangeMs: number): Interval {
+  return rangeMs <= 86_400_000 ? '1m' : rangeMs <= 90 * 86_400_000 ? '1h' : '1d';
+}
+
+/** SQL column of a dimension over sessions or the origin log (null: the origin log does not know it). */
+function dimSql(d: Dimension, edge: boolean): string | null {
+  if (edge) {
+    switch (d) {
+      case 'country': case 'device': return `coalesce(${d}, '')`;
+      case 'channel': return `CASE WHEN kind IN ('channel', 'catchup', 'startover') THEN split_part(target, '/', 1) END`;
+      case 'asset': return `CASE WHEN kind = 'asset' THEN target END`;
+      case 'clip': return `CASE WHEN kind = 'clip' THEN target END`;
+      case 'live': return `(kind = 'channel')::VARCHAR`;
+      default: return null;
+    }
+  }
+  switch (d) {
+    case 'channel': return `CASE WHEN kind IN ('live', 'channel', 'catchup', 'startover') THEN coalesce(channel, content_id) END`;
+    case 'asset': return `CASE WHEN kind IN ('vod', 'asset') THEN content_id END`;
+    case 'clip': return `CASE WHEN kind = 'clip' THEN content_id END`;
+    case 'live': return 'live::VARCHAR';
+    default: return d;
+  }
+}
+
+/** Reads statistics for one tenant; every number is computed by DuckDB from the tables named in docs/metrics.md. */
+export class StatsService {
+  constructor(private ctx: AppContext) {}
+
+  /** 403 feature_disabled when the analytics store is switched off. */
+  assertEnabled(): void {
+    if (!statsRuntime(this.ctx).settings.enabled) throw new AppError('feature_disabled', 'the analytics store is switched off in this deployment (config analytics.enabled)');
+  }
+
+  private async rows<T>(sql: string, params: StatsParam[]): Promise<T[]> {
+    await statsRuntime(this.ctx).ready;
+    return this.ctx.stats.all<T>(sql, params);
+  }
+
+  /** Values of metrics over the whole range (null for ratios without a denominator). */
+  async totals(q: StatsQuery, metrics: readonly Metric[]): Promise<Record<string, number | null>> {
+    const out: Record<string, number | null> = {};
+    const sm = metrics.filter((m) => !isEdge(m)), em = metrics.filter(isEdge);
+    if (sm.length) {
+      const w = eventWhere(q);
+      const cols = sm.map((m) => `${SESSION_AGG[m]} AS ${m}`).join(', ');
+      const [r] = await this.rows<Record<string, number | null>>(`WITH ${sessionsSql(w.sql)} SELECT ${cols} FROM sessions`, w.params);
+      for (const m of sm) out[m] = r?.[m] ?? null;
+    }
+    if (em.length) {
+      const raw = !edgeUsesRollup(q);
+      const w = edgeWhere(q, raw ? 'ts' : 'minute');
+      const agg = edgeAgg(raw);
+      const cols = em.map((m) => `${withSecs(agg[m], (q.to - q.from) / 1000)} AS ${m}`).join(', ');
+      const [r] = await this.rows<Record<string, number | null>>(`SELECT ${cols} FROM ${raw ? 'edge_requests' : 'edge_minute'} WHERE ${w.sql}`, w.params);
+      for (const m of em) out[m] = r?.[m] ?? null;
+    }
+    for (const m of metrics) if (out[m] === null && !/ratio|rate|avg|p95/.test(m)) out[m] = 0;
+    return out;
+  }
+
+  /** Headline numbers for the range and the same-length period just before it, with the relative change. */
+  async overview(q: StatsQuery) {
+    const metrics = METRICS.filter((m) => m !== 'concurrent');
+    const len = q.to - q.from;
+    const [cur, prev] = await Promise.all([this.totals(q, metrics), this.totals({ ...q, from: q.from - len, to: q.from }, metrics)]);
+    const change: Record<string, number | null> = {};
+    for (const m of metrics) { const a = cur[m], b = prev[m]; change[m] = a === null || b === null || b === 0 ? null : (a - b) / b; }
+    return { from: new Date(q.from).toISOString(), to: new Date(q.to).toISOString(), previous: { from: new Date(q.from - len).toISOString(), to: new Date(q.from).toISOString() }, current: cur, previous_values: prev, change };
+  }
+
+  /** One metric in buckets of `interval` (bucket start aligned to the interval, UTC), optionally one series per group (top 10). */
+  async timeseries(q: StatsQuery, metric: Metric, interval: Interval, groupBy: Dimension | null) {
+    const step = INTERVALS[interval].ms;
+    const from = Math.floor(q.from / step) * step, to = Math.ceil(q.to / step) * step;
+    const aq = { ...q, from, to };
+    const edge = isEdge(metric);
+    const g = groupBy ? dimSql(groupBy, edge) : null;
+    if (groupBy && !g) throw invalid('group_by', `"${groupBy}" does not apply to ${metric} (origin log metric); use country, device, channel, asset, clip or live`);
+    const key = g ? `${g}` : `''`;
+    let sql: string, params: StatsParam[];
+    if (edge) {
+      const raw = !edgeUsesRollup(aq);
+      const w = edgeWhere(aq, raw ? 'ts' : 'minute');
+      sql = `SELECT (${raw ? 'ts' : 'minute'} // ${step} * ${step})::DOUBLE AS b, ${key} AS k, ${withSecs(edgeAgg(raw)[metric], step / 1000)} AS v FROM ${raw ? 'edge_requests' : 'edge_minute'} WHERE ${w.sql} GROUP BY ALL`;
+      params = w.params;
+    } else {
+      const w = eventWhere(aq);
+      if (metric === 'concurrent') {
+        sql = `SELECT (ts // ${step} * ${step})::DOUBLE AS b, ${g ? `${g}` : `''`} AS k, count(DISTINCT sid)::DOUBLE AS v FROM player_events WHERE ${w.sql} GROUP BY ALL`;
+      } else {
+        sql = `WITH ${sessionsSql(w.sql)} SELECT (started // ${step} * ${step})::DOUBLE AS b, ${key} AS k, ${SESSION_AGG[metric]} AS v FROM sessions GROUP BY ALL`;
+      }
+      params = w.params;
+    }
+    const rows = await this.rows<{ b: number; k: string | null; v: number | null }>(sql, params);
+    const empty = /ratio|rate|avg|p95/.test(metric) ? null : 0;
+    const byKey = new Map<string, Map<number, number | null>>();
+    for (const r of rows) {
+      const k = r.k === null ? '' : String(r.k);
+      if (!byKey.has(k)) byKey.set(k, new Map());
+      byKey.get(k)!.set(r.b, r.v);
+    }
+    const points = (m: Map<number, number | null> | undefined) => {
+      const out: { t: string; value: number | null }[] = [];
+      for (let b = from; b < to; b += step) out.push({ t: new Date(b).toISOString(), value: m?.get(b) ?? empty });
+      return out;
+    };
+    const base = { metric, interval, from: new Date(from).toISOString(), to: new Date(to).toISOString() };
+    if (!groupBy) return { ...base, group_by: null, points: points(byKey.get('')), series: [] };
+    const total = (m: Map<number, number | null>) => [...m.values()].reduce<number>((a, v) => a + (v ?? 0), 0);
+    const keys = [...byKey.entries()].sort((a, b) => total(b[1]) - total(a[1])).slice(0, 10);
+    return { ...base, group_by: groupBy, points: [], series: keys.map(([k, m]) => ({ key: k, points: points(m) })) };
+  }
+
+  /** The `limit` assets, clips or channels with the highest `metric` over the range. */
+  async top(q: StatsQuery, entity: 'assets' | 'clips' | 'channels', metric: Metric, limit: number) {
+    const dim: Dimension = entity === 'assets' ? 'asset' : entity === 'clips' ? 'clip' : 'channel';
+    const edge = isEdge(metric);
+    const g = dimSql(dim, edge)!;
+    let sql: string, params: StatsParam[];
+    if (edge) {
+      const raw = !edgeUsesRollup(q);
+      const w = edgeWhere(q, raw ? 'ts' : 'minute');
+      sql = `SELECT ${g} AS id, ${withSecs(edgeAgg(raw)[metric], (q.to - q.from) / 1000)} AS v FROM ${raw ? 'edge_requests' : 'edge_minute'} WHERE ${w.sql} GROUP BY ALL`;
+      params = w.params;
+    } else {
+      const w = eventWhere(q);
+      sql = `WITH ${sessionsSql(w.sql)} SELECT ${g} AS id, ${SESSION_AGG[metric]} AS v FROM sessions GROUP BY ALL`;
+      params = w.params;
+    }
+    const rows = await this.rows<{ id: string | null; v: number | null }>(`SELECT * FROM (${sql}) WHERE id IS NOT NULL ORDER BY v DESC NULLS LAST, id LIMIT ${limit}`, params);
+    return { entity, metric, items: rows.map((r) => ({ id: r.id!, value: r.v })) };
+  }
+
+  /** Concurrent viewers now: sessions with an event in the last two minutes whose last event is not a pause, end, error or a bare view start. */
+  async realtime(tenantId: string, now: number) {
+    const rows = await this.rows<{ kind: string | null; id: string | null; n: number }>(
+      `SELECT kind, id, count(*)::DOUBLE AS n FROM (
+         SELECT sid, any_value(kind) AS kind, coalesce(any_value(channel), any_value(content_id)) AS id, arg_max(e, ts) AS last_e
+         FROM player_events WHERE tenant_id = ? AND ts >= ? AND ts <= ? GROUP BY sid)
+       WHERE last_e NOT IN ('pause', 'ended', 'error', 'view_start') GROUP BY ALL ORDER BY n DESC, id LIMIT 100`,
+      [tenantId, now - REALTIME_WINDOW_MS, now + 60_000],
+    );
+    return { at: new Date(now).toISOString(), window_s: REALTIME_WINDOW_MS / 1000, concurrent: rows.reduce((a, r) => a + r.n, 0), by_content: rows.map((r) => ({ kind: r.kind, id: r.id, concurrent: r.n })) };
+  }
+
+  /** Session metrics by one dimension (top 50 values by plays). */
+  async breakdown(q: StatsQuery, by: Dimension) {
+    const w = eventWhere(q);
+    const ms = ['attempts', 'plays', 'viewers', 'watch_time', 'rebuffer_ratio', 'error_rate', 'startup_avg'] as const;
+    const rows = await this.rows<Record<string, unknown>>(`WITH ${sessionsSql(w.sql)} SELECT ${dimSql(by, false)} AS key, ${ms.map((m) => `${SESSION_AGG[m]} AS ${m}`).join(', ')} FROM sessions GROUP BY ALL ORDER BY plays DESC, key LIMIT 50`, w.params);
+    return { by, items: rows.map((r) => ({ ...r, key: r.key === null ? null : String(r.key) })) };
+  }
+
+  /** Quality of experience: startup (average, p95), rebuffering, errors, exits before start. */
+  async qoe(q: StatsQuery) {
+    const t = await this.totals(q, ['attempts', 'plays', 'startup_avg', 'startup_p95', 'rebuffer_ratio', 'error_rate']);
+    const w = eventWhere(q);
+    const [r] = await this.rows<Record<string, number | null>>(`WITH ${sessionsSql(w.sql)} SELECT ${SESSION_AGG.exits_before_start} AS exits_before_start, ${SESSION_AGG.rebuffer_count} AS rebuffer_count FROM sessions`, w.params);
+    return { ...t, exits_before_start: r?.exits_before_start ?? 0, rebuffer_count: r?.rebuffer_count ?? 0 };
+  }
+
+  /** Completion per content: plays and completed plays (an `ended` event) and their ratio. */
+  async completion(q: StatsQuery, limit = 50) {
+    const w = eventWhere(q);
+    const rows = await this.rows<Record<string, unknown>>(
+      `WITH ${sessionsSql(w.sql)} SELECT kind, coalesce(channel, content_id) AS id, count(*) FILTER (WHERE played)::DOUBLE AS plays,
+        count(*) FILTER (WHERE played AND completed)::DOUBLE AS completed, ${SESSION_AGG.completion_rate} AS completion_rate
+       FROM sessions GROUP BY ALL ORDER BY plays DESC, id LIMIT ${limit}`, w.params);
+    const [all] = await this.rows<{ completion_rate: number | null }>(`WITH ${sessionsSql(w.sql)} SELECT ${SESSION_AGG.completion_rate} AS completion_rate FROM sessions`, w.params);
+    return { completion_rate: all?.completion_rate ?? null, items: rows };
+  }
+}

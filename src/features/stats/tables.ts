@@ -1,0 +1,53 @@
+import type { StatsStore } from '../../kernel/stats';
+
+/** Columns of the origin request log, in append order (times are epoch milliseconds). */
+export const EDGE_COLUMNS = [
+  'ts', 'tenant_id', 'kind', 'target', 'rendition', 'file', 'method', 'status', 'bytes', 'ttfb_ms', 'sid', 'source',
+  'ip_hash', 'country', 'asn', 'device', 'browser', 'os', 'user_agent', 'referrer',
+] as const;
+
+/** Columns of the player (beacon) event table, in append order. */
+export const EVENT_COLUMNS = [
+  'ts', 'received', 'tenant_id', 'sid', 'viewer_id', 'page_host', 'page_url', 'kind', 'content_id', 'channel', 'live', 'e', 'pos', 'buf',
+  'startup_ms', 'dur_ms', 'level', 'pathway', 'error', 'ip_hash', 'country', 'asn', 'device', 'user_agent', 'referrer', 'data',
+] as const;
+
+const DDL = [
+  `CREATE TABLE IF NOT EXISTS edge_requests (
+    ts BIGINT NOT NULL, tenant_id VARCHAR NOT NULL, kind VARCHAR, target VARCHAR, rendition VARCHAR, file VARCHAR,
+    method VARCHAR, status SMALLINT, bytes BIGINT, ttfb_ms DOUBLE, sid VARCHAR, source VARCHAR, ip_hash VARCHAR,
+    country VARCHAR, asn INTEGER, device VARCHAR, browser VARCHAR, os VARCHAR, user_agent VARCHAR, referrer VARCHAR)`,
+  `CREATE TABLE IF NOT EXISTS player_events (
+    ts BIGINT NOT NULL, received BIGINT NOT NULL, tenant_id VARCHAR NOT NULL, sid VARCHAR NOT NULL, viewer_id VARCHAR,
+    page_host VARCHAR, page_url VARCHAR, kind VARCHAR, content_id VARCHAR, channel VARCHAR, live BOOLEAN, e VARCHAR NOT NULL,
+    pos DOUBLE, buf DOUBLE, startup_ms DOUBLE, dur_ms DOUBLE, level VARCHAR, pathway VARCHAR, error VARCHAR,
+    ip_hash VARCHAR, country VARCHAR, asn INTEGER, device VARCHAR, user_agent VARCHAR, referrer VARCHAR, data VARCHAR)`,
+  // Minute rollup of the origin log per tenant × minute × filter dimensions; additive columns only.
+  `CREATE TABLE IF NOT EXISTS edge_minute (
+    tenant_id VARCHAR NOT NULL, minute BIGINT NOT NULL, kind VARCHAR NOT NULL, target VARCHAR NOT NULL,
+    country VARCHAR NOT NULL, device VARCHAR NOT NULL, requests BIGINT NOT NULL, errors BIGINT NOT NULL,
+    bytes BIGINT NOT NULL, memory_requests BIGINT NOT NULL, memory_bytes BIGINT NOT NULL, ttfb_ms_sum DOUBLE NOT NULL,
+    PRIMARY KEY (tenant_id, minute, kind, target, country, device))`,
+  // Staging tables: the appender writes here; a flush moves them (and their rollup) in one transaction.
+  `CREATE TABLE IF NOT EXISTS edge_stage AS SELECT * FROM edge_requests LIMIT 0`,
+  `CREATE TABLE IF NOT EXISTS event_stage AS SELECT * FROM player_events LIMIT 0`,
+  `CREATE TABLE IF NOT EXISTS ip_salts (day BIGINT PRIMARY KEY, salt VARCHAR NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS export_jobs (
+    id VARCHAR PRIMARY KEY, tenant_id VARCHAR NOT NULL, report VARCHAR NOT NULL, format VARCHAR NOT NULL,
+    "from" BIGINT NOT NULL, "to" BIGINT NOT NULL, pii BOOLEAN NOT NULL, status VARCHAR NOT NULL, rows BIGINT,
+    file VARCHAR, created BIGINT NOT NULL, finished BIGINT, error VARCHAR)`,
+];
+
+/** Creates the statistics tables when missing (idempotent; run at start). */
+export async function ensureTables(stats: StatsStore): Promise<void> {
+  for (const sql of DDL) await stats.run(sql);
+}
+
+/** Deletes rows past each table's retention (days); returns nothing, runs in the background daily. */
+export async function applyRetention(stats: StatsStore, now: number, days: { edge_requests: number; player_events: number; rollups: number }): Promise<void> {
+  const day = 86_400_000;
+  await stats.run('DELETE FROM edge_requests WHERE ts < ?', [now - days.edge_requests * day]);
+  await stats.run('DELETE FROM player_events WHERE ts < ?', [now - days.player_events * day]);
+  await stats.run('DELETE FROM edge_minute WHERE minute < ?', [now - days.rollups * day]);
+  await stats.run('DELETE FROM ip_salts WHERE day < ?', [now - 2 * day]);
+}
