@@ -36,6 +36,7 @@ import { teamRoutes } from './features/team/routes';
 import { auditRoutes } from './features/audit/routes';
 import { connectRoutes } from './features/connect/routes';
 import { playerRoutes } from './features/player/plugin';
+import { statsRoutes } from './features/stats/routes';
 
 /** Builds the whole HTTP app: kernel hooks first, then every feature's routes. */
 export function buildApp(ctx: AppContext): AnyElysia {
@@ -79,6 +80,7 @@ export function buildApp(ctx: AppContext): AnyElysia {
     .use(vodRoutes(ctx))
     .use(channelRoutes(ctx))
     .use(liveRoutes(ctx, gate))
+    .use(statsRoutes(ctx, gate))
     .use(playerRoutes(ctx));
   // Every delivery path must be declared in the delivery table (and so checked by the gate): refuse to start otherwise.
   gate.assertCovered(app);
