@@ -35,6 +35,7 @@ import { peopleRoutes } from './features/people/routes';
 import { teamRoutes } from './features/team/routes';
 import { auditRoutes } from './features/audit/routes';
 import { connectRoutes } from './features/connect/routes';
+import { settingsRoutes } from './features/settings/routes';
 import { playerRoutes } from './features/player/plugin';
 import { statsRoutes } from './features/stats/routes';
 
@@ -62,6 +63,7 @@ export function buildApp(ctx: AppContext): AnyElysia {
     .use(teamRoutes(ctx))
     .use(auditRoutes(ctx))
     .use(connectRoutes(ctx))
+    .use(settingsRoutes(ctx))
     .use(assetRoutes(ctx))
     .use(uploadRoutes(ctx))
     .use(playbackRoutes(ctx))

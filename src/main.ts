@@ -4,6 +4,7 @@ import { serve } from './cli/serve';
 import { keyCreate, tenantCreate, cliError } from './cli/admin';
 import { doctor } from './cli/doctor';
 import { secretsRotate } from './cli/secrets';
+import { userCreate } from './cli/user';
 
 /** CLI entry: parse arguments, run one command, exit with its status. No logic here. */
 async function main(argv: string[]): Promise<number> {
@@ -18,6 +19,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (cmd === 'tenant' && sub === 'create') return tenantCreate(cli.flags);
   if (cmd === 'key' && sub === 'create') return keyCreate(cli.flags);
+  if (cmd === 'user' && sub === 'create') return userCreate(cli.flags);
   if (cmd === 'doctor') return doctor(cli.flags);
   if (cmd === 'secrets' && sub === 'rotate') return secretsRotate(cli.flags);
   process.stderr.write(USAGE);

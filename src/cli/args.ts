@@ -13,6 +13,7 @@ export function parseCli(argv: string[]): Cli {
       data: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, config: { type: 'string' },
       name: { type: 'string' }, slug: { type: 'string' }, 'cdn-only': { type: 'boolean' }, json: { type: 'boolean' },
       tenant: { type: 'string' }, role: { type: 'string' }, scopes: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      email: { type: 'string' }, 'password-stdin': { type: 'boolean' },
     },
   });
   return { words: positionals, flags: values };
@@ -24,8 +25,9 @@ export const USAGE = `viewstream — self-hosted video platform
   viewstream serve [--data DIR] [--port N] [--host ADDR] [--config FILE]
   viewstream tenant create --name N [--slug S] [--cdn-only] [--json] [--data DIR]
   viewstream key create --tenant SLUG (--role R | --scopes a,b) [--name N] [--json] [--data DIR]
+  viewstream user create --email E --tenant SLUG --role R [--name N] [--password-stdin] [--json] [--data DIR]
   viewstream secrets rotate [--json] [--data DIR]   (service stopped: new master key, secrets re-wrapped)
   viewstream doctor [--json]
 
-Environment: VS_DATA_DIR VS_PORT VS_HOST VS_BASE_URL VS_RTMP_PORT VS_SRT_PORTS VS_PRIVATE_ALLOWLIST VS_MASTER_KEY
+Environment: VS_DATA_DIR VS_PORT VS_HOST VS_BASE_URL VS_RTMP_PORT VS_SRT_PORTS VS_PRIVATE_ALLOWLIST VS_MASTER_KEY VS_SMTP_URL VS_SMTP_FROM
 `;

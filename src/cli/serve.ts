@@ -6,6 +6,7 @@ import { identityService, keyLookup, IdentityService } from '../features/identit
 import type { AppContext } from '../kernel/context';
 import type { AnyElysia } from 'elysia';
 import { killAllChildren } from '../media/process';
+import { firstOwnerLink } from '../features/team/service';
 
 /** Dependencies the kernel takes from the identity feature. */
 export const bootDeps = {
@@ -28,6 +29,7 @@ export async function serve(flags: ConfigFlags): Promise<void> {
   const ctx: AppContext = { ...ctx0, config };
   app = buildApp(ctx);
   const boot = identityService(ctx).bootstrap();
+  const ownerLink = boot ? await firstOwnerLink(ctx, identityService(ctx).tenant(boot.tenant).id, 'Default') : null;
   await startWorkers(ctx);
   const out: string[] = [`ViewStream ${config.baseUrl} (data ${config.dataDir})`, `listening on ${config.host}:${server.port}`];
   out.push(`API reference: ${config.baseUrl}/docs/`);
@@ -35,6 +37,7 @@ export async function serve(flags: ConfigFlags): Promise<void> {
     out.push(`Created tenant "${boot.tenant}". Owner API key (shown once, keep it safe):`);
     out.push(`  ${boot.key}`);
     out.push(`Try: curl -H "Authorization: Bearer ${boot.key}" ${config.baseUrl}/v1/me`);
+    if (ownerLink) out.push(`Create the first studio owner (one-time link, valid 7 days):`, `  ${ownerLink}`);
   }
   process.stdout.write(out.join('\n') + '\n');
   let stopping = false;

@@ -8,6 +8,7 @@ import { CreateKeyBody, CreatedKey, KeyView, MeView } from './model';
 import { IdentityService, identityService } from './service';
 import { answers, PageQuery } from '../meta/model';
 import { sessionMe } from '../people/me';
+import { audit } from '../audit/service';
 
 /** /v1/me and /v1/api-keys. */
 export function identityRoutes(ctx: AppContext) {
@@ -36,9 +37,11 @@ export function identityRoutes(ctx: AppContext) {
         responses: { 200: { description: 'the caller', content: { 'application/json': { schema: MeView } } } },
       }),
     })
-    .post('/api-keys', ({ principal: p, body, set }) => {
+    .post('/api-keys', ({ principal: p, body, set, request }) => {
       set.status = 201;
-      return svc.createKey(p.tenantId, body, p);
+      const k = svc.createKey(p.tenantId, body, p);
+      audit(ctx, { tenantId: p.tenantId, action: 'key.created', actor: p, request, target: k.id, details: { name: k.name, role: k.role, scopes: k.scopes } });
+      return k;
     }, {
       auth: { scope: 'keys:manage' },
       body: CreateKeyBody,
@@ -56,9 +59,10 @@ export function identityRoutes(ctx: AppContext) {
       response: { 200: t.Object({ items: t.Array(KeyView), next_cursor: t.Union([t.String(), t.Null()]) }) },
       detail: doc('Identity', 'List API keys', 'רשימת מפתחות API', 'Newest first; `limit` up to 200 (default 50).'),
     })
-    .delete('/api-keys/:id', ({ principal: p, params, set }) => {
+    .delete('/api-keys/:id', ({ principal: p, params, set, request }) => {
       if (!isUuid(params.id)) throw notFound('API key');
       svc.revokeKey(p.tenantId, params.id, p);
+      audit(ctx, { tenantId: p.tenantId, action: 'key.revoked', actor: p, request, target: params.id });
       set.status = 204;
       return null;
     }, {

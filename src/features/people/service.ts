@@ -16,6 +16,9 @@ export const SESSION_MAX_MS = 7 * 24 * 3600_000;
 /** Password reset links are valid one hour. */
 export const RESET_TTL_MS = 3600_000;
 
+/** The parts of the app context people and team services use (the CLI builds just these). */
+export type PeopleCtx = Pick<AppContext, 'db' | 'clock' | 'keys' | 'config' | 'log'>;
+
 /** A person as the API shows them. */
 export interface UserView { id: string; email: string; name: string; created_at: string }
 /** A signed-in session as its owner sees it. */
@@ -28,7 +31,7 @@ export const userView = (u: UserRow): UserView => ({ id: u.id, email: u.email, n
 export class PeopleService {
   readonly store: PeopleStore;
   private dummy: Promise<string> | null = null;
-  constructor(private ctx: AppContext, private mailer: Mailer | null = null) {
+  constructor(private ctx: PeopleCtx, private mailer: Mailer | null = null) {
     this.store = new PeopleStore(ctx.db);
   }
 

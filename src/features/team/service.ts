@@ -4,9 +4,8 @@ import { iso } from '../../kernel/clock';
 import { tx } from '../../kernel/db/sqlite';
 import { hashKey, type Principal } from '../../kernel/http/auth';
 import { scopesForRole, type Role } from '../../kernel/http/scopes';
-import type { AppContext } from '../../kernel/context';
 import type { Mailer } from '../../kernel/mail';
-import { PeopleService } from '../people/service';
+import { PeopleService, type PeopleCtx } from '../people/service';
 import { normEmail, checkPassword } from '../people/password';
 import { inviteMail } from '../people/mails';
 import type { UserRow } from '../people/store';
@@ -26,7 +25,7 @@ const invitationView = (r: InvitationRow): InvitationView => ({ id: r.id, email:
 export class TeamService {
   private store: TeamStore;
   readonly people: PeopleService;
-  constructor(private ctx: AppContext, private mailer: Mailer | null = null) {
+  constructor(private ctx: PeopleCtx, private mailer: Mailer | null = null) {
     this.store = new TeamStore(ctx.db);
     this.people = new PeopleService(ctx, mailer);
   }
@@ -138,4 +137,12 @@ export class TeamService {
     this.ctx.keys.invalidateUser(u.id);
     return { user: u, invitation: inv };
   }
+}
+
+/** First start: a one-time link (7 days) that creates the first owner of `tenantSlug`; null when it already has members. */
+export async function firstOwnerLink(ctx: PeopleCtx, tenantId: string, tenantName: string): Promise<string | null> {
+  const team = new TeamService(ctx);
+  if (team.members(tenantId).length) return null;
+  const inv = await team.invite(tenantId, tenantName, { email: null, role: 'owner' }, null);
+  return inv.accept_url ?? null;
 }
