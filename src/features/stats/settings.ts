@@ -24,6 +24,6 @@ export const ANALYTICS_DEFAULTS: AnalyticsSettings = {
 
 /** The deployment's analytics settings: config `analytics` over the defaults. */
 export function analyticsSettings(ctx: Pick<AppContext, 'config'>): AnalyticsSettings {
-  const c = (ctx.config as { analytics?: Partial<AnalyticsSettings> }).analytics ?? {};
+  const c: Partial<AnalyticsSettings> = ctx.config.analytics ?? {};
   return { ...ANALYTICS_DEFAULTS, ...c, retentionDays: { ...ANALYTICS_DEFAULTS.retentionDays, ...(c.retentionDays ?? {}) } };
 }

@@ -25,6 +25,9 @@ const ENV_KEYS: Record<string, (c: Config, v: string) => void> = {
   VS_FFPROBE: (c, v) => { c.ffprobePath = v; },
   VS_GEOIP_COUNTRY_DB: (c, v) => { c.geoip = { ...c.geoip, countryDb: v }; },
   VS_GEOIP_ASN_DB: (c, v) => { c.geoip = { ...c.geoip, asnDb: v }; },
+  VS_ANALYTICS: (c, v) => { c.analytics = { ...c.analytics, enabled: onOff('VS_ANALYTICS', v) }; },
+  VS_ORIGIN_LOG: (c, v) => { c.analytics = { ...c.analytics, originLog: onOff('VS_ORIGIN_LOG', v) }; },
+  VS_STATS_FLUSH_MS: (c, v) => { c.analytics = { ...c.analytics, flushMs: int('VS_STATS_FLUSH_MS', v) }; },
   VS_SMTP_URL: (c, v) => { c.smtp = { ...c.smtp, url: v }; },
   VS_SMTP_FROM: (c, v) => { c.smtp = { ...c.smtp, from: v }; },
 };
@@ -58,6 +61,7 @@ function applyYaml(c: Config, doc: Record<string, unknown>, s3: S3Draft): void {
       continue;
     }
     if (k === 's3') { Object.assign(s3, s3FromYaml(v)); continue; }
+    if (k === 'analytics') { c.analytics = analyticsFromYaml(v, c.analytics); continue; }
     if (k === 'smtp') { c.smtp = smtpFromYaml(v, c.smtp); continue; }
     if (k === 'rate_limit' && v && typeof v === 'object') {
       const r = v as { per_second?: number; burst?: number };
@@ -75,6 +79,22 @@ function smtpFromYaml(v: unknown, cur: Config['smtp']): Config['smtp'] {
   if (typeof v === 'string') return { ...cur, url: v };
   if (v && typeof v === 'object') { const o = v as { url?: string; from?: string }; return { url: o.url ?? cur.url, from: o.from ?? cur.from }; }
   throw new Error('smtp must be a URL or {url, from}');
+}
+
+/** `on|off|true|false|1|0` of an environment switch. */
+function onOff(name: string, v: string): boolean {
+  if (/^(on|true|1|yes)$/i.test(v)) return true;
+  if (/^(off|false|0|no)$/i.test(v)) return false;
+  throw new Error(`${name} must be on or off, got "${v}"`);
+}
+
+/** `analytics:` {enabled, origin_log, flush_ms, flush_rows, queue_max, retention_days: {edge_requests, player_events, rollups}}. */
+function analyticsFromYaml(v: unknown, cur: Config['analytics']): Config['analytics'] {
+  const o = (v ?? {}) as { enabled?: boolean; origin_log?: boolean; flush_ms?: number; flush_rows?: number; queue_max?: number; retention_days?: Partial<Config['analytics']['retentionDays']> };
+  return {
+    enabled: o.enabled ?? cur.enabled, originLog: o.origin_log ?? cur.originLog, flushMs: o.flush_ms ?? cur.flushMs,
+    flushRows: o.flush_rows ?? cur.flushRows, queueMax: o.queue_max ?? cur.queueMax, retentionDays: { ...cur.retentionDays, ...o.retention_days },
+  };
 }
 
 function validate(c: Config): void {

@@ -44,6 +44,14 @@ export interface Config {
   s3: S3Config | null;
   /** Outgoing mail (invitations, password resets): SMTP URL (`smtp://user:pass@host:port`, `smtps://...`), sender; null url = not configured. */
   smtp: { url: string | null; from: string };
+  /** Statistics store (DuckDB): on/off, the origin request log, ingest batching and retention (days per table). */
+  analytics: AnalyticsConfig;
+}
+
+/** Config `analytics:` (defaults in DEFAULTS; documented in docs/metrics.md). */
+export interface AnalyticsConfig {
+  enabled: boolean; originLog: boolean; flushMs: number; flushRows: number; queueMax: number;
+  retentionDays: { edge_requests: number; player_events: number; rollups: number };
 }
 
 /** Embedded defaults: the service runs with nothing else configured. */
@@ -69,4 +77,5 @@ export const DEFAULTS: Config = {
   geoip: { countryDb: null, asnDb: null },
   s3: null,
   smtp: { url: null, from: 'ViewStream <no-reply@viewstream.local>' },
+  analytics: { enabled: true, originLog: true, flushMs: 5000, flushRows: 10_000, queueMax: 200_000, retentionDays: { edge_requests: 90, player_events: 400, rollups: 800 } },
 };

@@ -21,6 +21,11 @@ export const ConfigYaml = Type.Object({
   rate_limit: opt(Type.Object({ per_second: opt(Type.Number({ exclusiveMinimum: 0 })), burst: opt(Type.Integer({ minimum: 1 })) }, { additionalProperties: false })),
   geoip: opt(Type.Object({ country_db: opt(StrOrNull), asn_db: opt(StrOrNull) }, { additionalProperties: false })),
   s3: opt(Type.Unknown()),
+  analytics: opt(Type.Object({
+    enabled: opt(Type.Boolean()), origin_log: opt(Type.Boolean()), flush_ms: opt(Type.Integer({ minimum: 100, maximum: 60_000 })),
+    flush_rows: opt(Type.Integer({ minimum: 1 })), queue_max: opt(Type.Integer({ minimum: 1 })),
+    retention_days: opt(Type.Object({ edge_requests: opt(Type.Integer({ minimum: 1 })), player_events: opt(Type.Integer({ minimum: 1 })), rollups: opt(Type.Integer({ minimum: 1 })) }, { additionalProperties: false })),
+  }, { additionalProperties: false })),
 }, { additionalProperties: true });
 
 /** Checks a parsed config file against ConfigYaml; throws an Error naming the file, the key and what was expected. */
