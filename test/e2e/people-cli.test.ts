@@ -14,7 +14,7 @@ test('first run prints a one-time owner link; it creates the owner; user create 
   const s = await spawnServe(['bun', 'src/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1'], { VS_DATA_DIR: data });
   try {
     const link = await waitFor('the owner link', () => /(http:\/\/\S+\/studio\/invite\?token=\S+)/.exec(s.output())?.[1]);
-    const token = new URL(link).searchParams.get('token')!;
+    const token = new URL(link!).searchParams.get('token')!;
     const post = (path: string, body: unknown, headers: Record<string, string> = {}) => fetch(s.url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
     expect((await post('/v1/invitations/accept', { token, password: 'first owner passphrase' })).status).toBe(422); // e-mail required for this link
     const acc = await post('/v1/invitations/accept', { token, email: 'root@example.com', name: 'Root', password: 'first owner passphrase' });
