@@ -15,6 +15,8 @@ export interface Engine {
   destroy(): void;
   onLevels(cb: () => void): void;
   onFatal(cb: (msg: string) => void): void;
+  /** The underlying engine object (hls.js or dash.js instance; null for native) for integrators and tests. */
+  raw: unknown;
 }
 
 type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -60,7 +62,7 @@ export async function attach(video: HTMLVideoElement, src: string, base: string,
       level: () => (hls.autoLevelEnabled ? -1 : hls.currentLevel),
       liveEdge: () => (hls.latestLevelDetails?.live || hls.levels?.[Math.max(0, hls.currentLevel)]?.details?.live ? hls.liveSyncPosition ?? null : null),
       setToken: (o, n) => { tok.old = tok.old || o; tok.next = n; },
-      destroy: () => hls.destroy(), onLevels: (cb) => { levelsCb = cb; }, onFatal: (cb) => { fatal = cb; },
+      raw: hls, destroy: () => hls.destroy(), onLevels: (cb) => { levelsCb = cb; }, onFatal: (cb) => { fatal = cb; },
     };
   }
   if (kind === 'dash') {
@@ -81,13 +83,13 @@ export async function attach(video: HTMLVideoElement, src: string, base: string,
       level: () => -1,
       liveEdge: () => (p.isDynamic?.() ? video.seekable.length ? video.seekable.end(video.seekable.length - 1) : null : null),
       setToken: (o, n) => { tok.old = tok.old || o; tok.next = n; },
-      destroy: () => p.reset(), onLevels: (cb) => { levelsCb = cb; }, onFatal: (cb) => { fatal = cb; },
+      raw: p, destroy: () => p.reset(), onLevels: (cb) => { levelsCb = cb; }, onFatal: (cb) => { fatal = cb; },
     };
   }
   // Native HLS (Safari, newer Chromium) or progressive MP4: the browser fetches; a new token swaps the source in place.
   video.src = src;
   const native: Engine = {
-    name: kind === 'hls' ? 'native' : 'mp4',
+    name: kind === 'hls' ? 'native' : 'mp4', raw: null,
     levels: () => [], setLevel: () => {}, level: () => -1,
     liveEdge: () => (video.duration === Infinity && video.seekable.length ? video.seekable.end(video.seekable.length - 1) : null),
     setToken: (o, n) => {

@@ -152,9 +152,9 @@ export class VSPlayer extends EventTarget {
     const b = document.createElement('button');
     b.type = 'button'; b.className = 'vs-big'; b.setAttribute('aria-label', this.t('play'));
     b.innerHTML = '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M8 5v14l11-7z"/></svg>';
-    b.addEventListener('click', (e) => { e.stopPropagation(); this.playRequest(false); });
+    b.addEventListener('click', (e) => { e.stopPropagation(); this.playRequest(false); this.c.btn.play.focus(); });
     d.append(b);
-    this.box.append(d);
+    this.c.bar.before(d); // first in tab order
   }
 
   /** Starts playback as the viewer (or autoplay) asked: muted autoplay when the browser refuses sound. */
@@ -321,6 +321,7 @@ export class VSPlayer extends EventTarget {
     const key = this.o.playback ? JSON.stringify(this.o.playback) : (this.o.src ?? '').replace(/\/t\/[^/]+\//, '/').split('?')[0];
     let lastSave = 0, lastBeat = 0, idle: ReturnType<typeof setTimeout> | null = null;
     const paint = () => this.paint();
+    v.addEventListener('play', () => this.box.querySelector('.vs-start')?.remove());
     for (const ev of ['play', 'pause', 'timeupdate', 'volumechange', 'progress', 'durationchange', 'loadedmetadata', 'seeked']) v.addEventListener(ev, paint);
     document.addEventListener('fullscreenchange', paint);
     c.btn.play.addEventListener('click', () => (v.paused ? this.playRequest(false) : v.pause()));

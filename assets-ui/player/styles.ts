@@ -35,7 +35,8 @@ export const CSS = `
 .vs-menu [aria-checked=true]::before{content:"✓";margin-inline-end:6px}
 .vs-menu [role=menuitemradio]:hover{background:rgba(255,255,255,.12)}
 .vs-overlay{position:absolute;inset:0;display:flex;align-items:center;justify-content:center;flex-direction:column;gap:10px;background:rgba(0,0,0,.55);color:#fff;font-size:16px;text-align:center;padding:16px}
-.vs-big{all:unset;cursor:pointer;width:72px;height:72px;border-radius:50%;background:var(--vs-accent);display:flex;align-items:center;justify-content:center}
+.vs-start{pointer-events:none}
+.vs-big{all:unset;pointer-events:auto;cursor:pointer;width:72px;height:72px;border-radius:50%;background:var(--vs-accent);display:flex;align-items:center;justify-content:center}
 .vs-big svg{width:36px;height:36px;fill:#fff}
 .vs-logo{position:absolute;max-width:20%;max-height:15%;top:10px;inset-inline-end:10px}
 .vs-logo.vs-top-start{inset-inline-end:auto;inset-inline-start:10px}
