@@ -79,7 +79,7 @@ describe('origin request log and reads', () => {
       const x = await s.ctx.stats.all<Record<string, unknown>>('SELECT * FROM edge_requests WHERE target = ?', [asset]);
       return x.length ? x : null;
     }, 10_000);
-    const row = rows[0];
+    const row = rows![0];
     expect(row).toMatchObject({ tenant_id: tenantId, kind: 'asset', status: 404, method: 'GET', device: 'mobile', browser: 'Safari', os: 'iOS', source: 'memory' });
     expect(String(row.ip_hash)).toMatch(/^[0-9a-f]{16}$/);
     expect(Number(row.ttfb_ms)).toBeGreaterThanOrEqual(0);
