@@ -38,7 +38,9 @@ export function playerPageRoutes(ctx: AppContext) {
       try { refHost = ref ? new URL(ref).host : null; } catch { refHost = 'invalid'; }
       const self = new URL(ctx.config.playerUrl).host;
       if (refHost && refHost !== self && !hostAllowed(refHost.replace(/:\d+$/, ''), allowed) && !hostAllowed(refHost, allowed)) {
-        return new Response(refusalPage(lang), { status: 403, headers: { ...headers, 'cache-control': 'no-store' } });
+        // The refusal itself may be framed (no frame-ancestors) so the viewer reads why nothing plays.
+        const { 'content-security-policy': _csp, ...plain } = headers;
+        return new Response(refusalPage(lang), { status: 403, headers: { ...plain, 'cache-control': 'no-store' } });
       }
     }
     const start = query.start !== undefined && /^\d+(\.\d+)?$/.test(query.start) ? Number(query.start) : null;
