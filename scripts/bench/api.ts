@@ -1,7 +1,8 @@
 #!/usr/bin/env bun
 /**
  * API kernel benchmark: authenticated GET /v1/me at 64 connections against the appliance vs a bare Bun.serve
- * returning the same JSON, measured in the same run with wrk (alternating, median of rounds).
+ * returning the same JSON, measured in the same run with wrk (alternating, median of rounds); the same route with a
+ * studio session cookie (target: within 10 % of the API-key path); and the sign-in cost (argon2id) in ms.
  * The appliance's per-key rate limit is raised for this run (config file) so the figures measure the kernel.
  * Usage: bun scripts/bench/api.ts [--seconds 8] [--rounds 3] [--connections 64]
  */
@@ -10,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { median, startAppliance, wrk, type WrkResult } from './lib';
+import { ARGON2 } from '../../src/features/people/password';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' }, rounds: { type: 'string', default: '3' }, connections: { type: 'string', default: '64' } } });
 const seconds = Number(values.seconds), rounds = Number(values.rounds), connections = Number(values.connections);
@@ -19,6 +21,32 @@ writeFileSync(cfg, 'rate_limit: { per_second: 100000000, burst: 100000000 }\nlog
 const app = await startAppliance(join(dir, 'data'), { VS_CONFIG: cfg });
 const headers = { authorization: `Bearer ${app.key}` };
 const body = await (await fetch(`${app.url}/v1/me`, { headers })).text();
+
+// A studio person for the session path: created by the CLI (password on stdin), signed in, tenant chosen.
+const PW = 'kernel timing passphrase';
+const made = Bun.spawnSync(['bun', 'src/main.ts', 'user', 'create', '--email', 'bench@example.com', '--tenant', 'default', '--role', 'owner', '--password-stdin', '--data', join(dir, 'data')], { stdin: Buffer.from(PW + '\n'), stdout: 'pipe', stderr: 'pipe' });
+if (made.exitCode !== 0) throw new Error(`user create failed: ${made.stderr}`);
+const signInMs: number[] = [];
+let cookie = '', csrf = '';
+for (let i = 0; i < 15; i++) {
+  const t0 = performance.now();
+  const r = await fetch(`${app.url}/v1/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.com', password: PW }) });
+  signInMs.push(performance.now() - t0);
+  cookie = r.headers.get('set-cookie')!.split(';')[0];
+  csrf = ((await r.json()) as { csrf_token: string }).csrf_token;
+}
+const chose = await fetch(`${app.url}/v1/me/tenant`, { method: 'PUT', headers: { cookie, 'x-csrf-token': csrf, 'content-type': 'application/json' }, body: JSON.stringify({ tenant: 'default' }) });
+if (chose.status !== 200) throw new Error(`choose tenant: ${chose.status}`);
+const sessionHeaders = { cookie };
+const hashMs: number[] = [], verifyMs: number[] = [];
+for (let i = 0; i < 15; i++) {
+  let t0 = performance.now();
+  const h = await Bun.password.hash(PW, ARGON2);
+  hashMs.push(performance.now() - t0);
+  t0 = performance.now();
+  await Bun.password.verify(PW, h);
+  verifyMs.push(performance.now() - t0);
+}
 
 // Baseline: bare Bun.serve in its own process, same JSON, same headers a management answer carries.
 const baseSrc = join(dir, 'base.ts');
@@ -34,10 +62,12 @@ const baseUrl = `http://127.0.0.1:${/:(\d+)/.exec(line)![1]}`;
 try {
   await wrk(`${app.url}/v1/me`, { connections, seconds: 2, headers }); // warm-up
   await wrk(`${baseUrl}/v1/me`, { connections, seconds: 2, headers });
-  const a: WrkResult[] = [], b: WrkResult[] = [];
+  await wrk(`${app.url}/v1/me`, { connections, seconds: 2, headers: sessionHeaders });
+  const a: WrkResult[] = [], b: WrkResult[] = [], c: WrkResult[] = [];
   for (let i = 0; i < rounds; i++) {
     b.push(await wrk(`${baseUrl}/v1/me`, { connections, seconds, headers }));
     a.push(await wrk(`${app.url}/v1/me`, { connections, seconds, headers }));
+    c.push(await wrk(`${app.url}/v1/me`, { connections, seconds, headers: sessionHeaders }));
   }
   const row = (name: string, r: WrkResult[]) => `${name.padEnd(22)} ${median(r.map((x) => x.rps)).toFixed(0).padStart(8)} req/s   p50 ${median(r.map((x) => x.p50ms)).toFixed(2)} ms   p99 ${median(r.map((x) => x.p99ms)).toFixed(2)} ms   non-2xx ${r.reduce((s, x) => s + x.non2xx, 0)}`;
   console.log(`GET /v1/me, ${connections} connections, ${rounds} x ${seconds} s rounds (median)`);
@@ -45,6 +75,10 @@ try {
   console.log(row('appliance (auth+kernel)', a));
   const ratio = median(a.map((x) => x.rps)) / median(b.map((x) => x.rps));
   console.log(`ratio appliance/baseline: ${ratio.toFixed(2)} (target >= 0.5); appliance p99 ${median(a.map((x) => x.p99ms)).toFixed(2)} ms (target < 10 ms)`);
+  console.log(row('appliance, session', c));
+  const sr = median(c.map((x) => x.rps)) / median(a.map((x) => x.rps));
+  console.log(`session/key: throughput ${sr.toFixed(3)}, p99 ${median(c.map((x) => x.p99ms)).toFixed(2)} vs ${median(a.map((x) => x.p99ms)).toFixed(2)} ms (target: within 10 %)`);
+  console.log(`sign-in cost: argon2id m=${ARGON2.memoryCost} KiB t=${ARGON2.timeCost}: hash ${median(hashMs).toFixed(1)} ms, verify ${median(verifyMs).toFixed(1)} ms (median of 15, this process); POST /v1/session ${median(signInMs).toFixed(1)} ms end to end (median of 15)`);
 } finally {
   app.kill();
   base.kill(9);
