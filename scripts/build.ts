@@ -15,9 +15,12 @@ const external = [
   '@duckdb/node-bindings-linux-arm64/duckdb.node', '@duckdb/node-bindings-linux-arm64-musl/duckdb.node',
   '@duckdb/node-bindings-linux-x64-musl/duckdb.node',
 ];
+// The player loader is bundled first and embedded as a file; the committed stand-in is put back afterwards.
+const restorePlayer = await (await import('./build-player')).preparePlayer();
 const started = Date.now();
 const p = Bun.spawn(['bun', 'build', '--compile', '--minify-syntax', '--sourcemap=inline', 'src/main.ts', '--outfile', outfile,
   ...external.flatMap((e) => ['--external', e])], { stdout: 'inherit', stderr: 'inherit' });
 const code = await p.exited;
+restorePlayer();
 if (code !== 0) process.exit(code);
 console.log(`built ${outfile} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
