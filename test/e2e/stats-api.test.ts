@@ -122,4 +122,29 @@ describe('origin request log and reads', () => {
     const rt = await json(await s.api('GET', '/v1/stats/realtime'));
     expect(rt.body.concurrent).toBe(2);
   });
+
+  test('the event stream carries stats.realtime frames (no id) for stats:read keys only', async () => {
+    const read = async (key: string, ms: number) => {
+      const ac = new AbortController();
+      const r = await fetch(`${s.url}/v1/events/stream?stats_s=1`, { headers: { authorization: `Bearer ${key}` }, signal: ac.signal });
+      const reader = r.body!.getReader();
+      let text = '';
+      const end = Date.now() + ms;
+      while (Date.now() < end && !text.includes('event: stats.realtime')) {
+        const c = await Promise.race([reader.read(), Bun.sleep(end - Date.now()).then(() => null)]);
+        if (!c || c.done) break;
+        text += new TextDecoder().decode(c.value);
+      }
+      ac.abort();
+      return text;
+    };
+    const both = await (await s.api('POST', '/v1/api-keys', { scopes: ['events:read', 'stats:read'], name: 'both' })).json() as { key: string };
+    const text = await read(both.key, 10_000);
+    const m = /event: stats\.realtime\ndata: (.*)\n\n/.exec(text);
+    expect(m).not.toBeNull();
+    expect(text.slice(0, text.indexOf('event: stats.realtime')).endsWith('id: ')).toBe(false);
+    expect(JSON.parse(m![1])).toMatchObject({ window_s: 120 });
+    const ev = await (await s.api('POST', '/v1/api-keys', { scopes: ['events:read'], name: 'ev' })).json() as { key: string };
+    expect(await read(ev.key, 2500)).not.toContain('stats.realtime');
+  }, 20_000);
 });

@@ -5,6 +5,7 @@ import { invalid } from '../../kernel/errors';
 import { outboxHead } from '../../kernel/events/cursors';
 import { openEventStream } from './stream';
 import { mediaAnswer } from '../meta/model';
+import { realtimeFrames } from '../stats/realtime-frames';
 
 const DESCRIPTION = `Server-sent events (\`text/event-stream\`) of the caller's tenant: the same events as webhooks, with the same JSON envelope \`{id, type, at, customer_id, data}\` (see the event types under Webhooks). Frames:
 
@@ -14,7 +15,7 @@ event: asset.ready
 data: {"id":"…","type":"asset.ready","at":"…","customer_id":"…","data":{…}}
 \`\`\`
 
-\`id\` is the outbox sequence number. Resume after a disconnect with the \`Last-Event-ID\` header (or \`last_event_id\` query): every later event is sent, nothing is lost while disconnected. \`last_event_id=0\` replays from the start; without either, the stream starts with new events. A comment line \`: heartbeat <time>\` every \`heartbeat_s\` seconds (default 15) keeps proxies open. \`types\` filters by a comma-separated list of event types. Realtime statistics frames are not part of this stream yet.`;
+\`id\` is the outbox sequence number. Resume after a disconnect with the \`Last-Event-ID\` header (or \`last_event_id\` query): every later event is sent, nothing is lost while disconnected. \`last_event_id=0\` replays from the start; without either, the stream starts with new events. A comment line \`: heartbeat <time>\` every \`heartbeat_s\` seconds (default 15) keeps proxies open. \`types\` filters by a comma-separated list of event types. Keys with stats:read also receive realtime statistics frames without an \`id:\` every \`stats_s\` seconds (default 5): \`event: stats.realtime\` with \`data:\` the answer of GET /v1/stats/realtime (\`{at, window_s, concurrent, by_content}\`); \`types\` without \`stats.realtime\` leaves them out.`;
 
 /** GET /v1/events/stream: the tenant's events as server-sent events with resumption. */
 export function eventRoutes(ctx: AppContext) {
@@ -31,7 +32,7 @@ export function eventRoutes(ctx: AppContext) {
       const hb = query.heartbeat_s === undefined ? 15 : Number(query.heartbeat_s);
       if (!Number.isInteger(hb) || hb < 1 || hb > 60) throw invalid('heartbeat_s', 'integer 1-60');
       const types = query.types ? new Set(query.types.split(',').map((s) => s.trim()).filter(Boolean)) : null;
-      const s = openEventStream(ctx.db, { tenantId: p.tenantId, after, types, heartbeatMs: hb * 1000, onClose: () => open.delete(s.close) });
+      const s = openEventStream(ctx.db, { tenantId: p.tenantId, after, types, heartbeatMs: hb * 1000, onClose: () => open.delete(s.close), extra: realtimeFrames(ctx, p, types, query.stats_s) });
       open.add(s.close);
       request.signal.addEventListener('abort', () => s.close(), { once: true });
       return new Response(s.stream, {
@@ -43,6 +44,7 @@ export function eventRoutes(ctx: AppContext) {
         last_event_id: t.Optional(t.String({ pattern: '^[0-9]{1,15}$', description: 'resume after this event id (like the `Last-Event-ID` header); 0 replays from the start' })),
         types: t.Optional(t.String({ maxLength: 2000, description: 'comma-separated event types to send' })),
         heartbeat_s: t.Optional(t.Integer({ minimum: 1, maximum: 60, description: 'seconds between heartbeat comments (default 15)' })),
+        stats_s: t.Optional(t.Integer({ minimum: 1, maximum: 60, description: 'seconds between `stats.realtime` frames (default 5; sent to keys with stats:read)' })),
       }),
       detail: doc('Events', 'Event stream', 'זרם אירועים', DESCRIPTION, mediaAnswer(200, 'text/event-stream', t.String({ description: 'server-sent event frames (`id:`, `event:`, `data:` lines; `: heartbeat` comments)' }), 'the event stream (open until the client disconnects)')),
     });

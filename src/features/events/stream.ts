@@ -3,7 +3,11 @@ import { eventsAfter, onOutbox } from '../../kernel/events/outbox';
 import { envelopeBody } from '../../kernel/events/envelope';
 
 /** Options of one event stream connection. */
-export interface StreamOptions { tenantId: string; after: number; types: Set<string> | null; heartbeatMs: number; pollMs?: number; onClose?: () => void }
+export interface StreamOptions {
+  tenantId: string; after: number; types: Set<string> | null; heartbeatMs: number; pollMs?: number; onClose?: () => void;
+  /** Extra frames without an id (realtime statistics), sent every `everyMs` while the client keeps up; null skips one. */
+  extra?: { everyMs: number; frame: () => Promise<string | null> };
+}
 
 const enc = new TextEncoder();
 
@@ -59,6 +63,15 @@ export function openEventStream(db: Db, o: StreamOptions): { stream: ReadableStr
       unsub = onOutbox(wake);
       timers.push(setInterval(wake, o.pollMs ?? 1000));
       timers.push(setInterval(() => send(`: heartbeat ${new Date().toISOString()}\n\n`), o.heartbeatMs));
+      const x = o.extra;
+      if (x) {
+        let busy = false;
+        timers.push(setInterval(() => {
+          if (busy || closed || (ctrl.desiredSize ?? 1) <= 0) return;
+          busy = true;
+          x.frame().then((f) => { if (f) send(f); }, () => {}).finally(() => { busy = false; });
+        }, x.everyMs));
+      }
       wake();
     },
     pull() { wake(); },
