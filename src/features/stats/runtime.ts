@@ -6,15 +6,14 @@ import { ensureTables, applyRetention } from './tables';
 import { IngestQueue } from './queue';
 import { DeviceParser } from './device';
 import { IpHasher } from './salt';
-import { EDGE_FLUSH, EVENT_FLUSH, edgeRow, eventRow, type EdgeHit, type PlayerEvent } from './rows';
+import { EDGE_FLUSH, edgeRow, type EdgeHit } from './rows';
 
-/** The running statistics pipeline of one app: settings, the two ingest queues and their writers. */
+/** The running statistics pipeline of one app: settings and the origin log's ingest queue (beacons: the player feature's /b/v1 ingest writes player_events). */
 export interface StatsRuntime {
   settings: AnalyticsSettings;
   /** Resolves once the tables exist. */
   ready: Promise<void>;
   edge: IngestQueue<EdgeHit>;
-  events: IngestQueue<PlayerEvent>;
   /** Writes everything queued now (tests, shutdown). */
   flush(): Promise<void>;
 }
@@ -28,7 +27,7 @@ export function statsRuntime(ctx: AppContext): StatsRuntime {
   const settings = analyticsSettings(ctx);
   // Rows staged before a crash (appended, not yet moved) are moved by the first flush at start.
   const ready = settings.enabled
-    ? ensureTables(ctx.stats).then(() => ctx.stats.transaction(EDGE_FLUSH)).then(() => ctx.stats.transaction(EVENT_FLUSH))
+    ? ensureTables(ctx.stats).then(() => ctx.stats.transaction(EDGE_FLUSH))
     : Promise.resolve();
   ready.catch((e) => ctx.log.error('statistics tables could not be created', { error: String(e) }));
   const devices = new DeviceParser();
@@ -51,17 +50,12 @@ export function statsRuntime(ctx: AppContext): StatsRuntime {
     await ctx.stats.append('edge_stage', await prepare(rows, edgeRow));
     await ctx.stats.transaction(EDGE_FLUSH);
   }, opts);
-  const events = new IngestQueue<PlayerEvent>(async (rows) => {
-    await ready;
-    await ctx.stats.append('event_stage', await prepare(rows, eventRow));
-    await ctx.stats.transaction(EVENT_FLUSH);
-  }, opts);
-  const rt: StatsRuntime = { settings, ready, edge, events, flush: async () => { await edge.flush(); await events.flush(); } };
+  const rt: StatsRuntime = { settings, ready, edge, flush: () => edge.flush() };
   if (settings.enabled) {
-    edge.start(); events.start();
+    edge.start();
     const sweep = setInterval(() => { void applyRetention(ctx.stats, ctx.clock.now(), settings.retentionDays).catch(onError); }, 3_600_000);
     sweep.unref?.();
-    ctx.onStop(async () => { clearInterval(sweep); await edge.stop(); await events.stop(); });
+    ctx.onStop(async () => { clearInterval(sweep); await edge.stop(); });
   }
   runtimes.set(ctx, rt);
   return rt;

@@ -6,7 +6,7 @@ export const EDGE_COLUMNS = [
   'ip_hash', 'country', 'asn', 'device', 'browser', 'os', 'user_agent', 'referrer',
 ] as const;
 
-/** Columns of the player (beacon) event table, in append order. */
+/** Columns of the player (beacon) event table, in append order (the player feature's /b/v1 ingest appends them). */
 export const EVENT_COLUMNS = [
   'ts', 'received', 'tenant_id', 'sid', 'viewer_id', 'page_host', 'page_url', 'kind', 'content_id', 'channel', 'live', 'e', 'pos', 'buf',
   'startup_ms', 'dur_ms', 'level', 'pathway', 'error', 'ip_hash', 'country', 'asn', 'device', 'user_agent', 'referrer', 'data',
@@ -30,7 +30,6 @@ const DDL = [
     PRIMARY KEY (tenant_id, minute, kind, target, country, device))`,
   // Staging tables: the appender writes here; a flush moves them (and their rollup) in one transaction.
   `CREATE TABLE IF NOT EXISTS edge_stage AS SELECT * FROM edge_requests LIMIT 0`,
-  `CREATE TABLE IF NOT EXISTS event_stage AS SELECT * FROM player_events LIMIT 0`,
   `CREATE TABLE IF NOT EXISTS ip_salts (day BIGINT PRIMARY KEY, salt VARCHAR NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS export_jobs (
     id VARCHAR PRIMARY KEY, tenant_id VARCHAR NOT NULL, report VARCHAR NOT NULL, format VARCHAR NOT NULL,
