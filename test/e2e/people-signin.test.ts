@@ -110,6 +110,9 @@ test('password reset by e-mail: link followed, old sessions signed out, link sin
   expect(smtp.mails.slice(before).some((m) => m.to.includes('nobody@example.com'))).toBe(false);
   const link = linkIn(mail.text, `${s.url}/studio/reset?token=`);
   const token = new URL(link).searchParams.get('token')!;
+  const pageRes = await fetch(link, { headers: { 'accept-language': 'he-IL,he;q=0.9' } });
+  expect(pageRes.status).toBe(200);
+  expect(await pageRes.text()).toContain('dir="rtl"');
   for (const [pw, reason] of [['', 'empty'], ['short', 'too short'], ['aaaaaaaaaaaa', 'one character repeated'], ['password123', 'too common']] as const) {
     const r = await s.api('POST', '/v1/password-reset/confirm', { token, password: pw }, { key: null });
     expect(r.status).toBe(422);

@@ -31,6 +31,9 @@ async function inviteAndAccept(email: string, role: string, password: string): P
   const mail = await smtp.next(email, before);
   const link = linkIn(mail.text, `${s.url}/studio/invite?token=`);
   const token = new URL(link).searchParams.get('token')!;
+  const pageRes = await fetch(link);
+  expect(pageRes.status).toBe(200);
+  expect(await pageRes.text()).toContain('/v1/invitations/accept');
   const look = await s.api('GET', `/v1/invitations/lookup?token=${token}`, undefined, { key: null });
   expect(await look.json()).toMatchObject({ email, role, tenant_name: 'Default' });
   const acc = await s.api('POST', '/v1/invitations/accept', { token, name: email.split('@')[0], password }, { key: null });

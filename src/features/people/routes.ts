@@ -10,6 +10,7 @@ import { PeopleService, SESSION_MAX_MS, userView } from './service';
 import { SignInThrottle } from './throttle';
 import { sessionCookie, clearCookie } from './cookie';
 import { sessionMe } from './me';
+import { studioLinkPages } from './pages';
 import { ChooseTenantBody, ResetConfirmBody, ResetRequestBody, SignInBody } from './model';
 
 const SESSION_ONLY = { scope: null, only: 'session' } as const;
@@ -24,7 +25,7 @@ export function peopleRoutes(ctx: AppContext) {
   const throttle = new SignInThrottle(() => ctx.clock.now());
   const cdnHost = new URL(ctx.config.cdnBaseUrl).host;
   const base = ctx.config.baseUrl;
-  return new Elysia({ prefix: '/v1' })
+  const api = new Elysia({ prefix: '/v1' })
     .use(ctx.http)
     .post('/session', async ({ body, request, set }) => {
       const ip = clientIp(request);
@@ -80,6 +81,7 @@ export function peopleRoutes(ctx: AppContext) {
       set.status = 204;
       return null;
     }, { publicJson: true, body: ResetConfirmBody, detail: hidden });
+  return new Elysia().use(studioLinkPages()).use(api);
 }
 
 function sessionToken(req: Request): string | null {
