@@ -42,7 +42,7 @@ test('in a browser: first-owner link → owner signed in → consent page → Ap
   expect(await page.textContent('#scopes')).toContain('assets:read');
   await page.click('#approve');
   await page.waitForSelector('#site');
-  const got = await waitFor('the site callback', () => hits.find((h) => h.pathname === '/cb'));
+  const got = (await waitFor('the site callback', () => hits.find((h) => h.pathname === '/cb')))!;
   expect(got.searchParams.get('state')).toBe('abc');
   const tok = await s.api('POST', '/v1/connect/token', { code: got.searchParams.get('code'), code_verifier: verifier, redirect_uri: redirect }, { key: null });
   expect(tok.status).toBe(200);
