@@ -180,6 +180,17 @@ export async function ffmpegPlay(url: string, expectS: number): Promise<Cell & {
   return { ok, note: `${f.spanS.toFixed(2)} s, ${f.pts.length} fr${f.maxGapS >= 0.5 ? `, hole ${f.maxGapS.toFixed(2)} s` : ''}`, frames: f.pts.length, spanS: f.spanS };
 }
 
+/** ffmpeg reads a growing (EVENT) playlist for `seconds` of output: ok when it decodes that much without an error. */
+export async function ffmpegPlayFor(url: string, seconds: number): Promise<Cell> {
+  const p = Bun.spawn(['ffmpeg', '-nostdin', '-hide_banner', '-v', 'error', '-i', url, '-map', '0:v:0', '-t', String(seconds), '-f', 'framecrc', '-'], { stdout: 'pipe', stderr: 'pipe' });
+  const kill = setTimeout(() => p.kill('SIGKILL'), (seconds + 30) * 1000);
+  const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  clearTimeout(kill);
+  const frames = out.split('\n').filter((l) => /^0,/.test(l)).length;
+  if (code !== 0 || err.trim()) return { ok: false, note: (err.trim() || `exit ${code}`).split('\n')[0].slice(0, 120) };
+  return { ok: frames >= seconds * 25 * 0.9, note: `${frames} fr` };
+}
+
 // --------------------------------------------------------------------------------------------------- browser
 
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage',

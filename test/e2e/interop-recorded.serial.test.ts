@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { startTestServer, waitFor, type TestServer } from '../helpers/server';
 import { killPushers, liveEnv, type Pusher } from './live-helpers';
 import { at, recordChannel, type Seg } from './catchup-helpers';
-import { browserPlay, checkHlsTree, closest, ffmpegPlay, greyFrames, gstPlay, gstPlayFor, headProblems, Matrix, startBrowsers, type Browsers, type Cell } from './interop-helpers';
+import { browserPlay, checkHlsTree, closest, ffmpegPlay, ffmpegPlayFor, greyFrames, gstPlay, gstPlayFor, headProblems, Matrix, startBrowsers, type Browsers, type Cell } from './interop-helpers';
 
 let s: TestServer, b: Browsers;
 let ch: { id: string; slug: string }, pusher: Pusher, segs: () => Seg[];
@@ -44,6 +44,7 @@ test('start-over while on air: strict EVENT playlists; position advances ~1 s pe
   await row('start-over', {
     playbin: () => gstPlayFor(startover, 'playbin', 3),
     playbin3: () => gstPlayFor(startover, 'playbin3', 3),
+    ffmpeg: () => ffmpegPlayFor(startover, 3),
     'hls.js': () => browserPlay(b, 'hls.js', startover, { forS: 3 }),
     shaka: () => browserPlay(b, 'shaka', startover, { forS: 3 }),
   });
