@@ -16,3 +16,20 @@ const E: Record<Icon, string> = { play: '▶️', pause: '⏸️', vol: '🔊', 
 export function icon(name: Icon, emoji: boolean): string {
   return emoji ? `<span aria-hidden="true">${E[name]}</span>` : `<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="${P[name]}"/></svg>`;
 }
+
+/** True when the system has a colour emoji font (a drawn emoji has coloured pixels; a missing glyph box is grey). */
+export function emojiSupported(): boolean {
+  try {
+    const c = document.createElement('canvas');
+    c.width = c.height = 20;
+    const g = c.getContext('2d', { willReadFrequently: true });
+    if (!g) return false;
+    g.textBaseline = 'top';
+    g.font = '16px sans-serif';
+    g.fillStyle = '#000';
+    g.fillText('\u{1F50A}', 0, 0);
+    const d = g.getImageData(0, 0, 20, 20).data;
+    for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 0 && (Math.abs(d[i] - d[i + 1]) > 20 || Math.abs(d[i + 1] - d[i + 2]) > 20)) return true;
+    return false;
+  } catch { return false; }
+}

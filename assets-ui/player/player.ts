@@ -6,6 +6,7 @@ import { Beacon, type BeaconEvent } from './beacon';
 import { openSession, parseChapterVtt, parseThumbVtt, resumeStore, type SessionAnswer, type ThumbCue } from './features';
 import type { Options } from './options';
 import { bindKeys, bindSeek } from './input';
+import { emojiSupported } from './icons';
 
 const FORWARD = ['play', 'pause', 'playing', 'waiting', 'seeking', 'seeked', 'timeupdate', 'ended', 'volumechange', 'ratechange', 'loadedmetadata', 'durationchange', 'progress', 'canplay', 'error'];
 
@@ -31,7 +32,7 @@ export class VSPlayer extends EventTarget {
   constructor(host: HTMLElement, readonly o: Options, readonly api: string) {
     super();
     this.lang = pickLang(o.lang);
-    this.emoji = o.skin === 'emoji';
+    this.emoji = o.skin === 'emoji' && emojiSupported(); // without a colour emoji font the emoji skin keeps the SVG icons
     const box = this.box = document.createElement('div');
     box.className = `vs-box${o.mode === 'tile' ? ' vs-tile' : ''}`;
     box.dir = isRtl(this.lang) ? 'rtl' : 'ltr';
@@ -51,6 +52,7 @@ export class VSPlayer extends EventTarget {
     if (o.mode === 'tile') v.loop = true;
     box.append(v);
     host.append(box);
+    new ResizeObserver(() => box.classList.toggle('vs-narrow', box.clientWidth < 480)).observe(box);
   }
 
   /** A string in the player's language. */

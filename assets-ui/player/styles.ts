@@ -1,6 +1,6 @@
 /** The player's stylesheet (injected once per document). Logical properties (inline-start/end) mirror everything for rtl. */
 export const CSS = `
-.vs-box{--vs-accent:#3b82f6;position:relative;background:#000;color:var(--vs-fg);font-family:var(--vs-font);overflow:hidden;border-radius:var(--vs-radius);border:var(--vs-border);box-shadow:var(--vs-shadow);max-width:100%;line-height:1.2;user-select:none;-webkit-tap-highlight-color:transparent}
+.vs-box{--vs-accent:#3b82f6;position:relative;background:#000;color:var(--vs-fg);font-family:var(--vs-font);overflow:hidden;border-radius:min(var(--vs-radius),24px);border:var(--vs-border);box-shadow:var(--vs-shadow);max-width:100%;line-height:1.2;user-select:none;-webkit-tap-highlight-color:transparent}
 .vs-box *{box-sizing:border-box}
 .vs-box video{display:block;width:100%;height:100%;object-fit:contain;background:#000}
 .vs-box.vs-cinema{position:fixed;inset:0;z-index:2147483000;border-radius:0;width:100vw!important;max-width:none;height:100vh;aspect-ratio:auto!important}
@@ -42,8 +42,10 @@ export const CSS = `
 .vs-logo.vs-top-start{inset-inline-end:auto;inset-inline-start:10px}
 .vs-logo.vs-bottom-end{top:auto;bottom:60px}
 .vs-logo.vs-bottom-start{top:auto;bottom:60px;inset-inline-end:auto;inset-inline-start:10px}
-.vs-title{position:absolute;top:0;inset-inline:0;padding:10px 14px;background:linear-gradient(rgba(0,0,0,.6),transparent);font-size:15px;transition:opacity .25s}
+.vs-title{position:absolute;top:0;inset-inline:0;padding:10px 14px;color:#fff;background:linear-gradient(rgba(0,0,0,.6),transparent);font-size:15px;transition:opacity .25s}
 .vs-box.vs-idle .vs-title{opacity:0}
+.vs-narrow .vs-vol,.vs-narrow [data-vs=cinema]{display:none}
+.vs-narrow .vs-btn{min-width:28px;padding:0 3px}
 .vs-tile .vs-bar,.vs-tile .vs-title{display:none}
 .vs-sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 .vs-ad{position:absolute;top:10px;inset-inline-start:10px;background:#facc15;color:#000;font-size:12px;padding:2px 6px;border-radius:3px}
