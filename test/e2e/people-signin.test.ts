@@ -137,3 +137,30 @@ test('sign-in throttling per account: 429 with Retry-After, even for the right p
   clock.advance(15 * 60_000 + 1000);
   expect((await s.api('POST', '/v1/session', { email: 'victim@example.com', password: 'sturdy passphrase 1' }, { key: null })).status).toBe(200);
 });
+
+test('password change while signed in: current password required, reasons for weak ones, other sessions signed out', async () => {
+  await new PeopleService(s.ctx).createUser({ email: 'mover@example.com', password: 'moving passphrase 1' });
+  const a = await signIn(s, 'mover@example.com', 'moving passphrase 1');
+  const b = await signIn(s, 'mover@example.com', 'moving passphrase 1');
+  expect((await a.call('PUT', '/v1/me/password', { current_password: 'nope nope nope', new_password: 'moving passphrase 2' })).status).toBe(403);
+  const weak = await a.call('PUT', '/v1/me/password', { current_password: 'moving passphrase 1', new_password: 'short' });
+  expect(weak.status).toBe(422);
+  expect((await weak.json() as { errors: { field: string }[] }).errors[0].field).toBe('new_password');
+  expect((await a.call('PUT', '/v1/me/password', { current_password: 'moving passphrase 1', new_password: 'moving passphrase 2' }, { csrf: false })).status).toBe(403);
+  expect((await a.call('PUT', '/v1/me/password', { current_password: 'moving passphrase 1', new_password: 'moving passphrase 2' })).status).toBe(204);
+  expect((await a.call('GET', '/v1/me')).status).toBe(200);
+  expect((await b.call('GET', '/v1/me')).status).toBe(401);
+  await signIn(s, 'mover@example.com', 'moving passphrase 2');
+});
+
+test('sign-in throttling per IP: many accounts from one address', async () => {
+  // 20 failures per IP in 15 minutes; the accounts differ so the per-account limit (5) is not what stops it.
+  let last: Response | null = null;
+  for (let i = 0; i < 25; i++) {
+    last = await s.api('POST', '/v1/session', { email: `spray${i}@example.com`, password: 'guess guess guess' }, { key: null });
+    if (last.status === 429) break;
+  }
+  expect(last!.status).toBe(429);
+  expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
+  clock.advance(15 * 60_000 + 1000);
+});

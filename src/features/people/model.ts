@@ -20,3 +20,9 @@ export const ResetConfirmBody = t.Object({
 
 /** A person. */
 export const UserView = t.Object({ id: t.String(), email: t.String(), name: t.String() });
+
+/** Body of PUT /v1/me/password. */
+export const ChangePasswordBody = t.Object({
+  current_password: t.String({ maxLength: 1024 }),
+  new_password: t.String({ maxLength: 1024 }),
+}, { additionalProperties: false });

@@ -11,7 +11,7 @@ import { SignInThrottle } from './throttle';
 import { sessionCookie, clearCookie } from './cookie';
 import { sessionMe } from './me';
 import { studioLinkPages } from './pages';
-import { ChooseTenantBody, ResetConfirmBody, ResetRequestBody, SignInBody } from './model';
+import { ChangePasswordBody, ChooseTenantBody, ResetConfirmBody, ResetRequestBody, SignInBody } from './model';
 
 const SESSION_ONLY = { scope: null, only: 'session' } as const;
 
@@ -70,6 +70,11 @@ export function peopleRoutes(ctx: AppContext) {
       const next = ctx.keys.session(sessionToken(request)!);
       return next ? sessionMe(next, cdnHost) : null;
     }, { auth: SESSION_ONLY, body: ChooseTenantBody, detail: hidden })
+    .put('/me/password', async ({ principal: p, body, set }) => {
+      await svc.changePassword(p, body.current_password, body.new_password);
+      set.status = 204;
+      return null;
+    }, { auth: SESSION_ONLY, body: ChangePasswordBody, detail: hidden })
     .post('/password-reset', async ({ body, set }) => {
       await svc.requestReset(body.email);
       set.status = 202;

@@ -129,6 +129,20 @@ export class PeopleService {
     this.ctx.keys.invalidateSession(id);
   }
 
+  /** Changes a signed-in person's password (the current one required); their other sessions are signed out. */
+  async changePassword(p: Principal, current: string, next: string): Promise<void> {
+    const u = this.store.userById(p.userId!);
+    if (!u || !(await verifyPassword(current.slice(0, 1024), u.password_hash))) throw new AppError('forbidden', 'the current password is wrong');
+    checkPassword(next, u.email, 'new_password');
+    const pw = await hashPassword(next);
+    const now = this.now();
+    tx(this.ctx.db, () => {
+      this.store.setPassword(u.id, pw, now);
+      for (const s of this.store.userSessions(u.id, now)) if (s.id !== p.keyId) this.store.revokeSession(u.id, s.id, now);
+    });
+    this.ctx.keys.invalidateUser(u.id);
+  }
+
   /** Sends a reset link when the address belongs to a user; the answer never says whether it does. */
   async requestReset(emailIn: string): Promise<void> {
     const email = normEmail(emailIn);
