@@ -184,6 +184,7 @@ export class ChannelRuntime {
     let startMs = run.nextStart ?? l.landedAt - l.durationMs;
     if (last && startMs < last.start_ms + last.duration_ms) startMs = last.start_ms + last.duration_ms;
     const chained = run.nextStart !== null && startMs === run.nextStart; // follows this run's previous segment
+    if (!chained) run.shift = null; // a new chain takes a new shift (even if this segment turns out broken)
     run.nextStart = startMs + l.durationMs;
     if (name !== this.feed) this.setState(name, undefined, name === 'primary' ? 'primary returned' : 'primary silent');
     run.initMs ??= startMs;
