@@ -38,6 +38,8 @@ import { connectRoutes } from './features/connect/routes';
 import { settingsRoutes } from './features/settings/routes';
 import { playerRoutes } from './features/player/plugin';
 import { statsRoutes } from './features/stats/routes';
+import { mcpRoutes } from './features/mcp/routes';
+import { supportRoutes } from './features/support/routes';
 
 /** Builds the whole HTTP app: kernel hooks first, then every feature's routes. */
 export function buildApp(ctx: AppContext): AnyElysia {
@@ -83,6 +85,8 @@ export function buildApp(ctx: AppContext): AnyElysia {
     .use(channelRoutes(ctx))
     .use(liveRoutes(ctx, gate))
     .use(statsRoutes(ctx, gate))
+    .use(supportRoutes(ctx))
+    .use(mcpRoutes(ctx, () => app))
     .use(playerRoutes(ctx));
   // Every delivery path must be declared in the delivery table (and so checked by the gate): refuse to start otherwise.
   gate.assertCovered(app);

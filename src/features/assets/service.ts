@@ -111,6 +111,11 @@ export class AssetService {
     return a;
   }
 
+  /** Live (not trashed) assets, newest first, below `before` (a row seq); `match` is an ftsQuery() text or null. */
+  list(tenantId: string, o: { before: number | null; limit: number; match: string | null }): AssetRow[] {
+    return assetStore.list(this.ctx.db, tenantId, { ...o, trash: false });
+  }
+
   /** PATCH: metadata fields; `publish: true` needs assets:publish and a ready asset (else 409). */
   patch(tenantId: string, id: string, body: { title?: string; external_id?: string | null; ladder?: string; metadata?: Record<string, unknown>; publish?: boolean }, canPublish: boolean): AssetRow {
     if (body.publish !== undefined && !canPublish) throw new AppError('insufficient_scope', 'assets:publish');

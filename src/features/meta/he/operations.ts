@@ -3,6 +3,7 @@ import { HE_VOD } from './operations-vod';
 import { heLive } from './operations-live';
 import { HE_LIBRARY } from './operations-library';
 import { HE_PEOPLE } from './operations-people';
+import { HE_SUPPORT } from './operations-support';
 
 /** operationId -> Hebrew summary and description. */
-export const HE_OPERATIONS: Readonly<Record<string, { summary: string; description: string }>> = Object.freeze({ ...HE_VOD, ...HE_LIBRARY, ...HE_PEOPLE, ...heLive() });
+export const HE_OPERATIONS: Readonly<Record<string, { summary: string; description: string }>> = Object.freeze({ ...HE_VOD, ...HE_LIBRARY, ...HE_PEOPLE, ...HE_SUPPORT, ...heLive() });

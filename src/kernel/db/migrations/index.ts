@@ -16,6 +16,7 @@ import { m0060 } from './0060_guide';
 import { m0061 } from './0061_clip_first_segment';
 import { m0070 } from './0070_player';
 import { m0080 } from './0080_people';
+import { m0090 } from './0090_support';
 
 /** Every schema migration, in version order. Add new files here (one line each). */
 export const MIGRATIONS: Migration[] = [
@@ -36,4 +37,5 @@ export const MIGRATIONS: Migration[] = [
   m0061,
   m0070,
   m0080,
+  m0090,
 ];

@@ -1,0 +1,81 @@
+import { Elysia, type AnyElysia } from 'elysia';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { AppContext } from '../../kernel/context';
+import { AppError } from '../../kernel/errors';
+import { hidden } from '../../kernel/http/plugin';
+import { readLimited } from '../../kernel/http/body';
+import { BATCH_MAX, MCP_BODY_MAX, checkHeaders, checkOrigin, mcpPrincipal } from './http-rules';
+import { openApiCatalogue } from './openapi-catalogue';
+import { auditCall, buildServer, type CallLog, type RequestPlan } from './server';
+
+/** A JSON-RPC error answered before the SDK sees the message (parse error, invalid request, batch rules). */
+function rpcError(status: number, code: number, message: string): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+}
+
+/** Methods and tool calls of the parsed message(s); null when a message is not a JSON-RPC object. */
+function planOf(msgs: unknown[]): RequestPlan | null {
+  const plan: RequestPlan = { methods: new Set(), calls: new Map() };
+  for (const m of msgs) {
+    if (!m || typeof m !== 'object' || Array.isArray(m)) return null;
+    const { method, id, params } = m as { method?: unknown; id?: unknown; params?: { name?: unknown } };
+    if (typeof method !== 'string') continue;
+    plan.methods.add(method);
+    if (method === 'tools/call' && (typeof id === 'string' || typeof id === 'number') && typeof params?.name === 'string') plan.calls.set(id, params.name);
+  }
+  return plan;
+}
+
+/**
+ * POST /mcp: the assistant endpoint over the official MCP SDK (a fresh McpServer and stateless web-standard
+ * Streamable HTTP transport per request, JSON answers). Transport rules are checked here first: origin (403),
+ * key (401/403), Accept (406), Content-Type (415), MCP-Protocol-Version (400), body ≤ 1 MiB (413), batches only
+ * for 2025-03-26 and at most 20. GET answers 405 with `Allow: POST` (no server-initiated stream).
+ */
+export function mcpRoutes(ctx: AppContext, app: () => AnyElysia) {
+  const catalogue = openApiCatalogue(ctx, app);
+  return new Elysia()
+    .get('/mcp', () => { throw new AppError('method_not_allowed', '/mcp opens no server-initiated stream; send JSON-RPC with POST', { headers: { allow: 'POST' } }); }, { detail: hidden })
+    .post('/mcp', async ({ request }) => {
+      checkOrigin(ctx, request);
+      const p = mcpPrincipal(ctx, request);
+      const version = checkHeaders(request);
+      const text = await readLimited(request, MCP_BODY_MAX);
+      let body: unknown;
+      try { body = JSON.parse(text); } catch { return rpcError(400, -32700, 'Parse error: the body is not valid JSON'); }
+      const batch = Array.isArray(body);
+      if (batch) {
+        if (version !== null && version !== '2025-03-26') return rpcError(400, -32600, `Invalid Request: batches exist only in protocol revision 2025-03-26 (this request says ${version})`);
+        if ((body as unknown[]).length === 0) return rpcError(400, -32600, 'Invalid Request: empty batch');
+        if ((body as unknown[]).length > BATCH_MAX) return rpcError(400, -32600, `Invalid Request: a batch carries at most ${BATCH_MAX} messages`);
+      }
+      const plan = planOf(batch ? body as unknown[] : [body]);
+      if (!plan) return rpcError(400, -32600, 'Invalid Request: a message must be a JSON-RPC object');
+      const log: CallLog = { handled: new Set() };
+      const t0 = performance.now();
+      const server = buildServer({ ctx, p }, request, plan, catalogue, log);
+      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      await server.connect(transport);
+      // The SDK wants both media types in Accept even in JSON mode; our own rule (JSON not excluded) was checked above.
+      const headers = new Headers({ accept: 'application/json, text/event-stream', 'content-type': 'application/json' });
+      if (version) headers.set('mcp-protocol-version', version);
+      try {
+        const res = await transport.handleRequest(new Request(request.url, { method: 'POST', headers }), { parsedBody: body });
+        // Tool calls the SDK refused before a handler ran (bad arguments, unknown tool) are audited here.
+        for (const [id, name] of plan.calls) if (!log.handled.has(id)) auditCall(ctx, p, request, name, (findArgs(body, id)), 'rejected', performance.now() - t0);
+        res.headers.set('cache-control', 'no-store');
+        return res;
+      } finally {
+        void server.close();
+      }
+    }, { parse: 'none', detail: hidden });
+}
+
+/** The arguments of the tools/call with this id in the request body. */
+function findArgs(body: unknown, id: string | number): unknown {
+  for (const m of Array.isArray(body) ? body : [body]) {
+    const msg = m as { id?: unknown; params?: { arguments?: unknown } };
+    if (msg?.id === id) return msg.params?.arguments;
+  }
+  return undefined;
+}
