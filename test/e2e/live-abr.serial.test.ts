@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { startTestServer, waitFor, type TestServer } from '../helpers/server';
 import { killPushers, liveEnv, parseMedia, probeSegment, push, pushForever } from './live-helpers';
+import { firstVideoTimes } from './gst-helpers';
 
 let s: TestServer;
 beforeAll(async () => { s = await startTestServer({ env: await liveEnv() }); });
@@ -37,11 +38,15 @@ test('live ABR ladder: renditions encoded with aligned segments, listed in the m
   const c = await get(ch.id);
   expect(c.status).toBe('live');
   expect(c.input.audio_codec).toBe('mp2'); // the feed's audio as measured; the renditions carry AAC
+  const dts: number[] = [];
   for (const r of ['180p', '90p']) {
     const row = s.ctx.db.query<{ path: string; init_ms: number }, [string, string]>('SELECT path, init_ms FROM live_segments WHERE channel_id = ? AND rendition = ? ORDER BY start_ms LIMIT 1').get(ch.id, r)!;
     const init = readFileSync(`${s.dataDir}/rec/${row.path.split('/').slice(0, 3).join('/')}/init/${row.init_ms}.mp4`);
     expect(await probeSegment(init, readFileSync(`${s.dataDir}/rec/${row.path}`), `${s.dataDir}/abr.mp4`)).toBe(true);
+    dts.push((await firstVideoTimes(init, readFileSync(`${s.dataDir}/rec/${row.path}`), `${s.dataDir}/abr.mp4`))!.dts);
   }
+  // Both renditions were rebased onto the channel timeline by the same shift: the same media time per segment.
+  expect(Math.abs(dts[0] - dts[1])).toBeLessThan(0.001);
 }, 90_000);
 
 test('passthrough with MP2 audio: video copied, audio encoded to AAC after one probe (no restart loop)', async () => {
