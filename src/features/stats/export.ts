@@ -1,7 +1,7 @@
 import type { AppContext } from '../../kernel/context';
 import { invalid } from '../../kernel/errors';
 import type { StatsParam } from '../../kernel/stats';
-import { edgeWhere, eventWhere, type StatsQuery } from './query';
+import { edgeWhere, eventWhere, sessionWhere, type StatsQuery } from './query';
 import { sessionsSql } from './sessions';
 import { statsRuntime } from './runtime';
 
@@ -47,7 +47,7 @@ export function reportQuery(report: Report, q: StatsQuery, pii: boolean): { sql:
     }
     case 'sessions': {
       const cols = keep(['sid', 'viewer_id', 'started', 'last_ts', 'kind', 'content_id', 'channel', 'page_host', 'country', 'device', 'pathway', 'attempted', 'played', 'startup_ms', 'watch_ms', 'rebuffers', 'rebuffer_ms', 'errors', 'completed', 'ad_impressions', 'last_level']);
-      const w = eventWhere(q);
+      const w = sessionWhere(q);
       return { sql: `WITH ${sessionsSql(w.sql)} SELECT ${cols.map((c) => (c === 'started' || c === 'last_ts' ? ts(c) : c)).join(', ')} FROM sessions ORDER BY sessions.started, sessions.sid`, params: w.params, columns: cols };
     }
     case 'programmes': {

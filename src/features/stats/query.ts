@@ -37,9 +37,14 @@ export function parseRange(q: { from?: string; to?: string }, now: number, maxMs
   return { from, to };
 }
 
+/** SQL conditions of the filters over viewer sessions: a session belongs to the range of its first event. */
+export function sessionWhere(q: StatsQuery): { sql: string; params: StatsParam[] } {
+  return eventWhere(q, 'started');
+}
+
 /** SQL conditions of the filters over `player_events` (alias-free) with their parameters. */
-export function eventWhere(q: StatsQuery): { sql: string; params: StatsParam[] } {
-  const c: string[] = ['tenant_id = ?', 'ts >= ?', 'ts < ?'];
+export function eventWhere(q: StatsQuery, tsCol: 'ts' | 'started' | 'minute' = 'ts'): { sql: string; params: StatsParam[] } {
+  const c: string[] = ['tenant_id = ?', `${tsCol} >= ?`, `${tsCol} < ?`];
   const p: StatsParam[] = [q.tenantId, q.from, q.to];
   const f = q.filters;
   const eq = (col: string, v: StatsParam | undefined) => { if (v !== undefined) { c.push(`${col} = ?`); p.push(v); } };
@@ -73,6 +78,11 @@ export function edgeWhere(q: StatsQuery, tsCol: 'ts' | 'minute'): { sql: string;
     c.push(`sid IN (SELECT pe.sid FROM player_events pe WHERE ${s.join(' AND ')})`);
   }
   return { sql: c.join(' AND '), params: p };
+}
+
+/** True when the range starts and ends on a minute (minute rollups answer it exactly). */
+export function minuteAligned(q: StatsQuery): boolean {
+  return q.from % 60_000 === 0 && q.to % 60_000 === 0;
 }
 
 /** True when the minute rollup answers the query exactly: no session-level filters, minute-aligned range. */

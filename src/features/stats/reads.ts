@@ -1,6 +1,6 @@
 import type { AppContext } from '../../kernel/context';
 import type { StatsParam } from '../../kernel/stats';
-import { edgeUsesRollup, edgeWhere, eventWhere, type StatsQuery } from './query';
+import { edgeUsesRollup, edgeWhere, eventWhere, sessionWhere, type StatsQuery } from './query';
 import { SESSION_AGG, edgeAgg, sessionsSql, withSecs } from './sessions';
 import { statsRuntime } from './runtime';
 
@@ -39,7 +39,7 @@ export class StatsReads {
 
   /** Viewer sessions, newest first (viewer ids and hashed IPs only for `pii`), joined with their origin bytes and TTFB. */
   async sessions(q: StatsQuery, limit: number, pii: boolean) {
-    const w = eventWhere(q);
+    const w = sessionWhere(q);
     const rows = await this.rows<Record<string, unknown>>(
       `WITH ${sessionsSql(w.sql)}, origin AS (
          SELECT sid, coalesce(sum(bytes), 0)::DOUBLE AS origin_bytes, avg(ttfb_ms)::DOUBLE AS origin_ttfb_ms, count(*) FILTER (WHERE status >= 400)::DOUBLE AS origin_errors
@@ -61,7 +61,7 @@ export class StatsReads {
 
   /** Ad impressions per content (beacon `ad_start` events). */
   async ads(q: StatsQuery) {
-    const w = eventWhere(q);
+    const w = sessionWhere(q);
     const rows = await this.rows<Record<string, unknown>>(`WITH ${sessionsSql(w.sql)} SELECT kind, coalesce(channel, content_id) AS id, ${SESSION_AGG.ad_impressions} AS ad_impressions, ${SESSION_AGG.plays} AS plays FROM sessions GROUP BY ALL HAVING sum(ad_impressions) > 0 ORDER BY ad_impressions DESC LIMIT 50`, w.params);
     const [t] = await this.rows<{ ad_impressions: number | null }>(`WITH ${sessionsSql(w.sql)} SELECT ${SESSION_AGG.ad_impressions} AS ad_impressions FROM sessions`, w.params);
     return { ad_impressions: t?.ad_impressions ?? 0, items: rows };
@@ -69,7 +69,7 @@ export class StatsReads {
 
   /** Audience per embedding site (page host). */
   async sites(q: StatsQuery) {
-    const w = eventWhere(q);
+    const w = sessionWhere(q);
     const rows = await this.rows<Record<string, unknown>>(`WITH ${sessionsSql(w.sql)} SELECT page_host, ${SESSION_AGG.plays} AS plays, ${SESSION_AGG.viewers} AS viewers, ${SESSION_AGG.watch_time} AS watch_time FROM sessions GROUP BY ALL ORDER BY plays DESC, page_host LIMIT 100`, w.params);
     return { items: rows };
   }

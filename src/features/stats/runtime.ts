@@ -7,6 +7,7 @@ import { IngestQueue } from './queue';
 import { DeviceParser } from './device';
 import { IpHasher } from './salt';
 import { EDGE_FLUSH, edgeRow, type EdgeHit } from './rows';
+import { sessionize } from './sessionizer';
 
 /** The running statistics pipeline of one app: settings and the origin log's ingest queue (beacons: the player feature's /b/v1 ingest writes player_events). */
 export interface StatsRuntime {
@@ -14,8 +15,10 @@ export interface StatsRuntime {
   /** Resolves once the tables exist. */
   ready: Promise<void>;
   edge: IngestQueue<EdgeHit>;
-  /** Writes everything queued now (tests, shutdown). */
+  /** Writes the queued origin log and brings sessions and their rollup up to date (tests, shutdown). */
   flush(): Promise<void>;
+  /** Derives sessions from player events received since the last pass (runs every flush interval). */
+  sessionize(): Promise<number>;
 }
 
 const runtimes = new WeakMap<AppContext, StatsRuntime>();
@@ -50,12 +53,21 @@ export function statsRuntime(ctx: AppContext): StatsRuntime {
     await ctx.stats.append('edge_stage', await prepare(rows, edgeRow));
     await ctx.stats.transaction(EDGE_FLUSH);
   }, opts);
-  const rt: StatsRuntime = { settings, ready, edge, flush: () => edge.flush() };
+  let pass: Promise<number> | null = null;
+  const runSessionize = async (): Promise<number> => {
+    while (pass) await pass.catch(() => 0);
+    await ready;
+    pass = sessionize(ctx.stats).finally(() => { pass = null; });
+    return pass;
+  };
+  const rt: StatsRuntime = { settings, ready, edge, flush: async () => { await edge.flush(); await runSessionize(); }, sessionize: runSessionize };
   if (settings.enabled) {
     edge.start();
+    const sess = setInterval(() => { if (!pass) void runSessionize().catch(onError); }, settings.flushMs);
+    sess.unref?.();
     const sweep = setInterval(() => { void applyRetention(ctx.stats, ctx.clock.now(), settings.retentionDays).catch(onError); }, 3_600_000);
     sweep.unref?.();
-    ctx.onStop(async () => { clearInterval(sweep); await edge.stop(); });
+    ctx.onStop(async () => { clearInterval(sweep); clearInterval(sess); await edge.stop(); await pass?.catch(() => 0); });
   }
   runtimes.set(ctx, rt);
   return rt;

@@ -1,8 +1,8 @@
 import type { AppContext } from '../../kernel/context';
 import { AppError, invalid } from '../../kernel/errors';
 import type { StatsParam } from '../../kernel/stats';
-import { edgeUsesRollup, edgeWhere, eventWhere, type StatsQuery } from './query';
-import { EDGE_METRICS, METRICS, SESSION_AGG, SESSION_METRICS, edgeAgg, sessionsSql, withSecs, type Metric } from './sessions';
+import { edgeUsesRollup, edgeWhere, eventWhere, minuteAligned, sessionWhere, type StatsQuery } from './query';
+import { EDGE_METRICS, METRICS, ROLLUP_AGG, SESSION_AGG, edgeAgg, sessionsSql, withSecs, type Metric } from './sessions';
 import { statsRuntime } from './runtime';
 
 /** Timeseries intervals: bucket length and the longest range each accepts. */
@@ -68,11 +68,19 @@ export class StatsService {
   async totals(q: StatsQuery, metrics: readonly Metric[]): Promise<Record<string, number | null>> {
     const out: Record<string, number | null> = {};
     const sm = metrics.filter((m) => !isEdge(m)), em = metrics.filter(isEdge);
-    if (sm.length) {
-      const w = eventWhere(q);
-      const cols = sm.map((m) => `${SESSION_AGG[m]} AS ${m}`).join(', ');
+    // Session metrics: from the minute rollup when the range is on minutes, the rest from the materialized sessions.
+    const rolled = minuteAligned(q) ? sm.filter((m) => ROLLUP_AGG[m]) : [];
+    const direct = sm.filter((m) => !rolled.includes(m));
+    if (rolled.length) {
+      const w = eventWhere(q, 'minute');
+      const [r] = await this.rows<Record<string, number | null>>(`SELECT ${rolled.map((m) => `${ROLLUP_AGG[m]} AS ${m}`).join(', ')} FROM session_minute WHERE ${w.sql}`, w.params);
+      for (const m of rolled) out[m] = r?.[m] ?? null;
+    }
+    if (direct.length) {
+      const w = sessionWhere(q);
+      const cols = direct.map((m) => `${SESSION_AGG[m]} AS ${m}`).join(', ');
       const [r] = await this.rows<Record<string, number | null>>(`WITH ${sessionsSql(w.sql)} SELECT ${cols} FROM sessions`, w.params);
-      for (const m of sm) out[m] = r?.[m] ?? null;
+      for (const m of direct) out[m] = r?.[m] ?? null;
     }
     if (em.length) {
       const raw = !edgeUsesRollup(q);
@@ -112,8 +120,11 @@ export class StatsService {
       sql = `SELECT (${raw ? 'ts' : 'minute'} // ${step} * ${step})::DOUBLE AS b, ${key} AS k, ${withSecs(edgeAgg(raw)[metric], step / 1000)} AS v FROM ${raw ? 'edge_requests' : 'edge_minute'} WHERE ${w.sql} GROUP BY ALL`;
       params = w.params;
     } else {
-      const w = eventWhere(aq);
-      if (metric === 'concurrent') {
+      const rollup = metric !== 'concurrent' && ROLLUP_AGG[metric] !== undefined;
+      const w = metric === 'concurrent' ? eventWhere(aq) : rollup ? eventWhere(aq, 'minute') : sessionWhere(aq);
+      if (rollup) {
+        sql = `SELECT (minute // ${step} * ${step})::DOUBLE AS b, ${key} AS k, ${ROLLUP_AGG[metric]} AS v FROM session_minute WHERE ${w.sql} GROUP BY ALL`;
+      } else if (metric === 'concurrent') {
         sql = `SELECT (ts // ${step} * ${step})::DOUBLE AS b, ${g ? `${g}` : `''`} AS k, count(DISTINCT sid)::DOUBLE AS v FROM player_events WHERE ${w.sql} GROUP BY ALL`;
       } else {
         sql = `WITH ${sessionsSql(w.sql)} SELECT (started // ${step} * ${step})::DOUBLE AS b, ${key} AS k, ${SESSION_AGG[metric]} AS v FROM sessions GROUP BY ALL`;
@@ -151,8 +162,12 @@ export class StatsService {
       const w = edgeWhere(q, raw ? 'ts' : 'minute');
       sql = `SELECT ${g} AS id, ${withSecs(edgeAgg(raw)[metric], (q.to - q.from) / 1000)} AS v FROM ${raw ? 'edge_requests' : 'edge_minute'} WHERE ${w.sql} GROUP BY ALL`;
       params = w.params;
+    } else if (minuteAligned(q) && ROLLUP_AGG[metric]) {
+      const w = eventWhere(q, 'minute');
+      sql = `SELECT ${g} AS id, ${ROLLUP_AGG[metric]} AS v FROM session_minute WHERE ${w.sql} GROUP BY ALL`;
+      params = w.params;
     } else {
-      const w = eventWhere(q);
+      const w = sessionWhere(q);
       sql = `WITH ${sessionsSql(w.sql)} SELECT ${g} AS id, ${SESSION_AGG[metric]} AS v FROM sessions GROUP BY ALL`;
       params = w.params;
     }
@@ -174,7 +189,7 @@ export class StatsService {
 
   /** Session metrics by one dimension (top 50 values by plays). */
   async breakdown(q: StatsQuery, by: Dimension) {
-    const w = eventWhere(q);
+    const w = sessionWhere(q);
     const ms = ['attempts', 'plays', 'viewers', 'watch_time', 'rebuffer_ratio', 'error_rate', 'startup_avg'] as const;
     const rows = await this.rows<Record<string, unknown>>(`WITH ${sessionsSql(w.sql)} SELECT ${dimSql(by, false)} AS key, ${ms.map((m) => `${SESSION_AGG[m]} AS ${m}`).join(', ')} FROM sessions GROUP BY ALL ORDER BY plays DESC, key LIMIT 50`, w.params);
     return { by, items: rows.map((r) => ({ ...r, key: r.key === null ? null : String(r.key) })) };
@@ -183,14 +198,14 @@ export class StatsService {
   /** Quality of experience: startup (average, p95), rebuffering, errors, exits before start. */
   async qoe(q: StatsQuery) {
     const t = await this.totals(q, ['attempts', 'plays', 'startup_avg', 'startup_p95', 'rebuffer_ratio', 'error_rate']);
-    const w = eventWhere(q);
+    const w = sessionWhere(q);
     const [r] = await this.rows<Record<string, number | null>>(`WITH ${sessionsSql(w.sql)} SELECT ${SESSION_AGG.exits_before_start} AS exits_before_start, ${SESSION_AGG.rebuffer_count} AS rebuffer_count FROM sessions`, w.params);
     return { ...t, exits_before_start: r?.exits_before_start ?? 0, rebuffer_count: r?.rebuffer_count ?? 0 };
   }
 
   /** Completion per content: plays and completed plays (an `ended` event) and their ratio. */
   async completion(q: StatsQuery, limit = 50) {
-    const w = eventWhere(q);
+    const w = sessionWhere(q);
     const rows = await this.rows<Record<string, unknown>>(
       `WITH ${sessionsSql(w.sql)} SELECT kind, coalesce(channel, content_id) AS id, count(*) FILTER (WHERE played)::DOUBLE AS plays,
         count(*) FILTER (WHERE played AND completed)::DOUBLE AS completed, ${SESSION_AGG.completion_rate} AS completion_rate

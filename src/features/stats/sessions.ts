@@ -4,22 +4,25 @@ import type { StatsParam } from '../../kernel/stats';
 const RANK = `CASE e WHEN 'view_start' THEN 0 WHEN 'play_request' THEN 1 WHEN 'first_frame' THEN 2 WHEN 'pause' THEN 4 WHEN 'ended' THEN 5 WHEN 'error' THEN 6 ELSE 3 END`;
 
 /**
- * SQL (a CTE body) deriving one row per viewer session (`sid`) from the player events matching `where`; formulas in
- * docs/metrics.md. Watch time: the sum of gaps between consecutive events while the last state-changing event was a
- * play request (pause, ended and error stop the clock; startup and rebuffering count, as at Mux).
+ * SQL deriving one row per viewer session (tenant, `sid`) from every player event of the sessions `touched` lists
+ * (a query of tenant_id, sid); formulas in docs/metrics.md. Watch time: the sum of gaps between
+ * consecutive events while the last state-changing event was a play request (pause, ended and error stop the clock;
+ * startup and rebuffering count, as at Mux). Descriptive fields (content, country, device, page) are those of the
+ * session's first event.
  */
-export function sessionsSql(where: string): string {
-  return `ev AS (
-    SELECT *, coalesce(lead(ts) OVER w - ts, 0) AS dt,
-      last_value(CASE WHEN e IN ('play_request', 'pause', 'ended', 'error') THEN e END IGNORE NULLS)
+export function deriveSessionsSql(touched: string): string {
+  return `WITH touched AS (${touched}),
+  ev AS (
+    SELECT p.*, coalesce(lead(p.ts) OVER w - p.ts, 0) AS dt,
+      last_value(CASE WHEN p.e IN ('play_request', 'pause', 'ended', 'error') THEN p.e END IGNORE NULLS)
         OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS st
-    FROM player_events WHERE ${where}
-    WINDOW w AS (PARTITION BY sid ORDER BY ts, ${RANK})
-  ), sessions AS (
-    SELECT sid, any_value(viewer_id) AS viewer_id, min(ts) AS started, max(ts) AS last_ts,
-      arg_max(e, ts) AS last_e, any_value(kind) AS kind, any_value(content_id) AS content_id,
-      any_value(channel) AS channel, bool_or(live) AS live, any_value(page_host) AS page_host,
-      any_value(country) AS country, any_value(device) AS device, arg_max(pathway, ts) AS pathway,
+    FROM player_events p SEMI JOIN touched t ON p.tenant_id = t.tenant_id AND p.sid = t.sid
+    WINDOW w AS (PARTITION BY p.tenant_id, p.sid ORDER BY p.ts, ${RANK})
+  )
+  SELECT tenant_id, sid, arg_min(viewer_id, ts) AS viewer_id, min(ts) AS started, max(ts) AS last_ts,
+      arg_max(e, ts) AS last_e, arg_min(kind, ts) AS kind, arg_min(content_id, ts) AS content_id,
+      arg_min(channel, ts) AS channel, bool_or(live) AS live, arg_min(page_host, ts) AS page_host,
+      arg_min(country, ts) AS country, arg_min(device, ts) AS device, arg_max(pathway, ts) AS pathway,
       bool_or(e = 'play_request') AS attempted, bool_or(e = 'first_frame') AS played,
       min(startup_ms) FILTER (WHERE e = 'first_frame') AS startup_ms,
       count(*) FILTER (WHERE e = 'rebuffer_start') AS rebuffers,
@@ -29,8 +32,12 @@ export function sessionsSql(where: string): string {
       count(*) FILTER (WHERE e IN ('ad_start', 'adstart', 'ad_impression')) AS ad_impressions,
       coalesce(sum(dt) FILTER (WHERE st = 'play_request'), 0) AS watch_ms,
       max(pos) AS max_pos, arg_max(level, ts) FILTER (WHERE level IS NOT NULL) AS last_level
-    FROM ev GROUP BY sid
-  )`;
+    FROM ev GROUP BY tenant_id, sid`;
+}
+
+/** A CTE named `sessions`: the materialized viewer sessions matching `where` (see sessionWhere). */
+export function sessionsSql(where: string): string {
+  return `sessions AS (SELECT * FROM viewer_sessions WHERE ${where})`;
 }
 
 /** Aggregates over `sessions` for each session metric (SQL expressions; DOUBLE results). */
@@ -48,6 +55,20 @@ export const SESSION_AGG: Record<string, string> = {
   completion_rate: `(count(*) FILTER (WHERE played AND completed) / nullif(count(*) FILTER (WHERE played), 0))::DOUBLE`,
   rebuffer_count: `sum(rebuffers)::DOUBLE`,
   concurrent: `count(*)::DOUBLE`,
+};
+
+/** Aggregates over the session minute rollup `session_minute` (metrics it can answer exactly). */
+export const ROLLUP_AGG: Record<string, string> = {
+  attempts: `coalesce(sum(attempts), 0)::DOUBLE`,
+  plays: `coalesce(sum(plays), 0)::DOUBLE`,
+  watch_time: `(coalesce(sum(watch_ms), 0) / 1000.0)::DOUBLE`,
+  rebuffer_ratio: `(sum(rebuffer_ms) / nullif(sum(watch_ms), 0))::DOUBLE`,
+  error_rate: `(sum(error_attempts) / nullif(sum(attempts), 0))::DOUBLE`,
+  startup_avg: `(sum(startup_sum) / nullif(sum(startup_n), 0))::DOUBLE`,
+  ad_impressions: `coalesce(sum(ad_impressions), 0)::DOUBLE`,
+  exits_before_start: `coalesce(sum(exits), 0)::DOUBLE`,
+  completion_rate: `(sum(completed_plays) / nullif(sum(plays), 0))::DOUBLE`,
+  rebuffer_count: `coalesce(sum(rebuffers), 0)::DOUBLE`,
 };
 
 /** Aggregates over the origin log rollup `edge_minute` (and, with `raw`, over `edge_requests`), DOUBLE results; `secs` is the range in seconds. */

@@ -30,6 +30,21 @@ const DDL = [
     PRIMARY KEY (tenant_id, minute, kind, target, country, device))`,
   // Staging tables: the appender writes here; a flush moves them (and their rollup) in one transaction.
   `CREATE TABLE IF NOT EXISTS edge_stage AS SELECT * FROM edge_requests LIMIT 0`,
+  // Viewer sessions, materialized from player_events by the sessionizer (one row per tenant × sid).
+  `CREATE TABLE IF NOT EXISTS viewer_sessions (
+    tenant_id VARCHAR NOT NULL, sid VARCHAR NOT NULL, viewer_id VARCHAR, started BIGINT NOT NULL, last_ts BIGINT NOT NULL, last_e VARCHAR,
+    kind VARCHAR, content_id VARCHAR, channel VARCHAR, live BOOLEAN, page_host VARCHAR, country VARCHAR, device VARCHAR, pathway VARCHAR,
+    attempted BOOLEAN, played BOOLEAN, startup_ms DOUBLE, rebuffers BIGINT, rebuffer_ms DOUBLE, errors BIGINT, completed BOOLEAN,
+    ad_impressions BIGINT, watch_ms BIGINT, max_pos DOUBLE, last_level VARCHAR)`,
+  // Minute rollup of sessions by the minute of their first event × filter dimensions; additive columns only.
+  `CREATE TABLE IF NOT EXISTS session_minute (
+    tenant_id VARCHAR NOT NULL, minute BIGINT NOT NULL, kind VARCHAR, content_id VARCHAR, channel VARCHAR, live BOOLEAN,
+    page_host VARCHAR, country VARCHAR, device VARCHAR, pathway VARCHAR, sessions BIGINT, attempts BIGINT, plays BIGINT,
+    watch_ms DOUBLE, rebuffer_ms DOUBLE, rebuffers BIGINT, error_attempts BIGINT, exits BIGINT, completed_plays BIGINT,
+    startup_sum DOUBLE, startup_n BIGINT, ad_impressions BIGINT)`,
+  `CREATE TABLE IF NOT EXISTS sess_touched (tenant_id VARCHAR, sid VARCHAR)`,
+  `CREATE TABLE IF NOT EXISTS sess_minutes (tenant_id VARCHAR, minute BIGINT)`,
+  `CREATE TABLE IF NOT EXISTS sessionizer_state (id INTEGER PRIMARY KEY, watermark BIGINT NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS ip_salts (day BIGINT PRIMARY KEY, salt VARCHAR NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS export_jobs (
     id VARCHAR PRIMARY KEY, tenant_id VARCHAR NOT NULL, report VARCHAR NOT NULL, format VARCHAR NOT NULL,
@@ -48,5 +63,7 @@ export async function applyRetention(stats: StatsStore, now: number, days: { edg
   await stats.run('DELETE FROM edge_requests WHERE ts < ?', [now - days.edge_requests * day]);
   await stats.run('DELETE FROM player_events WHERE ts < ?', [now - days.player_events * day]);
   await stats.run('DELETE FROM edge_minute WHERE minute < ?', [now - days.rollups * day]);
+  await stats.run('DELETE FROM viewer_sessions WHERE started < ?', [now - days.player_events * day]);
+  await stats.run('DELETE FROM session_minute WHERE minute < ?', [now - days.rollups * day]);
   await stats.run('DELETE FROM ip_salts WHERE day < ?', [now - 2 * day]);
 }
