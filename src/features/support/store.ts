@@ -38,10 +38,10 @@ export class SupportStore {
     return this.db.query<SupportMessageRow, [string]>('SELECT * FROM support_messages WHERE request_id = ? ORDER BY seq').all(requestId);
   }
 
-  /** Requests the tenant opened at or after `since` (ms). */
+  /** Requests the tenant opened after `since` (ms). */
   openedSince(tenantId: string, since: number): { n: number; oldest: number | null } {
     return this.db.query<{ n: number; oldest: number | null }, [string, number]>(
-      'SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM support_requests WHERE tenant_id = ? AND created_at >= ?',
+      'SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM support_requests WHERE tenant_id = ? AND created_at > ?',
     ).get(tenantId, since)!;
   }
 
