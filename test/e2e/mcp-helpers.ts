@@ -26,7 +26,7 @@ export function rawMcp(s: TestServer, body: unknown, o: { key?: string | null; h
 }
 
 /** The text of the first content item of a tool result. */
-export function textOf(r: { content?: unknown }): string {
-  const c = (r.content as { type: string; text?: string }[] | undefined)?.[0];
+export function textOf(r: object): string {
+  const c = ((r as { content?: unknown }).content as { type: string; text?: string }[] | undefined)?.[0];
   return c?.type === 'text' ? c.text ?? '' : '';
 }
