@@ -9,18 +9,21 @@ let asset: string;
 let browser: Browser;
 let hls: string;
 let thumbs: string;
+let dash: string;
+let mp4: string;
 let site: ReturnType<typeof Bun.serve>;
 beforeAll(async () => {
   ({ s, asset } = await serverWithAsset(12));
-  const a = await (await s.api('GET', `/v1/assets/${asset}`)).json() as { playback: { hls: string; thumbs_vtt: string } };
+  const a = await (await s.api('GET', `/v1/assets/${asset}`)).json() as { playback: { hls: string; thumbs_vtt: string; dash: string; download: string } };
   hls = a.playback.hls;
+  dash = a.playback.dash;
+  mp4 = a.playback.download;
   thumbs = a.playback.thumbs_vtt;
   // A customer's page on another origin: one embed.js player configured by the attributes in ?a= (JSON).
   site = pageServer((u) => {
     const attrs = JSON.parse(u.searchParams.get('a') ?? '{}') as Record<string, string>;
     const html = Object.entries({ 'data-src': hls, ...attrs }).map(([k, v]) => `${k}="${String(v).replace(/"/g, '&quot;')}"`).join(' ');
-    return `<!doctype html><html lang="${u.searchParams.get('lang') ?? 'en'}"><body style="margin:0;background:#222"><div style="width:640px"><script src="${s.url}/embed.js" ${html}></script></div>
-      <script>window.evts=[];for(const n of ['vs:ready','vs:cinema','vs:config','vs:error'])document.addEventListener(n,(e)=>window.evts.push([n,e.detail&&e.detail.engine||e.detail&&e.detail.on]));</script></body></html>`;
+    return `<!doctype html><html lang="${u.searchParams.get('lang') ?? 'en'}"><body style="margin:0;background:#222"><script>window.evts=[];for(const n of ['vs:ready','vs:cinema','vs:config','vs:error'])document.addEventListener(n,(e)=>window.evts.push([n,e.detail&&e.detail.engine||e.detail&&e.detail.on]));</script><div style="width:640px"><script src="${s.url}/embed.js" ${html}></script></div></body></html>`;
   });
   browser = await launch();
   mkdirSync('docs/player', { recursive: true });
@@ -30,8 +33,12 @@ afterAll(async () => { await browser?.close(); site?.stop(true); await s?.stop()
 async function open(attrs: Record<string, string>, o: { lang?: string; ctx?: BrowserContext } = {}): Promise<Page> {
   const tab = o.ctx ? await o.ctx.newPage() : await browser.newPage({ viewport: { width: 700, height: 420 } });
   await tab.goto(`http://127.0.0.1:${site.port}/?a=${encodeURIComponent(JSON.stringify(attrs))}${o.lang ? `&lang=${o.lang}` : ''}`);
+  const errors: string[] = [];
+  tab.on('pageerror', (e) => errors.push(String(e)));
+  tab.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   await tab.waitForSelector('.vs-box video');
-  await waitFor('player ready', () => tab.evaluate(() => ((window as unknown as { evts: unknown[][] }).evts.some((e) => e[0] === 'vs:ready'))), 20_000, 50);
+  await waitFor('player ready', () => tab.evaluate(() => ((window as unknown as { evts: unknown[][] }).evts.some((e) => e[0] === 'vs:ready'))), 20_000, 50)
+    .catch((e) => { throw new Error(`${e}; page errors: ${errors.join(' | ')}`); });
   return tab;
 }
 const vid = (tab: Page) => tab.evaluate(() => { const v = document.querySelector('video')!; return { t: v.currentTime, muted: v.muted, paused: v.paused, rate: v.playbackRate }; });
@@ -162,4 +169,15 @@ test('data-options: caption tracks (captions menu), chapters and ad cues on the 
   await drm.goto(`http://127.0.0.1:${site.port}/?a=${encodeURIComponent(JSON.stringify({ 'data-options': JSON.stringify({ drm: { widevine: 'x' } }) }))}`);
   await drm.waitForSelector('.vs-overlay[role=alert]');
   await tab.close(); await drm.close();
+}, 40_000);
+
+test('data-src: a DASH manifest plays through the lazily loaded DASH engine; a progressive file plays natively', async () => {
+  expect(dash).toContain('.mpd');
+  const d = await open({ 'data-src': dash, 'data-autoplay': '1', 'data-muted': '1' });
+  await playsPast(d, 1);
+  expect(await d.evaluate(() => (window as unknown as { VSEmbed: { players: { engine: { name: string } }[] } }).VSEmbed.players[0].engine.name)).toBe('dash');
+  const m = await open({ 'data-src': mp4, 'data-autoplay': '1', 'data-muted': '1' });
+  await playsPast(m, 1);
+  expect(await m.evaluate(() => (window as unknown as { VSEmbed: { players: { engine: { name: string } }[] } }).VSEmbed.players[0].engine.name)).toBe('mp4');
+  await d.close(); await m.close();
 }, 40_000);
