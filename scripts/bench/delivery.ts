@@ -3,7 +3,9 @@
  * Delivery benchmark: a 2 MB segment through a tokenised path (/t/<token>/m/...) at 64 connections, against nginx
  * (Debian package) serving the same file from the same disk on loopback, in the same run (alternating rounds,
  * medians). nginx runs with 1 worker (the appliance is one event loop) and, for reference, with 2 workers.
- * Usage: bun scripts/bench/delivery.ts [--seconds 6] [--rounds 3]
+ * With --origin-log: the same segment with the statistics origin log on vs off (VS_ORIGIN_LOG, appliance restarted
+ * between rounds: on, off, on, ...), ratio of medians (issue 16 target >= 0.95).
+ * Usage: bun scripts/bench/delivery.ts [--seconds 6] [--rounds 3] [--origin-log]
  */
 import { Database } from 'bun:sqlite';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,7 +15,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { median, startAppliance, wrk, type WrkResult } from './lib';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '6' }, rounds: { type: 'string', default: '3' } } });
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '6' }, rounds: { type: 'string', default: '3' }, 'origin-log': { type: 'boolean', default: false } } });
 const seconds = Number(values.seconds), rounds = Number(values.rounds);
 if (!Bun.which('nginx') && !Bun.which('/usr/sbin/nginx')) throw new Error('nginx not found: apt-get install nginx-light');
 const dir = mkdtempSync(join(tmpdir(), 'vs-bench-dlv-'));
@@ -72,6 +74,21 @@ try {
   const r1 = median(a.map((x) => x.rps)) / median(b.map((x) => x.rps));
   const r2 = median(a.map((x) => x.rps)) / median(c.map((x) => x.rps));
   console.log(`ratio appliance/nginx(1 worker): ${r1.toFixed(2)} (target >= 0.7); vs nginx(2 workers): ${r2.toFixed(2)}`);
+  if (values['origin-log']) {
+    // Origin request log on vs off: restart the appliance with VS_ORIGIN_LOG each round (one DuckDB writer at a time).
+    const on: WrkResult[] = [], off: WrkResult[] = [];
+    for (let i = 0; i < rounds * 2; i++) {
+      const logOn = i % 2 === 0;
+      app.kill('SIGTERM'); await app.proc.exited;
+      app = await startAppliance(data, { VS_CONFIG: cfg, VS_ORIGIN_LOG: logOn ? 'on' : 'off' });
+      const u = segUrl.replace(/^http:\/\/[^/]+/, app.url);
+      await wrk(u, { ...o, seconds: 2 });
+      (logOn ? on : off).push(await wrk(u, o));
+    }
+    console.log(row('origin log on', on));
+    console.log(row('origin log off', off));
+    console.log(`ratio origin log on/off: ${(median(on.map((x) => x.rps)) / median(off.map((x) => x.rps))).toFixed(3)} (target >= 0.95)`);
+  }
 } finally {
   app.kill();
   n1.p.kill('SIGTERM'); n2.p.kill('SIGTERM');

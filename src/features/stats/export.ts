@@ -79,6 +79,20 @@ export function encodeRows(rows: Record<string, unknown>[], columns: string[], f
   return out;
 }
 
+/** SQL text of one CSV cell (what csvCell does, inside DuckDB: formula prefix for text, RFC 4180 quoting). */
+function csvSql(col: string): string {
+  const c = `x."${col}"`;
+  const v = `CASE WHEN typeof(${c}) = 'VARCHAR' AND left(${c}::VARCHAR, 1) IN ('=', '+', '-', '@', chr(9), chr(13)) THEN '''' || ${c}::VARCHAR ELSE ${c}::VARCHAR END`;
+  const special = `(contains(${c}::VARCHAR, '"') OR contains(${c}::VARCHAR, ',') OR contains(${c}::VARCHAR, chr(10)) OR contains(${c}::VARCHAR, chr(13)))`;
+  return `coalesce(CASE WHEN ${special} THEN '"' || replace(${v}, '"', '""') || '"' ELSE ${v} END, '')`;
+}
+
+/** The report's query turned into one text line per row (NDJSON object or CSV record), built by DuckDB. */
+export function lineQuery(sql: string, columns: string[], format: 'csv' | 'ndjson', maxRows: number): string {
+  const line = format === 'ndjson' ? `to_json(x)::VARCHAR` : columns.map(csvSql).join(` || ',' || `);
+  return `SELECT ${line} AS line FROM (${sql} LIMIT ${maxRows}) x`;
+}
+
 /** Counts the rows of a report (for X-Export-Total-Rows). */
 export async function countReport(ctx: AppContext, report: Report, q: StatsQuery): Promise<number> {
   await statsRuntime(ctx).ready;
@@ -104,10 +118,13 @@ export function exportStream(ctx: AppContext, report: Report, q: StatsQuery, o: 
       if (o.format === 'csv') c.enqueue(enc.encode('\uFEFF' + columns.join(',') + '\r\n'));
       void (async () => {
         try {
-          await ctx.stats.stream(`${sql} LIMIT ${o.maxRows}`, params, async (rows) => {
+          const eol = o.format === 'csv' ? '\r\n' : '\n';
+          await ctx.stats.stream(lineQuery(sql, columns, o.format, o.maxRows), params, async (rows) => {
             if (cancelled) return false;
             if (Date.now() - started > EXPORT_MAX_MS) throw new Error('export ran past 20 minutes');
-            c.enqueue(enc.encode(encodeRows(rows, columns, o.format)));
+            let text = '';
+            for (const r of rows) text += (r.line as string) + eol;
+            c.enqueue(enc.encode(text));
             sent += rows.length;
             while (!cancelled && (c.desiredSize ?? 1) <= 0) await new Promise<void>((r) => { wake = r; });
             return !cancelled;

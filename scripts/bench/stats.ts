@@ -1,0 +1,145 @@
+#!/usr/bin/env bun
+/**
+ * Statistics benchmark (issue 16), one run:
+ *  1. Beacon ingest through HTTP (/b/v1, 300 events per beacon, curl from many loopback addresses so the per-IP
+ *     beacon limit does not bind) vs DuckDB's own read_json bulk load of the same events (the ceiling).
+ *  2. A synthetic table of --events viewer events (and as many origin-log rows) over 30 days, sessionized and rolled
+ *     up; DuckDB file size per million events; API latencies (p50/p95 of --reps calls): 30-day timeseries, 30-day
+ *     overview, realtime; streamed export rows/s.
+ * Usage: bun scripts/bench/stats.ts [--events 5000000] [--reps 20] [--ips 32] [--beacons 100]
+ */
+import { mkdtempSync, rmSync, statSync, writeFileSync, createWriteStream } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startAppliance } from './lib';
+import { openStats } from '../../src/kernel/stats';
+import { ensureTables } from '../../src/features/stats/tables';
+import { EDGE_FLUSH } from '../../src/features/stats/rows';
+import { sessionize } from '../../src/features/stats/sessionizer';
+
+const { values } = parseArgs({ options: { events: { type: 'string', default: '5000000' }, reps: { type: 'string', default: '20' }, ips: { type: 'string', default: '32' }, beacons: { type: 'string', default: '100' } } });
+const N = Number(values.events), REPS = Number(values.reps), IPS = Number(values.ips), PER_IP = Number(values.beacons);
+if (!Bun.which('curl')) throw new Error('curl not found');
+const dir = mkdtempSync(join(tmpdir(), 'vs-bench-stats-'));
+const cfg = join(dir, 'bench.yml');
+writeFileSync(cfg, 'rate_limit: { per_second: 100000000, burst: 100000000 }\nlog_level: warn\n');
+const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]; };
+const dbPath = (data: string) => join(data, 'db', 'stats.duckdb');
+
+try {
+  // ---- 1. HTTP ingest vs read_json -------------------------------------------------------------------------
+  const data1 = join(dir, 'ingest');
+  let app = await startAppliance(data1, { VS_CONFIG: cfg });
+  const now = Date.now();
+  const bodies: string[] = [];
+  for (let i = 0; i < IPS; i++) {
+    const events = Array.from({ length: 300 }, (_, k) => ({ e: k % 20 === 0 ? 'rebuffer_start' : 'heartbeat', t: now + k * 100, pos: k, buf: 8, level: 3 }));
+    const body = JSON.stringify({ v: 1, sid: `bench-${i}`, vid: `viewer-${i}`, tenant: 'default', host: 'news.example', kind: 'vod', id: 'asset-bench', events });
+    const f = join(dir, `beacon-${i}.json`);
+    writeFileSync(f, body);
+    bodies.push(f);
+  }
+  console.log(`1. beacon ingest: ${IPS} addresses x ${PER_IP} beacons x 300 events = ${(IPS * PER_IP * 300).toLocaleString('en')} events (beacon ${Math.round(Bun.file(bodies[0]).size / 1024)} KiB)`);
+  const t0 = performance.now();
+  const procs = bodies.map((f, i) => Bun.spawn(['curl', '-s', '-o', '/dev/null', '-w', '%{http_code}\\n', '-Z', '--parallel-max', '4', '--interface', `127.0.0.${i + 2}`,
+    '-H', 'content-type: text/plain', '--data-binary', `@${f}`, ...Array(PER_IP).fill(`${app.url}/b/v1`)], { stdout: 'pipe', stderr: 'ignore' }));
+  const codes = (await Promise.all(procs.map(async (p) => (await new Response(p.stdout).text()).trim().split('\n')))).flat();
+  const t1 = performance.now();
+  const ok = codes.filter((c) => c === '204').length;
+  app.kill('SIGTERM');
+  await app.proc.exited; // SIGTERM flushes the queues
+  const t2 = performance.now();
+  let st = await openStats(dbPath(data1));
+  const [{ n: stored }] = await st.all<{ n: number }>('SELECT count(*)::DOUBLE AS n FROM player_events');
+  // The same events as table rows, for read_json.
+  const cols = await st.all<{ column_name: string; data_type: string }>(`SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = 'player_events' ORDER BY column_index`);
+  const nd = join(dir, 'events.ndjson');
+  await st.run(`COPY (SELECT * FROM player_events) TO '${nd}' (FORMAT json)`);
+  st.close();
+  const other = join(dir, 'readjson.duckdb');
+  st = await openStats(other);
+  await ensureTables(st);
+  const t3 = performance.now();
+  await st.run(`INSERT INTO player_events SELECT * FROM read_json('${nd}', format = 'newline_delimited', columns = {${cols.map((c) => `${c.column_name}: '${c.data_type}'`).join(', ')}})`);
+  const t4 = performance.now();
+  st.close();
+  const codeCount = Object.entries(codes.reduce<Record<string, number>>((a, c) => { a[c] = (a[c] ?? 0) + 1; return a; }, {})).map(([c, n]) => `${c}: ${n}`).join(', ');
+  const httpRate = (ok * 300) / ((t1 - t0) / 1000), durableRate = stored / ((t2 - t0) / 1000), ceiling = stored / ((t4 - t3) / 1000);
+  console.log(`   answers ${codeCount}; accepted ${(ok * 300).toLocaleString('en')} events in ${((t1 - t0) / 1000).toFixed(2)} s = ${Math.round(httpRate).toLocaleString('en')} events/s over HTTP`);
+  console.log(`   stored ${stored.toLocaleString('en')} rows by shutdown (${((t2 - t0) / 1000).toFixed(2)} s) = ${Math.round(durableRate).toLocaleString('en')} events/s durable`);
+  console.log(`   read_json bulk load of the same rows: ${((t4 - t3) / 1000).toFixed(2)} s = ${Math.round(ceiling).toLocaleString('en')} rows/s; ratio HTTP/ceiling ${(httpRate / ceiling).toFixed(3)}, durable/ceiling ${(durableRate / ceiling).toFixed(3)}`);
+
+  // ---- 2. Large synthetic table --------------------------------------------------------------------------------
+  const data2 = join(dir, 'large');
+  app = await startAppliance(data2, { VS_CONFIG: cfg });
+  const key = app.key!;
+  app.kill('SIGTERM');
+  await app.proc.exited;
+  const { Database } = await import('bun:sqlite');
+  const meta = new Database(join(data2, 'db', 'meta.sqlite'));
+  const tenant = meta.query<{ id: string }, []>(`SELECT id FROM tenants WHERE slug = 'default'`).get()!.id;
+  meta.close();
+  st = await openStats(dbPath(data2));
+  await ensureTables(st);
+  const end = Math.floor(Date.now() / 60_000) * 60_000, start = end - 30 * 86_400_000;
+  const perSession = 40, sessions = Math.ceil(N / perSession);
+  console.log(`2. synthetic: ${N.toLocaleString('en')} viewer events (${sessions.toLocaleString('en')} sessions x ${perSession}) and ${N.toLocaleString('en')} origin-log rows over 30 days`);
+  const g0 = performance.now();
+  // Session s starts at a pseudo-random time in the 30 days; event k of it is 15 s later than event k-1.
+  await st.run(`INSERT INTO player_events
+    SELECT ${start} + (hash(s) % ${30 * 86_400_000 - 3_600_000})::BIGINT + k * 15000 AS ts, ${start} AS received, '${tenant}', 'sid-' || s, 'viewer-' || (s % ${Math.max(1, Math.floor(sessions / 3))}),
+      ['news.example', 'sport.example', 'blog.example'][1 + s % 3], NULL, CASE WHEN s % 5 = 0 THEN 'live' ELSE 'vod' END,
+      CASE WHEN s % 5 = 0 THEN 'channel-' || (s % 7) ELSE 'asset-' || (s % 500) END, CASE WHEN s % 5 = 0 THEN 'channel-' || (s % 7) END, s % 5 = 0,
+      CASE WHEN k = 0 THEN 'view_start' WHEN k = 1 THEN 'play_request' WHEN k = 2 THEN 'first_frame' WHEN k = ${perSession - 1} THEN 'ended'
+           WHEN k % 9 = 0 THEN 'rebuffer_start' WHEN k % 9 = 1 THEN 'rebuffer_end' ELSE 'heartbeat' END,
+      k * 15.0, 8.0, CASE WHEN k = 2 THEN 300 + s % 2000 END, CASE WHEN k % 9 = 1 AND k > 1 THEN 500 + s % 1500 END, '3', NULL, CASE WHEN s % 97 = 0 AND k = 5 THEN 'decode' END,
+      NULL, ['IL', 'US', 'DE', 'FR'][1 + s % 4], NULL, ['desktop', 'mobile', 'tablet', 'tv'][1 + s % 4], NULL, NULL, NULL
+    FROM range(${sessions}) r(s), range(${perSession}) q(k)`);
+  await st.run('CHECKPOINT');
+  const evBytes = statSync(dbPath(data2)).size;
+  const g1 = performance.now();
+  // Bulk: straight into the log, then the rollup by the flush's own GROUP BY (the per-batch upsert is for small batches).
+  await st.run(`INSERT INTO edge_requests
+    SELECT ${start} + (hash(i) % ${30 * 86_400_000})::BIGINT, '${tenant}', CASE WHEN i % 5 = 0 THEN 'channel' ELSE 'asset' END,
+      CASE WHEN i % 5 = 0 THEN 'channel-' || (i % 7) ELSE 'asset-' || (i % 500) END, '720p', 'seg.m4s', 'GET', CASE WHEN i % 100 = 0 THEN 404 ELSE 200 END,
+      1000000 + i % 1000000, 2.5, 'sid-' || (i % ${sessions}), CASE WHEN i % 10 = 0 THEN 'memory' ELSE 'disk' END, NULL, ['IL', 'US', 'DE', 'FR'][1 + i % 4], NULL,
+      ['desktop', 'mobile', 'tablet', 'tv'][1 + i % 4], NULL, NULL, NULL, NULL FROM range(${N}) t(i)`);
+  await st.run(EDGE_FLUSH[1].sql.replace('FROM edge_stage', 'FROM edge_requests'));
+  const g2 = performance.now();
+  await sessionize(st);
+  const g3 = performance.now();
+  await st.run('CHECKPOINT');
+  st.close();
+  console.log(`   generated events ${((g1 - g0) / 1000).toFixed(1)} s; origin log + minute rollup ${((g2 - g1) / 1000).toFixed(1)} s; sessionize + session rollup ${((g3 - g2) / 1000).toFixed(1)} s`);
+  console.log(`   DuckDB file: ${(evBytes / 2 ** 20).toFixed(1)} MiB with the events only = ${(evBytes / 2 ** 20 / (N / 1e6)).toFixed(1)} MiB per million events; ${(statSync(dbPath(data2)).size / 2 ** 20).toFixed(1)} MiB with everything`);
+
+  app = await startAppliance(data2, { VS_CONFIG: cfg });
+  const from = new Date(start).toISOString(), to = new Date(end).toISOString();
+  const time = async (path: string) => {
+    const xs: number[] = [];
+    for (let i = 0; i < REPS + 2; i++) {
+      const a = performance.now();
+      const r = await fetch(`${app.url}${path}`, { headers: { authorization: `Bearer ${key}` } });
+      if (r.status !== 200) throw new Error(`${path}: ${r.status} ${await r.text()}`);
+      await r.arrayBuffer();
+      if (i >= 2) xs.push(performance.now() - a); // two warm-up calls
+    }
+    return `p50 ${pct(xs, 50).toFixed(1)} ms, p95 ${pct(xs, 95).toFixed(1)} ms`;
+  };
+  console.log(`   timeseries plays 30 days (1h):  ${await time(`/v1/stats/timeseries?metric=plays&from=${from}&to=${to}`)} (target p95 < 300 ms at 100 M)`);
+  console.log(`   timeseries bytes 30 days (1h):  ${await time(`/v1/stats/timeseries?metric=bytes&from=${from}&to=${to}`)}`);
+  console.log(`   overview 30 days:               ${await time(`/v1/stats/overview?from=${from}&to=${to}`)} (target p95 < 200 ms)`);
+  console.log(`   realtime:                       ${await time('/v1/stats/realtime')} (target p95 < 20 ms)`);
+  const e0 = performance.now();
+  const ex = await fetch(`${app.url}/v1/stats/export?report=player_events&format=ndjson&from=${new Date(end - 31 * 86_400_000).toISOString()}&to=${to}`, { headers: { authorization: `Bearer ${key}` } });
+  const sink = createWriteStream('/dev/null');
+  let lines = 0;
+  for await (const chunk of ex.body as unknown as AsyncIterable<Uint8Array>) { for (const b of chunk) if (b === 10) lines++; sink.write(chunk); }
+  const e1 = performance.now();
+  console.log(`   streamed export (player_events, ndjson): ${lines.toLocaleString('en')} rows in ${((e1 - e0) / 1000).toFixed(2)} s = ${Math.round(lines / ((e1 - e0) / 1000)).toLocaleString('en')} rows/s (X-Export-Total-Rows ${ex.headers.get('x-export-total-rows')}, truncated ${ex.headers.get('x-export-truncated')}; target >= 200,000)`);
+  app.kill('SIGTERM');
+  await app.proc.exited;
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
