@@ -6,6 +6,7 @@ import { programmeOf } from '../guide/service';
 import type { Gate, Guarded } from '../playback/gate';
 import { deliveryPath } from '../playback/delivery-table';
 import { fileResponse, masterResponse, mediaResponse, type RangeSource } from './source';
+import { serveText } from '../media-delivery/serve-file';
 
 /**
  * Unprotected catch-up delivery behind the gate: `/m/catchup/<slug>/<start_ms>/<end_ms|live>/...?c=<tenant>`,
@@ -30,12 +31,12 @@ export function catchupDeliveryRoutes(ctx: AppContext, gate: Gate) {
     return { ch, tenantSlug: g.tenant.slug, from, to: end > ctx.clock.now() ? null : end };
   };
   const app = new Elysia();
-  gate.route(app, 'catchupMaster', (g) => { const src = catchup(g); return masterResponse(ctx, src, q(src.tenantSlug)); });
-  gate.route(app, 'catchupVariant', (g) => { const src = catchup(g); return mediaResponse(ctx, src, g.params.r, q(src.tenantSlug)); });
+  gate.route(app, 'catchupMaster', (g) => { const src = catchup(g); return masterResponse(ctx, src, q(src.tenantSlug), g.request); });
+  gate.route(app, 'catchupVariant', (g) => { const src = catchup(g); return mediaResponse(ctx, src, g.params.r, q(src.tenantSlug), g.request); });
   gate.route(app, 'catchupInit', (g) => fileResponse(ctx, g.request, catchup(g), g.params.r, 'init', g.params.file));
   gate.route(app, 'catchupSeg', (g) => fileResponse(ctx, g.request, catchup(g), g.params.r, 'seg', g.params.file));
-  gate.route(app, 'startoverMaster', (g) => { const src = startover(g); return masterResponse(ctx, src, q(src.tenantSlug)); });
-  gate.route(app, 'startoverVariant', (g) => { const src = startover(g); return mediaResponse(ctx, src, g.params.r, q(src.tenantSlug)); });
+  gate.route(app, 'startoverMaster', (g) => { const src = startover(g); return masterResponse(ctx, src, q(src.tenantSlug), g.request); });
+  gate.route(app, 'startoverVariant', (g) => { const src = startover(g); return mediaResponse(ctx, src, g.params.r, q(src.tenantSlug), g.request); });
   gate.route(app, 'startoverInit', (g) => fileResponse(ctx, g.request, startover(g), g.params.r, 'init', g.params.file));
   gate.route(app, 'startoverSeg', (g) => fileResponse(ctx, g.request, startover(g), g.params.r, 'seg', g.params.file));
   // The archive form plays the same range as /m/catchup/...; its variant URIs climb back there (and stay under a
@@ -43,9 +44,8 @@ export function catchupDeliveryRoutes(ctx: AppContext, gate: Gate) {
   gate.route(app, 'liveArchive', async (g) => {
     const src = catchup(g);
     const up = `../../..${deliveryPath('catchupMaster', { slug: src.ch.slug, s: src.from, e: src.to! }, src.tenantSlug).replace(/master\.m3u8\?.*$/, '')}`;
-    const res = masterResponse(ctx, src, q(src.tenantSlug));
-    const body = await res.text();
-    return new Response(body.replace(/^([^#\n][^\n]*)$/gm, `${up}$1`), { headers: res.headers });
+    const body = await masterResponse(ctx, src, q(src.tenantSlug)).text();
+    return serveText(g.request, body.replace(/^([^#\n][^\n]*)$/gm, `${up}$1`), 'application/vnd.apple.mpegurl', `public, max-age=${src.to === null ? 2 : 60}`);
   });
   return app;
 }

@@ -9,7 +9,7 @@ import { AppError, notFound } from '../../kernel/errors';
 import { codecsOf, masterPlaylist } from '../../live/playlist';
 import { initFile, recordedRenditions, segmentFile, segmentsInRange, segmentTimesInRange, type SegTimes } from '../channels/service';
 import type { ChannelRow, SegmentRow } from '../channels/store';
-import { serveBytes, serveFile } from '../media-delivery/serve-file';
+import { serveBytes, serveFile, serveText } from '../media-delivery/serve-file';
 import { rangeSegmentBytes } from './range-rebase';
 import { containedAbs } from '../../kernel/fs/contain';
 import { recRoot } from '../../live/paths';
@@ -21,6 +21,11 @@ export interface RangeSource { ch: ChannelRow; tenantSlug: string; from: number;
 
 const M3U8 = (maxAge: number) => ({ 'content-type': 'application/vnd.apple.mpegurl', 'cache-control': `public, max-age=${maxAge}`, 'access-control-allow-origin': '*' });
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** A playlist answer: with the request, HEAD gets the exact GET headers and If-None-Match a 304 (serveText). */
+function m3u8(req: Request | undefined, body: string, maxAge: number): Response {
+  return req ? serveText(req, body, 'application/vnd.apple.mpegurl', `public, max-age=${maxAge}`) : new Response(body, { headers: M3U8(maxAge) });
+}
 const FILE_MS = /^(\d{10,14})\.(mp4|m4s)$/;
 
 function renditionsOf(ctx: AppContext, src: RangeSource): string[] {
@@ -49,7 +54,7 @@ function growing(src: RangeSource, t: SegTimes, now: number): boolean {
 }
 
 /** Master playlist: one variant per recorded rendition, with bandwidth measured from the range. */
-export function masterResponse(ctx: AppContext, src: RangeSource, q: string): Response {
+export function masterResponse(ctx: AppContext, src: RangeSource, q: string, req?: Request): Response {
   const now = ctx.clock.now();
   const variants = [];
   for (const r of renditionsOf(ctx, src)) {
@@ -66,7 +71,7 @@ export function masterResponse(ctx: AppContext, src: RangeSource, q: string): Re
     variants.push({ uri: `${r}/index.m3u8${q}`, bandwidth: ms ? (bits * 1000) / ms * 1.2 : 1_000_000, resolution: info.resolution ?? null, codecs: existsSync(init) ? codecsOf(readFileSync(init)) : null });
   }
   if (!variants.length) throw notFound('recording for this range');
-  return new Response(masterPlaylist(variants), { headers: M3U8(src.to === null ? 2 : 60) });
+  return m3u8(req, masterPlaylist(variants), src.to === null ? 2 : 60);
 }
 
 /** Closed (VOD) playlists by range, kept as long as their Cache-Control allows (60 s); bounded. */
@@ -74,11 +79,11 @@ const vodCache = new Map<string, { at: number; body: string }>();
 const VOD_TTL_MS = 60_000, VOD_CACHE_MAX = 200;
 
 /** Media playlist of one rendition: VOD with ENDLIST once the range is complete, EVENT while it grows. */
-export function mediaResponse(ctx: AppContext, src: RangeSource, rendition: string, q: string): Response {
+export function mediaResponse(ctx: AppContext, src: RangeSource, rendition: string, q: string, req?: Request): Response {
   const now = ctx.clock.now();
   const key = `${src.ch.id}|${rendition}|${src.from}|${src.to}|${src.renditions?.join(',') ?? ''}|${q}`;
   const hit = vodCache.get(key);
-  if (hit && now - hit.at < VOD_TTL_MS) return new Response(hit.body, { headers: M3U8(60) });
+  if (hit && now - hit.at < VOD_TTL_MS) return m3u8(req, hit.body, 60);
   if (!renditionsOf(ctx, src).includes(rendition)) throw notFound('rendition');
   const segs = rangeTimes(ctx, src, rendition, now);
   if (!segs.n) throw notFound('recording for this range');
@@ -88,7 +93,7 @@ export function mediaResponse(ctx: AppContext, src: RangeSource, rendition: stri
     if (vodCache.size >= VOD_CACHE_MAX) vodCache.delete(vodCache.keys().next().value!);
     vodCache.set(key, { at: now, body });
   }
-  return new Response(body, { headers: M3U8(grow ? 1 : 60) });
+  return m3u8(req, body, grow ? 1 : 60);
 }
 
 /** An init or media segment of the range, from the recording file (ranges, ETag, long cache). */

@@ -7,10 +7,11 @@ import { codecsOf, masterPlaylist, mediaPlaylist, resolutionOf } from '../../liv
 import { initPath, recRoot, segmentAbsPath } from '../../live/paths';
 import { SegmentIndex } from '../../live/segment-index';
 import type { Gate, GateTenant } from '../playback/gate';
-import { serveFile } from '../media-delivery/serve-file';
+import { serveFile, serveText } from '../media-delivery/serve-file';
 import { ChannelStore } from './store';
 
-const M3U8 = { 'content-type': 'application/vnd.apple.mpegurl', 'cache-control': 'public, max-age=1', 'access-control-allow-origin': '*' };
+const M3U8_TYPE = 'application/vnd.apple.mpegurl';
+const LIVE_PLAYLIST = 'public, max-age=1';
 const IMMUTABLE = 'public, max-age=86400, immutable';
 
 /**
@@ -27,7 +28,7 @@ export function liveRoutes(ctx: AppContext, gate: Gate) {
     return ch;
   };
   const app = new Elysia();
-  gate.route(app, 'liveMaster', ({ tenant, params }) => {
+  gate.route(app, 'liveMaster', ({ tenant, params, request }) => {
     const ch = channel(tenant, params.channel);
     const rends = index.renditions(ch.id);
     if (!rends.length) throw notFound('live stream');
@@ -39,15 +40,15 @@ export function liveRoutes(ctx: AppContext, gate: Gate) {
       const bytes = existsSync(init) ? readFileSync(init) : null;
       return { uri: `${r}/index.m3u8`, bandwidth: ms ? (bits * 1000) / ms * 1.2 : 1_000_000, resolution: bytes && resolutionOf(bytes), codecs: bytes && codecsOf(bytes) };
     }).sort((a, b) => b.bandwidth - a.bandwidth);
-    return new Response(masterPlaylist(variants), { headers: M3U8 });
+    return serveText(request, masterPlaylist(variants), M3U8_TYPE, LIVE_PLAYLIST);
   });
-  gate.route(app, 'liveVariant', ({ tenant, params }) => {
+  gate.route(app, 'liveVariant', ({ tenant, params, request }) => {
     const ch = channel(tenant, params.channel);
     const last = index.lastSegment(ch, params.rendition);
     if (!last) throw notFound('live stream');
     const end = last.start_ms + last.duration_ms;
     const segs = index.segmentsInRange(ch, params.rendition, end - ch.dvr_window_s * 1000, end + 1);
-    return new Response(mediaPlaylist(segs, { targetS: ch.segment_s, ended: ch.desired !== 'started' }), { headers: M3U8 });
+    return serveText(request, mediaPlaylist(segs, { targetS: ch.segment_s, ended: ch.desired !== 'started' }), M3U8_TYPE, LIVE_PLAYLIST);
   });
   gate.route(app, 'liveInit', ({ tenant, params, request }) => {
     const ch = channel(tenant, params.channel);

@@ -4,7 +4,7 @@ import type { AppContext } from '../../kernel/context';
 import { AppError, notFound } from '../../kernel/errors';
 import { containedAbs, containedPath } from '../../kernel/fs/contain';
 import { channelById } from '../channels/service';
-import { serveFile } from '../media-delivery/serve-file';
+import { serveFile, serveText } from '../media-delivery/serve-file';
 import { fileResponse, masterResponse, mediaResponse, type RangeSource } from '../catchup/source';
 import type { Gate, Guarded } from '../playback/gate';
 import { ClipService } from './service';
@@ -34,21 +34,21 @@ export function clipDeliveryRoutes(ctx: AppContext, gate: Gate) {
     const dir = clip.final_dir && containedAbs(ctx.config.dataDir, clip.final_dir);
     return dir ? containedPath(dir, ...rel) : null;
   };
-  const playlistFile = (clip: ClipRow, rel: string[], tenantSlug: string) => {
+  const playlistFile = (req: Request, clip: ClipRow, rel: string[], tenantSlug: string) => {
     const p = finalFile(clip, ...rel);
     let text: string;
     try { text = readFileSync(p!, 'utf8'); } catch { throw notFound('playlist'); }
     const body = text.replace(/^([^#\n][^\n]*)$/gm, `$1${q(tenantSlug)}`).replace(/URI="([^"]+)"/g, `URI="$1${q(tenantSlug)}"`);
-    return new Response(body, { headers: { 'content-type': 'application/vnd.apple.mpegurl', 'cache-control': 'public, max-age=300', 'access-control-allow-origin': '*' } });
+    return serveText(req, body, 'application/vnd.apple.mpegurl', 'public, max-age=300');
   };
   const app = new Elysia();
   gate.route(app, 'clipMaster', (g) => {
     const clip = clipOf(g);
-    return clip.status === 'final' ? playlistFile(clip, ['master.m3u8'], g.tenant.slug) : masterResponse(ctx, overRecording(clip, g.tenant.slug), q(g.tenant.slug));
+    return clip.status === 'final' ? playlistFile(g.request, clip, ['master.m3u8'], g.tenant.slug) : masterResponse(ctx, overRecording(clip, g.tenant.slug), q(g.tenant.slug), g.request);
   });
   gate.route(app, 'clipVariant', (g) => {
     const clip = clipOf(g);
-    return clip.status === 'final' ? playlistFile(clip, [g.params.r, 'index.m3u8'], g.tenant.slug) : mediaResponse(ctx, overRecording(clip, g.tenant.slug), g.params.r, q(g.tenant.slug));
+    return clip.status === 'final' ? playlistFile(g.request, clip, [g.params.r, 'index.m3u8'], g.tenant.slug) : mediaResponse(ctx, overRecording(clip, g.tenant.slug), g.params.r, q(g.tenant.slug), g.request);
   });
   gate.route(app, 'clipFile', (g) => {
     const clip = clipOf(g);

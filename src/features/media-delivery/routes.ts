@@ -45,7 +45,7 @@ export function mediaDeliveryRoutes(ctx: AppContext, gate: Gate) {
     // The AES-128 view exists only for a ready asset's versioned output (never the growing preview).
     const { dir, version, preview } = resolve(g);
     if (preview) throw notFound('file');
-    const res = serveEncrypted(dir, g.params.file, assetKey(secret, g.params.asset, version), g.request.method === 'HEAD');
+    const res = serveEncrypted(dir, g.params.file, assetKey(secret, g.params.asset, version), g.request);
     if (!res) throw notFound('file');
     return res;
   });

@@ -155,10 +155,12 @@ export function createGate(ctx: AppContext) {
     route<A extends AnyElysia>(app: A, name: DeliveryName, handler: DeliveryHandler): A {
       const def: DeliveryRoute = DELIVERY[name];
       registered.add(def.path);
+      // Destructure exactly what is used: Elysia infers from the handler's source which context it must build, and a
+      // handler that takes the whole context gets chunked answers (no Content-Length, no sendfile).
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Elysia's context type for a dynamic path
-      const plain = ({ params, request }: Record<string, any>) => handler(guard(def, params as Record<string, string>, request as Request));
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
-      const h = (c: Record<string, any>) => (observers.length ? observed(c.request as Request, () => guard(def, c.params as Record<string, string>, c.request as Request), handler) : plain(c));
+      const h = ({ params, request }: Record<string, any>) => (observers.length
+        ? observed(request as Request, () => guard(def, params as Record<string, string>, request as Request), handler)
+        : handler(guard(def, params as Record<string, string>, request as Request)));
       return app.get(def.path, h, { detail: hidden }).head(def.path, h, { detail: hidden }) as A;
     },
 
