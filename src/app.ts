@@ -23,6 +23,7 @@ import { startWebhookDispatcher } from './features/webhooks/dispatcher';
 import { channelRoutes } from './features/channels/routes';
 import { liveRoutes } from './features/channels/live-routes';
 import { startLive } from './live/manager';
+import { ChannelStore } from './features/channels/store';
 import { guideRoutes } from './features/guide/routes';
 import { guideReviewRoutes } from './features/guide/review-routes';
 import { catchupRoutes } from './features/catchup/routes';
@@ -100,5 +101,6 @@ export async function startWorkers(ctx: AppContext): Promise<void> {
   startTrashSweeper(ctx);
   startJobQueue(ctx, await featureJobs(ctx));
   startWebhookDispatcher(ctx);
-  await startLive(ctx);
+  // The live engine gets its channel storage from the channels feature (the live layer imports nothing above it).
+  await startLive(ctx, new ChannelStore(ctx.db));
 }

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startTestServer } from '../../test/helpers/server';
 import { median } from './lib';
-import { SegmentStore, type HourRow } from '../../src/features/channels/segment-store';
+import { SegmentStore, type HourRow } from '../../src/live/segment-store';
 import type { SegmentRow } from '../../src/features/channels/store';
 import { channelById } from '../../src/features/channels/service';
 import { tx } from '../../src/kernel/db/sqlite';

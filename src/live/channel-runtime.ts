@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { AppContext } from '../kernel/context';
 import { tx } from '../kernel/db/sqlite';
 import { emitEvent } from '../kernel/events/outbox';
-import { ChannelStore, type ChannelRow } from '../features/channels/store';
+import type { LiveChannel as ChannelRow, LiveChannelStore } from './model';
 import { ingestArgs, rtmpPullHost, type IngestSource } from './args/ingest';
 import { capRungs, ladderRungs, liveEncodeArgs } from './args/ladder';
 import type { H264Encoder } from '../media/encoders';
@@ -44,7 +44,6 @@ export class ChannelRuntime {
   private runs: Record<InputName, RunState> = { primary: freshRun(), backup: freshRun() };
   private audioMode: Record<InputName, 'copy' | 'aac' | boolean> = { primary: 'copy', backup: 'copy' };
   private timer: ReturnType<typeof setInterval> | null = null;
-  private store: ChannelStore;
   private index: SegmentIndex;
   private stopped = false;
   private ch: ChannelRow;
@@ -52,8 +51,7 @@ export class ChannelRuntime {
   private warned = '[]';
   private rebaseFailed = false;
 
-  constructor(private ctx: AppContext, channel: ChannelRow, private ffmpeg: string, private rtmpPort: number, private encoder: H264Encoder = 'libx264') {
-    this.store = new ChannelStore(ctx.db);
+  constructor(private ctx: AppContext, private store: LiveChannelStore, channel: ChannelRow, private ffmpeg: string, private rtmpPort: number, private encoder: H264Encoder = 'libx264') {
     this.index = new SegmentIndex(ctx.db, ctx.config.dataDir);
     this.ch = channel;
     this.renditions = channelRenditions(channel.ladder);

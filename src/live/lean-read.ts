@@ -1,7 +1,11 @@
-import type { HourRow } from '../features/channels/segment-store';
+import type { HourRow } from './segment-store';
 import { HOUR_MS } from './hours';
 import { decodeHourInto, decodeSpans, encodeHour, newTimes, overlapping, spansOf, type SegTimes } from './seg-times';
-import type { IndexedChannel, SegmentIndex } from './segment-index';
+import type { IndexedChannel } from './model';
+import type { SegmentStore } from './segment-store';
+
+/** What the lean reads need of the segment index: its store (declared here, so the index can import these reads). */
+type SegmentIndex = { readonly store: SegmentStore };
 
 type ListKey = { n: number; first_ms: number; last_ms: number; end_ms: number; dir_mtime: number };
 const valid = (l: ListKey | undefined, h: HourRow): boolean =>

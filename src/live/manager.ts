@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { AppContext } from '../kernel/context';
 import { locateFfmpeg } from '../media/locate';
 import { bestEncoder, detectEncoders, type H264Encoder } from '../media/encoders';
-import { ChannelStore } from '../features/channels/store';
+import type { LiveChannelStore } from './model';
 import { ChannelRuntime } from './channel-runtime';
 import { reconcileChannelAsync } from './reconcile';
 import { HourPool } from './hour-pool';
@@ -16,15 +16,13 @@ import { setLiveControl, type FeedInfo, type LiveControl } from './registry';
 /** The live engine: every started channel's runtime, the RTMP listener, startup reconciliation and retention. */
 export class LiveEngine implements LiveControl {
   readonly runtimes = new Map<string, ChannelRuntime>();
-  private store: ChannelStore;
   private index: SegmentIndex;
   private ffmpeg: string;
   private stopRtmp: (() => void) | null = null;
   private retention: ReturnType<typeof setInterval> | null = null;
   private encoder: Promise<H264Encoder> | null = null;
 
-  constructor(private ctx: AppContext) {
-    this.store = new ChannelStore(ctx.db);
+  constructor(private ctx: AppContext, private store: LiveChannelStore) {
     this.index = new SegmentIndex(ctx.db, ctx.config.dataDir);
     const tools = locateFfmpeg({ ffmpeg: ctx.config.ffmpegPath, ffprobe: ctx.config.ffprobePath });
     this.ffmpeg = tools?.ffmpeg ?? 'ffmpeg';
@@ -86,7 +84,7 @@ export class LiveEngine implements LiveControl {
     const ch = this.store.anyById(channelId);
     if (!ch) return;
     const encoder = ch.ladder !== 'passthrough' ? await this.liveEncoder() : undefined;
-    const rt = new ChannelRuntime(this.ctx, ch, this.ffmpeg, this.ctx.config.rtmpPort, encoder);
+    const rt = new ChannelRuntime(this.ctx, this.store, ch, this.ffmpeg, this.ctx.config.rtmpPort, encoder);
     this.runtimes.set(channelId, rt);
     rt.start();
   }
@@ -119,8 +117,8 @@ export class LiveEngine implements LiveControl {
 }
 
 /** Starts the live engine as a background worker of the app. */
-export async function startLive(ctx: AppContext): Promise<LiveEngine> {
-  const engine = new LiveEngine(ctx);
+export async function startLive(ctx: AppContext, channels: LiveChannelStore): Promise<LiveEngine> {
+  const engine = new LiveEngine(ctx, channels);
   await engine.boot();
   ctx.onStop(() => engine.shutdown());
   return engine;

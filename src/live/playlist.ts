@@ -1,4 +1,4 @@
-import type { SegmentRow } from '../features/channels/store';
+import type { SegmentRow } from './model';
 
 /** One variant listed in a master playlist. */
 export interface Variant { uri: string; bandwidth: number; resolution: string | null; codecs: string | null }

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { tx } from '../kernel/db/sqlite';
-import type { HourRow } from '../features/channels/segment-store';
+import type { HourRow } from './segment-store';
 import { initIndex, isBreak, listHourDirs, listInits, measuredDuration, renditionsOnDisk, type HourDir } from './hours';
 import { HourPool, listHoursSync, MIN_HOURS_FOR_WORKERS } from './hour-pool';
 import { readManifest, writeManifest } from './manifest';

@@ -1,6 +1,6 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { SegmentRow } from '../features/channels/store';
+import type { SegmentRow } from './model';
 import type { IndexedChannel, SegmentIndex } from './segment-index';
 import { isCompleteSegment } from './mp4';
 import { applyShift, type Patch, type Shift } from './rebase';

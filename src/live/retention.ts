@@ -1,8 +1,8 @@
 import { readdirSync, rmSync, statfsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { tx } from '../kernel/db/sqlite';
-import type { ChannelRow } from '../features/channels/store';
-import type { HourRow } from '../features/channels/segment-store';
+import type { LiveChannel as ChannelRow } from './model';
+import type { HourRow } from './segment-store';
 import { hourDir, initIndex, listInits, pruneEmptyParents } from './hours';
 import { dropManifest } from './manifest';
 import { renditionDir, segmentAbsPath } from './paths';

@@ -2,15 +2,15 @@ import { readdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Db } from '../kernel/db/sqlite';
 import { tx } from '../kernel/db/sqlite';
-import { SegmentStore, type HourRow } from '../features/channels/segment-store';
-import type { SegmentRow } from '../features/channels/store';
+import { SegmentStore, type HourRow } from './segment-store';
+import type { IndexedChannel, SegmentRow } from './model';
 import { HOUR_MS, hourDir, initIndex, isBreak, listInits, measuredDuration, segmentStarts } from './hours';
 import { writeManifest } from './manifest';
 import { sealHour } from './lean-read';
 import { initPath, renditionDir, segmentAbsPath, segmentRelPath } from './paths';
 
 /** What the index needs to know about a channel. */
-export interface IndexedChannel { id: string; tenant_id: string; segment_s: number }
+export type { IndexedChannel } from './model';
 
 /**
  * The recording's segment index. The file names are the truth: `live_hours` holds one summary row per

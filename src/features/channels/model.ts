@@ -60,6 +60,7 @@ export const ChannelView = t.Object({
   input: t.Object({
     bitrate_kbps: t.Union([t.Number(), t.Null()]), resolution: t.Union([t.String(), t.Null()]),
     video_codec: t.Union([t.String(), t.Null()]), audio_codec: t.Union([t.String(), t.Null()]),
+    warnings: t.Optional(t.Array(t.Object({ code: t.String(), detail: t.String() }), { description: 'why browsers cannot play this feed as it is (passthrough channels; a ladder channel transcodes instead)' })),
   }),
   ingest: t.Object({ protocol: t.String(), srt_ports: t.Object({ primary: Int(), backup: Int() }), latency_ms: Int(), failover_s: t.Number() }),
   ladder: t.Union([t.String(), t.Array(t.Object({ height: Int(), video_kbps: Int() }))]),

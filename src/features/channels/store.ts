@@ -1,31 +1,20 @@
 import type { Db } from '../../kernel/db/sqlite';
+import type { LiveChannel, LiveChannelPatch, LiveChannelStore, SegmentRow } from '../../live/model';
 import { sealerOf } from '../../kernel/secrets/seal';
 import { secretHash } from '../../kernel/secrets/columns';
 
-/** A channel row as stored. */
-export interface ChannelRow {
-  seq: number; id: string; tenant_id: string; slug: string; name: string; protocol: string;
-  srt_port_primary: number; srt_port_backup: number; srt_passphrase: string; srt_latency_ms: number;
-  rtmp_key_primary: string; rtmp_key_backup: string; ladder: string; segment_s: number; failover_s: number;
-  recording_enabled: number; retention_hours: number; dvr_window_s: number; timezone: string;
-  desired: string; status: string; feed: string; recording: string; feed_info: string;
-  created_at: number; updated_at: number;
-}
-
-/** One indexed recording segment. */
-export interface SegmentRow {
-  channel_id: string; rendition: string; start_ms: number; duration_ms: number; bytes: number; path: string;
-  discontinuity: number; init_ms: number; seq: number; disc_seq: number;
-}
+/** A channel row as stored: the shape the live engine runs. */
+export type ChannelRow = LiveChannel;
+export type { SegmentRow };
 
 /** Columns a PATCH or runtime update may change. */
-export type ChannelPatch = Partial<Omit<ChannelRow, 'seq' | 'id' | 'tenant_id' | 'created_at'>>;
+export type ChannelPatch = LiveChannelPatch;
 
 /** Stored form of the ingest secrets: sealed under the master key, stream keys with their SHA-256 for lookups. */
 type StoredSecrets = Partial<Pick<ChannelRow, 'srt_passphrase' | 'rtmp_key_primary' | 'rtmp_key_backup'>> & { rtmp_hash_primary?: string; rtmp_hash_backup?: string };
 
-/** SQL for channels (the segment index's SQL is in segment-store.ts). Ingest secrets are sealed at rest. */
-export class ChannelStore {
+/** SQL for channels (the segment index's SQL is the live layer's: src/live/segment-store.ts). Ingest secrets are sealed at rest. */
+export class ChannelStore implements LiveChannelStore {
   constructor(private db: Db) {}
 
   /** Seals the ingest secrets a row or patch carries (and hashes the stream keys). */

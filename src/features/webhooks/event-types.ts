@@ -8,7 +8,7 @@ export const EVENT_TYPES: Record<string, string> = {
   'asset.failed': '`{asset, external_id, status, error?, playback?}` — processing failed (`status` is `failed`); `error` is a short reason.',
   'clip.ready': '`{clip, channel?, asset?, precision, status}` — a clip can be played (segment clips at once, frame clips before re-encoding).',
   'clip.final': '`{clip, channel?, asset?, status: "final"}` — a frame-precision clip finished re-encoding.',
-  'channel.feed_changed': '`{channel, from, to, reason}` — the feed on air changed (input switch, slate).',
+  'channel.feed_changed': '`{channel_id, slug, feed, previous, reason, warnings?}` — the feed on air changed (input switch, slate), or its health warnings changed (`warnings: [{code, detail}]`: a codec, profile or pixel format browsers cannot play).',
   'channel.ingest_failover': '`{channel, from_input, to_input, reason}` — ingest switched to a backup input.',
   'channel.recording_status': '`{channel, recording: boolean, reason?}` — continuous recording started or stopped.',
   'channel.programme_started': '`{channel, programme, title, start, end}` — a guide programme went on air.',

@@ -8,7 +8,7 @@ const MEANING_HE: Record<string, string> = {
   'asset.failed': 'העיבוד נכשל (`status` הוא `failed`); `error` הוא סיבה קצרה.',
   'clip.ready': 'אפשר לנגן את הקליפ (קליפים ברמת מקטע מיד, קליפים ברמת פריים עוד לפני הקידוד מחדש).',
   'clip.final': 'קליפ ברמת פריים סיים את הקידוד מחדש.',
-  'channel.feed_changed': 'האות המשודר התחלף (החלפת קלט, שקופית).',
+  'channel.feed_changed': '`{channel_id, slug, feed, previous, reason, warnings?}` — האות המשודר התחלף (החלפת קלט, שקופית), או שהשתנו אזהרות התקינות שלו (`warnings: [{code, detail}]`: קודק, פרופיל או פורמט פיקסלים שדפדפנים אינם יכולים לנגן).',
   'channel.ingest_failover': 'הקליטה עברה לקלט הגיבוי.',
   'channel.recording_status': 'ההקלטה הרציפה התחילה או נעצרה.',
   'channel.programme_started': 'תוכנית מלוח השידורים עלתה לאוויר.',

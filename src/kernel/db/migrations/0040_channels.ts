@@ -1,6 +1,6 @@
 import type { Migration } from '../migration';
 
-/** Live channels and their recording segment index. Owned by the channels feature (src/features/channels, src/live). */
+/** Live channels and their recording segment index. Owned by the channels feature (and the live layer). */
 export const m0040: Migration = {
   version: 40,
   name: 'channels',

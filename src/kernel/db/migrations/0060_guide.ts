@@ -2,7 +2,7 @@ import type { Migration } from '../migration';
 
 /**
  * Programme guide (published programmes, search index, per-channel guide settings, staged drafts, published
- * versions), catch-up exclusion rules and clips. Owned by src/features/guide, catchup, clips and live-to-vod.
+ * versions), catch-up exclusion rules and clips. Owned by the guide, catch-up, clips and live-to-VOD features.
  */
 export const m0060: Migration = {
   version: 60,

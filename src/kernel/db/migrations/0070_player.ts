@@ -1,6 +1,6 @@
 import type { Migration } from '../migration';
 
-/** Player configurations, where they apply, library sections and an asset's section. Owned by src/features/player. */
+/** Player configurations, where they apply, library sections and an asset's section. Owned by the player feature. */
 export const m0070: Migration = {
   version: 70,
   name: 'player',

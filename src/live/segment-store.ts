@@ -1,6 +1,6 @@
-import type { Db } from '../../kernel/db/sqlite';
-import type { SegmentRow } from './store';
-import { newTimes, push, type EncodedHour, type SegTimes } from '../../live/seg-times';
+import type { Db } from '../kernel/db/sqlite';
+import type { SegmentRow } from './model';
+import { newTimes, push, type EncodedHour, type SegTimes } from './seg-times';
 
 /** Summary of one rendition-hour directory of the recording (see migration 0041). */
 export interface HourRow {
