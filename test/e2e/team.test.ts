@@ -145,3 +145,25 @@ test('tenant settings and branding: read with assets:read, change with tenant:se
   const log = await (await admin.call('GET', '/v1/audit?action=settings.changed')).json() as { items: { details: { changed: Record<string, { from: unknown; to: unknown }> } }[] };
   expect(log.items[0].details.changed.name).toEqual({ from: 'Default', to: 'Channel 9' });
 });
+
+test('an existing person invited to a second tenant proves their password; /v1/me lists both; choosing either', async () => {
+  const other = identityService(s.ctx).createTenant({ name: 'Radio', slug: 'radio' });
+  const key = identityService(s.ctx).createKey(other.id, { role: 'owner' }).key;
+  const before = smtp.mails.length;
+  const r = await s.api('POST', '/v1/team/invitations', { email: 'boss@example.com', role: 'editor' }, { key });
+  expect(r.status).toBe(201);
+  const token = new URL(linkIn((await smtp.next('boss@example.com', before)).text, `${s.url}/studio/invite?token=`)).searchParams.get('token')!;
+  expect((await s.api('POST', '/v1/invitations/accept', { token, password: 'not my password at all' }, { key: null })).status).toBe(401);
+  expect((await s.api('POST', '/v1/invitations/accept', { token, password: 'owner passphrase 1' }, { key: null })).status).toBe(200);
+  const me = await (await admin.call('GET', '/v1/me')).json() as { tenants: { slug: string; role: string }[]; current_tenant: { slug: string } };
+  expect(me.tenants.map((t) => [t.slug, t.role])).toEqual([['default', 'owner'], ['radio', 'editor']]);
+  expect(me.current_tenant.slug).toBe('default');
+  await admin.call('PUT', '/v1/me/tenant', { tenant: 'radio' });
+  const me2 = await (await admin.call('GET', '/v1/me')).json() as { current_tenant: { slug: string; role: string }; scopes: string[] };
+  expect(me2.current_tenant).toMatchObject({ slug: 'radio', role: 'editor' });
+  expect(me2.scopes).not.toContain('team:manage');
+  expect((await admin.call('GET', '/v1/team/members')).status).toBe(403);
+  // Already a member: a second invitation is refused.
+  expect((await s.api('POST', '/v1/team/invitations', { email: 'boss@example.com', role: 'viewer' }, { key })).status).toBe(409);
+  await admin.call('PUT', '/v1/me/tenant', { tenant: 'default' });
+});
