@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, waitFor, type TestServer } from '../helpers/server';
 import { connect, keyFor, textOf } from './mcp-helpers';
 
 let s: TestServer;
@@ -134,8 +134,13 @@ test('isError results for bad arguments, missing scope and unknown tools; every 
   const unknown = await c.callTool({ name: 'delete_asset', arguments: {} });
   expect(unknown.isError).toBe(true);
   await c.close();
-  const log = await (await s.api('GET', '/v1/audit?action=mcp.tool_call&limit=100')).json() as { items: { action: string; actor: { kind: string; id: string }; target: string; details: { key: string; tool: string; outcome: string; arguments: Record<string, string>; duration_ms: number } }[] };
-  const mine = log.items.filter((e) => ['list_assets', 'search_catchup', 'create_clip', 'delete_asset'].includes(e.target) && e.details.outcome !== 'ok');
+  type Entry = { action: string; actor: { kind: string; id: string }; target: string; details: { key: string; tool: string; outcome: string; arguments: Record<string, string>; duration_ms: number } };
+  // Entries are written in batches (one commit per 100 ms): wait for them.
+  const mine = await waitFor('audit entries', async () => {
+    const log = await (await s.api('GET', '/v1/audit?action=mcp.tool_call&limit=100')).json() as { items: Entry[] };
+    const found = log.items.filter((e) => ['list_assets', 'search_catchup', 'create_clip', 'delete_asset'].includes(e.target) && e.details.outcome !== 'ok');
+    return found.length >= 4 && found;
+  }, 5000);
   expect(mine.map((e) => `${e.target}:${e.details.outcome}`).sort()).toEqual(['create_clip:error', 'delete_asset:rejected', 'list_assets:rejected', 'search_catchup:rejected']);
   const entry = mine.find((e) => e.target === 'list_assets')!;
   expect(entry.actor.kind).toBe('key');

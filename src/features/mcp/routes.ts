@@ -6,7 +6,8 @@ import { hidden } from '../../kernel/http/plugin';
 import { readLimited } from '../../kernel/http/body';
 import { BATCH_MAX, MCP_BODY_MAX, checkHeaders, checkOrigin, mcpPrincipal } from './http-rules';
 import { openApiCatalogue } from './openapi-catalogue';
-import { auditCall, buildServer, type CallLog, type RequestPlan } from './server';
+import { auditCall, buildServer, type CallLog, type McpDeps, type RequestPlan } from './server';
+import { auditQueue } from './audit-queue';
 
 /** A JSON-RPC error answered before the SDK sees the message (parse error, invalid request, batch rules). */
 function rpcError(status: number, code: number, message: string): Response {
@@ -33,7 +34,7 @@ function planOf(msgs: unknown[]): RequestPlan | null {
  * for 2025-03-26 and at most 20. GET answers 405 with `Allow: POST` (no server-initiated stream).
  */
 export function mcpRoutes(ctx: AppContext, app: () => AnyElysia) {
-  const catalogue = openApiCatalogue(ctx, app);
+  const deps: McpDeps = { catalogue: openApiCatalogue(ctx, app), audit: auditQueue(ctx) };
   return new Elysia()
     .get('/mcp', () => { throw new AppError('method_not_allowed', '/mcp opens no server-initiated stream; send JSON-RPC with POST', { headers: { allow: 'POST' } }); }, { detail: hidden })
     .post('/mcp', async ({ request }) => {
@@ -53,7 +54,7 @@ export function mcpRoutes(ctx: AppContext, app: () => AnyElysia) {
       if (!plan) return rpcError(400, -32600, 'Invalid Request: a message must be a JSON-RPC object');
       const log: CallLog = { handled: new Set() };
       const t0 = performance.now();
-      const server = buildServer({ ctx, p }, request, plan, catalogue, log);
+      const server = buildServer({ ctx, p }, request, plan, deps, log);
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);
       // The SDK wants both media types in Accept even in JSON mode; our own rule (JSON not excluded) was checked above.
@@ -62,7 +63,7 @@ export function mcpRoutes(ctx: AppContext, app: () => AnyElysia) {
       try {
         const res = await transport.handleRequest(new Request(request.url, { method: 'POST', headers }), { parsedBody: body });
         // Tool calls the SDK refused before a handler ran (bad arguments, unknown tool) are audited here.
-        for (const [id, name] of plan.calls) if (!log.handled.has(id)) auditCall(ctx, p, request, name, (findArgs(body, id)), 'rejected', performance.now() - t0);
+        for (const [id, name] of plan.calls) if (!log.handled.has(id)) auditCall(deps.audit, p, request, name, (findArgs(body, id)), 'rejected', performance.now() - t0);
         res.headers.set('cache-control', 'no-store');
         return res;
       } finally {

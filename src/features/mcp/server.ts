@@ -1,12 +1,12 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { AppContext } from '../../kernel/context';
 import type { Principal } from '../../kernel/http/auth';
 import { AppError } from '../../kernel/errors';
-import { audit } from '../audit/service';
+import { clientIp } from '../../kernel/http/server';
 import { API_VERSION } from '../meta/routes';
 import { toolNamed, toolsFor } from './catalogue';
 import type { OpenApiCatalogue } from './openapi-catalogue';
+import type { AuditQueue } from './audit-queue';
 import { registerPrompts } from './prompts';
 import { registerResources } from './resources';
 import { capResult, problemOf } from './result';
@@ -18,6 +18,9 @@ export interface RequestPlan { methods: Set<string>; calls: Map<string | number,
 /** Per-request bookkeeping: tool calls that reached a handler (the rest are audited by the route). */
 export interface CallLog { handled: Set<string | number> }
 
+/** What every request's server shares: the OpenAPI catalogue and the audit queue. */
+export interface McpDeps { catalogue: OpenApiCatalogue; audit: AuditQueue }
+
 const INSTRUCTIONS = 'ViewStream video platform. Tools read the library, channels, catch-up, guide, jobs and statistics of the key\'s tenant, and (with write scopes) cut clips, register or edit assets and open support requests. Nothing can be deleted here. Guides: viewstream://docs/{en|he}/{topic}; API catalogue: viewstream://openapi.';
 
 /** Summary of arguments for the audit log: keys with values cut to 80 characters. */
@@ -27,13 +30,13 @@ export function argsSummary(args: unknown): Record<string, string> {
   return out;
 }
 
-/** Writes one `mcp.tool_call` audit entry. */
-export function auditCall(ctx: AppContext, p: Principal, req: Request, tool: string, args: unknown, outcome: string, ms: number, code?: string): void {
-  audit(ctx, { tenantId: p.tenantId, action: 'mcp.tool_call', actor: p, request: req, target: tool, details: { key: p.keyId, tool, arguments: argsSummary(args), outcome, ...(code ? { code } : {}), duration_ms: Math.round(ms * 10) / 10 } });
+/** Queues one `mcp.tool_call` audit entry (key, tool, arguments summary, outcome, duration). */
+export function auditCall(q: AuditQueue, p: Principal, req: Request, tool: string, args: unknown, outcome: string, ms: number, code?: string): void {
+  q.add({ tenantId: p.tenantId, action: 'mcp.tool_call', actor: p, ip: clientIp(req), target: tool, details: { key: p.keyId, tool, arguments: argsSummary(args), outcome, ...(code ? { code } : {}), duration_ms: Math.round(ms * 10) / 10 } });
 }
 
 /** Registers one tool whose handler runs the service call, caps the result, turns failures into isError and audits. */
-function registerTool(mcp: McpServer, def: ToolDef, env: ToolEnv, req: Request, log: CallLog): void {
+function registerTool(mcp: McpServer, def: ToolDef, env: ToolEnv, req: Request, log: CallLog, q: AuditQueue): void {
   const handler = async (args: Record<string, unknown>, extra: { requestId: string | number }): Promise<CallToolResult> => {
     log.handled.add(extra.requestId);
     const t0 = performance.now();
@@ -41,12 +44,12 @@ function registerTool(mcp: McpServer, def: ToolDef, env: ToolEnv, req: Request, 
       const value = capResult(await def.run(env, args as never));
       const content: CallToolResult['content'] = [{ type: 'text', text: JSON.stringify(value) }];
       for (const l of def.links?.(value) ?? []) content.push({ type: 'resource_link', ...l });
-      auditCall(env.ctx, env.p, req, def.name, args, 'ok', performance.now() - t0);
+      auditCall(q, env.p, req, def.name, args, 'ok', performance.now() - t0);
       return { content, structuredContent: value };
     } catch (e) {
       if (!(e instanceof AppError)) env.ctx.log.error('mcp tool failed', { tool: def.name, error: String((e as Error)?.stack ?? e) });
       const problem = problemOf(e, env.ctx.config.problemsBase);
-      auditCall(env.ctx, env.p, req, def.name, args, 'error', performance.now() - t0, String(problem.title));
+      auditCall(q, env.p, req, def.name, args, 'error', performance.now() - t0, String(problem.title));
       return { content: [{ type: 'text', text: JSON.stringify(problem) }], isError: true };
     }
   };
@@ -57,11 +60,11 @@ function registerTool(mcp: McpServer, def: ToolDef, env: ToolEnv, req: Request, 
 }
 
 /** A tool the key may not use, registered only to answer a direct call with an insufficient_scope problem. */
-function registerRefusal(mcp: McpServer, def: ToolDef, env: ToolEnv, req: Request, log: CallLog): void {
+function registerRefusal(mcp: McpServer, def: ToolDef, env: ToolEnv, req: Request, log: CallLog, q: AuditQueue): void {
   mcp.registerTool(def.name, { title: def.title, description: def.description }, ((extra: { requestId: string | number }) => {
     log.handled.add(extra.requestId);
     const problem = problemOf(new AppError('insufficient_scope', def.scope), env.ctx.config.problemsBase);
-    auditCall(env.ctx, env.p, req, def.name, {}, 'error', 0, 'insufficient_scope');
+    auditCall(q, env.p, req, def.name, {}, 'error', 0, 'insufficient_scope');
     return { content: [{ type: 'text', text: JSON.stringify(problem) }], isError: true };
   }) as never);
 }
@@ -71,21 +74,21 @@ function registerRefusal(mcp: McpServer, def: ToolDef, env: ToolEnv, req: Reques
  * tools/list, the called tools for tools/call (a refusal stub for a known tool outside the key's scopes when the
  * request does not also list tools), resources and prompts for their methods. Capabilities are always declared.
  */
-export function buildServer(env: ToolEnv, req: Request, plan: RequestPlan, catalogue: OpenApiCatalogue, log: CallLog): McpServer {
+export function buildServer(env: ToolEnv, req: Request, plan: RequestPlan, deps: McpDeps, log: CallLog): McpServer {
   const mcp = new McpServer({ name: 'viewstream', title: 'ViewStream', version: API_VERSION }, {
     capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS,
   });
   const allowed = new Set(toolsFor(env.p).map((t) => t.name));
-  if (plan.methods.has('tools/list')) for (const name of allowed) registerTool(mcp, toolNamed(name)!, env, req, log);
+  if (plan.methods.has('tools/list')) for (const name of allowed) registerTool(mcp, toolNamed(name)!, env, req, log, deps.audit);
   else {
     for (const name of new Set(plan.calls.values())) {
       const def = toolNamed(name);
       if (!def) continue;
-      if (allowed.has(name)) registerTool(mcp, def, env, req, log);
-      else registerRefusal(mcp, def, env, req, log);
+      if (allowed.has(name)) registerTool(mcp, def, env, req, log, deps.audit);
+      else registerRefusal(mcp, def, env, req, log, deps.audit);
     }
   }
-  if ([...plan.methods].some((m) => m.startsWith('resources/'))) registerResources(mcp, catalogue);
+  if ([...plan.methods].some((m) => m.startsWith('resources/'))) registerResources(mcp, deps.catalogue);
   if ([...plan.methods].some((m) => m.startsWith('prompts/'))) registerPrompts(mcp);
   return mcp;
 }
