@@ -10,7 +10,7 @@ export interface Options {
   lang: string | null; autoplay: boolean; muted: boolean; start: number | null; end: number | null; aspect: string; width: string | null;
   resume: 'ask' | 'auto' | 'off'; maxSeekBack: number | null; backToLive: boolean; restart: string | null; restartBack: number;
   cinema: boolean; mode: 'normal' | 'tile'; target: string | null; tracks: Track[]; chapters: Chapter[] | string | null;
-  thumbnails: string | null; ads: { vast?: string; cues?: number[]; disabled?: boolean } | null; drm: unknown; controls: Record<string, boolean>;
+  thumbnails: string | null; ads: { vast: string | null; cues: number[]; disabled: boolean; preroll: boolean; skipAfter: number }; drm: unknown; controls: Record<string, boolean>;
   beacon: { enabled: boolean; heartbeat_s: number; url: string | null }; playback: Record<string, unknown> | null; poster: string | null;
   logo: { url: string; link?: string; position?: string; opacity?: number } | null; title: string | null; speeds: number[];
   versionPin: string | null; base: string; pageLang?: Lang;
@@ -20,7 +20,7 @@ export interface Options {
 export interface ConfigDoc {
   skin?: string; theme?: Record<string, string>; language?: string; logo?: Options['logo']; branding?: { title?: string };
   controls?: Record<string, boolean>; playback?: { autoplay?: boolean; muted?: boolean; start?: number; end?: number; resume?: Options['resume']; max_seek_back?: number; restart_back?: number; aspect?: string; speeds?: number[] };
-  beacon?: { enabled?: boolean; heartbeat_s?: number }; tile?: { muted?: boolean; loop?: boolean }; ads?: { enabled?: boolean; vast_url?: string };
+  beacon?: { enabled?: boolean; heartbeat_s?: number }; tile?: { muted?: boolean; loop?: boolean }; ads?: { enabled?: boolean; vast_url?: string; preroll?: boolean; midroll_cues?: boolean; skip_after_s?: number };
   version_pin?: string;
 }
 
@@ -43,7 +43,7 @@ export function parseOptionsJson(s: string | undefined): Record<string, unknown>
 
 /** Merges attributes (a), configuration document (d) and defaults into Options. */
 export function resolveOptions(a: Record<string, string>, d: ConfigDoc, base: string): Options {
-  const o = parseOptionsJson(a.options) as { sources?: Source[]; tracks?: Track[]; chapters?: Options['chapters']; thumbnails?: string; ads?: Options['ads']; drm?: unknown; poster?: string };
+  const o = parseOptionsJson(a.options) as { sources?: Source[]; tracks?: Track[]; chapters?: Options['chapters']; thumbnails?: string; ads?: { vast?: string; cues?: number[]; disabled?: boolean }; drm?: unknown; poster?: string };
   const pb = d.playback ?? {};
   const sources = o.sources ?? [];
   const src = a.src ?? sources[0]?.src ?? null;
@@ -60,7 +60,11 @@ export function resolveOptions(a: Record<string, string>, d: ConfigDoc, base: st
     restart: a.restart ?? (d.controls?.restart === false ? null : '1'), restartBack: first(num(a['restart-back']), pb.restart_back) ?? 0,
     cinema: bool(a.cinema) ?? false, mode: a.mode === 'tile' ? 'tile' : 'normal', target: a.target ?? null,
     tracks: o.tracks ?? [], chapters: o.chapters ?? null, thumbnails: a.thumbnails ?? o.thumbnails ?? null,
-    ads: o.ads ?? null, drm: o.drm ?? null, controls: d.controls ?? {}, poster: a.poster ?? o.poster ?? null,
+    ads: {
+      vast: o.ads?.vast ?? (d.ads?.enabled ? d.ads.vast_url ?? null : null), cues: d.ads?.midroll_cues === false ? [] : o.ads?.cues ?? [],
+      disabled: o.ads?.disabled === true, preroll: d.ads?.preroll ?? true, skipAfter: d.ads?.skip_after_s ?? 5,
+    },
+    drm: o.drm ?? null, controls: d.controls ?? {}, poster: a.poster ?? o.poster ?? null,
     beacon: { enabled: first(bool(a.beacon), d.beacon?.enabled) ?? true, heartbeat_s: d.beacon?.heartbeat_s ?? 15, url: a['beacon-url'] ?? null },
     playback: a.playback ? parseOptionsJson(a.playback) : null, logo: d.logo ?? null, title: a.title ?? d.branding?.title ?? null,
     speeds: pb.speeds ?? [0.5, 1, 1.25, 1.5, 2], versionPin: d.version_pin ?? null,

@@ -7,6 +7,7 @@ import { openSession, parseChapterVtt, parseThumbVtt, resumeStore, type SessionA
 import type { Options } from './options';
 import { bindKeys, bindSeek } from './input';
 import { emojiSupported } from './icons';
+import { Ads } from './ads';
 
 const FORWARD = ['play', 'pause', 'playing', 'waiting', 'seeking', 'seeked', 'timeupdate', 'ended', 'volumechange', 'ratechange', 'loadedmetadata', 'durationchange', 'progress', 'canplay', 'error'];
 
@@ -21,6 +22,7 @@ export class VSPlayer extends EventTarget {
   thumbs: ThumbCue[] = [];
   chapters: { start: number; title: string }[] = [];
   beacon: Beacon | null = null;
+  ads: Ads | null = null;
   session: SessionAnswer | null = null;
   stats = { startup_ms: null as number | null, rebuffer_ms: 0, rebuffers: 0, level: -1 };
   private playRequestAt = 0;
@@ -121,6 +123,7 @@ export class VSPlayer extends EventTarget {
     } catch (e) { this.overlay(this.t('error')); this.domEmit('vs:error', { error: String(e) }); return; }
     this.engine.onFatal((msg) => { this.emit('vsreconnect', { reason: msg }); this.track('error', { error: msg }); });
     this.engine.onLevels(() => this.onLevels());
+    if (o.ads.vast && !o.ads.disabled && o.mode !== 'tile') this.ads = new Ads(this, o.ads);
     this.wire();
     if (this.session) this.scheduleRefresh();
     void this.loadSideData();
@@ -165,6 +168,7 @@ export class VSPlayer extends EventTarget {
     this.playRequestAt = performance.now();
     this.track('play_request', { auto });
     if (auto) { this.video.muted = true; }
+    if (this.ads?.wantsPreroll()) { void this.ads.preroll(); return; }
     this.video.play().catch(() => { this.video.muted = true; void this.video.play().catch(() => this.bigPlay()); });
   }
 
@@ -374,6 +378,7 @@ export class VSPlayer extends EventTarget {
     v.addEventListener('timeupdate', () => {
       const now = Date.now();
       if (this.o.end !== null && v.currentTime >= this.o.end) v.pause();
+      this.ads?.check(v.currentTime);
       if (!this.isLive() && this.o.resume !== 'off' && now - lastSave > 5000 && v.currentTime > 5) { lastSave = now; resumeStore.set(key, v.currentTime); }
       if (!v.paused && now - lastBeat >= this.o.beacon.heartbeat_s * 1000) { if (lastBeat) { this.track('heartbeat', { rebuffer_ms: this.stats.rebuffer_ms, level: this.stats.level }); this.emit('vsstatschange', { ...this.stats }); } lastBeat = now; }
     });

@@ -48,5 +48,8 @@ export const CSS = `
 .vs-narrow .vs-btn{min-width:28px;padding:0 3px}
 .vs-tile .vs-bar,.vs-tile .vs-title{display:none}
 .vs-sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+.vs-adlayer{position:absolute;inset:0;background:#000;z-index:5}
+.vs-adlayer video{width:100%;height:100%;cursor:pointer}
+.vs-skip{position:absolute;bottom:16px;inset-inline-end:16px;background:rgba(0,0,0,.75);border:1px solid #fff}
 .vs-ad{position:absolute;top:10px;inset-inline-start:10px;background:#facc15;color:#000;font-size:12px;padding:2px 6px;border-radius:3px}
 `;

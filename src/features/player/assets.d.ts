@@ -2,3 +2,4 @@
 declare module '*/hls.min.mjs' { const path: string; export default path; }
 declare module '*/dash.all.min.js' { const path: string; export default path; }
 declare module '*/prebuilt/embed.js' { const path: string; export default path; }
+declare module '*/vast-client.min.js' { const path: string; export default path; }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import prebuilt from '../../../assets-ui/player/prebuilt/embed.js' with { type: 'file' };
 import hlsPath from '../../../node_modules/hls.js/dist/hls.min.mjs' with { type: 'file' };
 import dashPath from '../../../node_modules/dashjs/dist/modern/esm/dash.all.min.js' with { type: 'file' };
+import vastPath from '../../../node_modules/@dailymotion/vast-client/dist/vast-client.min.js' with { type: 'file' };
 
 /** Marker of the committed stand-in for the bundled player (replaced by scripts/build.ts before compiling). */
 export const PLACEHOLDER = '/*VS-PLACEHOLDER';
@@ -28,6 +29,6 @@ export class PlayerFiles {
 
   /** A lazily loaded engine file by its served name, or null. */
   engine(name: string): string | null {
-    return name === 'hls.mjs' ? hlsPath : name === 'dash.mjs' ? dashPath : null;
+    return name === 'hls.mjs' ? hlsPath : name === 'dash.mjs' ? dashPath : name === 'vast.mjs' ? vastPath : null;
   }
 }

@@ -20,7 +20,7 @@ const NO_ID: TargetKind[] = ['tenant', 'live_default', 'library_default'];
 export interface PlayerTenant { id: string; slug: string; name: string }
 
 /** Title data of a piece of content for pages and resolve.json. */
-export interface TitleData { kind: string; id: string; contentId?: string; title: string; description: string; poster: string | null; duration_s: number | null; live: boolean; upload_date: string | null }
+export interface TitleData { kind: string; id: string; contentId?: string; title: string; description: string; poster: string | null; duration_s: number | null; live: boolean; upload_date: string | null; ads?: { cues?: number[]; disabled?: boolean } }
 
 /** Assignments and the public resolution of configurations. */
 export class PlayerResolver {
@@ -129,7 +129,8 @@ export class PlayerResolver {
       const a = new AssetService(this.ctx).get(t.id, id);
       const v = assetView(this.ctx, a);
       const desc = typeof v.metadata.description === 'string' ? v.metadata.description : v.title;
-      return { kind, id: a.id, title: v.title || 'Video', description: desc, poster: v.playback?.poster ?? null, duration_s: v.duration_s, live: false, upload_date: v.created_at };
+      const ads = v.metadata.ads && typeof v.metadata.ads === 'object' ? v.metadata.ads as { cues?: number[]; disabled?: boolean } : undefined;
+      return { kind, id: a.id, title: v.title || 'Video', description: desc, poster: v.playback?.poster ?? null, duration_s: v.duration_s, live: false, upload_date: v.created_at, ...(ads ? { ads: { cues: Array.isArray(ads.cues) ? ads.cues : undefined, disabled: ads.disabled === true } } : {}) };
     }
     if (kind === 'clip') {
       const c = new ClipService(this.ctx).get(t.id, id);
