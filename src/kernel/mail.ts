@@ -17,7 +17,7 @@ export function createMailer(config: Readonly<Config>, log: Logger): Mailer {
       async send(m) { log.warn('mail not sent: smtp is not configured', { to: m.to, subject: m.subject }); throw new Error('smtp is not configured'); },
     };
   }
-  // One pooled transport per mailer (built once per app), so invitations in a burst reuse one connection.
+  // One transport per mailer (built once per route set); each message opens its own SMTP connection.
   const transport = nodemailer.createTransport(url, { from: config.smtp.from });
   return {
     configured: true,

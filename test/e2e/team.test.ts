@@ -167,3 +167,19 @@ test('an existing person invited to a second tenant proves their password; /v1/m
   expect((await s.api('POST', '/v1/team/invitations', { email: 'boss@example.com', role: 'viewer' }, { key })).status).toBe(409);
   await admin.call('PUT', '/v1/me/tenant', { tenant: 'default' });
 });
+
+test('mail server down or unset: the invitation is kept and its link returned to the inviter', async () => {
+  const { freePort } = await import('../helpers/server');
+  for (const env of [{ VS_SMTP_URL: `smtp://127.0.0.1:${await freePort()}` }, {}] as Record<string, string>[]) {
+    const t = await startTestServer({ workers: false, env });
+    try {
+      const r = await t.api('POST', '/v1/team/invitations', { email: 'later@example.com', role: 'viewer' });
+      expect(r.status).toBe(201);
+      const b = await r.json() as { mailed: boolean; accept_url: string };
+      expect(b.mailed).toBe(false);
+      expect(b.accept_url).toStartWith(`${t.url}/studio/invite?token=`);
+      // Password reset never tells whether the address exists, mail or not.
+      expect((await t.api('POST', '/v1/password-reset', { email: 'later@example.com' }, { key: null })).status).toBe(202);
+    } finally { await t.stop(); }
+  }
+});

@@ -87,8 +87,11 @@ export class TeamService {
     const link = `${this.ctx.config.baseUrl}/studio/invite?token=${token}`;
     let mailed = false;
     if (email && this.mailer?.configured) {
-      await this.mailer.send({ to: email, ...inviteMail(link, tenantName, input.role, by?.session?.user.email ?? '') });
-      mailed = true;
+      // A mail server that refuses or is down must not lose the invitation: the link is then returned to the caller.
+      try {
+        await this.mailer.send({ to: email, ...inviteMail(link, tenantName, input.role, by?.session?.user.email ?? '') });
+        mailed = true;
+      } catch (e) { this.ctx.log.error('invitation mail failed', { invitation: row.id, error: String(e) }); }
     }
     return { ...invitationView({ ...row, seq: 0, accepted_at: null, revoked_at: null }), mailed, ...(mailed ? {} : { accept_url: link }) };
   }
