@@ -14,13 +14,16 @@ export interface Options {
   beacon: { enabled: boolean; heartbeat_s: number; url: string | null }; playback: Record<string, unknown> | null; poster: string | null;
   logo: { url: string; link?: string; position?: string; opacity?: number } | null; title: string | null; speeds: number[];
   versionPin: string | null; base: string; pageLang?: Lang;
+  guide: { now?: GuideItem | null; next?: GuideItem | null } | null; liveGuide: { enabled: boolean; position: 'top' | 'bottom'; showNext: boolean };
 }
+/** One programme of the live guide overlay. */
+export interface GuideItem { title: string; start: string; end: string }
 
 /** The configuration document as served by /player/config (only the parts the player reads). */
 export interface ConfigDoc {
   skin?: string; theme?: Record<string, string>; language?: string; logo?: Options['logo']; branding?: { title?: string };
   controls?: Record<string, boolean>; playback?: { autoplay?: boolean; muted?: boolean; start?: number; end?: number; resume?: Options['resume']; max_seek_back?: number; restart_back?: number; aspect?: string; speeds?: number[] };
-  beacon?: { enabled?: boolean; heartbeat_s?: number }; tile?: { muted?: boolean; loop?: boolean }; ads?: { enabled?: boolean; vast_url?: string; preroll?: boolean; midroll_cues?: boolean; skip_after_s?: number };
+  beacon?: { enabled?: boolean; heartbeat_s?: number }; live_guide?: { enabled?: boolean; position?: 'top' | 'bottom'; show_next?: boolean }; tile?: { muted?: boolean; loop?: boolean }; ads?: { enabled?: boolean; vast_url?: string; preroll?: boolean; midroll_cues?: boolean; skip_after_s?: number };
   version_pin?: string;
 }
 
@@ -43,7 +46,7 @@ export function parseOptionsJson(s: string | undefined): Record<string, unknown>
 
 /** Merges attributes (a), configuration document (d) and defaults into Options. */
 export function resolveOptions(a: Record<string, string>, d: ConfigDoc, base: string): Options {
-  const o = parseOptionsJson(a.options) as { sources?: Source[]; tracks?: Track[]; chapters?: Options['chapters']; thumbnails?: string; ads?: { vast?: string; cues?: number[]; disabled?: boolean }; drm?: unknown; poster?: string };
+  const o = parseOptionsJson(a.options) as { sources?: Source[]; tracks?: Track[]; chapters?: Options['chapters']; thumbnails?: string; ads?: { vast?: string; cues?: number[]; disabled?: boolean }; drm?: unknown; poster?: string; guide?: Options['guide'] };
   const pb = d.playback ?? {};
   const sources = o.sources ?? [];
   const src = a.src ?? sources[0]?.src ?? null;
@@ -67,6 +70,7 @@ export function resolveOptions(a: Record<string, string>, d: ConfigDoc, base: st
     drm: o.drm ?? null, controls: d.controls ?? {}, poster: a.poster ?? o.poster ?? null,
     beacon: { enabled: first(bool(a.beacon), d.beacon?.enabled) ?? true, heartbeat_s: d.beacon?.heartbeat_s ?? 15, url: a['beacon-url'] ?? null },
     playback: a.playback ? parseOptionsJson(a.playback) : null, logo: d.logo ?? null, title: a.title ?? d.branding?.title ?? null,
-    speeds: pb.speeds ?? [0.5, 1, 1.25, 1.5, 2], versionPin: d.version_pin ?? null,
+    speeds: pb.speeds ?? [0.5, 1, 1.25, 1.5, 2], versionPin: d.version_pin ?? null, guide: o.guide ?? null,
+    liveGuide: { enabled: d.live_guide?.enabled ?? false, position: d.live_guide?.position ?? 'top', showNext: d.live_guide?.show_next ?? true },
   };
 }

@@ -8,6 +8,7 @@ import type { Options } from './options';
 import { bindKeys, bindSeek } from './input';
 import { emojiSupported } from './icons';
 import { Ads } from './ads';
+import { guideOverlay } from './guide';
 
 const FORWARD = ['play', 'pause', 'playing', 'waiting', 'seeking', 'seeked', 'timeupdate', 'ended', 'volumechange', 'ratechange', 'loadedmetadata', 'durationchange', 'progress', 'canplay', 'error'];
 
@@ -84,6 +85,7 @@ export class VSPlayer extends EventTarget {
     await this.setSkin(o.skin, o.theme);
     this.domEmit('vs:config', { theme: { skin: o.skin, ...o.theme }, config: o });
     if (o.title && o.mode !== 'tile') { const t = document.createElement('div'); t.className = 'vs-title'; t.textContent = o.title; this.box.append(t); }
+    if (o.liveGuide.enabled && o.guide?.now && o.mode !== 'tile') this.box.append(guideOverlay(o, this.lang));
     if (o.logo?.url) {
       const img = document.createElement('img');
       img.className = `vs-logo vs-${o.logo.position ?? 'top-end'}`;

@@ -47,6 +47,11 @@ export const CSS = `
 .vs-narrow .vs-vol,.vs-narrow [data-vs=cinema]{display:none}
 .vs-narrow .vs-btn{min-width:28px;padding:0 3px}
 .vs-tile .vs-bar,.vs-tile .vs-title{display:none}
+.vs-guide{position:absolute;inset-inline:10px;top:44px;display:flex;flex-direction:column;gap:2px;font-size:13px;pointer-events:none;transition:opacity .25s}
+.vs-guide.vs-bottom{top:auto;bottom:calc(var(--vs-bar-height) + var(--vs-bar-margin) + 30px)}
+.vs-guide span{align-self:flex-start;background:rgba(0,0,0,.65);color:#fff;padding:3px 8px;border-radius:4px}
+.vs-guide b{color:var(--vs-accent);margin-inline-end:6px}
+.vs-box.vs-idle .vs-guide{opacity:0}
 .vs-sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 .vs-adlayer{position:absolute;inset:0;background:#000;z-index:5}
 .vs-adlayer video{width:100%;height:100%;cursor:pointer}

@@ -81,7 +81,7 @@ test('mid-roll at a cue (no pre-roll when the configuration says so); metadata.a
   await playsPast(tab, 1);
   expect(await events(tab)).toEqual([]);
   await waitFor('mid-roll', async () => (await events(tab)).includes('adend'), 30_000, 100);
-  const at = await tab.evaluate(() => document.querySelector('.vs-box > video')!.currentTime);
+  const at = await tab.evaluate(() => (document.querySelector('.vs-box > video') as HTMLVideoElement).currentTime);
   expect(at).toBeGreaterThanOrEqual(2);
   expect(await tab.locator('.vs-mark.vs-adcue').count()).toBe(1);
   await s.api('PATCH', `/v1/assets/${asset}`, { metadata: { ads: { cues: [2], disabled: true } } });

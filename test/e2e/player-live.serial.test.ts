@@ -78,3 +78,23 @@ test('clip (iframe page) and catch-up (data-src) sources play', async () => {
   await playsPast(cu, 1.5, 40_000);
   await tab.close(); await cu.close();
 }, 90_000);
+
+test('live guide overlay (configuration live_guide): now and next from the channel guide, in Hebrew, right to left', async () => {
+  const now = Date.now();
+  const hour = 3_600_000;
+  const slot = Math.floor(now / hour) * hour;
+  expect((await s.api('POST', `/v1/channels/${ch.id}/programmes`, { title: 'מבזק חדשות', start_at: at(slot), end_at: at(slot + hour) })).status).toBeLessThan(300);
+  expect((await s.api('POST', `/v1/channels/${ch.id}/programmes`, { title: 'Weather', start_at: at(slot + hour), end_at: at(slot + 2 * hour) })).status).toBeLessThan(300);
+  await s.api('POST', '/v1/player-configs', { name: 'guide', live_guide: { enabled: true, show_next: true } });
+  const resolved = await (await fetch(`${s.url}/player/config/default/resolve.json?kind=live&id=${ch.slug}`)).json() as { title: { guide: { now: { title: string }; next: { title: string } } } };
+  expect(resolved.title.guide.now.title).toBe('מבזק חדשות');
+  const tab = await browser.newPage();
+  await tab.goto(`${s.url}/e/default/live/${ch.slug}?autoplay=1&lang=he&config=guide`);
+  await tab.waitForSelector('.vs-guide');
+  const text = await tab.evaluate(() => Array.from(document.querySelectorAll('.vs-guide span')).map((e) => e.textContent));
+  expect(text[0]).toContain('עכשיו');
+  expect(text[0]).toContain('מבזק חדשות');
+  expect(text[1]).toContain('הבא');
+  expect(text[1]).toContain('Weather');
+  await tab.close();
+}, 60_000);

@@ -30,7 +30,7 @@ export function renderPage(p: PageInput): string {
   const target = p.contentKind === 'live' ? { channel: t.contentId ?? t.id } : p.contentKind === 'clip' ? { clip: t.id } : { asset: t.id };
   const attrs: Record<string, string> = {
     'data-tenant': p.tenant, 'data-playback': JSON.stringify(target), 'data-target': '#vs-player', 'data-title': t.title,
-    'data-beacon-url': `${p.cdnUrl}/b/v1`, 'data-options': JSON.stringify({ configDoc: p.config, ...(t.ads ? { ads: t.ads } : {}) }),
+    'data-beacon-url': `${p.cdnUrl}/b/v1`, 'data-options': JSON.stringify({ configDoc: p.config, ...(t.ads ? { ads: t.ads } : {}), ...(t.guide ? { guide: t.guide } : {}) }),
   };
   if (p.configName) attrs['data-config'] = p.configName;
   if (p.lang) attrs['data-lang'] = p.lang;

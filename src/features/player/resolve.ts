@@ -11,6 +11,7 @@ import { assetView } from '../assets/view';
 import { channelById, channelBySlug } from '../channels/service';
 import { ClipService } from '../clips/service';
 import { IdentityService } from '../identity/service';
+import { programmesOverlapping } from '../guide/service';
 
 /** Kinds of target an assignment names. */
 export type TargetKind = 'tenant' | 'live_default' | 'library_default' | 'section' | 'channel' | 'asset';
@@ -20,7 +21,9 @@ const NO_ID: TargetKind[] = ['tenant', 'live_default', 'library_default'];
 export interface PlayerTenant { id: string; slug: string; name: string }
 
 /** Title data of a piece of content for pages and resolve.json. */
-export interface TitleData { kind: string; id: string; contentId?: string; title: string; description: string; poster: string | null; duration_s: number | null; live: boolean; upload_date: string | null; ads?: { cues?: number[]; disabled?: boolean } }
+export interface TitleData { kind: string; id: string; contentId?: string; title: string; description: string; poster: string | null; duration_s: number | null; live: boolean; upload_date: string | null; ads?: { cues?: number[]; disabled?: boolean }; guide?: { now: GuideItem | null; next: GuideItem | null } }
+/** A programme as the live guide overlay shows it. */
+export interface GuideItem { title: string; start: string; end: string }
 
 /** Assignments and the public resolution of configurations. */
 export class PlayerResolver {
@@ -123,7 +126,11 @@ export class PlayerResolver {
     if (kind === 'live') {
       const ch = channelBySlug(this.ctx, t.id, id) ?? (isUuid(id) ? channelById(this.ctx, t.id, id) : null);
       if (!ch) throw notFound('channel');
-      return { kind, id: ch.id, contentId: ch.slug, title: ch.name, description: `${ch.name} — live`, poster: null, duration_s: null, live: true, upload_date: iso(ch.created_at) };
+      const now = this.ctx.clock.now();
+      const progs = programmesOverlapping(this.ctx, ch.id, now, now + 86_400_000).sort((a, b) => a.start_ms - b.start_ms);
+      const item = (p: (typeof progs)[number] | undefined): GuideItem | null => (p ? { title: p.title, start: iso(p.start_ms), end: iso(p.end_ms) } : null);
+      const guide = { now: item(progs.find((p) => p.start_ms <= now && p.end_ms > now)), next: item(progs.find((p) => p.start_ms > now)) };
+      return { kind, id: ch.id, contentId: ch.slug, guide, title: ch.name, description: `${ch.name} — live`, poster: null, duration_s: null, live: true, upload_date: iso(ch.created_at) };
     }
     if (kind === 'vod') {
       const a = new AssetService(this.ctx).get(t.id, id);
