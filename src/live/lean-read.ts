@@ -4,8 +4,8 @@ import { decodeHourInto, decodeSpans, encodeHour, newTimes, overlapping, spansOf
 import type { IndexedChannel } from './model';
 import type { SegmentStore } from './segment-store';
 
-/** What the lean reads need of the segment index: its store (declared here, so the index can import these reads). */
-type SegmentIndex = { readonly store: SegmentStore };
+/** What the lean reads need of the segment index (declared here, so the index can import these reads). */
+type SegmentIndex = { readonly store: SegmentStore; materialize(ch: IndexedChannel, h: HourRow): void };
 
 type ListKey = { n: number; first_ms: number; last_ms: number; end_ms: number; dir_mtime: number };
 const valid = (l: ListKey | undefined, h: HourRow): boolean =>

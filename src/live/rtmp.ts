@@ -19,7 +19,7 @@ export interface RtmpPolicy {
 /**
  * RTMP listener on `port` (node-media-server's RTMP server). A publish whose stream key the policy refuses is
  * disconnected at publish time; only loopback clients (or the bound address itself) may play: our own packaging
- * ffmpeg pulls the feed from `rtmpPullHost(host)` (args/ingest.ts).
+ * ffmpeg pulls the feed from `rtmpPullHost(host)` (media/args/live-ingest.ts).
  */
 export async function startRtmp(port: number, host: string, policy: RtmpPolicy, log: Logger): Promise<() => void> {
   nmsLogger.level = 'error';

@@ -1,7 +1,7 @@
 import { createSocket } from 'node:dgram';
 import { createServer } from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { pusherArgs } from '../../src/live/args/ingest';
+import { pusherArgs } from '../../src/media/args/live-ingest';
 
 /** A free TCP port (bound to port 0, then released). */
 export async function freeTcpPort(): Promise<number> {

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'bun:test';
 import { recordedMs, recordingStatus, selectRange } from '../../src/features/catchup/coverage';
 import { rangePlaylist } from '../../src/features/catchup/playlist';
-import { edgeCutArgs, planPieces } from '../../src/features/clips/cut-args';
+import { edgeCutArgs } from '../../src/media/args/cut';
+import { planPieces } from '../../src/features/clips/cut-plan';
 import { remuxArgs } from '../../src/media/args/remux';
 import { runsOf } from '../../src/features/live-to-vod/runs';
 import { matchOf } from '../../src/features/catchup/match';

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pieceTiming, planTimeline, shiftPiece } from '../../src/features/clips/timeline';
-import { videoLeadS } from '../../src/features/clips/cut-args';
+import { videoLeadS } from '../../src/features/clips/cut-plan';
 
 let dir: string, init: Uint8Array, segs: Uint8Array[];
 beforeAll(async () => {

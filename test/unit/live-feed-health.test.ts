@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { feedWarnings, parseVideoStream } from '../../src/live/feed-health';
-import { capRungs, LIVE_LADDER } from '../../src/live/args/ladder';
-import { rtmpPullHost, sourceUrl } from '../../src/live/args/ingest';
+import { capRungs, LIVE_LADDER } from '../../src/live/rungs';
+import { rtmpPullHost, sourceUrl } from '../../src/media/args/live-ingest';
 import { srtCallerUrl } from '../../src/features/channels/view';
 import { loadConfig } from '../../src/kernel/config/load';
 

@@ -7,7 +7,7 @@ import { SegmentIndex } from '../../src/live/segment-index';
 import { reconcileChannel } from '../../src/live/reconcile';
 import { openDb } from '../../src/kernel/db/sqlite';
 import { segmentRelPath, initPath } from '../../src/live/paths';
-import { ingestArgs } from '../../src/live/args/ingest';
+import { ingestArgs } from '../../src/media/args/live-ingest';
 import { isCompleteSegment } from '../../src/live/mp4';
 import type { SegmentRow } from '../../src/features/channels/store';
 
