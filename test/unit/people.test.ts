@@ -35,6 +35,9 @@ test('session cookie: resolves, CSRF on writes, refused where sessions: false, o
   expect(code(() => authenticate(req('DELETE', { ...cookie, 'x-csrf-token': 'c'.repeat(31) + 'd' }), { scope: null }, keys, limiter))).toStartWith('403 CSRF');
   expect(code(() => authenticate(req('POST', { ...cookie, 'x-csrf-token': 'c'.repeat(32) }), { scope: 'assets:read' }, keys, limiter))).toBe('ok');
   expect(code(() => authenticate(req('GET', cookie), { scope: null, sessions: false }, keys, limiter))).toBe('401 missing Authorization header');
+  expect(code(() => authenticate(new Request('http://x/mcp', { method: 'GET', headers: cookie }), { scope: null }, keys, limiter))).toBe('401 missing Authorization header');
+  expect(code(() => authenticate(new Request('http://x/mcp/', { method: 'GET', headers: cookie }), { scope: null }, keys, limiter))).toBe('401 missing Authorization header');
+  expect(code(() => authenticate(new Request('http://x/mcpx', { method: 'GET', headers: cookie }), { scope: null }, keys, limiter))).toBe('ok');
   expect(code(() => authenticate(req('GET', cookie), { scope: 'keys:manage' }, keys, limiter))).toBe('403 keys:manage');
   expect(code(() => authenticate(req('GET', cookie), { scope: null, only: 'key' }, keys, limiter))).toStartWith('403 this operation needs an API key');
   expect(code(() => authenticate(req('GET', { cookie: 'vs_session=bad!' }), { scope: null }, keys, limiter))).toBe('401 malformed session cookie');

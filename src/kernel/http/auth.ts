@@ -190,9 +190,11 @@ function byKey(header: string, keys: KeyCache): Principal {
 }
 
 const SESSION_RE = /^[A-Za-z0-9_-]{20,120}$/;
+/** The remote assistant endpoint never takes studio sessions, whatever its routes say (spec: Authentication 5). */
+const MCP_RE = /^[a-z]+:\/\/[^/]+\/mcp(?:[/?]|$)/i;
 
 function bySession(req: Request, rule: AuthRule, keys: KeyCache): Principal {
-  const token = rule.sessions === false ? null : cookieValue(req.headers.get('cookie'), SESSION_COOKIE);
+  const token = rule.sessions === false || MCP_RE.test(req.url) ? null : cookieValue(req.headers.get('cookie'), SESSION_COOKIE);
   if (!token) throw new AppError('invalid_credentials', 'missing Authorization header');
   if (!SESSION_RE.test(token)) throw new AppError('invalid_credentials', 'malformed session cookie');
   const p = keys.session(token);

@@ -5,7 +5,9 @@ import { readJsonBody } from './body';
 
 /**
  * Builds the per-route macros. `{ auth: { scope } }` authenticates in the route's first hook (parse for methods
- * with a body, transform otherwise): key → rate limit → scope → CDN-only, all before the body is read or validated,
+ * with a body, transform otherwise): key (or, without an Authorization header, a studio session cookie plus its CSRF
+ * header on writes; refused where the rule says `sessions: false` and on /mcp) → rate limit → scope → CDN-only, all
+ * before the body is read or validated,
  * so a caller without a key learns nothing about the body schema and every refused call spends its rate limit.
  * It then reads a JSON body itself (415 for other content types). `{ publicJson: true }` reads a JSON body the same
  * way on routes without a key.
