@@ -28,6 +28,15 @@ async function configDoc(api: string, a: Record<string, string>): Promise<Config
 
 async function create(host: HTMLElement, a: Record<string, string>, loc: { base: string; api: string }): Promise<VSPlayer | null> {
   const doc = await configDoc(loc.api, a);
+  if (doc.version_pin && doc.version_pin !== VERSION && !a.pinned) {
+    // The configuration pins another player version: hand over to that loader with the same attributes.
+    const sc = document.createElement('script');
+    sc.src = `${loc.api}/embed/${encodeURIComponent(doc.version_pin)}/embed.js`;
+    for (const [k, v] of Object.entries({ ...a, pinned: '1' })) sc.setAttribute(`data-${k}`, v);
+    if (!a.target) { const id = `vs-pin-${Math.random().toString(36).slice(2)}`; host.id ||= id; sc.setAttribute('data-target', `#${host.id}`); }
+    document.head.append(sc);
+    return null;
+  }
   const o = resolveOptions(a, doc, loc.base);
   const p = new VSPlayer(host, o, loc.api);
   w.VSEmbed!.players.push(p);

@@ -94,3 +94,26 @@ test('version_pin: the page loads the pinned version, served immutable; unknown 
   expect((await fetch(`${s.url}/embed.js`)).headers.get('cache-control')).toBe('public, max-age=300');
   expect((await s.api('POST', '/v1/player-configs', { name: 'pin2', version_pin: '0.9.0' })).status).toBe(422);
 });
+
+test('AES-128 protected asset plays through the iframe page; the quality menu switches level (vsqualitychange)', async () => {
+  const pol = await (await s.api('POST', '/v1/playback/policies', { name: 'aes', require_token: true, require_encryption: true })).json() as { id: string };
+  await s.api('POST', `/v1/playback/policies/${pol.id}/attach`, { target_kind: 'asset', target_id: asset });
+  const tab = await browser.newPage();
+  await tab.addInitScript(() => { const w = window as unknown as { q: unknown[] }; w.q = []; document.addEventListener('vs:ready', (e) => ((e as CustomEvent).detail.player as EventTarget).addEventListener('vsqualitychange', (x) => w.q.push((x as CustomEvent).detail))); });
+  await tab.goto(`${s.url}/e/default/vod/${asset}?autoplay=1`);
+  await playsPast(tab, 1.5);
+  const src = await tab.evaluate(() => (window as unknown as { VSEmbed: { players: { session: { src: string } }[] } }).VSEmbed.players[0].session.src);
+  expect(src).toContain('/aes/');
+  const levels = await tab.evaluate(() => (window as unknown as { VSEmbed: { players: { engine: { levels(): { id: number; height: number }[] } }[] } }).VSEmbed.players[0].engine.levels());
+  expect(levels.length).toBeGreaterThanOrEqual(1);
+  await tab.click('.vs-bar [data-vs=gear]');
+  const items = await tab.$$eval('.vs-menu [role=menuitemradio]', (es) => es.map((e) => e.textContent));
+  expect(items[0]).toBe('Auto');
+  const pick = `${Math.min(...levels.map((l) => l.height))}p`;
+  await tab.click(`.vs-menu [role=menuitemradio] >> text=${pick}`);
+  const lvl = levels.find((l) => `${l.height}p` === pick)!.id;
+  expect(await tab.evaluate(() => (window as unknown as { VSEmbed: { players: { engine: { level(): number } }[] } }).VSEmbed.players[0].engine.level())).toBe(lvl);
+  expect(await tab.evaluate(() => (window as unknown as { q: { to: number }[] }).q.some((d) => d.to >= 0))).toBe(true);
+  await s.api('POST', `/v1/playback/policies/${pol.id}/detach`, { target_kind: 'asset', target_id: asset });
+  await tab.close();
+}, 60_000);
