@@ -23,6 +23,7 @@ import { startWebhookDispatcher } from './features/webhooks/dispatcher';
 import { channelRoutes } from './features/channels/routes';
 import { liveRoutes } from './features/channels/live-routes';
 import { startLive } from './live/manager';
+import { startMediaRuntime } from './features/transcode/runtime';
 import { ChannelStore } from './features/channels/store';
 import { guideRoutes } from './features/guide/routes';
 import { guideReviewRoutes } from './features/guide/review-routes';
@@ -99,8 +100,10 @@ export async function startWorkers(ctx: AppContext): Promise<void> {
   // Features register their workers here as they land.
   startUploadWorker(ctx);
   startTrashSweeper(ctx);
-  startJobQueue(ctx, await featureJobs(ctx));
+  // ffmpeg and the H.264 encoder are found once here, for the transcode queue and the live ladder alike.
+  const media = await startMediaRuntime(ctx);
+  startJobQueue(ctx, featureJobs(media));
   startWebhookDispatcher(ctx);
   // The live engine gets its channel storage from the channels feature (the live layer imports nothing above it).
-  await startLive(ctx, new ChannelStore(ctx.db));
+  await startLive(ctx, new ChannelStore(ctx.db), media && { ffmpeg: media.tools.ffmpeg, encoder: media.choice.encoder });
 }

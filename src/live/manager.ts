@@ -13,6 +13,9 @@ import { reapOrphans } from './reap';
 import { startRtmp } from './rtmp';
 import { setLiveControl, type FeedInfo, type LiveControl } from './registry';
 
+/** ffmpeg and the H.264 encoder found once at boot (shared with the transcode queue); without it the engine finds its own. */
+export interface LiveMedia { ffmpeg: string; encoder: H264Encoder }
+
 /** The live engine: every started channel's runtime, the RTMP listener, startup reconciliation and retention. */
 export class LiveEngine implements LiveControl {
   readonly runtimes = new Map<string, ChannelRuntime>();
@@ -22,10 +25,15 @@ export class LiveEngine implements LiveControl {
   private retention: ReturnType<typeof setInterval> | null = null;
   private encoder: Promise<H264Encoder> | null = null;
 
-  constructor(private ctx: AppContext, private store: LiveChannelStore) {
+  constructor(private ctx: AppContext, private store: LiveChannelStore, media: LiveMedia | null = null) {
     this.index = new SegmentIndex(ctx.db, ctx.config.dataDir);
-    const tools = locateFfmpeg({ ffmpeg: ctx.config.ffmpegPath, ffprobe: ctx.config.ffprobePath });
-    this.ffmpeg = tools?.ffmpeg ?? 'ffmpeg';
+    if (media) {
+      this.ffmpeg = media.ffmpeg;
+      this.encoder = Promise.resolve(media.encoder);
+    } else {
+      const tools = locateFfmpeg({ ffmpeg: ctx.config.ffmpegPath, ffprobe: ctx.config.ffprobePath });
+      this.ffmpeg = tools?.ffmpeg ?? 'ffmpeg';
+    }
   }
 
   /**
@@ -117,8 +125,8 @@ export class LiveEngine implements LiveControl {
 }
 
 /** Starts the live engine as a background worker of the app. */
-export async function startLive(ctx: AppContext, channels: LiveChannelStore): Promise<LiveEngine> {
-  const engine = new LiveEngine(ctx, channels);
+export async function startLive(ctx: AppContext, channels: LiveChannelStore, media: LiveMedia | null = null): Promise<LiveEngine> {
+  const engine = new LiveEngine(ctx, channels, media);
   await engine.boot();
   ctx.onStop(() => engine.shutdown());
   return engine;

@@ -11,7 +11,7 @@ import { failAssetOfJob } from '../assets/lifecycle';
 import { clipJobHandlers, failClipOfJob } from '../clips/finalize';
 import { failVodOfJob, vodJobHandlers } from '../live-to-vod/job';
 import { transcodeConcurrencyOf, transcodeJobHandlers } from '../transcode/jobs';
-import { startMediaRuntime } from '../transcode/runtime';
+import type { MediaRuntime } from '../transcode/runtime';
 
 /** Runs when any job fails for good; each feature reacts to its own subjects. */
 export function onJobFinalFailure(ctx: AppContext, job: JobRow, error: string): void {
@@ -20,9 +20,8 @@ export function onJobFinalFailure(ctx: AppContext, job: JobRow, error: string): 
   failVodOfJob(ctx, job, error);
 }
 
-/** Builds the queue's setup: detects ffmpeg and the encoder once, then combines every feature's handlers. */
-export async function featureJobs(ctx: AppContext): Promise<JobSetup> {
-  const media = await startMediaRuntime(ctx);
+/** Builds the queue's setup from the media runtime found once at boot (ffmpeg and the encoder) and every feature's handlers. */
+export function featureJobs(media: MediaRuntime | null): JobSetup {
   const handlers: HandlerMap = {
     ...assetJobHandlers,
     ...transcodeJobHandlers(media),
