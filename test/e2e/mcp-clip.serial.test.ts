@@ -55,8 +55,8 @@ test('an editor key cuts a clip through MCP (official SDK client): structured re
   const clipCalls = await waitFor('audit batch written', async () => {
     const log = await (await s.api('GET', '/v1/audit?action=mcp.tool_call&limit=50')).json() as { items: { target: string; details: { tool: string; outcome: string; duration_ms: number } }[] };
     const found = log.items.filter((e) => e.details.tool === 'create_clip').map((e) => e.details.outcome).sort();
-    return found.length >= 2 && found;
-  }, 5000);
+    return found.length >= 2 ? found : null;
+  }, 5000) as string[];
   expect(clipCalls).toEqual(['error', 'ok']);
   await editor.close();
 }, 120_000);

@@ -139,8 +139,8 @@ test('isError results for bad arguments, missing scope and unknown tools; every 
   const mine = await waitFor('audit entries', async () => {
     const log = await (await s.api('GET', '/v1/audit?action=mcp.tool_call&limit=100')).json() as { items: Entry[] };
     const found = log.items.filter((e) => ['list_assets', 'search_catchup', 'create_clip', 'delete_asset'].includes(e.target) && e.details.outcome !== 'ok');
-    return found.length >= 4 && found;
-  }, 5000);
+    return found.length >= 4 ? found : null;
+  }, 5000) as Entry[];
   expect(mine.map((e) => `${e.target}:${e.details.outcome}`).sort()).toEqual(['create_clip:error', 'delete_asset:rejected', 'list_assets:rejected', 'search_catchup:rejected']);
   const entry = mine.find((e) => e.target === 'list_assets')!;
   expect(entry.actor.kind).toBe('key');

@@ -8,6 +8,7 @@ import { BATCH_MAX, MCP_BODY_MAX, checkHeaders, checkOrigin, mcpPrincipal } from
 import { openApiCatalogue } from './openapi-catalogue';
 import { auditCall, buildServer, type CallLog, type McpDeps, type RequestPlan } from './server';
 import { auditQueue } from './audit-queue';
+import { MCP_DOC } from './doc';
 
 /** A JSON-RPC error answered before the SDK sees the message (parse error, invalid request, batch rules). */
 function rpcError(status: number, code: number, message: string): Response {
@@ -69,7 +70,7 @@ export function mcpRoutes(ctx: AppContext, app: () => AnyElysia) {
       } finally {
         void server.close();
       }
-    }, { parse: 'none', detail: hidden });
+    }, { parse: 'none', detail: MCP_DOC });
 }
 
 /** The arguments of the tools/call with this id in the request body. */

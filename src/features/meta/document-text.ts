@@ -69,5 +69,6 @@ export const TAGS_EN: Record<string, string> = {
   Players: 'Player configurations (skin, theme, controls, ads, beacons, embedding) and where each applies.',
   Library: 'Library sections that group assets.',
   Team: 'The people of the tenant: members, roles and invitations.',
+  Assistant: 'The assistant endpoint (Model Context Protocol) for AI assistants with a scoped API key.',
   Support: 'Support requests to the operators of the appliance: open (at most 10 new per tenant per hour), reply, close.',
 };
