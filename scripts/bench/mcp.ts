@@ -2,7 +2,8 @@
 /**
  * Assistant endpoint benchmark: MCP `tools/call` of a read tool against the equivalent REST call, in the same run
  * against the same appliance process, one request at a time (latency, not throughput), interleaved A/B so both see
- * the same machine load. Pairs: list_assets {limit: 20} vs GET /v1/assets?limit=20, get_asset vs GET /v1/assets/{id}.
+ * the same machine load. Pairs: list_assets {limit: 20} vs GET /v1/assets?limit=20, get_asset vs GET /v1/assets/{id},
+ * stats_overview vs GET /v1/stats/overview (DuckDB).
  * Reports p50, p99 and the p50 ratio (targets: ratio <= 1.5, MCP p99 < 20 ms). The per-key rate limit is raised.
  * Usage: bun scripts/bench/mcp.ts [--requests 2000] [--assets 20]
  */
@@ -47,6 +48,8 @@ try {
   const pairs = [
     { name: 'list 20 assets', mcp: call('list_assets', { limit: 20 }), rest: rest('/v1/assets?limit=20') },
     { name: 'get one asset', mcp: call('get_asset', { asset_id: assetId }), rest: rest(`/v1/assets/${assetId}`) },
+    // A DuckDB-backed read: the fixed protocol cost weighs less against real work.
+    { name: 'stats overview', mcp: call('stats_overview', {}), rest: rest('/v1/stats/overview') },
   ];
   console.log(`MCP tools/call vs REST, ${N} sequential requests each (interleaved, after ${Math.min(300, N)} warm-up), ${ASSETS} assets`);
   for (const p of pairs) {
