@@ -42,8 +42,9 @@ try {
   }
   console.log(`1. beacon ingest: ${IPS} addresses x ${PER_IP} beacons x 300 events = ${(IPS * PER_IP * 300).toLocaleString('en')} events (beacon ${Math.round(Bun.file(bodies[0]).size / 1024)} KiB)`);
   const t0 = performance.now();
-  const procs = bodies.map((f, i) => Bun.spawn(['curl', '-s', '-o', '/dev/null', '-w', '%{http_code}\\n', '-Z', '--parallel-max', '4', '--interface', `127.0.0.${i + 2}`,
-    '-H', 'content-type: text/plain', '--data-binary', `@${f}`, ...Array(PER_IP).fill(`${app.url}/b/v1`)], { stdout: 'pipe', stderr: 'ignore' }));
+  // One curl per address (4 requests in flight each); `-o /dev/null` once per URL (curl pairs outputs with URLs).
+  const procs = bodies.map((f, i) => Bun.spawn(['curl', '-s', '-w', '%{http_code}\\n', '-Z', '--parallel-max', '4', '--interface', `127.0.0.${i + 2}`,
+    '-H', 'content-type: text/plain', '--data-binary', `@${f}`, ...Array.from({ length: PER_IP }, () => ['-o', '/dev/null', `${app.url}/b/v1`]).flat()], { stdout: 'pipe', stderr: 'ignore' }));
   const codes = (await Promise.all(procs.map(async (p) => (await new Response(p.stdout).text()).trim().split('\n')))).flat();
   const t1 = performance.now();
   const ok = codes.filter((c) => c === '204').length;

@@ -79,3 +79,25 @@ export const ItemsView = t.Object({ items: t.Array(t.Record(t.String(), t.Unknow
 
 /** Answer of a read of named values. */
 export const ValuesView = t.Record(t.String(), t.Unknown());
+
+/** Body of POST /v1/stats/exports. */
+export const ExportBody = t.Object({
+  report: t.String({ maxLength: 40, description: `one of ${REPORTS.join(', ')}` }),
+  format: t.Optional(t.Union([t.Literal('csv'), t.Literal('ndjson')], { description: 'csv (UTF-8 with BOM; default) or ndjson' })),
+  from: t.Optional(t.String({ maxLength: 40, description: 'RFC 3339 or epoch milliseconds (as text)' })),
+  to: t.Optional(t.String({ maxLength: 40 })),
+  email: t.Optional(t.Boolean({ description: 'mail the link when ready (signed-in studio users only)' })),
+  filters: t.Optional(t.Object({
+    country: t.Optional(t.String({ maxLength: 2 })), device: t.Optional(t.String({ maxLength: 20 })), pathway: t.Optional(t.String({ maxLength: 100 })),
+    channel: t.Optional(t.String({ maxLength: 100 })), asset: t.Optional(t.String({ maxLength: 100 })), clip: t.Optional(t.String({ maxLength: 100 })),
+    page_host: t.Optional(t.String({ maxLength: 253 })), live: t.Optional(t.Union([t.Literal('true'), t.Literal('false')])),
+  }, { additionalProperties: false })),
+}, { additionalProperties: false });
+
+/** A prepared export. */
+export const ExportJobView = t.Object({
+  id: t.String(), status: t.String({ description: 'queued, running, ready, failed, expired (an open set)' }), report: t.String(), format: t.String(),
+  from: t.String(), to: t.String(), rows: t.Union([t.Number(), t.Null()]), file_name: t.Union([t.String(), t.Null()]), pii: t.Boolean(),
+  download_url: t.Union([t.String(), t.Null()], { description: 'signed, valid 15 minutes; present when ready' }),
+  download_expires_at: t.Union([t.String(), t.Null()]), created_at: t.String(), error: t.Union([t.String(), t.Null()]),
+});

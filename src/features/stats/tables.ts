@@ -49,7 +49,7 @@ const DDL = [
   `CREATE TABLE IF NOT EXISTS export_jobs (
     id VARCHAR PRIMARY KEY, tenant_id VARCHAR NOT NULL, report VARCHAR NOT NULL, format VARCHAR NOT NULL,
     "from" BIGINT NOT NULL, "to" BIGINT NOT NULL, pii BOOLEAN NOT NULL, status VARCHAR NOT NULL, rows BIGINT,
-    file VARCHAR, created BIGINT NOT NULL, finished BIGINT, error VARCHAR)`,
+    file VARCHAR, file_name VARCHAR, created BIGINT NOT NULL, finished BIGINT, downloaded BIGINT, error VARCHAR, filters VARCHAR)`,
 ];
 
 /** Creates the statistics tables when missing (idempotent; run at start). */
