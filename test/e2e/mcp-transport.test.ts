@@ -23,6 +23,11 @@ test('GET 405 with Allow: POST (no key needed); stateless initialize issues no s
   expect(init.headers.get('mcp-session-id')).toBeNull();
   const body = await init.json() as Rpc;
   expect(body).toMatchObject({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-06-18', serverInfo: { name: 'viewstream' } } });
+  // Older revisions the SDK knows are not offered: the answer names the newest one this API speaks.
+  for (const [asked, got] of [['2024-11-05', '2025-11-25'], ['2025-03-26', '2025-03-26'], ['2026-07-28', '2025-11-25']]) {
+    const r = await (await rawMcp(s, { jsonrpc: '2.0', id: 9, method: 'initialize', params: { protocolVersion: asked, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })).json() as Rpc;
+    expect([asked, r.result!.protocolVersion]).toEqual([asked, got]);
+  }
   const p = await rawMcp(s, ping('a'), { headers: { 'mcp-protocol-version': '2025-11-25' } });
   expect(await p.json()).toEqual({ jsonrpc: '2.0', id: 'a', result: {} });
   const tl = await (await rawMcp(s, { jsonrpc: '2.0', id: 2, method: 'tools/list' })).json() as Rpc;

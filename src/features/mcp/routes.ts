@@ -4,7 +4,7 @@ import type { AppContext } from '../../kernel/context';
 import { AppError } from '../../kernel/errors';
 import { hidden } from '../../kernel/http/plugin';
 import { readLimited } from '../../kernel/http/body';
-import { BATCH_MAX, MCP_BODY_MAX, checkHeaders, checkOrigin, mcpPrincipal } from './http-rules';
+import { BATCH_MAX, MCP_BODY_MAX, PROTOCOL_VERSIONS, checkHeaders, checkOrigin, mcpPrincipal } from './http-rules';
 import { openApiCatalogue } from './openapi-catalogue';
 import { auditCall, buildServer, type CallLog, type McpDeps, type RequestPlan } from './server';
 import { auditQueue } from './audit-queue';
@@ -53,6 +53,7 @@ export function mcpRoutes(ctx: AppContext, app: () => AnyElysia) {
       }
       const plan = planOf(batch ? body as unknown[] : [body]);
       if (!plan) return rpcError(400, -32600, 'Invalid Request: a message must be a JSON-RPC object');
+      if (plan.methods.has('initialize')) offerOurVersions(body);
       const log: CallLog = { handled: new Set() };
       const t0 = performance.now();
       const server = buildServer({ ctx, p }, request, plan, deps, log);
@@ -80,4 +81,17 @@ function findArgs(body: unknown, id: string | number): unknown {
     if (msg?.id === id) return msg.params?.arguments;
   }
   return undefined;
+}
+
+/**
+ * Version negotiation: the SDK echoes any revision it knows (2024 ones too), but this API speaks only
+ * PROTOCOL_VERSIONS; an initialize asking for another revision is answered with the newest one we speak.
+ */
+function offerOurVersions(body: unknown): void {
+  for (const m of Array.isArray(body) ? body : [body]) {
+    const msg = m as { method?: unknown; params?: { protocolVersion?: unknown } };
+    if (msg.method === 'initialize' && msg.params && typeof msg.params === 'object' && !(PROTOCOL_VERSIONS as readonly unknown[]).includes(msg.params.protocolVersion)) {
+      msg.params.protocolVersion = PROTOCOL_VERSIONS[0];
+    }
+  }
 }
