@@ -96,16 +96,16 @@ try {
            WHEN k % 9 = 0 THEN 'rebuffer_start' WHEN k % 9 = 1 THEN 'rebuffer_end' ELSE 'heartbeat' END,
       k * 15.0, 8.0, CASE WHEN k = 2 THEN 300 + s % 2000 END, CASE WHEN k % 9 = 1 AND k > 1 THEN 500 + s % 1500 END, '3', NULL, CASE WHEN s % 97 = 0 AND k = 5 THEN 'decode' END,
       NULL, ['IL', 'US', 'DE', 'FR'][1 + s % 4], NULL, ['desktop', 'mobile', 'tablet', 'tv'][1 + s % 4], NULL, NULL, NULL
-    FROM range(${sessions}) r(s), range(${perSession}) q(k)`);
+    FROM range(${sessions}) r(s), range(${perSession}) q(k) ORDER BY 1`); // arrival order: by time, as beacons land
   await st.run('CHECKPOINT');
   const evBytes = statSync(dbPath(data2)).size;
   const g1 = performance.now();
   // Bulk: straight into the log, then the rollup by the flush's own GROUP BY (the per-batch upsert is for small batches).
   await st.run(`INSERT INTO edge_requests
-    SELECT ${start} + (hash(i) % ${30 * 86_400_000})::BIGINT, '${tenant}', CASE WHEN i % 5 = 0 THEN 'channel' ELSE 'asset' END,
-      CASE WHEN i % 5 = 0 THEN 'channel-' || (i % 7) ELSE 'asset-' || (i % 500) END, '720p', 'seg.m4s', 'GET', CASE WHEN i % 100 = 0 THEN 404 ELSE 200 END,
-      1000000 + i % 1000000, 2.5, 'sid-' || (i % ${sessions}), CASE WHEN i % 10 = 0 THEN 'memory' ELSE 'disk' END, NULL, ['IL', 'US', 'DE', 'FR'][1 + i % 4], NULL,
-      ['desktop', 'mobile', 'tablet', 'tv'][1 + i % 4], NULL, NULL, NULL, NULL FROM range(${N}) t(i)`);
+    SELECT ${start} + (hash(i % ${sessions}) % ${30 * 86_400_000 - 3_600_000})::BIGINT + (i // ${sessions}) * 4000, '${tenant}', CASE WHEN (i % ${sessions}) % 5 = 0 THEN 'channel' ELSE 'asset' END,
+      CASE WHEN (i % ${sessions}) % 5 = 0 THEN 'channel-' || ((i % ${sessions}) % 7) ELSE 'asset-' || ((i % ${sessions}) % 500) END, '720p', 'seg.m4s', 'GET', CASE WHEN i % 100 = 0 THEN 404 ELSE 200 END,
+      1000000 + i % 1000000, 2.5, 'sid-' || (i % ${sessions}), CASE WHEN i % 10 = 0 THEN 'memory' ELSE 'disk' END, NULL, ['IL', 'US', 'DE', 'FR'][1 + (i % ${sessions}) % 4], NULL,
+      ['desktop', 'mobile', 'tablet', 'tv'][1 + (i % ${sessions}) % 4], NULL, NULL, NULL, NULL FROM range(${N}) t(i) ORDER BY 1`); // each session's segment requests, 4 s apart
   await st.run(EDGE_FLUSH[1].sql.replace('FROM edge_stage', 'FROM edge_requests'));
   const g2 = performance.now();
   await sessionize(st);

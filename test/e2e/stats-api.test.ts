@@ -83,7 +83,7 @@ describe('origin request log and reads', () => {
     expect(row).toMatchObject({ tenant_id: tenantId, kind: 'asset', status: 404, method: 'GET', device: 'mobile', browser: 'Safari', os: 'iOS', source: 'memory' });
     expect(String(row.ip_hash)).toMatch(/^[0-9a-f]{16}$/);
     expect(Number(row.ttfb_ms)).toBeGreaterThanOrEqual(0);
-    const m = await s.ctx.stats.all<{ requests: string; errors: string }>('SELECT requests, errors FROM edge_minute WHERE target = ?', [asset]);
+    const m = await s.ctx.stats.all<{ requests: string; errors: string }>('SELECT sum(requests) AS requests, sum(errors) AS errors FROM edge_minute WHERE target = ?', [asset]);
     expect(m.map((x) => [Number(x.requests), Number(x.errors)])).toEqual([[1, 1]]);
     const t = await json(await s.api('GET', `/v1/stats/traffic?asset=${asset}`));
     expect(t.body.requests).toBe(1);

@@ -16,7 +16,7 @@ export function edgeRow(r: EdgeHit, ipHash: string | null, net: Net, d: Device):
     ipHash, net.country, net.asn, d.device, d.browser, d.os, r.ua, r.referrer];
 }
 
-/** One flush of the origin log: staged rows move to the log and are added to the minute rollup in one transaction. */
+/** One flush of the origin log: staged rows move to the log and their per-minute sums are appended to the rollup, in one transaction. */
 export const EDGE_FLUSH = [
   { sql: 'INSERT INTO edge_requests SELECT * FROM edge_stage' },
   {
@@ -24,11 +24,7 @@ export const EDGE_FLUSH = [
       SELECT tenant_id, ts // 60000 * 60000, coalesce(kind, ''), coalesce(target, ''), coalesce(country, ''), coalesce(device, ''),
         count(*), count(*) FILTER (WHERE status >= 400), coalesce(sum(bytes), 0), count(*) FILTER (WHERE source = 'memory'),
         coalesce(sum(bytes) FILTER (WHERE source = 'memory'), 0), coalesce(sum(ttfb_ms), 0)
-      FROM edge_stage GROUP BY ALL
-      ON CONFLICT DO UPDATE SET requests = requests + excluded.requests, errors = errors + excluded.errors,
-        bytes = bytes + excluded.bytes, memory_requests = memory_requests + excluded.memory_requests,
-        memory_bytes = memory_bytes + excluded.memory_bytes,
-        ttfb_ms_sum = ttfb_ms_sum + excluded.ttfb_ms_sum`,
+      FROM edge_stage GROUP BY ALL`,
   },
   { sql: 'DELETE FROM edge_stage' },
 ];

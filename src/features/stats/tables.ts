@@ -22,12 +22,12 @@ const DDL = [
     page_host VARCHAR, page_url VARCHAR, kind VARCHAR, content_id VARCHAR, channel VARCHAR, live BOOLEAN, e VARCHAR NOT NULL,
     pos DOUBLE, buf DOUBLE, startup_ms DOUBLE, dur_ms DOUBLE, level VARCHAR, pathway VARCHAR, error VARCHAR,
     ip_hash VARCHAR, country VARCHAR, asn INTEGER, device VARCHAR, user_agent VARCHAR, referrer VARCHAR, data VARCHAR)`,
-  // Minute rollup of the origin log per tenant × minute × filter dimensions; additive columns only.
+  // Minute rollup of the origin log per tenant × minute × filter dimensions; additive columns only. Each flush appends
+  // its own sums (no unique key: an upsert against an index costs far more than the few extra rows; reads sum them).
   `CREATE TABLE IF NOT EXISTS edge_minute (
     tenant_id VARCHAR NOT NULL, minute BIGINT NOT NULL, kind VARCHAR NOT NULL, target VARCHAR NOT NULL,
     country VARCHAR NOT NULL, device VARCHAR NOT NULL, requests BIGINT NOT NULL, errors BIGINT NOT NULL,
-    bytes BIGINT NOT NULL, memory_requests BIGINT NOT NULL, memory_bytes BIGINT NOT NULL, ttfb_ms_sum DOUBLE NOT NULL,
-    PRIMARY KEY (tenant_id, minute, kind, target, country, device))`,
+    bytes BIGINT NOT NULL, memory_requests BIGINT NOT NULL, memory_bytes BIGINT NOT NULL, ttfb_ms_sum DOUBLE NOT NULL)`,
   // Staging tables: the appender writes here; a flush moves them (and their rollup) in one transaction.
   `CREATE TABLE IF NOT EXISTS edge_stage AS SELECT * FROM edge_requests LIMIT 0`,
   // Viewer sessions, materialized from player_events by the sessionizer (one row per tenant × sid).
