@@ -28,11 +28,11 @@ beforeAll(async () => {
 afterAll(async () => { await s?.stop(); });
 
 const create = (key: string, body: Record<string, unknown>) => s.api('POST', '/v1/stats/exports', body, { key });
-const ready = (key: string, id: string) => waitFor('export ready', async () => {
+const ready = async (key: string, id: string): Promise<Job> => (await waitFor('export ready', async () => {
   const j = await (await s.api('GET', `/v1/stats/exports/${id}`, undefined, { key })).json() as Job;
   if (j.status === 'failed') throw new Error('export failed');
   return j.status === 'ready' ? j : null;
-}, 20_000, 100);
+}, 20_000, 100))!;
 const clear = () => s.ctx.stats.run('DELETE FROM export_jobs WHERE tenant_id = ?', [tenantId]);
 
 describe('prepared exports', () => {
