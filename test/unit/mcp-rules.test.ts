@@ -6,7 +6,7 @@ import { AppError } from '../../src/kernel/errors';
 import type { AppContext } from '../../src/kernel/context';
 import { acceptsJson, mcpPrincipal } from '../../src/features/mcp/http-rules';
 import { capResult, RESULT_MAX_BYTES } from '../../src/features/mcp/result';
-import { TOOLS } from '../../src/features/mcp/catalogue';
+import { TOOLS, refusalOf, toolsFor } from '../../src/features/mcp/catalogue';
 
 const principal = (tenantId: string): Principal => ({ kind: 'key', keyId: 'k1', userId: null, tenantId, tenantSlug: tenantId ? 't' : '', tenantName: '', cdnOnly: false, scopes: new Set(['assets:read']), role: null });
 const ctxWith = (p: Principal | null) => ({ keys: new KeyCache(() => p), limiter: new RateLimiter(20, 100) }) as unknown as AppContext;
@@ -56,4 +56,12 @@ test('the tool catalogue: unique names, scopes from the specification, no delete
     else expect(['channels:read', 'assets:read', 'stats:read']).toContain(t.scope);
     expect(t.description.length).toBeGreaterThan(20);
   }
+});
+
+test('CDN-only tenants keep statistics and support tools; platform tools (assets, channels, clips) are refused', () => {
+  const cdn: Principal = { ...principal('t1'), cdnOnly: true, scopes: new Set(['assets:read', 'stats:read', 'support:write', 'clips:write'] as const) };
+  expect(toolsFor(cdn).map((t) => t.name).sort()).toEqual(['open_support_request', 'stats_overview', 'stats_timeseries', 'stats_top']);
+  expect(refusalOf(cdn, TOOLS.find((t) => t.name === 'get_asset')!)?.code).toBe('feature_disabled');
+  expect(refusalOf({ ...cdn, cdnOnly: false }, TOOLS.find((t) => t.name === 'get_asset')!)).toBeNull();
+  expect(refusalOf(cdn, TOOLS.find((t) => t.name === 'list_channels')!)?.code).toBe('insufficient_scope');
 });

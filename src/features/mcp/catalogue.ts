@@ -1,4 +1,5 @@
 import type { Principal } from '../../kernel/http/auth';
+import { AppError } from '../../kernel/errors';
 import type { ToolDef } from './tool';
 import { libraryReadTools, libraryWriteTools } from './tools-library';
 import { liveReadTools } from './tools-live';
@@ -13,5 +14,12 @@ const BY_NAME: ReadonlyMap<string, ToolDef> = new Map(TOOLS.map((t) => [t.name, 
 /** A tool by name, or undefined. */
 export function toolNamed(name: string): ToolDef | undefined { return BY_NAME.get(name); }
 
-/** The tools a key's scopes allow. */
-export function toolsFor(p: Principal): ToolDef[] { return TOOLS.filter((t) => p.scopes.has(t.scope)); }
+/** Why a key may not use a tool (its scope, or a platform feature for a CDN-only tenant), or null when it may. */
+export function refusalOf(p: Principal, t: ToolDef): AppError | null {
+  if (!p.scopes.has(t.scope)) return new AppError('insufficient_scope', t.scope);
+  if (p.cdnOnly && t.platform !== false) return new AppError('feature_disabled', 'not available to CDN-only tenants');
+  return null;
+}
+
+/** The tools a key may use: its scopes allow them and, for CDN-only tenants, they are not platform features. */
+export function toolsFor(p: Principal): ToolDef[] { return TOOLS.filter((t) => !refusalOf(p, t)); }

@@ -4,7 +4,7 @@ import type { Principal } from '../../kernel/http/auth';
 import { AppError } from '../../kernel/errors';
 import { clientIp } from '../../kernel/http/server';
 import { API_VERSION } from '../meta/routes';
-import { toolNamed, toolsFor } from './catalogue';
+import { refusalOf, toolNamed, toolsFor } from './catalogue';
 import type { OpenApiCatalogue } from './openapi-catalogue';
 import type { AuditQueue } from './audit-queue';
 import { registerPrompts } from './prompts';
@@ -59,12 +59,12 @@ function registerTool(mcp: McpServer, def: ToolDef, env: ToolEnv, req: Request, 
   }, handler as never);
 }
 
-/** A tool the key may not use, registered only to answer a direct call with an insufficient_scope problem. */
+/** A tool the key may not use, registered only to answer a direct call with its refusal (insufficient_scope, feature_disabled). */
 function registerRefusal(mcp: McpServer, def: ToolDef, env: ToolEnv, req: Request, log: CallLog, q: AuditQueue): void {
   mcp.registerTool(def.name, { title: def.title, description: def.description }, ((extra: { requestId: string | number }) => {
     log.handled.add(extra.requestId);
-    const problem = problemOf(new AppError('insufficient_scope', def.scope), env.ctx.config.problemsBase);
-    auditCall(q, env.p, req, def.name, {}, 'error', 0, 'insufficient_scope');
+    const problem = problemOf(refusalOf(env.p, def) ?? new AppError('forbidden', def.name), env.ctx.config.problemsBase);
+    auditCall(q, env.p, req, def.name, {}, 'error', 0, String(problem.title));
     return { content: [{ type: 'text', text: JSON.stringify(problem) }], isError: true };
   }) as never);
 }

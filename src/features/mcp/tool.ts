@@ -16,6 +16,8 @@ export interface ToolDef<I extends z.ZodRawShape = z.ZodRawShape> {
   description: string;
   /** The scope a key needs to see and call the tool. */
   scope: Scope;
+  /** False for tools CDN-only tenants may use too (statistics, support); the rest are platform features. */
+  platform?: boolean;
   /** Changes data (writes need clips:write, support:write or assets:write); read tools are marked read-only. */
   write: boolean;
   input: I;

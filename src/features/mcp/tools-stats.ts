@@ -27,14 +27,14 @@ const metricText = `one of ${METRICS.join(', ')}`;
 /** Statistics tools (scope stats:read): overview, timeseries and top content over the DuckDB store. */
 export const statsTools: ToolDef[] = [
   tool({
-    name: 'stats_overview', title: 'Statistics overview', scope: 'stats:read', write: false,
+    name: 'stats_overview', title: 'Statistics overview', scope: 'stats:read', platform: false, write: false,
     description: 'Headline numbers (plays, viewers, watch time, rebuffer ratio, error rate, startup, traffic...) over the range and the same-length period before it, with the relative change.',
     input: Range,
     output: z.looseObject({ from: z.string(), to: z.string(), current: Values, previous_values: Values, change: Values }),
     run: async (env, a) => new StatsService(env.ctx).overview(query(env, a)),
   }),
   tool({
-    name: 'stats_timeseries', title: 'Metric over time', scope: 'stats:read', write: false,
+    name: 'stats_timeseries', title: 'Metric over time', scope: 'stats:read', platform: false, write: false,
     description: `One metric in UTC buckets; \`metric\` ${metricText}; \`interval\` 1m, 1h or 1d (default by range length); \`group_by\` a dimension for one series per value.`,
     input: { ...Range, metric: z.string().max(40).describe(metricText), interval: z.enum(['1m', '1h', '1d']).optional(), group_by: z.enum(DIMENSIONS).optional() },
     output: z.object({ metric: z.string(), interval: z.string(), from: z.string(), to: z.string(), group_by: z.string().nullable(), points: Points, series: z.array(z.object({ key: z.string(), points: Points })), ...Cap }),
@@ -47,7 +47,7 @@ export const statsTools: ToolDef[] = [
     },
   }),
   tool({
-    name: 'stats_top', title: 'Top content', scope: 'stats:read', write: false,
+    name: 'stats_top', title: 'Top content', scope: 'stats:read', platform: false, write: false,
     description: `The assets, clips or channels with the highest metric (default plays); \`limit\` 1-100 (default 10).`,
     input: { ...Range, entity: z.enum(['assets', 'clips', 'channels']), metric: z.string().max(40).optional().describe(metricText), limit: z.number().int().min(1).max(100).optional() },
     output: z.object({ entity: z.string(), metric: z.string(), items: z.array(z.object({ id: z.string(), value: z.number().nullable() })), ...Cap }),

@@ -29,7 +29,7 @@ export const writeTools: ToolDef[] = [
     }],
   }),
   tool({
-    name: 'open_support_request', title: 'Open a support request', scope: 'support:write', write: true,
+    name: 'open_support_request', title: 'Open a support request', scope: 'support:write', platform: false, write: true,
     description: `Opens a support request for the operators of this appliance with a subject and a first message. \`category\` one of ${CATEGORIES.join(', ')}. At most 10 new requests per tenant per hour.`,
     input: { subject: z.string().min(1).max(200), body: z.string().min(1).max(10_000), category: z.enum(CATEGORIES).optional() },
     output: SupportOut,
