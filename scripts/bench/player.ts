@@ -68,6 +68,7 @@ try {
   console.log(`  loader /embed.js:         ${((await gz(`${s.url}/embed.js`)) / 1024).toFixed(1)} KB (limit 30 KB)`);
   console.log(`  lazy hls.js (hls.mjs):    ${((await gz(`${s.url}/embed/1.3.0/hls.mjs`)) / 1024).toFixed(1)} KB (only without native HLS)`);
   console.log(`  lazy DASH (dash.mjs):     ${((await gz(`${s.url}/embed/1.3.0/dash.mjs`)) / 1024).toFixed(1)} KB (only for .mpd)`);
+  console.log(`  lazy VAST (vast.mjs):     ${((await gz(`${s.url}/embed/1.3.0/vast.mjs`)) / 1024).toFixed(1)} KB (only when an ad is due)`);
   await browser.close();
   bare.stop(true);
 } finally {
