@@ -86,7 +86,7 @@ export class BeaconIngest {
   }
 
   /** Queues the events of one beacon; 503 when the queue is full. */
-  accept(b: BeaconBody, meta: { ip: string | null; ua: string; referrer: string | null }): number {
+  accept(b: BeaconBody, meta: { ip: string | null; ua: string; referrer: string | null; country?: string | null; asn?: number | null }): number {
     if (this.rows.length + b.events.length > BEACON_LIMITS.queueMax) {
       this.counts.refused += b.events.length;
       throw new AppError('not_ready', 'beacon queue is full; retry later', { headers: { 'retry-after': '5' } });
@@ -102,7 +102,7 @@ export class BeaconIngest {
       this.rows.push([
         ts, now, tenant, b.sid, b.vid, b.host ?? null, b.url ?? null, b.kind ?? null, b.id ?? null, b.kind === 'live' ? b.id ?? null : null,
         b.kind === 'live', ev.e, ev.pos, ev.buf, ev.startup_ms ?? null, ev.dur_ms ?? null, ev.level === undefined ? null : String(ev.level),
-        ev.pathway ?? null, ev.error ?? null, ipHash, null, null, device, meta.ua.slice(0, 500) || null, meta.referrer?.slice(0, 2000) ?? null,
+        ev.pathway ?? null, ev.error ?? null, ipHash, meta.country ?? null, meta.asn ?? null, device, meta.ua.slice(0, 500) || null, meta.referrer?.slice(0, 2000) ?? null,
         Object.keys(extra).length ? JSON.stringify(extra) : null,
       ]);
     }

@@ -6,6 +6,7 @@ import { AppError } from '../../kernel/errors';
 import { IdentityService } from '../identity/service';
 import { BeaconIngest, parseBeacon } from './beacon-ingest';
 import { BEACON_LIMITS } from './beacon-model';
+import { geoOf } from '../playback/geo';
 
 const CORS = { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'POST', 'access-control-allow-headers': 'content-type', 'access-control-max-age': '86400' };
 
@@ -39,7 +40,8 @@ export function beaconRoutes(ctx: AppContext) {
         if (ct !== 'text/plain' && ct !== 'application/json') throw new AppError('unsupported_media_type', 'send text/plain (sendBeacon) or application/json');
         ingest.rateCheck(clientIp(request));
         const body = parseBeacon(await readLimited(request, BEACON_LIMITS.maxBytes));
-        ingest.accept(body, { ip: clientIp(request), ua: request.headers.get('user-agent') ?? '', referrer: request.headers.get('referer') });
+        const ip = clientIp(request);
+        ingest.accept(body, { ip, ua: request.headers.get('user-agent') ?? '', referrer: request.headers.get('referer'), ...geoOf(ctx).lookup(ip) });
         return new Response(null, { status: 204, headers: CORS });
       } catch (e) {
         if (e instanceof AppError) throw new AppError(e.code, e.detail, { ...e.extra, headers: { ...e.extra.headers, 'access-control-allow-origin': '*' } });
