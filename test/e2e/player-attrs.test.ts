@@ -23,7 +23,7 @@ beforeAll(async () => {
   site = pageServer((u) => {
     const attrs = JSON.parse(u.searchParams.get('a') ?? '{}') as Record<string, string>;
     const html = Object.entries({ 'data-src': hls, ...attrs }).map(([k, v]) => `${k}="${String(v).replace(/"/g, '&quot;')}"`).join(' ');
-    return `<!doctype html><html lang="${u.searchParams.get('lang') ?? 'en'}"><body style="margin:0;background:#222"><script>window.evts=[];for(const n of ['vs:ready','vs:cinema','vs:config','vs:error'])document.addEventListener(n,(e)=>window.evts.push([n,e.detail&&e.detail.engine||e.detail&&e.detail.on]));</script><div style="width:640px"><script src="${s.url}/embed.js" ${html}></script></div></body></html>`;
+    return `<!doctype html><html lang="${u.searchParams.get('lang') ?? 'en'}"><body style="margin:0;background:#222"><section id="slot" style="width:500px"></section><script>window.evts=[];for(const n of ['vs:ready','vs:cinema','vs:config','vs:error'])document.addEventListener(n,(e)=>window.evts.push([n,e.detail&&e.detail.engine||e.detail&&e.detail.on]));</script><div style="width:640px"><script src="${s.url}/embed.js" ${html}></script></div></body></html>`;
   });
   browser = await launch();
   mkdirSync('docs/player', { recursive: true });
@@ -180,4 +180,20 @@ test('data-src: a DASH manifest plays through the lazily loaded DASH engine; a p
   await playsPast(m, 1);
   expect(await m.evaluate(() => (window as unknown as { VSEmbed: { players: { engine: { name: string } }[] } }).VSEmbed.players[0].engine.name)).toBe('mp4');
   await d.close(); await m.close();
+}, 40_000);
+
+test('data-tenant + data-config: the configuration document applies, attributes win over it; data-target; data-restart', async () => {
+  await s.api('POST', '/v1/player-configs', { name: 'brand', skin: 'retro', language: 'he', controls: { pip: false } });
+  const doc = await open({ 'data-tenant': 'default', 'data-config': 'brand' });
+  const d = await doc.evaluate(() => { const b = document.querySelector('.vs-box') as HTMLElement; return { skin: b.dataset.skin, dir: b.dir, pip: (document.querySelector('[data-vs=pip]') as HTMLButtonElement).hidden }; });
+  expect(d).toEqual({ skin: 'retro', dir: 'rtl', pip: true });
+  const over = await open({ 'data-tenant': 'default', 'data-config': 'brand', 'data-skin': 'neon', 'data-lang': 'en' });
+  expect(await over.evaluate(() => { const b = document.querySelector('.vs-box') as HTMLElement; return [b.dataset.skin, b.dir]; })).toEqual(['neon', 'ltr']);
+  const tab = await open({ 'data-target': '#slot', 'data-autoplay': '1', 'data-muted': '1', 'data-restart': '1', 'data-resume': 'off' });
+  expect(await tab.evaluate(() => document.querySelector('#slot > .vs-box') !== null)).toBe(true);
+  await playsPast(tab, 2.5);
+  await tab.waitForSelector('[data-vs=restart]:not([hidden])');
+  await tab.click('[data-vs=restart]');
+  await waitFor('restarted', async () => (await vid(tab)).t < 1.5, 10_000, 50);
+  for (const p of [doc, over, tab]) await p.close();
 }, 40_000);
