@@ -1,5 +1,6 @@
 import { Elysia, type AnyElysia } from 'elysia';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { AppContext } from '../../kernel/context';
 import { AppError } from '../../kernel/errors';
 import { hidden } from '../../kernel/http/plugin';
@@ -35,7 +36,7 @@ function planOf(msgs: unknown[]): RequestPlan | null {
  * for 2025-03-26 and at most 20. GET answers 405 with `Allow: POST` (no server-initiated stream).
  */
 export function mcpRoutes(ctx: AppContext, app: () => AnyElysia) {
-  const deps: McpDeps = { catalogue: openApiCatalogue(ctx, app), audit: auditQueue(ctx) };
+  const deps: McpDeps = { catalogue: openApiCatalogue(ctx, app), audit: auditQueue(ctx), validator: new AjvJsonSchemaValidator() };
   return new Elysia()
     .get('/mcp', () => { throw new AppError('method_not_allowed', '/mcp opens no server-initiated stream; send JSON-RPC with POST', { headers: { allow: 'POST' } }); }, { detail: hidden })
     .post('/mcp', async ({ request }) => {

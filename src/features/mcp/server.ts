@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { Principal } from '../../kernel/http/auth';
 import { AppError } from '../../kernel/errors';
 import { clientIp } from '../../kernel/http/server';
@@ -18,8 +19,11 @@ export interface RequestPlan { methods: Set<string>; calls: Map<string | number,
 /** Per-request bookkeeping: tool calls that reached a handler (the rest are audited by the route). */
 export interface CallLog { handled: Set<string | number> }
 
-/** What every request's server shares: the OpenAPI catalogue and the audit queue. */
-export interface McpDeps { catalogue: OpenApiCatalogue; audit: AuditQueue }
+/**
+ * What every request's server shares: the OpenAPI catalogue, the audit queue and one JSON Schema validator (the SDK
+ * otherwise builds a new Ajv instance in every Server's constructor: most of a stateless request's cost).
+ */
+export interface McpDeps { catalogue: OpenApiCatalogue; audit: AuditQueue; validator: jsonSchemaValidator }
 
 const INSTRUCTIONS = 'ViewStream video platform. Tools read the library, channels, catch-up, guide, jobs and statistics of the key\'s tenant, and (with write scopes) cut clips, register or edit assets and open support requests. Nothing can be deleted here. Guides: viewstream://docs/{en|he}/{topic}; API catalogue: viewstream://openapi.';
 
@@ -76,7 +80,7 @@ function registerRefusal(mcp: McpServer, def: ToolDef, env: ToolEnv, req: Reques
  */
 export function buildServer(env: ToolEnv, req: Request, plan: RequestPlan, deps: McpDeps, log: CallLog): McpServer {
   const mcp = new McpServer({ name: 'viewstream', title: 'ViewStream', version: API_VERSION }, {
-    capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS,
+    capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: deps.validator,
   });
   const allowed = new Set(toolsFor(env.p).map((t) => t.name));
   if (plan.methods.has('tools/list')) for (const name of allowed) registerTool(mcp, toolNamed(name)!, env, req, log, deps.audit);
