@@ -31,7 +31,7 @@ test('a real view (hosted player in Chromium) appears in realtime, overview, tim
     const r = await get<{ concurrent: number; by_content: { id: string; concurrent: number }[] }>('/v1/stats/realtime');
     return r.by_content.find((c) => c.id === asset) ? r : null;
   }, 20_000, 250);
-  expect(rt.concurrent).toBe(1);
+  expect(rt!.concurrent).toBe(1);
 
   await playsPast(tab, 4);
   await tab.evaluate(() => (document.querySelector('video') as HTMLVideoElement).pause());
@@ -44,10 +44,10 @@ test('a real view (hosted player in Chromium) appears in realtime, overview, tim
     const o = await get<Overview>('/v1/stats/overview');
     return o.current.plays === 1 && (o.current.watch_time ?? 0) >= 3 ? o : null;
   }, 20_000, 250);
-  expect(ov.current.attempts).toBe(1);
-  expect(ov.current.startup_avg).toBeGreaterThan(0);
-  expect(ov.current.requests).toBeGreaterThan(0); // the origin log saw the playlists and segments
-  expect(ov.current.bytes).toBeGreaterThan(0);
+  expect(ov!.current.attempts).toBe(1);
+  expect(ov!.current.startup_avg).toBeGreaterThan(0);
+  expect(ov!.current.requests).toBeGreaterThan(0); // the origin log saw the playlists and segments
+  expect(ov!.current.bytes).toBeGreaterThan(0);
 
   const ts = await get<{ points: { value: number | null }[] }>('/v1/stats/timeseries?metric=plays');
   expect(ts.points.reduce((a, p) => a + (p.value ?? 0), 0)).toBe(1);
