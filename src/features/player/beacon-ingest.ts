@@ -48,14 +48,15 @@ export class BeaconIngest {
   private rows: Row[] = [];
   private writing: Promise<void> | null = null;
   private timer: ReturnType<typeof setInterval>;
-  private ready: Promise<void>;
+  private ready: Promise<void> | null;
   private perIp = new Map<string, { minute: number; n: number }>();
   private tenants = new Map<string, string>();
   private salt = { day: -1, value: '' };
   readonly counts = { accepted: 0, written: 0, failed: 0, refused: 0 };
 
   constructor(private ctx: AppContext, private lookupTenant: (slug: string) => string | null) {
-    this.ready = ctx.stats.run(PLAYER_EVENTS_DDL);
+    // Never an unhandled rejection (a store closed during a quick stop); a write retries the DDL when it failed.
+    this.ready = ctx.stats.run(PLAYER_EVENTS_DDL).catch(() => { this.ready = null; });
     this.timer = setInterval(() => { void this.flush(); }, BEACON_LIMITS.flushMs);
     (this.timer as { unref?: () => void }).unref?.();
     ctx.onStop(async () => { clearInterval(this.timer); await this.flush(); await this.flush(); });
@@ -125,7 +126,7 @@ export class BeaconIngest {
   }
 
   private async write(batch: Row[]): Promise<void> {
-    await this.ready;
+    await (this.ready ??= this.ctx.stats.run(PLAYER_EVENTS_DDL));
     const st = this.ctx.stats as Appending;
     if (typeof st.append === 'function') { await st.append('player_events', batch); return; }
     const one = `(${EVENT_COLUMNS.map(() => '?').join(',')})`;
