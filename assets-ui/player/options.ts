@@ -14,6 +14,7 @@ export interface Options {
   beacon: { enabled: boolean; heartbeat_s: number; url: string | null }; playback: Record<string, unknown> | null; poster: string | null;
   logo: { url: string; link?: string; position?: string; opacity?: number } | null; title: string | null; speeds: number[];
   versionPin: string | null; base: string; pageLang?: Lang;
+  tile: { previewS: number; onHover: boolean };
   guide: { now?: GuideItem | null; next?: GuideItem | null } | null; liveGuide: { enabled: boolean; position: 'top' | 'bottom'; showNext: boolean };
 }
 /** One programme of the live guide overlay. */
@@ -23,7 +24,7 @@ export interface GuideItem { title: string; start: string; end: string }
 export interface ConfigDoc {
   skin?: string; theme?: Record<string, string>; language?: string; logo?: Options['logo']; branding?: { title?: string };
   controls?: Record<string, boolean>; playback?: { autoplay?: boolean; muted?: boolean; start?: number; end?: number; resume?: Options['resume']; max_seek_back?: number; restart_back?: number; aspect?: string; speeds?: number[] };
-  beacon?: { enabled?: boolean; heartbeat_s?: number }; live_guide?: { enabled?: boolean; position?: 'top' | 'bottom'; show_next?: boolean }; tile?: { muted?: boolean; loop?: boolean }; ads?: { enabled?: boolean; vast_url?: string; preroll?: boolean; midroll_cues?: boolean; skip_after_s?: number };
+  beacon?: { enabled?: boolean; heartbeat_s?: number }; live_guide?: { enabled?: boolean; position?: 'top' | 'bottom'; show_next?: boolean }; tile?: { muted?: boolean; loop?: boolean; preview_s?: number; on_hover?: boolean }; ads?: { enabled?: boolean; vast_url?: string; preroll?: boolean; midroll_cues?: boolean; skip_after_s?: number };
   version_pin?: string;
 }
 
@@ -71,6 +72,7 @@ export function resolveOptions(a: Record<string, string>, d: ConfigDoc, base: st
     beacon: { enabled: first(bool(a.beacon), d.beacon?.enabled) ?? true, heartbeat_s: d.beacon?.heartbeat_s ?? 15, url: a['beacon-url'] ?? null },
     playback: a.playback ? parseOptionsJson(a.playback) : null, logo: d.logo ?? null, title: a.title ?? d.branding?.title ?? null,
     speeds: pb.speeds ?? [0.5, 1, 1.25, 1.5, 2], versionPin: d.version_pin ?? null, guide: o.guide ?? null,
+    tile: { previewS: d.tile?.preview_s ?? 10, onHover: d.tile?.on_hover ?? true },
     liveGuide: { enabled: d.live_guide?.enabled ?? false, position: d.live_guide?.position ?? 'top', showNext: d.live_guide?.show_next ?? true },
   };
 }

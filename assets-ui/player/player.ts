@@ -132,7 +132,13 @@ export class VSPlayer extends EventTarget {
     this.domEmit('vs:ready', { player: this, engine: o.mode === 'tile' ? 'tile' : 'b' });
     if (this.beacon) this.track('engine', { engine: this.engine.name });
     if (o.cinema) this.setCinema(true);
-    if (o.mode === 'tile') { this.box.addEventListener('mouseenter', () => void this.video.play().catch(() => {})); this.box.addEventListener('mouseleave', () => this.video.pause()); }
+    if (o.mode === 'tile') {
+      // Tile preview: muted, loops the first tile.preview_s seconds; plays on hover (tile.on_hover) or always.
+      const from = o.start ?? 0;
+      this.video.addEventListener('timeupdate', () => { if (this.video.currentTime > from + o.tile.previewS) this.video.currentTime = from; });
+      if (o.tile.onHover && !o.autoplay) { this.box.addEventListener('mouseenter', () => void this.video.play().catch(() => {})); this.box.addEventListener('mouseleave', () => this.video.pause()); }
+      else void this.video.play().catch(() => {});
+    }
     if (o.autoplay) this.playRequest(true); else if (o.mode !== 'tile') this.bigPlay();
   }
 

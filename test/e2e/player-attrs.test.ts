@@ -197,3 +197,11 @@ test('data-tenant + data-config: the configuration document applies, attributes 
   await waitFor('restarted', async () => (await vid(tab)).t < 1.5, 10_000, 50);
   for (const p of [doc, over, tab]) await p.close();
 }, 40_000);
+
+test('tile mode loops its preview (configuration tile.preview_s) and plays without hover when tile.on_hover is false', async () => {
+  const tab = await open({ 'data-mode': 'tile', 'data-options': JSON.stringify({ configDoc: { tile: { preview_s: 2, on_hover: false } } }) });
+  await tab.evaluate(() => { const w = window as unknown as { wrapped: boolean; max: number }; w.wrapped = false; w.max = 0; const v = document.querySelector('video')!; v.addEventListener('timeupdate', () => { if (v.currentTime < w.max - 1) w.wrapped = true; w.max = Math.max(w.max, v.currentTime); }); });
+  await waitFor('preview looped', () => tab.evaluate(() => (window as unknown as { wrapped: boolean }).wrapped), 20_000, 100);
+  expect(await tab.evaluate(() => (window as unknown as { max: number }).max)).toBeLessThan(3);
+  await tab.close();
+}, 30_000);
