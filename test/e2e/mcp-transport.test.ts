@@ -99,6 +99,13 @@ test('body over 1 MiB → 413; malformed JSON → -32700; not a JSON-RPC object 
   expect(r.status).toBe(413);
   const justUnder = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { _meta: { pad: 'x'.repeat(1000 * 1000) } } });
   expect((await rawMcp(s, justUnder)).status).toBe(200);
+  // Chunked bodies (no Content-Length) are read through the bounded stream read.
+  const chunked = (text: string) => fetch(`${s.url}/mcp`, {
+    method: 'POST', headers: { authorization: `Bearer ${s.key}`, 'content-type': 'application/json' }, duplex: 'half',
+    body: new ReadableStream({ start(c) { const b = new TextEncoder().encode(text); for (let i = 0; i < b.length; i += 65536) c.enqueue(b.slice(i, i + 65536)); c.close(); } }),
+  } as RequestInit);
+  expect((await chunked(JSON.stringify(ping(5)))).status).toBe(200);
+  expect((await chunked(big)).status).toBe(413);
   const bad = await rawMcp(s, '{"jsonrpc": "2.0", "id": 1, "method": ');
   expect(bad.status).toBe(400);
   expect(((await bad.json()) as Rpc).error!.code).toBe(-32700);
