@@ -40,7 +40,7 @@ beforeAll(async () => {
   });
   browser = await launch();
 }, 180_000);
-afterAll(async () => { await browser?.close(); site?.stop(true); await s?.stop(); });
+afterAll(async () => { await browser?.close(); site?.stop(true); await s?.stop(); }, 60_000);
 
 const open = async (ads: Record<string, unknown>): Promise<Page> => {
   const tab = await browser.newPage();

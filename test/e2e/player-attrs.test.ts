@@ -28,7 +28,7 @@ beforeAll(async () => {
   browser = await launch();
   mkdirSync('docs/player', { recursive: true });
 }, 180_000);
-afterAll(async () => { await browser?.close(); site?.stop(true); await s?.stop(); });
+afterAll(async () => { await browser?.close(); site?.stop(true); await s?.stop(); }, 60_000);
 
 async function open(attrs: Record<string, string>, o: { lang?: string; ctx?: BrowserContext } = {}): Promise<Page> {
   const tab = o.ctx ? await o.ctx.newPage() : await browser.newPage({ viewport: { width: 700, height: 420 } });

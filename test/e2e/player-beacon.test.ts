@@ -12,7 +12,7 @@ beforeAll(async () => {
   ({ s, asset } = await serverWithAsset(8));
   browser = await launch();
 }, 180_000);
-afterAll(async () => { await browser?.close(); await s?.stop(); });
+afterAll(async () => { await browser?.close(); await s?.stop(); }, 60_000);
 
 /** The JSON Schema published in docs/beacons.md (the block after "## JSON Schema"). */
 function docSchema(): object {

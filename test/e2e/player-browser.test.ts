@@ -11,7 +11,7 @@ beforeAll(async () => {
   ({ s, asset } = await serverWithAsset(8));
   browser = await launch();
 }, 180_000);
-afterAll(async () => { await browser?.close(); await s?.stop(); });
+afterAll(async () => { await browser?.close(); await s?.stop(); }, 60_000);
 
 test('the iframe page plays an asset (autoplay muted), engine loaded lazily, vs:ready fired', async () => {
   const tab = await browser.newPage();

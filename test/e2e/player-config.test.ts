@@ -13,7 +13,7 @@ beforeAll(async () => {
   const clip = await makeClip(join(mkdtempSync(join(tmpdir(), 'vs-pc-')), 'a.mp4'), { seconds: 2 });
   assetId = registerAsset(s.ctx, clip);
 }, 60_000);
-afterAll(async () => { await s?.stop(); });
+afterAll(async () => { await s?.stop(); }, 60_000);
 
 describe('player configurations', () => {
   test('create, read, patch, list, delete; 422 with errors[]; 400 on unknown field; 409 on a repeated name', async () => {

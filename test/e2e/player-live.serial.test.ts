@@ -19,7 +19,7 @@ beforeAll(async () => {
   });
   browser = await launch();
 }, 120_000);
-afterAll(async () => { await browser?.close(); site?.stop(true); await killPushers(); await s?.stop(); });
+afterAll(async () => { await browser?.close(); site?.stop(true); await killPushers(); await s?.stop(); }, 60_000);
 
 const state = (tab: Page) => tab.evaluate(() => {
   const p = (window as unknown as { VSEmbed: { players: { isLive(): boolean; range(): [number, number]; video: HTMLVideoElement }[] } }).VSEmbed.players[0];

@@ -10,7 +10,7 @@ beforeAll(async () => {
   ({ s, asset } = await serverWithAsset(20));
   browser = await launch();
 }, 180_000);
-afterAll(async () => { await browser?.close(); await s?.stop(); });
+afterAll(async () => { await browser?.close(); await s?.stop(); }, 60_000);
 
 test('watch page: title, Open Graph and Twitter tags, VideoObject JSON-LD; lang and start reach the player', async () => {
   await s.api('PATCH', `/v1/assets/${asset}`, { title: 'Evening <news>', metadata: { description: 'All the news' } });

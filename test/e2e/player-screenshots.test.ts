@@ -24,7 +24,7 @@ beforeAll(async () => {
   browser = await launch();
   mkdirSync('docs/player', { recursive: true });
 }, 180_000);
-afterAll(async () => { await browser?.close(); site?.stop(true); await s?.stop(); });
+afterAll(async () => { await browser?.close(); site?.stop(true); await s?.stop(); }, 60_000);
 
 test('named skins, left to right and right to left', async () => {
   for (const skin of NAMED_SKIN_NAMES) for (const lang of ['en', 'he']) {
