@@ -17,7 +17,7 @@ export interface AuditQueue {
 /**
  * A tool call is a read of a few hundred microseconds; a synchronous (synchronous=FULL) commit per audit entry
  * costs about 1 ms on this class of disk and dominated the call. Batching keeps every entry while paying one commit
- * per 100 ms; a crash loses at most the entries of the last 100 ms.
+ * per 100 ms; a shutdown writes what is queued, a crash loses at most the entries of the last 100 ms.
  */
 export function auditQueue(ctx: AppContext): AuditQueue {
   let pending: AuditEntry[] = [];
@@ -31,6 +31,8 @@ export function auditQueue(ctx: AppContext): AuditQueue {
       ctx.log.error('mcp audit batch not written', { entries: batch.length, error: String(err) });
     }
   };
+  // Shutdown writes what is still queued (stoppers run before the database closes).
+  ctx.onStop(flush);
   return {
     add(e) {
       pending.push(e);

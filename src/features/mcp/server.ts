@@ -11,7 +11,7 @@ import type { AuditQueue } from './audit-queue';
 import { registerPrompts } from './prompts';
 import { registerResources } from './resources';
 import { capResult, problemOf } from './result';
-import type { ToolDef, ToolEnv } from './tool';
+import type { Tool, ToolDef, ToolEnv } from './tool';
 
 /** What one HTTP request asks for: the methods it carries and the tools it calls (decides what to register). */
 export interface RequestPlan { methods: Set<string>; calls: Map<string | number, string> }
@@ -40,7 +40,7 @@ export function auditCall(q: AuditQueue, p: Principal, req: Request, tool: strin
 }
 
 /** Registers one tool whose handler runs the service call, caps the result, turns failures into isError and audits. */
-function registerTool(mcp: McpServer, def: ToolDef, env: ToolEnv, req: Request, log: CallLog, q: AuditQueue): void {
+function registerTool(mcp: McpServer, def: Tool, env: ToolEnv, req: Request, log: CallLog, q: AuditQueue): void {
   const handler = async (args: Record<string, unknown>, extra: { requestId: string | number }): Promise<CallToolResult> => {
     log.handled.add(extra.requestId);
     const t0 = performance.now();
@@ -58,7 +58,7 @@ function registerTool(mcp: McpServer, def: ToolDef, env: ToolEnv, req: Request, 
     }
   };
   mcp.registerTool(def.name, {
-    title: def.title, description: def.description, inputSchema: def.input, outputSchema: def.output,
+    title: def.title, description: def.description, inputSchema: def.inputObject, outputSchema: def.output,
     annotations: { title: def.title, readOnlyHint: !def.write, destructiveHint: false, idempotentHint: !def.write, openWorldHint: def.name === 'register_asset_from_url' },
   }, handler as never);
 }

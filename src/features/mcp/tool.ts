@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { AppContext } from '../../kernel/context';
 import type { Principal } from '../../kernel/http/auth';
 import type { Scope } from '../../kernel/http/scopes';
@@ -28,7 +28,10 @@ export interface ToolDef<I extends z.ZodRawShape = z.ZodRawShape> {
   links?(result: Record<string, unknown>): ToolLink[];
 }
 
+/** A declared tool with its input object schema built once (not per request). */
+export type Tool = ToolDef & { inputObject: z.ZodObject };
+
 /** Declares a tool with its argument types inferred from `input`. */
-export function tool<I extends z.ZodRawShape>(d: ToolDef<I>): ToolDef {
-  return d as unknown as ToolDef;
+export function tool<I extends z.ZodRawShape>(d: ToolDef<I>): Tool {
+  return Object.freeze({ ...(d as unknown as ToolDef), inputObject: z.object(d.input) });
 }

@@ -4,11 +4,11 @@ import { AssetService } from '../assets/service';
 import { assetView } from '../assets/view';
 import { ftsQuery } from '../assets/search';
 import { jobsService } from '../jobs/service';
-import { tool, type ToolDef } from './tool';
+import { tool, type Tool } from './tool';
 import { AssetOut, Id, ListOf, Loose } from './schemas';
 
 /** Library read tools: assets (list, search, get with playback) and the jobs of an asset. */
-export const libraryReadTools: ToolDef[] = [
+export const libraryReadTools: Tool[] = [
   tool({
     name: 'list_assets', title: 'List or search assets', scope: 'assets:read', write: false,
     description: 'Library assets, newest first. `q` (2-100 characters) searches titles, external ids and metadata (Hebrew-aware word prefixes). Pass `next_cursor` back as `cursor` for the next page.',
@@ -49,7 +49,7 @@ export const libraryReadTools: ToolDef[] = [
 ];
 
 /** Library write tools: register an asset from a URL, update metadata. */
-export const libraryWriteTools: ToolDef[] = [
+export const libraryWriteTools: Tool[] = [
   tool({
     name: 'register_asset_from_url', title: 'Register an asset from a URL', scope: 'assets:write', write: true,
     description: 'Creates an asset whose source the server fetches from an http(s) URL (private and internal addresses are refused), then processes it. Poll `get_asset` or `list_asset_jobs` until `status` is `ready`. A duplicate `external_id` is refused (safe retry).',

@@ -7,13 +7,13 @@ import { CatchupService } from '../catchup/service';
 import { GuideService } from '../guide/service';
 import { programmeView } from '../guide/view';
 import { dayRange } from '../guide/days';
-import { tool, type ToolDef } from './tool';
+import { tool, type Tool } from './tool';
 import { ChannelOut, Id, Instant, ListOf, Loose } from './schemas';
 
 const CatchupItem = Loose({ id: z.string(), title: z.string(), start_at: z.string(), end_at: z.string(), status: z.string(), coverage: z.number(), playback: Loose({ hls: z.string() }) });
 
 /** Live read tools: channels with live status, catch-up list and search, the guide of one day. */
-export const liveReadTools: ToolDef[] = [
+export const liveReadTools: Tool[] = [
   tool({
     name: 'list_channels', title: 'List channels with live status', scope: 'channels:read', write: false,
     description: 'Every channel of the tenant with `status` (stopped, waiting, live, failed), the feed in use (primary, backup, none), recording state, input bitrate/resolution/codecs and warnings while live, and the live HLS address. Never shows ingest secrets.',

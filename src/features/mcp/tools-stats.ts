@@ -3,7 +3,7 @@ import { AppError } from '../../kernel/errors';
 import { StatsService, INTERVALS, DIMENSIONS, checkMetric, defaultInterval, type Interval } from '../stats/service';
 import { statsQueryOf } from '../stats/request';
 import { METRICS } from '../stats/sessions';
-import { tool, type ToolDef, type ToolEnv } from './tool';
+import { tool, type Tool, type ToolEnv } from './tool';
 import { Cap, Instant } from './schemas';
 
 /** Range and filters shared by the statistics tools (same meaning as the REST query). */
@@ -25,7 +25,7 @@ const Points = z.array(z.object({ t: z.string(), value: z.number().nullable() })
 const metricText = `one of ${METRICS.join(', ')}`;
 
 /** Statistics tools (scope stats:read): overview, timeseries and top content over the DuckDB store. */
-export const statsTools: ToolDef[] = [
+export const statsTools: Tool[] = [
   tool({
     name: 'stats_overview', title: 'Statistics overview', scope: 'stats:read', platform: false, write: false,
     description: 'Headline numbers (plays, viewers, watch time, rebuffer ratio, error rate, startup, traffic...) over the range and the same-length period before it, with the relative change.',

@@ -2,14 +2,14 @@ import { z } from 'zod';
 import { ClipService } from '../clips/service';
 import { SupportService } from '../support/service';
 import { CATEGORIES } from '../support/model';
-import { tool, type ToolDef } from './tool';
+import { tool, type Tool } from './tool';
 import { Id, Instant, Loose } from './schemas';
 
 const ClipOut = Loose({ id: z.string(), channel_id: z.string(), status: z.string(), start_at: z.string(), end_at: z.string(), playback: Loose({ hls: z.string() }) });
 const SupportOut = Loose({ id: z.string(), subject: z.string(), status: z.string(), category: z.string(), created_at: z.string() });
 
 /** Write tools beyond the library: cut a clip, open a support request. No delete tool exists. */
-export const writeTools: ToolDef[] = [
+export const writeTools: Tool[] = [
   tool({
     name: 'create_clip', title: 'Create a clip from a recorded channel', scope: 'clips:write', write: true,
     description: 'Cuts a clip from a channel recording between `start_at` and `end_at` (RFC 3339, at most 6 hours). `segment` precision (default) is ready at once; `frame` precision is cut exactly by a job. Answers the clip with `playback.hls` and a resource link to it. Nothing recorded in the range is refused on `start_at`.',
