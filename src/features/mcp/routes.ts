@@ -70,7 +70,8 @@ export function mcpRoutes(ctx: AppContext, app: () => AnyElysia) {
         res.headers.set('cache-control', 'no-store');
         return res;
       } finally {
-        void server.close();
+        // Released after the answer is handed over (nothing of it is shared; this only tidies the objects).
+        setImmediate(() => { void server.close(); });
       }
     }, { parse: 'none', detail: MCP_DOC });
 }
