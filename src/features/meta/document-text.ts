@@ -71,4 +71,5 @@ export const TAGS_EN: Record<string, string> = {
   Team: 'The people of the tenant: members, roles and invitations.',
   Assistant: 'The assistant endpoint (Model Context Protocol) for AI assistants with a scoped API key.',
   Support: 'Support requests to the operators of the appliance: open (at most 10 new per tenant per hour), reply, close.',
+  Statistics: 'Audience and origin statistics from DuckDB (viewer sessions from the player beacon, the origin request log), realtime numbers and exports. Formulas: docs/metrics.md.',
 };

@@ -54,7 +54,7 @@ https://{cdn_hostname}/t/v1.eyJ2IjoxLCJr....Q2hS/live/default/news/master.m3u8
 export const TAG_NAMES_HE: Record<string, string> = {
   Meta: 'מטא', Identity: 'זהות ומפתחות', Assets: 'נכסים', Uploads: 'העלאות', Jobs: 'משימות', Playback: 'ניגון',
   Webhooks: 'Webhooks', Events: 'אירועים', 'Live channels': 'ערוצים חיים', Guide: 'לוח שידורים', 'Catch-up': 'צפייה חוזרת', Clips: 'קליפים',
-  Players: 'נגנים', Library: 'ספרייה', Team: 'צוות', Support: 'תמיכה', Assistant: 'עוזר',
+  Players: 'נגנים', Library: 'ספרייה', Team: 'צוות', Support: 'תמיכה', Assistant: 'עוזר', Statistics: 'סטטיסטיקה',
 };
 
 /** Tag descriptions (Hebrew), keyed by the Hebrew tag name. */
@@ -76,4 +76,5 @@ export const TAGS_HE: Record<string, string> = Object.fromEntries(Object.entries
   Team: 'האנשים של הדייר: חברי צוות, תפקידים והזמנות.',
   Assistant: 'נקודת הקצה של העוזר (Model Context Protocol) לעוזרי בינה מלאכותית עם מפתח API בהרשאות מוגבלות.',
   Support: 'פניות תמיכה למפעילי המערכת: פתיחה (עד 10 פניות חדשות לדייר בשעה), תגובה וסגירה.',
+  Statistics: 'סטטיסטיקת קהל ומקור מ-DuckDB (הפעלות צפייה מה-beacon של הנגן, יומן הבקשות של שרת המקור), מספרים בזמן אמת וייצוא. הנוסחאות: docs/metrics.md.',
 }).map(([en, d]) => [TAG_NAMES_HE[en] ?? en, d]));

@@ -1,0 +1,20 @@
+/** Hebrew summaries and descriptions of the statistics operations (issue 16), keyed by operationId. */
+export const HE_STATS: Readonly<Record<string, { summary: string; description: string }>> = {
+  headlineNumbers: { summary: 'מספרים מרכזיים', description: 'כל המדדים בטווח ובתקופה באותו אורך שלפניו, עם השינוי היחסי. הנוסחאות: docs/metrics.md.' },
+  metricOverTime: { summary: 'מדד לאורך זמן', description: 'מדד אחד בדליי זמן UTC ‏(`1m`, ‏`1h`, ‏`1d`; ברירת מחדל לפי אורך הטווח; טווח ארוך מדי למרווח נענה ב-422). דלי ריק הוא 0, או null ביחסים ובממוצעים. `group_by` מחזיר סדרה לכל ערך (10 הגדולות). מדד לא מוכר נענה ב-422.' },
+  topContent: { summary: 'התוכן המוביל', description: 'הנכסים, הקליפים או הערוצים עם הערך הגבוה ביותר של המדד; `limit` עד 100.' },
+  concurrentViewersNow: { summary: 'צופים כעת', description: 'הפעלות עם אירוע beacon ב-120 השניות האחרונות שהאירוע האחרון שלהן אינו השהיה, סיום או שגיאה, לפי תוכן. זרם האירועים נושא את אותם מספרים במסגרות `stats.realtime`.' },
+  audienceByDimension: { summary: 'קהל לפי ממד', description: 'מדדי הפעלות לכל ערך של `by` (50 המובילים לפי הפעלות).' },
+  originTraffic: { summary: 'תעבורת מקור', description: 'בקשות, בתים, Gbit/s ובתים שנקראו מהדיסק בטווח, לפי סוג היעד (יומן הבקשות של שרת המקור).' },
+  qualityOfExperience: { summary: 'איכות חוויית הצפייה', description: 'זמן הפעלה (ממוצע ו-p95), יחס וספירת עצירות לטעינה, שיעור שגיאות, יציאות לפני תחילת הניגון.' },
+  originDelivery: { summary: 'מסירה מהמקור', description: 'תשובות מהזיכרון מול הדיסק (יחס פגיעה), זמן עד הבית הראשון (ממוצע ו-p95), תשובות לפי מחלקת סטטוס.' },
+  completion: { summary: 'צפייה עד הסוף', description: 'הפעלות שהגיעו לסוף, לכל תוכן.' },
+  audiencePerProgramme: { summary: 'קהל לפי תוכנית', description: 'קהל start-over לכל תוכנית בלוח השידורים וקהל צפייה חוזרת לכל חלון (הפעלות שונות, בתים) מיומן שרת המקור.' },
+  viewerSessions: { summary: 'הפעלות צפייה', description: 'שורה לכל הפעלת צפייה, מהחדשה לישנה, מצורפת ליומן שרת המקור לפי `sid` של האסימון (בתים, TTFB, שגיאות במקור). `viewer_id` רק למפתח עם stats:pii.' },
+  adImpressions: { summary: 'חשיפות פרסומות', description: 'חשיפות פרסומות (אירועי ad_start של ה-beacon) לכל תוכן.' },
+  audiencePerSite: { summary: 'קהל לפי אתר', description: 'הפעלות, צופים וזמן צפייה לכל מארח של דף מטמיע.' },
+  exportReportStreamed: { summary: 'ייצוא דוח (בהזרמה)', description: 'מזרים דוח אחד בטווח: `report` ‏(sessions, ‏player_events, ‏edge_requests, ‏site_events, ‏programmes; דוח לא מוכר נענה ב-422 שמפרט את הדוחות), `format` ‏csv ‏(UTF-8 עם BOM) או ndjson. לכל היותר 31 ימים ו-1,000,000 שורות (`X-Export-Truncated`); `X-Export-Total-Rows` הוא מספר השורות בטווח. עמודות ברמת הצופה רק למפתח עם stats:pii. העברה שנקטעה מנתקת את החיבור ונספרת ככישלון. ה-trailer ‏`X-Export-Rows` אינו נשלח (Bun אינו כותב trailers).' },
+  prepareExportFile: { summary: 'הכנת קובץ ייצוא', description: 'מכין ברקע קובץ gzip של דוח: 202 ‏`{id, status: queued, ...}`. לכל דייר: ייצוא אחד רץ (409), ‏10 בשעה ו-3 קבצים מוכנים שלא הורדו (429 עם `Retry-After: 600`); עד 31 ימים ו-1,000,000 שורות; הקבצים נשמרים 7 ימים. `email` רק למשתמשי סטודיו מחוברים (422 למפתחות API).' },
+  exportJobState: { summary: 'מצב ייצוא', description: '`queued`, ‏`running`, ואז `ready` עם `download_url` חתום (תקף 15 דקות) ו-`file_name`; ‏`failed` עם `error`; ‏`expired` אחרי 7 ימים.' },
+  downloadExportFile: { summary: 'הורדת קובץ ייצוא', description: 'קובץ ה-gzip של ייצוא מוכן, דרך הכתובת החתומה (כתובת שפגה או שונתה נענית ב-403; קובץ עם עמודות ברמת הצופה דורש stats:pii).' },
+};
