@@ -59,7 +59,7 @@ export async function attach(video: HTMLVideoElement, src: string, base: string,
       name: 'hls.js',
       levels: () => (hls.levels ?? []).map((l: Any, i: number) => ({ id: i, height: l.height, bitrate: l.bitrate })),
       setLevel: (id) => { hls.currentLevel = id; },
-      level: () => (hls.autoLevelEnabled ? -1 : hls.currentLevel),
+      level: () => (hls.autoLevelEnabled ? -1 : hls.loadLevel), // the chosen level at once (currentLevel follows when the switch lands)
       liveEdge: () => (hls.latestLevelDetails?.live || hls.levels?.[Math.max(0, hls.currentLevel)]?.details?.live ? hls.liveSyncPosition ?? null : null),
       setToken: (o, n) => { tok.old = tok.old || o; tok.next = n; },
       raw: hls, destroy: () => hls.destroy(), onLevels: (cb) => { levelsCb = cb; }, onFatal: (cb) => { fatal = cb; },
