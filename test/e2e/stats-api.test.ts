@@ -122,6 +122,18 @@ describe('origin request log and reads', () => {
     expect((ov.body.current as Record<string, number>).attempts).toBe(2);
     const rt = await json(await s.api('GET', '/v1/stats/realtime'));
     expect(rt.body.concurrent).toBe(2);
+    // Every further read answers over the same data.
+    const br = await json(await s.api('GET', '/v1/stats/breakdown?by=page_host'));
+    expect(br.body.items).toEqual([expect.objectContaining({ key: 'news.example', attempts: 2, plays: 1 })]);
+    expect((await json(await s.api('GET', '/v1/stats/qoe'))).body).toMatchObject({ attempts: 2, plays: 1, exits_before_start: 1, startup_avg: 800 });
+    expect((await json(await s.api('GET', '/v1/stats/completion'))).body).toMatchObject({ completion_rate: 0 });
+    expect((await json(await s.api('GET', '/v1/stats/sites'))).body.items).toEqual([expect.objectContaining({ page_host: 'news.example', plays: 1, viewers: 2 })]);
+    expect((await json(await s.api('GET', '/v1/stats/ads'))).body).toMatchObject({ ad_impressions: 0 });
+    expect((await s.api('GET', '/v1/stats/cdn')).status).toBe(200);
+    expect((await s.api('GET', '/v1/stats/programmes')).status).toBe(200);
+    expect((await s.api('GET', '/v1/stats/timeseries?metric=bytes&group_by=page_host')).status).toBe(422);
+    const grouped = await json(await s.api('GET', '/v1/stats/timeseries?metric=attempts&group_by=device'));
+    expect((grouped.body.series as { key: string }[]).map((x) => x.key)).toEqual(['desktop']);
   });
 
   test('the event stream carries stats.realtime frames (no id) for stats:read keys only', async () => {
