@@ -226,10 +226,10 @@ export class VSPlayer extends EventTarget {
     this.beacon.push(ev);
   }
 
-  private scheduleRefresh(): void {
+  private scheduleRefresh(retryMs?: number): void {
     const s = this.session!;
     const left = Date.parse(s.expires_at) - Date.now();
-    const inMs = Math.max(1000, Math.min(left - 10_000, left * 0.8));
+    const inMs = retryMs ?? Math.max(1000, Math.min(left - 10_000, left * 0.8));
     this.timers.push(setTimeout(async () => {
       try {
         const next = await openSession(this.api, this.o.tenant!, this.o.playback!);
@@ -237,7 +237,12 @@ export class VSPlayer extends EventTarget {
         this.session = next;
         this.emit('vstokenrefresh', { expires_at: next.expires_at });
         this.scheduleRefresh();
-      } catch (e) { this.emit('vsdeny', { status: (e as { status?: number }).status }); }
+      } catch (e) {
+        const st = (e as { status?: number }).status;
+        // A refusal ends renewal; a transient failure (network, 429, 5xx) retries while the current token still runs.
+        if (st === 403 || st === 404) this.emit('vsdeny', { status: st });
+        else if (Date.parse(this.session!.expires_at) - Date.now() > 1000) this.scheduleRefresh(2000);
+      }
     }, inMs));
   }
 

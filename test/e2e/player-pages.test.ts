@@ -40,6 +40,7 @@ test('token renewal across a short TTL: vstokenrefresh, later requests carry the
   const pol = await (await s.api('POST', '/v1/playback/policies', { name: 'short', require_token: true, default_ttl_s: 12 })).json() as { id: string };
   expect((await s.api('POST', `/v1/playback/policies/${pol.id}/attach`, { target_kind: 'asset', target_id: asset })).status).toBe(200);
   const tab = await browser.newPage();
+  try {
   const seen: { url: string; status: number; at: number }[] = [];
   tab.on('response', (r) => { if (r.url().includes('/t/')) seen.push({ url: r.url(), status: r.status(), at: Date.now() }); });
   await tab.goto(`${s.url}/e/default/vod/${asset}?autoplay=1`);
@@ -58,8 +59,10 @@ test('token renewal across a short TTL: vstokenrefresh, later requests carry the
   await tab.evaluate(() => { const p = (window as unknown as { VSEmbed: { players: { engine: { raw: { stopLoad(): void; startLoad(n: number): void; url: string; loadSource(u: string): void } } }[] } }).VSEmbed.players[0]; p.engine.raw.loadSource(p.engine.raw.url); });
   const after = await waitFor('requests after expiry', async () => { const x = seen.filter((r) => r.at >= mark); return x.length >= 2 ? x : null; }, 15_000, 100);
   for (const r of after!) { expect(r.status).toBe(200); expect(r.url).not.toContain(firstToken); } // renewed again meanwhile: every ~2 s at a 12 s TTL
-  await s.api('POST', `/v1/playback/policies/${pol.id}/detach`, { target_kind: 'asset', target_id: asset });
-  await tab.close();
+  } finally {
+    await s.api('POST', `/v1/playback/policies/${pol.id}/detach`, { target_kind: 'asset', target_id: asset });
+    await tab.close();
+  }
 }, 90_000);
 
 test('embed.allowed_domains: CSP frame-ancestors, Referer refusal 403, and Chromium shows the refusal inside a foreign iframe', async () => {
