@@ -81,10 +81,11 @@ export class KeyCache {
     for (const [k, p] of this.byKey) if (p.keyId === keyId) this.byKey.delete(k);
   }
 
-  /** Forgets every key of a tenant (after a tenant change). */
+  /** Forgets every key of a tenant and every cached session (after a tenant change). */
   invalidateTenant(tenantId: string): void {
     for (const [k, p] of this.byKey) if (p.tenantId === tenantId) this.byKey.delete(k);
-    for (const [k, r] of this.bySession) if (r.principal.tenantId === tenantId) this.bySession.delete(k);
+    // A session lists every membership of its person (names included), not only its current tenant: drop them all.
+    this.bySession.clear();
   }
 
   private sessions: SessionSource | null = null;
