@@ -86,8 +86,12 @@ export const uploadStore = {
     db.query(`DELETE FROM uploads WHERE status IN ('expired', 'completed') AND updated_at < ?`).run(before);
   },
 
-  /** True while the API key that started an upload exists and is not revoked (browser tokens die with it). */
-  keyActive(db: Db, keyId: string): boolean {
-    return !!db.query<{ x: number }, [string]>('SELECT 1 AS x FROM api_keys WHERE id = ? AND revoked_at IS NULL').get(keyId);
+  /**
+   * True while what started an upload is still valid: the API key exists and is not revoked, or (an upload started
+   * from the studio) the person's session is neither revoked nor expired. Browser tokens die with it.
+   */
+  keyActive(db: Db, keyId: string, now = Date.now()): boolean {
+    return !!db.query<{ x: number }, [string, string, number]>(`SELECT 1 AS x FROM api_keys WHERE id = ? AND revoked_at IS NULL
+      UNION ALL SELECT 1 FROM user_sessions WHERE id = ? AND revoked_at IS NULL AND expires_at > ? LIMIT 1`).get(keyId, keyId, now);
   },
 };
