@@ -74,6 +74,8 @@ case "$MODE" in
     if [ ! -f /etc/viewstream/viewstream.env ]; then
       printf 'VS_DATA_DIR=/var/lib/viewstream\nVS_PORT=8080\n# VS_BASE_URL=https://video.example.com\n' | $SUDO tee /etc/viewstream/viewstream.env >/dev/null
     fi
+    # It may hold VS_MASTER_KEY or VS_SMTP_URL credentials: readable by root only.
+    $SUDO chmod 0600 /etc/viewstream/viewstream.env
     if command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
       $SUDO install -m 0644 scripts/viewstream.service /etc/systemd/system/viewstream.service
       $SUDO systemctl daemon-reload
