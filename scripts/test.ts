@@ -23,10 +23,7 @@ const groups: string[][] = Array.from({ length: workers }, () => []);
 const serial = selected.filter((f) => f.includes('.serial.'));
 const rest = selected.filter((f) => !f.includes('.serial.')).sort((a, b) => statSync(b).size - statSync(a).size);
 groups[0].push(...serial);
-// The serial files are long real-time pushes: the other files go to the other groups (round-robin by size), so the
-// serial group is never also the busiest.
-const others = serial.length && workers > 1 ? workers - 1 : workers;
-rest.forEach((f, i) => groups[(serial.length && workers > 1 ? 1 : 0) + (i % others)].push(f));
+rest.forEach((f, i) => groups[(i + (serial.length ? 1 : 0)) % workers].push(f));
 
 let passed = 0, failed = 0, skipped = 0;
 const started = Date.now();
