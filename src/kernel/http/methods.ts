@@ -1,4 +1,5 @@
 import type { AnyElysia } from 'elysia';
+import { splitUrl } from './url';
 
 /** Methods this service serves at all; anything else (TRACE, CONNECT, PROPFIND...) is always refused. */
 const KNOWN = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -17,8 +18,7 @@ export function methodTable(app: () => AnyElysia) {
     /** The `Allow` value for a request whose method is not served at its path; null when the path is unknown. */
     allowed(req: Request): string | null {
       table ??= build();
-      const u = req.url, i = u.indexOf('/', u.indexOf('//') + 2), q = u.indexOf('?', i);
-      const path = q < 0 ? u.slice(i) : u.slice(i, q);
+      const { path } = splitUrl(req.url);
       const set = new Set<string>();
       for (const r of table) if (r.re.test(path)) set.add(r.method);
       if (set.has('GET')) set.add('HEAD');
