@@ -17,10 +17,12 @@ const external = [
 ];
 // The player loader is bundled first and embedded as a file; the committed stand-in is put back afterwards.
 const restorePlayer = await (await import('./build-player')).preparePlayer();
+const restoreStudio = await (await import('./build-studio')).prepareStudio();
 const started = Date.now();
 const p = Bun.spawn(['bun', 'build', '--compile', '--minify-syntax', '--sourcemap=inline', 'src/main.ts', '--outfile', outfile,
   ...external.flatMap((e) => ['--external', e])], { stdout: 'inherit', stderr: 'inherit' });
 const code = await p.exited;
 restorePlayer();
+restoreStudio();
 if (code !== 0) process.exit(code);
 console.log(`built ${outfile} in ${((Date.now() - started) / 1000).toFixed(1)} s`);

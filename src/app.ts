@@ -5,7 +5,7 @@ import { AppError, problemResponse } from './kernel/errors';
 import { requestId } from './kernel/http/request-id';
 import { identityRoutes } from './features/identity/routes';
 import { playbackRoutes } from './features/playback/routes';
-import { createGate, redactToken, tokenRoutes } from './features/playback/gate';
+import { createGate, redactToken, tokenRoutes, type Gate } from './features/playback/gate';
 import { methodTable } from './kernel/http/methods';
 import { metaRoutes } from './features/meta/routes';
 import { assetRoutes } from './features/assets/routes';
@@ -42,12 +42,16 @@ import { playerRoutes } from './features/player/plugin';
 import { statsRoutes } from './features/stats/routes';
 import { mcpRoutes } from './features/mcp/routes';
 import { supportRoutes } from './features/support/routes';
+import { monitorRoutes } from './features/monitors/routes';
+import { startMonitorWorkers } from './features/monitors/worker';
+import { studioRoutes } from './features/studio/routes';
 
-/** Builds the whole HTTP app: kernel hooks first, then every feature's routes. */
-export function buildApp(ctx: AppContext): AnyElysia {
+/** Builds the whole HTTP app: kernel hooks first, then every feature's routes. `onGate` receives the delivery gate (delivery workers report through it). */
+export function buildApp(ctx: AppContext, onGate?: (gate: Gate) => void): AnyElysia {
   let app: AnyElysia;
   registerClipTargets();
   const gate = createGate(ctx);
+  onGate?.(gate);
   const methods = methodTable(() => app);
   app = new Elysia({ normalize: false, aot: true })
     .onError({ as: 'global' }, ({ code, error, request }) => {
@@ -88,8 +92,10 @@ export function buildApp(ctx: AppContext): AnyElysia {
     .use(liveRoutes(ctx, gate))
     .use(statsRoutes(ctx, gate))
     .use(supportRoutes(ctx))
+    .use(monitorRoutes(ctx))
     .use(mcpRoutes(ctx, () => app))
-    .use(playerRoutes(ctx));
+    .use(playerRoutes(ctx))
+    .use(studioRoutes(ctx));
   // Every delivery path must be declared in the delivery table (and so checked by the gate): refuse to start otherwise.
   gate.assertCovered(app);
   return app;
@@ -104,6 +110,7 @@ export async function startWorkers(ctx: AppContext): Promise<void> {
   const media = await startMediaRuntime(ctx);
   startJobQueue(ctx, featureJobs(media));
   startWebhookDispatcher(ctx);
+  startMonitorWorkers(ctx);
   // The live engine gets its channel storage from the channels feature (the live layer imports nothing above it).
   await startLive(ctx, new ChannelStore(ctx.db), media && { ffmpeg: media.tools.ffmpeg, encoder: media.choice.encoder });
 }

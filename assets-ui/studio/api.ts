@@ -1,0 +1,71 @@
+/** The studio's API caller: same-origin /v1 calls with the session cookie and, on writes, the CSRF header. */
+
+/** A failed call as words: the problem's title/detail and each field error. */
+export class ApiError extends Error {
+  constructor(readonly status: number, readonly title: string, readonly detail: string, readonly fields: { field: string; detail: string }[]) {
+    super(detail || title);
+  }
+  /** The whole problem in one sentence for people. */
+  words(): string {
+    const f = this.fields.map((e) => (e.field ? `${e.field}: ${e.detail}` : e.detail)).join('; ');
+    return [this.detail || this.title, f].filter(Boolean).join(' — ');
+  }
+}
+
+type CsrfHolder = { csrf: string; onSignedOut: () => void };
+const holder: CsrfHolder = { csrf: '', onSignedOut: () => {} };
+
+/** Sets the CSRF token of the current session (after sign-in or GET /v1/session). */
+export function setCsrf(token: string): void { holder.csrf = token; }
+/** Called when any call answers 401 (the session ended): the app goes to sign-in. */
+export function onSignedOut(fn: () => void): void { holder.onSignedOut = fn; }
+
+async function problemOf(r: Response): Promise<ApiError> {
+  let p: { title?: string; detail?: string; errors?: { field?: string; pointer?: string; detail?: string; message?: string }[] } = {};
+  try { p = await r.json(); } catch { /* not JSON */ }
+  const fields = (p.errors ?? []).map((e) => ({ field: e.field ?? e.pointer ?? '', detail: e.detail ?? e.message ?? '' }));
+  return new ApiError(r.status, p.title ?? r.statusText, p.detail ?? '', fields);
+}
+
+/** Calls the API; resolves with the parsed JSON (null for 204), rejects with ApiError. */
+export async function api<T = unknown>(method: string, path: string, body?: unknown, o: { silent401?: boolean } = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (method !== 'GET' && method !== 'HEAD') headers['x-csrf-token'] = holder.csrf;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const r = await fetch(path, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
+  if (!r.ok) {
+    if (r.status === 401 && !o.silent401) holder.onSignedOut();
+    throw await problemOf(r);
+  }
+  if (r.status === 204) return null as T;
+  return (await r.json()) as T;
+}
+
+/** Same as api() for GET. */
+export const get = <T = unknown>(path: string) => api<T>('GET', path);
+
+/** PUTs raw bytes with progress (XMLHttpRequest: fetch has no upload progress); resolves with the JSON answer. */
+export function putBytes<T>(url: string, blob: Blob, onProgress: (sent: number) => void, signal?: AbortSignal): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const x = new XMLHttpRequest();
+    x.open('PUT', url);
+    x.setRequestHeader('x-csrf-token', holder.csrf);
+    x.setRequestHeader('content-type', 'application/octet-stream');
+    x.upload.onprogress = (e) => onProgress(e.loaded);
+    x.onload = () => {
+      if (x.status >= 200 && x.status < 300) { resolve(JSON.parse(x.responseText) as T); return; }
+      let p: { title?: string; detail?: string } = {};
+      try { p = JSON.parse(x.responseText); } catch { /* not JSON */ }
+      reject(new ApiError(x.status, p.title ?? String(x.status), p.detail ?? '', []));
+    };
+    x.onerror = () => reject(new ApiError(0, 'network', 'the connection failed', []));
+    x.onabort = () => reject(new ApiError(0, 'aborted', 'cancelled', []));
+    signal?.addEventListener('abort', () => x.abort(), { once: true });
+    x.send(blob);
+  });
+}
+
+/** The words of any thrown value. */
+export function errorWords(e: unknown): string {
+  return e instanceof ApiError ? e.words() : e instanceof Error ? e.message : String(e);
+}

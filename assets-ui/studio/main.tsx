@@ -1,0 +1,88 @@
+/** Studio entry: language, session, branding, the shell and the route table. */
+import { render } from 'preact';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { api, onSignedOut, setCsrf } from './api';
+import { applyLang, formats, initialLang, translator, type Lang } from './i18n';
+import { StudioCtx, type Brand, type Me, type Studio } from './ctx';
+import { currentPath, interceptLinks, match, navigate, onRoute } from './router';
+import { Shell } from './shell';
+import { Loading } from './ui';
+import { SignIn } from './pages/signin';
+import { Dashboard } from './pages/dashboard';
+import { Library } from './pages/library';
+import { AssetPage } from './pages/asset';
+import { Live } from './pages/live';
+import { ChannelPage } from './pages/channel';
+import { Integrations } from './pages/integrations';
+import { Team } from './pages/team';
+
+const ROUTES: [string, (p: Record<string, string>) => preact.JSX.Element][] = [
+  ['/', () => <Dashboard />],
+  ['/library', () => <Library />],
+  ['/library/:id', (p) => <AssetPage id={p.id} />],
+  ['/live', () => <Live />],
+  ['/live/:id', (p) => <ChannelPage id={p.id} />],
+  ['/integrations', () => <Integrations />],
+  ['/team', () => <Team />],
+];
+
+/** Applies tenant colours as CSS custom properties (the stylesheet reads --brand and --accent). */
+function applyBrand(b: Brand | null): void {
+  const s = document.documentElement.style;
+  if (!b) return;
+  if (/^#[0-9a-f]{3,8}$/i.test(b.colors.primary)) s.setProperty('--brand', b.colors.primary);
+  if (/^#[0-9a-f]{3,8}$/i.test(b.colors.accent)) s.setProperty('--accent', b.colors.accent);
+}
+
+function App() {
+  const [lang, setLangState] = useState<Lang>(initialLang);
+  const [me, setMe] = useState<Me | null>(null);
+  const [ready, setReady] = useState(false);
+  const [brand, setBrand] = useState<Brand | null>(null);
+  const [path, setPath] = useState(currentPath);
+
+  useEffect(() => { applyLang(lang); }, [lang]);
+  useEffect(() => {
+    const offLinks = interceptLinks();
+    const offRoute = onRoute(() => {
+      setPath(currentPath());
+      // Keyboard and screen-reader users land on the new page's heading.
+      requestAnimationFrame(() => (document.getElementById('page-title') as HTMLElement | null)?.focus({ preventScroll: true }));
+    });
+    onSignedOut(() => { setMe(null); if (currentPath() !== '/sign-in') navigate(`/sign-in?next=${encodeURIComponent(currentPath())}`, true); });
+    void (async () => {
+      try {
+        let m = await api<Me>('GET', '/v1/session', undefined, { silent401: true });
+        setCsrf(m.csrf_token);
+        if (!m.current_tenant && m.tenants.length) {
+          await api('PUT', '/v1/me/tenant', { tenant: m.tenants[0].id });
+          m = await api<Me>('GET', '/v1/session');
+        }
+        setMe(m);
+      } catch {
+        if (currentPath() !== '/sign-in') navigate('/sign-in', true);
+      }
+      setReady(true);
+    })();
+    return () => { offLinks(); offRoute(); };
+  }, []);
+  const refreshBrand = () => { api<Brand>('GET', '/v1/settings').then((b) => { setBrand(b); applyBrand(b); }, () => {}); };
+  useEffect(() => { if (me?.current_tenant) refreshBrand(); }, [me?.current_tenant?.id]);
+
+  const studio = useMemo<Studio>(() => ({
+    lang, t: translator(lang), f: formats(lang), me, brand,
+    setLang: setLangState, setMe, refreshBrand,
+    can: (scope: string) => !!me?.scopes.includes(scope),
+  }), [lang, me, brand]);
+
+  let page: preact.JSX.Element | null = null;
+  if (!ready) page = <Loading />;
+  else if (path.startsWith('/sign-in') || !me) page = <SignIn />;
+  else {
+    for (const [pat, view] of ROUTES) { const p = match(pat, path); if (p) { page = view(p); break; } }
+    page = <Shell path={path}>{page ?? <p>{studio.t('not_found')}</p>}</Shell>;
+  }
+  return <StudioCtx.Provider value={studio}>{page}</StudioCtx.Provider>;
+}
+
+render(<App />, document.getElementById('app')!);

@@ -1,0 +1,115 @@
+/** One asset: our player, status timeline, renditions, title, publish, trash and restore. */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, errorWords, get } from '../api';
+import { useStudio } from '../ctx';
+import { loadPlayer } from '../player';
+import { navigate } from '../router';
+import { Badge, Field, Loading, PageHead, Problem, useLoad } from '../ui';
+
+interface Asset {
+  id: string; title: string; status: string; published: boolean; publish: string; duration_s: number | null; progress: number | null;
+  created_at: string; updated_at: string; error?: string; deleted_at?: string; external_id: string | null; ladder: string;
+  playback?: { hls: string; dash: string; poster: string; sprite: string; download: string };
+}
+interface Job { id: string; type: string; status: string; progress: number | null; created_at: string; started_at: string | null; finished_at: string | null; error: string | null }
+interface Rendition { resolution: string; kbps: number; codecs: string }
+
+const ACTIVE = new Set(['registered', 'probing', 'queued', 'encoding', 'packaging']);
+
+/** Renditions read from the HLS master playlist (resolution, bandwidth, codecs). */
+async function renditions(hls: string): Promise<Rendition[]> {
+  const text = await (await fetch(hls)).text();
+  return [...text.matchAll(/#EXT-X-STREAM-INF:([^\n]*)/g)].map((m) => ({
+    resolution: /RESOLUTION=(\d+x\d+)/.exec(m[1])?.[1] ?? 'audio',
+    kbps: Math.round(Number(/BANDWIDTH=(\d+)/.exec(m[1])?.[1] ?? 0) / 1000),
+    codecs: /CODECS="([^"]*)"/.exec(m[1])?.[1] ?? '',
+  }));
+}
+
+/** The asset page; polls while the asset is being processed. */
+export function AssetPage({ id }: { id: string }) {
+  const { t, f, me, can } = useStudio();
+  const a = useLoad(() => get<Asset>(`/v1/assets/${encodeURIComponent(id)}`), [id]);
+  const jobs = useLoad(() => get<{ items: Job[] }>(`/v1/jobs?subject=${encodeURIComponent(id)}&limit=20`).then((r) => r.items.reverse()), [id, a.data?.status]);
+  const [rends, setRends] = useState<Rendition[] | null>(null);
+  const [title, setTitle] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [err, setErr] = useState<string | null>(null);
+  const host = useRef<HTMLDivElement>(null);
+  const asset = a.data;
+  useEffect(() => { if (asset) setTitle(asset.title); }, [asset?.id]);
+  useEffect(() => {
+    if (!asset || !ACTIVE.has(asset.status)) return;
+    const h = setTimeout(() => a.reload(), 1500);
+    return () => clearTimeout(h);
+  }, [asset]);
+  const hls = asset?.playback?.hls;
+  useEffect(() => {
+    if (!hls || !host.current) return;
+    let player: { destroy?: () => void } | null = null;
+    let gone = false;
+    host.current.replaceChildren();
+    loadPlayer().then((reg) => reg.create(host.current!, { src: hls, tenant: me?.current_tenant?.slug ?? '', poster: asset?.playback?.poster ?? '', title: asset?.title ?? '' }))
+      .then((p) => { if (gone) p?.destroy?.(); else player = p; }, (e) => setErr(errorWords(e)));
+    renditions(hls).then(setRends, () => setRends([]));
+    return () => { gone = true; player?.destroy?.(); };
+  }, [hls]);
+  const act = async (method: string, path: string, body?: unknown, after?: () => void) => {
+    setBusy(true); setErr(null);
+    try { const r = await api<Asset | null>(method, path, body); if (r) a.set(r); else a.reload(); after?.(); } catch (e) { setErr(errorWords(e)); } finally { setBusy(false); }
+  };
+  if (a.loading && !asset) return <Loading />;
+  if (!asset) return <Problem error={a.error} onRetry={a.reload} />;
+  const base = `/v1/assets/${encodeURIComponent(id)}`;
+  const steps: [string, string | null][] = [[t('tl_registered'), asset.created_at], ...(jobs.data ?? []).flatMap((j): [string, string | null][] => [
+    [`${j.type} · ${t('tl_started')}`, j.started_at], [`${j.type} · ${t(j.status === 'failed' ? 'st_failed' : 'tl_finished')}`, j.finished_at],
+  ]).filter(([, at]) => at), ...(asset.status === 'ready' ? [[t('st_ready'), asset.updated_at] as [string, string]] : [])];
+  return (
+    <>
+      <PageHead title={asset.title || asset.id}>
+        <Badge status={asset.status} />{asset.published && <Badge status="published" />}
+        <a href="/studio/library" class="button">{t('back_library')}</a>
+      </PageHead>
+      <Problem error={err ?? a.error} />
+      <div class="grid2">
+        <section class="panel wide player-panel">
+          {hls ? <div ref={host} class="player-host" id="player" /> : (
+            <div class="player-wait"><p>{asset.status === 'failed' ? asset.error : t('processing')}</p>
+              {asset.progress !== null && <progress max={100} value={asset.progress} aria-label={t('processing')} />}</div>
+          )}
+        </section>
+        <section class="panel">
+          <h2>{t('details')}</h2>
+          <form onSubmit={(e) => { e.preventDefault(); void act('PATCH', base, { title }); }}>
+            <Field label={t('title')}><input id="asset-title" value={title} onInput={(e) => setTitle(e.currentTarget.value)} maxLength={500} /></Field>
+            <button type="submit" disabled={busy || title === asset.title}>{t('save')}</button>
+          </form>
+          <dl class="kv">
+            <dt>{t('duration')}</dt><dd>{f.dur(asset.duration_s)}</dd>
+            <dt>{t('ladder')}</dt><dd>{asset.ladder}</dd>
+            <dt>{t('created')}</dt><dd>{f.date(asset.created_at)}</dd>
+            <dt>ID</dt><dd><code dir="ltr">{asset.id}</code></dd>
+          </dl>
+          <div class="actions">
+            {!asset.deleted_at && asset.status === 'ready' && !asset.published && can('assets:publish') &&
+              <button type="button" class="primary" id="publish" disabled={busy} onClick={() => act('PATCH', base, { publish: true })}>{t('publish')}</button>}
+            {!asset.deleted_at && <button type="button" class="danger" id="trash" disabled={busy} onClick={() => { if (confirm(t('confirm_trash'))) void act('DELETE', base, undefined, () => navigate('/library')); }}>{t('move_trash')}</button>}
+            {asset.deleted_at && <button type="button" id="restore" disabled={busy} onClick={() => act('POST', `${base}/restore`)}>{t('restore')}</button>}
+          </div>
+        </section>
+        <section class="panel">
+          <h2>{t('timeline')}</h2>
+          <ol class="timeline" id="timeline">{steps.map(([what, at]) => <li><span>{what}</span><time>{f.date(at)}</time></li>)}</ol>
+        </section>
+        <section class="panel">
+          <h2>{t('renditions')}</h2>
+          {!hls ? <p class="muted">{t('processing')}</p> : !rends ? <Loading /> : (
+            <table class="table" id="renditions"><thead><tr><th>{t('resolution')}</th><th>{t('bitrate')}</th><th>{t('codecs')}</th></tr></thead>
+              <tbody>{rends.map((r) => <tr><td>{r.resolution}</td><td>{f.num(r.kbps)} kb/s</td><td dir="ltr"><code>{r.codecs}</code></td></tr>)}</tbody></table>
+          )}
+          {asset.playback && <p><img src={asset.playback.poster} alt={t('poster')} class="poster" loading="lazy" /></p>}
+        </section>
+      </div>
+    </>
+  );
+}

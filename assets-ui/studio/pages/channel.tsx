@@ -1,0 +1,102 @@
+/** One channel: state, start/stop, ingest addresses with copy buttons (secrets for operators), bitrate graph, logs, live player. */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, errorWords, get } from '../api';
+import { Chart } from '../chart';
+import { useStudio } from '../ctx';
+import { loadPlayer } from '../player';
+import { Badge, CopyField, Loading, PageHead, Problem, useLoad } from '../ui';
+import type { ChannelView } from './live';
+
+interface Ingest { srt: { primary: { url: string; port: number; passphrase: string }; backup: { url: string; port: number; passphrase: string }; latency_ms: number }; rtmp: { primary: { url: string; stream_key: string }; backup: { url: string; stream_key: string } } }
+const KEEP = 150; // points of the bitrate graph (2 s apart: five minutes)
+
+/** The channel page; refreshes the channel every 2 s for the health graph. */
+export function ChannelPage({ id }: { id: string }) {
+  const { t, f, can, me } = useStudio();
+  const ch = useLoad(() => get<ChannelView>(`/v1/channels/${encodeURIComponent(id)}`), [id]);
+  const ing = useLoad(() => (can('channels:operate') ? get<Ingest>(`/v1/channels/${encodeURIComponent(id)}/ingest`) : Promise.resolve(null)), [id]);
+  const logs = useLoad(() => (can('channels:operate') ? get<{ primary: string[]; backup: string[]; restarts: number }>(`/v1/channels/${encodeURIComponent(id)}/logs`) : Promise.resolve(null)), [id]);
+  const [hist, setHist] = useState<{ times: number[]; kbps: (number | null)[] }>({ times: [], kbps: [] });
+  const [busy, setBusy] = useState(false);
+  const [err, setErr] = useState<string | null>(null);
+  const host = useRef<HTMLDivElement>(null);
+  const c = ch.data;
+  useEffect(() => {
+    const h = setInterval(async () => {
+      try {
+        const n = await get<ChannelView>(`/v1/channels/${encodeURIComponent(id)}`);
+        ch.set(n);
+        setHist((o) => ({ times: [...o.times, Date.now() / 1000].slice(-KEEP), kbps: [...o.kbps, n.input.bitrate_kbps].slice(-KEEP) }));
+      } catch { /* shown on the next success or by the page's error */ }
+    }, 2000);
+    return () => clearInterval(h);
+  }, [id]);
+  const live = c?.status === 'live';
+  useEffect(() => {
+    if (!live || !host.current || !c) return;
+    let p: { destroy?: () => void } | null = null;
+    let gone = false;
+    loadPlayer().then((r) => r.create(host.current!, { src: c.playback.hls, tenant: me?.current_tenant?.slug ?? '', live: 'true', muted: 'true' }))
+      .then((x) => { if (gone) x?.destroy?.(); else p = x; }, () => {});
+    return () => { gone = true; p?.destroy?.(); host.current?.replaceChildren(); };
+  }, [live]);
+  const act = async (what: 'start' | 'stop' | 'ingest/rotate') => {
+    if (what === 'ingest/rotate' && !confirm(t('confirm_rotate'))) return;
+    setBusy(true); setErr(null);
+    try {
+      const r = await api<ChannelView>('POST', `/v1/channels/${encodeURIComponent(id)}/${what}`, what === 'ingest/rotate' ? {} : undefined);
+      if (what === 'ingest/rotate') ing.reload(); else ch.set(r);
+    } catch (e) { setErr(errorWords(e)); } finally { setBusy(false); }
+  };
+  if (ch.loading && !c) return <Loading />;
+  if (!c) return <Problem error={ch.error} onRetry={ch.reload} />;
+  return (
+    <>
+      <PageHead title={c.name}>
+        <Badge status={c.status} />
+        {can('channels:operate') && (c.started
+          ? <button type="button" class="danger" id="stop" disabled={busy} onClick={() => act('stop')}>{t('stop')}</button>
+          : <button type="button" class="primary" id="start" disabled={busy} onClick={() => act('start')}>{t('start')}</button>)}
+      </PageHead>
+      <Problem error={err} />
+      <div class="grid2">
+        <section class="panel wide">
+          <h2>{t('health')}</h2>
+          <dl class="kv inline" id="health">
+            <dt>{t('state')}</dt><dd><Badge status={c.status} /></dd>
+            <dt>{t('feed')}</dt><dd>{t(`feed_${c.feed}` as 'feed_none')}</dd>
+            <dt>{t('recording')}</dt><dd><Badge status={`rec_${c.recording}`} /></dd>
+            <dt>{t('bitrate')}</dt><dd id="bitrate">{c.input.bitrate_kbps ? `${f.num(c.input.bitrate_kbps)} kb/s` : '—'}</dd>
+            <dt>{t('resolution')}</dt><dd>{c.input.resolution ?? '—'}</dd>
+            <dt>{t('codecs')}</dt><dd dir="ltr">{[c.input.video_codec, c.input.audio_codec].filter(Boolean).join(' / ') || '—'}</dd>
+          </dl>
+          {c.input.warnings?.map((w) => <p class="warn">{w.detail}</p>)}
+          {hist.times.length > 1 ? <Chart label={t('bitrate')} times={hist.times} values={[hist.kbps]} height={180} lines={[{ label: `${t('bitrate')} (kb/s)`, color: '#16a34a' }]} />
+            : <p class="muted">{t('collecting')}</p>}
+        </section>
+        {live && <section class="panel wide"><h2>{t('live_player')}</h2><div ref={host} class="player-host" id="live-player" /></section>}
+        <section class="panel">
+          <h2>{t('ingest')}</h2>
+          {!can('channels:operate') ? <p class="muted">{t('operators_only')}</p> : ing.loading && !ing.data ? <Loading /> : ing.error ? <Problem error={ing.error} /> : ing.data && (
+            <div id="ingest">
+              <h3>SRT</h3>
+              <CopyField label={t('primary')} value={ing.data.srt.primary.url} secret />
+              <CopyField label={t('backup')} value={ing.data.srt.backup.url} secret />
+              <h3>RTMP</h3>
+              <CopyField label={t('primary')} value={ing.data.rtmp.primary.url} />
+              <CopyField label={t('stream_key')} value={ing.data.rtmp.primary.stream_key} secret />
+              <CopyField label={t('backup')} value={ing.data.rtmp.backup.url} />
+              <CopyField label={t('stream_key')} value={ing.data.rtmp.backup.stream_key} secret />
+              <button type="button" disabled={busy} onClick={() => act('ingest/rotate')}>{t('rotate')}</button>
+            </div>
+          )}
+        </section>
+        <section class="panel">
+          <h2>{t('playback')}</h2>
+          <CopyField label="HLS" value={c.playback.hls} />
+          {logs.data && <details><summary>{t('ffmpeg_logs')} ({logs.data.restarts} {t('restarts')})</summary><pre dir="ltr" class="logs">{[...logs.data.primary, ...logs.data.backup].slice(-60).join('\n') || '—'}</pre></details>}
+        </section>
+      </div>
+    </>
+  );
+}

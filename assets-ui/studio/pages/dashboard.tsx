@@ -1,0 +1,112 @@
+/** Dashboard: viewers now, plays and watch time, QoE, top content, live channels at a glance, events as they happen. */
+import { useState } from 'preact/hooks';
+import { get } from '../api';
+import { Chart } from '../chart';
+import { useStudio } from '../ctx';
+import { useEventStream } from '../events';
+import { Badge, Empty, Loading, PageHead, Problem, useLoad } from '../ui';
+import type { ChannelView } from './live';
+
+type Overview = { current: Record<string, number | null>; change: Record<string, number | null> };
+type Series = { points: { t: string; value: number | null }[] };
+type EventRow = { id: string; type: string; at: string; summary: string };
+
+const RANGES = { '24h': 24 * 3600_000, '7d': 7 * 24 * 3600_000, '30d': 30 * 24 * 3600_000 } as const;
+
+/** The dashboard page. */
+export function Dashboard() {
+  const { t, f } = useStudio();
+  const [range, setRange] = useState<keyof typeof RANGES>('24h');
+  const [now, setNow] = useState<number | null>(null);
+  const [events, setEvents] = useState<EventRow[]>([]);
+  const q = () => { const to = Date.now(); return `from=${new Date(to - RANGES[range]).toISOString()}&to=${new Date(to).toISOString()}`; };
+  const rt = useLoad(() => get<{ concurrent: number }>('/v1/stats/realtime'), []);
+  const ov = useLoad(() => get<Overview>(`/v1/stats/overview?${q()}`), [range]);
+  const ts = useLoad(async () => {
+    const [plays, watch] = await Promise.all([get<Series>(`/v1/stats/timeseries?metric=plays&${q()}`), get<Series>(`/v1/stats/timeseries?metric=watch_time&${q()}`)]);
+    return { times: plays.points.map((p) => Date.parse(p.t) / 1000), plays: plays.points.map((p) => p.value), watch: watch.points.map((p) => (p.value === null ? null : p.value / 60)) };
+  }, [range]);
+  const qoe = useLoad(() => get<{ items?: Record<string, unknown>[] } & Record<string, unknown>>(`/v1/stats/qoe?${q()}`), [range]);
+  const top = useLoad(async () => {
+    const r = await get<{ items: { id: string; value: number | null }[] }>(`/v1/stats/top?entity=assets&metric=plays&limit=5&${q()}`);
+    return Promise.all(r.items.map(async (i) => ({ ...i, title: await get<{ title: string }>(`/v1/assets/${encodeURIComponent(i.id)}`).then((a) => a.title, () => i.id) })));
+  }, [range]);
+  const ch = useLoad(() => get<{ items: ChannelView[] }>('/v1/channels?limit=50'), []);
+  useEventStream((fr) => {
+    if (fr.event === 'stats.realtime') { setNow((fr.data as { concurrent: number }).concurrent); return; }
+    const d = fr.data as { id: string; type: string; at: string; data?: Record<string, unknown> };
+    if (!d?.type) return;
+    const subj = d.data ? String(d.data.title ?? d.data.name ?? d.data.id ?? d.data.asset_id ?? d.data.channel_id ?? '') : '';
+    setEvents((list) => [{ id: d.id, type: d.type, at: d.at, summary: subj }, ...list].slice(0, 30));
+  });
+  const viewers = now ?? rt.data?.concurrent ?? null;
+  const cur = ov.data?.current ?? {};
+  const chg = ov.data?.change ?? {};
+  const card = (key: Parameters<typeof t>[0], v: string, c?: number | null) => (
+    <div class="stat"><span class="stat-label">{t(key)}</span><strong>{v}</strong>
+      {c !== undefined && c !== null && <small class={c >= 0 ? 'up' : 'down'}>{c >= 0 ? '▲' : '▼'} {f.pct(Math.abs(c))}</small>}</div>
+  );
+  const qo = qoe.data as Record<string, number | null> | null;
+  return (
+    <>
+      <PageHead title={t('nav_dashboard')}>
+        <div class="seg" role="group" aria-label={t('period')}>
+          {(Object.keys(RANGES) as (keyof typeof RANGES)[]).map((r) => <button type="button" aria-pressed={r === range} onClick={() => setRange(r)}>{t(`range_${r}`)}</button>)}
+        </div>
+      </PageHead>
+      <section class="stats" aria-label={t('headline')}>
+        <div class="stat live-now"><span class="stat-label">{t('viewers_now')}</span><strong id="viewers-now">{f.num(viewers)}</strong><small class="pulse">{t('live_updating')}</small></div>
+        {ov.loading && !ov.data ? <Loading /> : ov.error ? <Problem error={ov.error} onRetry={ov.reload} /> : <>
+          {card('plays', f.num(cur.plays), chg.plays)}
+          {card('watch_time', f.dur(cur.watch_time), chg.watch_time)}
+          {card('viewers', f.num(cur.viewers), chg.viewers)}
+        </>}
+      </section>
+      <div class="grid2">
+        <section class="panel wide">
+          <h2>{t('plays_watch')}</h2>
+          {ts.loading && !ts.data ? <Loading /> : ts.error ? <Problem error={ts.error} onRetry={ts.reload} />
+            : ts.data && ts.data.times.length ? <Chart label={t('plays_watch')} times={ts.data.times} values={[ts.data.plays, ts.data.watch]}
+              lines={[{ label: t('plays'), color: '#2563eb' }, { label: t('watch_minutes'), color: '#d97706', axis: 1 }]} />
+            : <Empty>{t('no_data')}</Empty>}
+        </section>
+        <section class="panel">
+          <h2>{t('qoe')}</h2>
+          {qoe.loading && !qoe.data ? <Loading /> : qoe.error ? <Problem error={qoe.error} onRetry={qoe.reload} /> : (
+            <dl class="kv">
+              <dt>{t('startup')}</dt><dd>{qo?.startup_avg === null || qo?.startup_avg === undefined ? '—' : `${f.num(Number(qo.startup_avg))} ms`}</dd>
+              <dt>{t('rebuffer')}</dt><dd>{f.pct(qo?.rebuffer_ratio as number | null)}</dd>
+              <dt>{t('errors')}</dt><dd>{f.pct(qo?.error_rate as number | null)}</dd>
+            </dl>
+          )}
+        </section>
+        <section class="panel">
+          <h2>{t('top_content')}</h2>
+          {top.loading && !top.data ? <Loading /> : top.error ? <Problem error={top.error} onRetry={top.reload} />
+            : !top.data?.length ? <Empty>{t('no_data')}</Empty> : (
+              <ol class="top">{top.data.map((i) => <li key={i.id}><a href={`/studio/library/${encodeURIComponent(i.id)}`}>{i.title}</a><span>{f.num(i.value)}</span></li>)}</ol>
+            )}
+        </section>
+        <section class="panel">
+          <h2>{t('channel_health')}</h2>
+          {ch.loading && !ch.data ? <Loading /> : ch.error ? <Problem error={ch.error} onRetry={ch.reload} />
+            : !ch.data?.items.length ? <Empty>{t('no_channels')} <a href="/studio/live">{t('create_channel')}</a></Empty> : (
+              <ul class="health">{ch.data.items.map((c) => (
+                <li key={c.id}><a href={`/studio/live/${c.id}`}>{c.name}</a><Badge status={c.status} />
+                  <span class="muted">{c.input.bitrate_kbps ? `${f.num(c.input.bitrate_kbps)} kb/s` : ''}</span>
+                  {c.recording === 'gap' && <Badge status="gap" />}</li>
+              ))}</ul>
+            )}
+        </section>
+        <section class="panel">
+          <h2>{t('recent_events')}</h2>
+          {!events.length ? <Empty>{t('waiting_events')}</Empty> : (
+            <ul class="events" id="events" aria-live="polite">{events.map((e) => (
+              <li key={e.id}><time>{f.time(e.at)}</time> <code dir="ltr">{e.type}</code> <span class="muted">{e.summary}</span></li>
+            ))}</ul>
+          )}
+        </section>
+      </div>
+    </>
+  );
+}

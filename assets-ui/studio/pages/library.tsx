@@ -1,0 +1,73 @@
+/** Library: search, a virtual list of every asset (or the trash), and drag-and-drop upload of several files with progress. */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { get } from '../api';
+import { useStudio } from '../ctx';
+import { Badge, Empty, Loading, PageHead, Problem } from '../ui';
+import { VirtualList } from '../vlist';
+import { Uploader } from './uploader';
+
+/** An asset as listed. */
+export interface AssetRow { id: string; title: string; status: string; published: boolean; duration_s: number | null; created_at: string; progress: number | null; deleted_at?: string }
+
+/** The library page. */
+export function Library() {
+  const { t, f } = useStudio();
+  const [q, setQ] = useState(() => new URLSearchParams(location.search).get('q') ?? '');
+  const [trash, setTrash] = useState(false);
+  const [items, setItems] = useState<AssetRow[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [state, setState] = useState<{ loading: boolean; error: string | null }>({ loading: true, error: null });
+  const seq = useRef(0);
+  const busy = useRef(false);
+  const fetchPage = async (reset: boolean) => {
+    if (busy.current && !reset) return;
+    const n = reset ? ++seq.current : seq.current;
+    busy.current = true;
+    const term = q.trim();
+    const qs = new URLSearchParams({ limit: '200' });
+    if (term.length >= 2) qs.set('q', term);
+    if (!reset && cursor) qs.set('cursor', cursor);
+    try {
+      const r = await get<{ items: AssetRow[]; next_cursor: string | null }>(`/v1/assets${trash ? '/trash' : ''}?${qs}`);
+      if (n !== seq.current) return;
+      setItems((old) => (reset ? r.items : [...old, ...r.items]));
+      setCursor(r.next_cursor);
+      setState({ loading: false, error: null });
+    } catch (e) {
+      if (n === seq.current) setState({ loading: false, error: (e as Error).message });
+    } finally { if (n === seq.current) busy.current = false; }
+  };
+  useEffect(() => {
+    setState({ loading: true, error: null });
+    const h = setTimeout(() => { void fetchPage(true); }, q ? 250 : 0);
+    return () => clearTimeout(h);
+  }, [q, trash]);
+  return (
+    <>
+      <PageHead title={t('nav_library')}>
+        <div class="seg" role="group" aria-label={t('view')}>
+          <button type="button" aria-pressed={!trash} onClick={() => setTrash(false)}>{t('all_assets')}</button>
+          <button type="button" aria-pressed={trash} onClick={() => setTrash(true)} id="show-trash">{t('trash')}</button>
+        </div>
+      </PageHead>
+      {!trash && <Uploader onDone={() => fetchPage(true)} />}
+      <div class="toolbar">
+        <input type="search" id="search" aria-label={t('search_assets')} placeholder={t('search_assets')} value={q} onInput={(e) => setQ(e.currentTarget.value)} />
+        <span class="muted" aria-live="polite">{state.loading ? '' : t('n_shown', { n: f.num(items.length) }) + (cursor ? '+' : '')}</span>
+      </div>
+      <Problem error={state.error} onRetry={() => fetchPage(true)} />
+      {state.loading && !items.length ? <Loading /> : !items.length ? <Empty>{trash ? t('trash_empty') : q ? t('no_match') : t('library_empty')}</Empty> : (
+        <VirtualList id="asset-list" label={t('nav_library')} items={items} rowHeight={56} onNearEnd={() => { if (cursor) void fetchPage(false); }}
+          render={(a) => (
+            <a class="asset-row" href={`/studio/library/${encodeURIComponent(a.id)}`}>
+              <span class="title">{a.title || a.id}</span>
+              <Badge status={a.status} />
+              {a.published && <Badge status="published" />}
+              <span class="muted dur">{f.dur(a.duration_s)}</span>
+              <span class="muted when">{f.date(a.deleted_at ?? a.created_at)}</span>
+            </a>
+          )} />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,100 @@
+/** Team and settings: members and their roles, invitations, tenant branding (the studio re-reads it after a save). */
+import { useEffect, useState } from 'preact/hooks';
+import { api, errorWords, get } from '../api';
+import { useStudio, type Brand } from '../ctx';
+import { CopyField, Empty, Field, Loading, PageHead, Problem, useLoad } from '../ui';
+import { ROLES } from './keys';
+
+interface Member { user_id: string; email: string; name: string; role: string; joined_at: string }
+interface Invite { id: string; email: string | null; role: string; created_at: string; expires_at: string }
+
+function Members() {
+  const { t, f, me } = useStudio();
+  const m = useLoad(() => get<{ items: Member[] }>('/v1/team/members'), []);
+  const inv = useLoad(() => get<{ items: Invite[] }>('/v1/team/invitations'), []);
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState('editor');
+  const [link, setLink] = useState<string | null>(null);
+  const [err, setErr] = useState<string | null>(null);
+  const run = async (fn: () => Promise<unknown>) => { setErr(null); try { await fn(); m.reload(); inv.reload(); } catch (e) { setErr(errorWords(e)); } };
+  const invite = (e: Event) => {
+    e.preventDefault();
+    void run(async () => { const r = await api<{ accept_url?: string }>('POST', '/v1/team/invitations', { email, role }); setLink(r.accept_url ?? null); setEmail(''); });
+  };
+  return (
+    <section class="panel wide">
+      <h2>{t('members')}</h2>
+      <Problem error={err ?? m.error} />
+      {m.loading && !m.data ? <Loading /> : (
+        <table class="table" id="members"><thead><tr><th>{t('name')}</th><th>{t('email')}</th><th>{t('role')}</th><th>{t('joined')}</th></tr></thead>
+          <tbody>{m.data?.items.map((x) => (
+            <tr key={x.user_id}><td>{x.name}</td><td dir="ltr">{x.email}</td>
+              <td><select aria-label={`${t('role')} ${x.email}`} value={x.role} disabled={x.user_id === me?.user.id} onChange={(e) => run(() => api('PATCH', `/v1/team/members/${x.user_id}`, { role: e.currentTarget.value }))}>
+                {ROLES.map((r) => <option value={r}>{t(`role_${r}`)}</option>)}</select></td>
+              <td>{f.date(x.joined_at)}</td></tr>
+          ))}</tbody></table>
+      )}
+      <h3>{t('invitations')}</h3>
+      <form onSubmit={invite} class="inline-form">
+        <Field label={t('email')}><input type="email" dir="ltr" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} /></Field>
+        <Field label={t('role')}><select value={role} onChange={(e) => setRole(e.currentTarget.value)}>{ROLES.map((r) => <option value={r}>{t(`role_${r}`)}</option>)}</select></Field>
+        <button type="submit" class="primary">{t('invite')}</button>
+      </form>
+      {link && <div class="once" role="status"><p>{t('invite_link')}</p><CopyField label={t('link')} value={link} /></div>}
+      {!inv.data?.items.length ? <Empty>{t('no_invitations')}</Empty> : (
+        <ul class="plain">{inv.data.items.map((i) => (
+          <li key={i.id}><span dir="ltr">{i.email ?? '—'}</span> · {t(`role_${i.role}` as 'role_owner')} · <small class="muted">{t('expires')} {f.date(i.expires_at)}</small>
+            <button type="button" class="small" onClick={() => run(() => api('DELETE', `/v1/team/invitations/${i.id}`))}>{t('cancel')}</button></li>
+        ))}</ul>
+      )}
+    </section>
+  );
+}
+
+function Branding() {
+  const { t, refreshBrand } = useStudio();
+  const s = useLoad(() => get<Brand & { time_zone: string }>('/v1/settings'), []);
+  const [form, setForm] = useState({ name: '', logo_url: '', primary: '#2563eb', accent: '#d97706', time_zone: 'UTC' });
+  const [msg, setMsg] = useState<string | null>(null);
+  const [err, setErr] = useState<string | null>(null);
+  useEffect(() => { if (s.data) setForm({ name: s.data.name, logo_url: s.data.logo_url ?? '', primary: s.data.colors.primary, accent: s.data.colors.accent, time_zone: s.data.time_zone }); }, [s.data]);
+  const save = async (e: Event) => {
+    e.preventDefault(); setErr(null); setMsg(null);
+    try {
+      await api('PATCH', '/v1/settings', { name: form.name, logo_url: form.logo_url || null, colors: { primary: form.primary, accent: form.accent }, time_zone: form.time_zone });
+      setMsg(t('saved')); refreshBrand();
+    } catch (x) { setErr(errorWords(x)); }
+  };
+  const set = (k: keyof typeof form) => (e: Event) => setForm({ ...form, [k]: (e.currentTarget as HTMLInputElement).value });
+  return (
+    <section class="panel">
+      <h2>{t('branding')}</h2>
+      {s.loading && !s.data ? <Loading /> : (
+        <form onSubmit={save} id="branding">
+          <Field label={t('tenant_name')}><input required maxLength={200} value={form.name} onInput={set('name')} /></Field>
+          <Field label={t('logo_url')} hint={t('logo_hint')}><input type="url" dir="ltr" value={form.logo_url} onInput={set('logo_url')} /></Field>
+          <div class="row"><Field label={t('primary_colour')}><input type="color" value={form.primary} onInput={set('primary')} /></Field>
+            <Field label={t('accent_colour')}><input type="color" value={form.accent} onInput={set('accent')} /></Field></div>
+          <Field label={t('time_zone')}><input dir="ltr" value={form.time_zone} onInput={set('time_zone')} /></Field>
+          <Problem error={err ?? s.error} />
+          {msg && <p role="status" class="ok">{msg}</p>}
+          <button type="submit" class="primary">{t('save')}</button>
+        </form>
+      )}
+    </section>
+  );
+}
+
+/** The team and settings page. */
+export function Team() {
+  const { t, can } = useStudio();
+  return (
+    <>
+      <PageHead title={t('nav_team')} />
+      <div class="grid2">
+        {can('team:manage') ? <Members /> : <p class="muted">{t('no_permission')}</p>}
+        {can('tenant:settings') && <Branding />}
+      </div>
+    </>
+  );
+}

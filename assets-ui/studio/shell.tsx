@@ -1,0 +1,46 @@
+/** The frame around every signed-in page: brand, navigation, language switch, tenant and sign-out. */
+import type { ComponentChildren } from 'preact';
+import { api } from './api';
+import { useStudio } from './ctx';
+import { navigate } from './router';
+import type { Key } from './i18n';
+
+const NAV: [string, Key][] = [['/', 'nav_dashboard'], ['/library', 'nav_library'], ['/live', 'nav_live'], ['/integrations', 'nav_integrations'], ['/team', 'nav_team']];
+
+/** The layout: a skip link, the header, the side (or, on phones, top) navigation and the page. */
+export function Shell({ path, children }: { path: string; children: ComponentChildren }) {
+  const { t, lang, setLang, me, brand, setMe } = useStudio();
+  const active = (href: string) => (href === '/' ? path === '/' : path === href || path.startsWith(href + '/'));
+  const signOut = async () => {
+    try { await api('DELETE', '/v1/session'); } catch { /* already gone */ }
+    setMe(null);
+    navigate('/sign-in', true);
+  };
+  return (
+    <div class="shell">
+      <a class="skip" href="#main">{t('skip')}</a>
+      <header class="top">
+        <a class="brand" href="/studio/">
+          {brand?.logo_url ? <img src={brand.logo_url} alt="" height={28} /> : <span class="mark" aria-hidden="true">▶</span>}
+          <span>{brand?.name ?? me?.current_tenant?.name ?? 'ViewStream'}</span>
+          <small>{t('studio')}</small>
+        </a>
+        <div class="top-actions">
+          <button type="button" class="small" id="lang-switch" lang={lang === 'he' ? 'en' : 'he'} onClick={() => setLang(lang === 'he' ? 'en' : 'he')}>
+            {lang === 'he' ? 'English' : 'עברית'}
+          </button>
+          <span class="who" title={me?.user.email}>{me?.user.name || me?.user.email}</span>
+          <button type="button" class="small" onClick={signOut}>{t('sign_out')}</button>
+        </div>
+      </header>
+      <nav class="side" aria-label={t('nav')}>
+        <ul>
+          {NAV.map(([href, key]) => (
+            <li key={href}><a href={`/studio${href === '/' ? '/' : href}`} aria-current={active(href) ? 'page' : undefined}>{t(key)}</a></li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" tabIndex={-1}>{children}</main>
+    </div>
+  );
+}
