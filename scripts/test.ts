@@ -70,6 +70,7 @@ const bySize = (a: string, b: string) => statSync(b).size - statSync(a).size;
 const serial = selected.filter((f) => f.includes('.serial.')).sort(bySize);
 const rest = selected.filter((f) => !f.includes('.serial.')).sort(bySize);
 const lanes = Math.max(1, Math.min(availableParallelism(), 4) - (serial.length ? 1 : 0));
+const totalLanes = lanes + (serial.length ? 1 : 0);
 const first: FileResult[] = [];
 await Promise.all([pool(serial, 1, first), pool(rest, lanes, first)]);
 
@@ -96,6 +97,6 @@ for (const r of failedFirst) {
 const slow = [...final.values()].sort((a, b) => b.ms - a.ms).slice(0, 5).map((r) => `${r.file} ${(r.ms / 1000).toFixed(0)} s`);
 console.log(`\nslowest: ${slow.join(', ')}`);
 if (flaky.length) console.log(`flaky (failed under load, passed alone): ${flaky.join(', ')}`);
-console.log(`suite took ${((Date.now() - started) / 1000).toFixed(1)} s, ${final.size} files, ${lanes + (serial.length ? 1 : 0)} lanes`);
+console.log(`suite took ${((Date.now() - started) / 1000).toFixed(1)} s, ${final.size} files, ${totalLanes} lanes`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed ? 1 : 0);
