@@ -121,8 +121,10 @@ export async function gstPlay(uri: string, element: 'playbin' | 'playbin3', expe
     lines(p.stderr, (l) => { if (l.includes('Caught SIG')) p.kill('SIGKILL'); }), p.exited]);
   clearTimeout(timer);
   const text = out + err;
-  const error = /^ERROR: .*$/m.exec(text)?.[0] ?? (/Caught SIG\w+/.test(text) ? `crashed (${/Caught SIG\w+/.exec(text)![0]})` : null);
-  if (error || code !== 0 || firstAt === null || eosAt === null) return { ok: false, note: (error ?? `exit ${code}${eosAt ? '' : ', no EOS'}`).slice(0, 120), playS: null };
+  // The element path of a GStreamer error is long; its message (after the last ': ') and debug line say what broke.
+  const errLine = /^ERROR: .*(?:\n.*){0,2}$/m.exec(text)?.[0].replace(/\/Gst\S+:/g, '').replace(/\s+/g, ' ');
+  const error = errLine ?? (/Caught SIG\w+/.test(text) ? `crashed (${/Caught SIG\w+/.exec(text)![0]})` : null);
+  if (error || code !== 0 || firstAt === null || eosAt === null) return { ok: false, note: (error ?? `exit ${code}${eosAt ? '' : ', no EOS'}`).slice(0, 300), playS: null };
   const playS = (eosAt - firstAt) / 1000, spanS = lastPts - (firstPts ?? 0);
   const ok = Math.abs(playS - expectS) <= 1 && Math.abs(spanS - playS) <= 1;
   return { ok, note: `${playS.toFixed(1)} s`, playS };

@@ -33,7 +33,7 @@ afterAll(async () => {
 /** Runs every client on one feature at once; asserts each cell. */
 async function row(feature: string, runs: Record<string, () => Promise<Cell>>): Promise<void> {
   const names = Object.keys(runs);
-  const cells = await Promise.all(names.map((n) => runs[n]().catch((e) => ({ ok: false, note: String(e).slice(0, 120) }))));
+  const cells = await Promise.all(names.map((n) => runs[n]().catch((e) => ({ ok: false, note: String(e).slice(0, 300) }))));
   names.forEach((n, i) => matrix.set(n, feature, cells[i]));
   expect(names.flatMap((n, i) => (cells[i].ok ? [] : [`${n}: ${cells[i].note}`]))).toEqual([]);
 }
