@@ -5,6 +5,7 @@ import { keyCreate, tenantCreate, cliError } from './cli/admin';
 import { doctor } from './cli/doctor';
 import { secretsRotate } from './cli/secrets';
 import { userCreate } from './cli/user';
+import { runDeliveryWorker } from './delivery-worker/worker';
 
 /** CLI entry: parse arguments, run one command, exit with its status. No logic here. */
 async function main(argv: string[]): Promise<number> {
@@ -17,6 +18,7 @@ async function main(argv: string[]): Promise<number> {
     await serve({ data: cli.flags.data as string, port, host: cli.flags.host as string, config: cli.flags.config as string });
     return -1;
   }
+  if (cmd === 'delivery-worker') { await runDeliveryWorker(); return -1; } // started by `serve` itself (VS_DELIVERY_WORKERS)
   if (cmd === 'tenant' && sub === 'create') return tenantCreate(cli.flags);
   if (cmd === 'key' && sub === 'create') return keyCreate(cli.flags);
   if (cmd === 'user' && sub === 'create') return userCreate(cli.flags);

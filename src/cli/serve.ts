@@ -7,6 +7,11 @@ import type { AppContext } from '../kernel/context';
 import type { AnyElysia } from 'elysia';
 import { killAllChildren } from '../media/process';
 import { firstOwnerLink } from '../features/team/service';
+import type { Gate } from '../features/playback/gate';
+import { deliveryWorkerCount } from '../delivery-worker/protocol';
+import { startDeliveryTier, type DeliveryTier } from '../delivery-worker/tier';
+import { availableParallelism } from 'node:os';
+import { reportStalls } from '../kernel/stall';
 
 /** Dependencies the kernel takes from the identity feature. */
 export const bootDeps = {
@@ -22,17 +27,25 @@ export async function serve(flags: ConfigFlags): Promise<void> {
   const { ctx: ctx0, stopAll } = await bootContext(provisional, bootDeps);
   let app: AnyElysia | null = null;
   const starting = () => new Response(JSON.stringify({ status: 503, title: 'Not ready', detail: 'starting' }), { status: 503, headers: { 'content-type': 'application/problem+json', 'retry-after': '1' } });
-  const server = serveApp((r) => (app ? app.handle(r) : starting()), {
-    port: base.port, host: base.host, maxBodyBytes: 70 * 1024 * 1024, problemsBase: base.problemsBase,
+  // Serving processes (main included): one per core by default; delivery workers share the port (SO_REUSEPORT).
+  const workers = deliveryWorkerCount(process.env, availableParallelism());
+  if (workers > 1 && base.port !== 0) await assertPortFree(base.port, base.host);
+  const handle = (r: Request) => (app ? app.handle(r) : starting());
+  const server = serveApp(handle, {
+    port: base.port, host: base.host, maxBodyBytes: 70 * 1024 * 1024, problemsBase: base.problemsBase, reusePort: workers > 1,
   });
   const config = withAddresses(base, server.port);
   const ctx: AppContext = { ...ctx0, config };
-  app = buildApp(ctx);
+  let gate: Gate | null = null;
+  app = buildApp(ctx, (g) => { gate = g; });
   const boot = identityService(ctx).bootstrap();
   const ownerLink = boot ? await firstOwnerLink(ctx, identityService(ctx).tenant(boot.tenant).id, 'Default') : null;
   await startWorkers(ctx);
+  const tier: DeliveryTier | null = workers > 1 ? await startDeliveryTier(ctx, gate!, handle, workers, { tag: process.env.VS_DELIVERY_TAG === '1' }) : null;
+  const stopStalls = reportStalls(process.env.VS_STALL_FILE, 'main');
   const out: string[] = [`ViewStream ${config.baseUrl} (data ${config.dataDir})`, `listening on ${config.host}:${server.port}`];
   out.push(`API reference: ${config.baseUrl}/docs/`);
+  if (tier) out.push(`delivery on ${workers} processes (main + ${workers - 1} workers; VS_DELIVERY_WORKERS)`);
   if (boot) {
     out.push(`Created tenant "${boot.tenant}". Owner API key (shown once, keep it safe):`);
     out.push(`  ${boot.key}`);
@@ -47,10 +60,22 @@ export async function serve(flags: ConfigFlags): Promise<void> {
     ctx.log.info('shutting down', { signal: sig });
     // Last resort: never outlive the grace period by more than 15 s (children die with us: process groups).
     setTimeout(() => { ctx.log.error('shutdown overran; exiting'); killAllChildren(); process.exit(1); }, (config.shutdownGraceS + 15) * 1000).unref();
+    await tier?.stop(config.shutdownGraceS);
     await server.stop(config.shutdownGraceS);
+    stopStalls();
     await stopAll();
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+/** Refuses to share a port another program listens on (SO_REUSEPORT would otherwise let two services split it). */
+async function assertPortFree(port: number, host: string): Promise<void> {
+  const { createServer } = await import('node:net');
+  await new Promise<void>((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', (e) => reject(new Error(`port ${port} is in use: ${(e as Error).message}`)));
+    srv.listen(port, host, () => srv.close(() => resolve()));
+  });
 }

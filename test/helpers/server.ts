@@ -12,6 +12,9 @@ import type { AppContext } from '../../src/kernel/context';
 import type { Clock } from '../../src/kernel/clock';
 import { killAllChildren } from '../../src/media/process';
 import { contractOf, type Contract, type OpenApiDoc, type Violation } from './contract';
+import type { Gate } from '../../src/features/playback/gate';
+import { deliveryWorkerCount } from '../../src/delivery-worker/protocol';
+import { startDeliveryTier, type DeliveryTier } from '../../src/delivery-worker/tier';
 
 /** A running in-process appliance for tests: real SQLite, DuckDB and HTTP on port 0 in a temp data dir. */
 export interface TestServer {
@@ -26,6 +29,8 @@ export interface TestServer {
   violations: Violation[];
   /** The checker used by api() when validating (operations it saw are in `contract.seen`). */
   contract: Contract | null;
+  /** Delivery workers, when VS_DELIVERY_WORKERS (env or opts.env) is above 1. */
+  tier: DeliveryTier | null;
   stop(): Promise<void>;
 }
 
@@ -40,11 +45,16 @@ export async function startTestServer(opts: { env?: Record<string, string>; work
   const base = loadConfig({ data: dataDir, port: 0, host: '127.0.0.1' }, env);
   const { ctx: ctx0, stopAll } = await bootContext(withAddresses(base, 0), bootDeps, { clock: opts.clock });
   let app: AnyElysia | null = null;
-  const server = serveApp((r) => app!.handle(r), { port: 0, host: '127.0.0.1', maxBodyBytes: 70 * 1024 * 1024, problemsBase: base.problemsBase });
+  // Delivery workers (separate processes on the same port) only when VS_DELIVERY_WORKERS asks for them (default 1 here).
+  const delivery = deliveryWorkerCount({ ...process.env, ...opts.env }, 1);
+  const handle = (r: Request) => app!.handle(r);
+  const server = serveApp(handle, { port: 0, host: '127.0.0.1', maxBodyBytes: 70 * 1024 * 1024, problemsBase: base.problemsBase, reusePort: delivery > 1 });
   const ctx: AppContext = { ...ctx0, config: withAddresses(base, server.port) };
-  app = buildApp(ctx);
+  let gate: Gate | null = null;
+  app = buildApp(ctx, (g) => { gate = g; });
   const boot = identityService(ctx).bootstrap();
   if (opts.workers !== false) await startWorkers(ctx);
+  const tier: DeliveryTier | null = delivery > 1 ? await startDeliveryTier(ctx, gate!, handle, delivery, { tag: ({ ...process.env, ...opts.env }).VS_DELIVERY_TAG === '1' }) : null;
   const url = ctx.config.baseUrl;
   const key = boot?.key ?? opts.ownerKey ?? '';
   // Contract mode: every api() answer is validated against the served document; differences are collected.
@@ -73,7 +83,9 @@ export async function startTestServer(opts: { env?: Record<string, string>; work
       }
       return res;
     },
+    tier,
     async stop() {
+      await tier?.stop(1);
       await server.stop(1);
       // Bounded: a worker that cannot stop in 30 s must not hang the suite; its children are killed regardless.
       const bounded = await Promise.race([stopAll().then(() => true), Bun.sleep(30_000).then(() => false)]);

@@ -20,6 +20,37 @@ export type DeliveryHandler = (g: Guarded) => Response | Promise<Response>;
 /** One delivery answer as observers see it (the origin request log): status, time to the answer, token sid, viewer IP. */
 export interface Served { request: Request; guarded: Guarded | null; response: Response | null; status: number; ttfbMs: number; sid: string | null; ip: string | null }
 
+/**
+ * Thrown by a delivery handler that cannot answer in this process (a delivery worker whose read would have to write,
+ * e.g. a recording hour indexed on first read): the request is answered by the main process instead, so this
+ * process does not observe it.
+ */
+export class NotHere extends Error {}
+
+/** A delivery answer as plain data: what a delivery worker forwards to the main process's observers. */
+export interface ServedRecord {
+  url: string; method: string; ua: string | null; referer: string | null; status: number; ttfbMs: number; sid: string | null; ip: string | null;
+  guarded: { params: Record<string, string>; tenant: GateTenant; target: DeliveryTarget } | null;
+  response: { status: number; headers: Record<string, string> } | null;
+}
+
+const RECORDED_HEADERS = ['content-length', 'content-type', 'last-modified', 'etag', 'content-range', 'cache-control'];
+
+/** Reduces an observed answer to plain data (no Request/Response objects) for another process's observers. */
+export function servedRecord(s: Served): ServedRecord {
+  let response: ServedRecord['response'] = null;
+  if (s.response) {
+    const headers: Record<string, string> = {};
+    for (const h of RECORDED_HEADERS) { const v = s.response.headers.get(h); if (v !== null) headers[h] = v; }
+    response = { status: s.response.status, headers };
+  }
+  const g = s.guarded;
+  return {
+    url: s.request.url, method: s.request.method, ua: s.request.headers.get('user-agent'), referer: s.request.headers.get('referer'),
+    status: s.status, ttfbMs: s.ttfbMs, sid: s.sid, ip: s.ip, guarded: g ? { params: g.params, tenant: g.tenant, target: g.target } : null, response,
+  };
+}
+
 function normIp(ip: string | null): string | null {
   return ip ? ip.replace(/^::ffff:/, '') : null;
 }
@@ -90,6 +121,7 @@ export function createGate(ctx: AppContext) {
   };
 
   const guard = (def: DeliveryRoute, params: Record<string, string>, request: Request): Guarded => {
+    state.sync();
     for (const [k, re] of Object.entries(def.params)) {
       const v = params[k];
       if (typeof v !== 'string' || !re.test(v)) throw notFound('file');
@@ -115,7 +147,7 @@ export function createGate(ctx: AppContext) {
   /** Runs a guarded handler and reports its answer (or refusal) to every observer; observers never fail the request. */
   const observed = async (request: Request, guarded: () => Guarded, handler: DeliveryHandler): Promise<Response> => {
     const t0 = performance.now();
-    let g: Guarded | null = null, res: Response | null = null, status = 500;
+    let g: Guarded | null = null, res: Response | null = null, status = 500, elsewhere = false;
     try {
       g = guarded();
       res = await handler(g);
@@ -123,16 +155,35 @@ export function createGate(ctx: AppContext) {
       return res;
     } catch (e) {
       status = e instanceof AppError ? e.status : 500;
+      elsewhere = e instanceof NotHere;
       throw e;
     } finally {
-      const s: Served = { request, guarded: g, response: res, status, ttfbMs: performance.now() - t0, sid: verified.get(request)?.s ?? null, ip: viewerIps.has(request) ? viewerIps.get(request)! : normIp(clientIp(request)) };
-      for (const o of observers) { try { o(s); } catch { /* an observer never breaks delivery */ } }
+      if (!elsewhere) report(request, g, res, status, performance.now() - t0);
     }
+  };
+  const report = (request: Request, g: Guarded | null, res: Response | null, status: number, ttfbMs: number) => {
+    const s: Served = { request, guarded: g, response: res, status, ttfbMs, sid: verified.get(request)?.s ?? null, ip: viewerIps.has(request) ? viewerIps.get(request)! : normIp(clientIp(request)) };
+    for (const o of observers) { try { o(s); } catch { /* an observer never breaks delivery */ } }
   };
 
   return {
     /** Adds an observer called after every guarded delivery answer (the statistics origin log). */
     observe(fn: (s: Served) => void): void { observers.push(fn); },
+
+    /** True when something observes delivery answers (delivery workers then forward theirs). */
+    observed(): boolean { return observers.length > 0; },
+
+    /** Reports an answer a delivery worker gave (see `servedRecord`) to this gate's observers, as if served here. */
+    replay(r: ServedRecord): void {
+      const headers: Record<string, string> = {};
+      if (r.ua !== null) headers['user-agent'] = r.ua;
+      if (r.referer !== null) headers.referer = r.referer;
+      const request = new Request(r.url, { method: r.method, headers });
+      const g: Guarded | null = r.guarded && { ...r.guarded, request };
+      const res = r.response && new Response(null, r.response);
+      const s: Served = { request, guarded: g, response: res, status: r.status, ttfbMs: r.ttfbMs, sid: r.sid, ip: r.ip };
+      for (const o of observers) { try { o(s); } catch { /* an observer never breaks delivery */ } }
+    },
 
     /** Verifies the token of a /t/ request and returns the inner request to dispatch. */
     unwrap(req: Request): Request {
@@ -140,6 +191,7 @@ export function createGate(ctx: AppContext) {
       const url = new URL(req.url);
       const m = /^\/t\/([A-Za-z0-9._-]{1,2048})(\/.*)$/.exec(url.pathname);
       if (!m) throw deny('malformed token path');
+      state.sync();
       const r = verifyToken(m[1], (kid, tenant) => state.keyFor(kid, tenant), Math.floor(ctx.clock.now() / 1000));
       if (!r.ok) throw deny(r.fault === 'expired' ? 'playback token expired' : 'playback token invalid');
       if (state.isRevoked(r.claims.s)) throw deny('playback session revoked');

@@ -12,6 +12,8 @@ export class PlaybackState {
   private policies = new Map<string, { tenant: string; name: string; rules: PolicyRules }>();
   private attached = new Map<string, string>();
   private revoked = new Set<string>();
+  /** Set in processes that only read (delivery workers): the last data_version and change counter seen. */
+  private follow: { dv: number; v: number | null } | null = null;
 
   constructor(private store: PlaybackStore) { this.reload(); }
 
@@ -28,6 +30,30 @@ export class PlaybackState {
     for (const p of this.store.allPolicies()) this.policies.set(p.id, { tenant: p.tenant_id, name: p.name, rules: normalizeRules(JSON.parse(p.rules)) });
     for (const a of this.store.allAttachments()) this.attached.set(`${a.tenant_id}|${a.target_kind}|${a.target_ref}`, a.policy_id);
     this.revoked = new Set(this.store.allRevokedSids());
+  }
+
+  /**
+   * Makes this state follow writes committed by another process (delivery workers): every `sync()` compares
+   * SQLite's data_version (one cheap pragma) and, when something was committed, the playback change counter, and
+   * re-reads everything when that moved. A revocation committed before its API answered is therefore seen by the
+   * very next request.
+   */
+  followWrites(): void {
+    this.follow = { dv: this.store.dataVersion(), v: this.store.changeCounter() };
+    this.reload();
+  }
+
+  /** Brings the state up to date with other processes' commits (no-op in the process that writes). */
+  sync(): void {
+    const f = this.follow;
+    if (!f) return;
+    const dv = this.store.dataVersion();
+    if (dv === f.dv) return;
+    f.dv = dv;
+    const v = this.store.changeCounter();
+    if (v !== null && v === f.v) return;
+    f.v = v;
+    this.reload();
   }
 
   /** Secret of a signing key id, scoped to its tenant. */

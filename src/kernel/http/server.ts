@@ -13,6 +13,17 @@ export function clientIp(req: Request): string | null {
 /** A running HTTP listener. */
 export interface HttpServer { port: number; stop(graceS: number): Promise<void> }
 
+/** Options of `serveApp`. */
+export interface ServeOptions {
+  port: number; host: string; maxBodyBytes: number; problemsBase?: string;
+  /** SO_REUSEPORT: other processes (delivery workers) may listen on the same port and share its connections. */
+  reusePort?: boolean;
+  /** Listen on this Unix socket instead of TCP (requests forwarded by delivery workers). */
+  unix?: string;
+  /** Unix listener only: the header carrying the client address the forwarding worker saw (removed before routing). */
+  peerHeader?: string;
+}
+
 const MANAGEMENT = /^\/(v1|mcp|healthz)(\/|$)/;
 
 /**
@@ -22,18 +33,21 @@ const MANAGEMENT = /^\/(v1|mcp|healthz)(\/|$)/;
  * `Connection: close` when an answer leaves the request body unread (the rest of it must never be read as the next
  * request on a kept-alive connection).
  */
-export function serveApp(handle: (req: Request) => Response | Promise<Response>, opts: { port: number; host: string; maxBodyBytes: number; problemsBase?: string }): HttpServer {
+export function serveApp(handle: (req: Request) => Response | Promise<Response>, opts: ServeOptions): HttpServer {
   let inflight = 0;
+  const peer = opts.unix ? opts.peerHeader ?? null : null;
+  // One options object, TCP or Unix socket (Bun's overloads do not accept a union of the two).
+  const listen = (opts.unix ? { unix: opts.unix } : { port: opts.port, hostname: opts.host, reusePort: opts.reusePort ?? false }) as unknown as { port: number };
   const server = Bun.serve({
-    port: opts.port,
-    hostname: opts.host,
+    ...listen,
     maxRequestBodySize: opts.maxBodyBytes,
     idleTimeout: 120,
     development: false,
     async fetch(req, srv) {
       inflight++;
       try {
-        const ip = srv.requestIP(req);
+        let ip: { address: string } | null = srv.requestIP(req);
+        if (peer) { const v = req.headers.get(peer); req.headers.delete(peer); ip = v ? { address: v } : null; }
         const canon = canonicalize(req);
         if (typeof canon === 'string') {
           const id = assignRequestId(req);
@@ -59,7 +73,7 @@ export function serveApp(handle: (req: Request) => Response | Promise<Response>,
     },
   });
   return {
-    port: server.port!,
+    port: server.port ?? 0,
     async stop(graceS: number) {
       const done = server.stop(false);
       const deadline = Date.now() + graceS * 1000;

@@ -1,0 +1,54 @@
+import { Elysia, type AnyElysia } from 'elysia';
+import type { AppContext } from '../kernel/context';
+import { AppError, problemResponse } from '../kernel/errors';
+import { toAppError } from '../kernel/http/error-map';
+import { requestId } from '../kernel/http/request-id';
+import { createGate, NotHere, redactToken, tokenRoutes, type Gate } from '../features/playback/gate';
+import { mediaDeliveryRoutes } from '../features/media-delivery/routes';
+import { catchupDeliveryRoutes } from '../features/catchup/delivery';
+import { clipDeliveryRoutes } from '../features/clips/delivery';
+import { liveRoutes } from '../features/channels/live-routes';
+import { ELSEWHERE_HEADER } from './forward';
+
+/** True for SQLite's refusal to write on a query-only connection (a read path that would have written). */
+function isReadOnlyRefusal(e: unknown): boolean {
+  return /readonly|read-only|query_only/i.test(String((e as Error)?.message ?? ''));
+}
+
+/** The answer that tells the worker's front to hand the original request to the main process. */
+function elsewhere(): Response {
+  return new Response(null, { status: 421, headers: { [ELSEWHERE_HEADER]: '1' } });
+}
+
+/**
+ * The delivery app of a worker process: the same gate and the same delivery routes as the main app (VOD, AES-128,
+ * live, catch-up, start-over, clips, /t/ tokens), in the same order, over a query-only database. A route the worker
+ * does not serve (router miss) and a handler whose read would write answer "elsewhere": the front forwards the
+ * original request to the main process, which answers (and observes) it as usual.
+ */
+export function deliveryApp(ctx: AppContext): { app: AnyElysia; gate: Gate } {
+  const gate = createGate(ctx);
+  // Handlers whose read would write (a recording hour indexed on first read) are answered by the main process.
+  const local: Gate = {
+    ...gate,
+    route: (app, name, handler) => gate.route(app, name, async (g) => {
+      try { return await handler(g); } catch (e) { if (isReadOnlyRefusal(e)) throw new NotHere('needs the main process'); throw e; }
+    }),
+  };
+  let app: AnyElysia;
+  app = new Elysia({ normalize: false, aot: true })
+    .onError({ as: 'global' }, ({ code, error, request }) => {
+      if (error instanceof NotHere || (code === 'NOT_FOUND' && !(error instanceof AppError))) return elsewhere();
+      const { err, fault } = toAppError(code, error);
+      const id = requestId(request);
+      if (fault) ctx.log.error('unhandled error', { request_id: id, path: redactToken(new URL(request.url).pathname), error: String((error as Error)?.stack ?? error) });
+      return problemResponse(err, ctx.config.problemsBase, id);
+    })
+    .use(tokenRoutes(local, () => app))
+    .use(mediaDeliveryRoutes(ctx, local))
+    .use(catchupDeliveryRoutes(ctx, local))
+    .use(clipDeliveryRoutes(ctx, local))
+    .use(liveRoutes(ctx, local));
+  gate.assertCovered(app);
+  return { app, gate };
+}
