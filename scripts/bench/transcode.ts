@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeArgs } from '../../src/media/args/encode';
 import { planLadder } from '../../src/media/ladder';
-import { loadLadders } from '../../src/features/transcode/ladders';
+import { readLadders } from '../../src/features/transcode/ladders';
 import { startTestServer, waitFor } from '../../test/helpers/server';
 import { registerAsset, ff } from '../../test/e2e/transcode-helpers';
 
@@ -26,7 +26,7 @@ await ff(['-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=25', '-f', 'lavfi',
   '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '18', '-pix_fmt', 'yuv420p', '-c:a', 'aac', src]);
 
 // Baseline: the same ladder, one hand-written command (the builder's output is exactly such a command).
-const ladders = loadLadders(tmp);
+const ladders = readLadders(tmp);
 const plan = planLadder(ladders.ladders[ladders.default], { codec: 'h264', width: 1920, height: 1080, displayWidth: 1920, displayHeight: 1080, rotation: 0, fps: 25, pixFmt: 'yuv420p', bitDepth: 8, hdr: false, profile: 'High' });
 if ('error' in plan) throw new Error(plan.error);
 const outDir = join(tmp, 'hand');

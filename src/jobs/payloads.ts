@@ -1,3 +1,5 @@
+import type { Plan } from '../media/ladder';
+
 /**
  * Every job type the appliance runs and the payload each carries (the JSON stored in `jobs.payload`). Adding a job
  * type here makes the complete handler map (`HandlerMap`) fail to compile until a feature handles it.
@@ -7,8 +9,11 @@ export interface JobPayloads {
   'asset.fetch': { assetId: string };
   /** Probe the source and plan the ladder, then queue `asset.encode`. `ladder` overrides the asset's ladder. */
   'asset.process': { assetId: string; ladder?: string };
-  /** Encode and package the planned ladder; the asset turns ready. */
-  'asset.encode': { assetId: string; ladder?: string };
+  /**
+   * Encode and package the ladder planned at probe (`plan`, resolved once there with the tenant's default), so the
+   * encode never resolves the tenant or ladder again; jobs queued before plans were carried name only `ladder`.
+   */
+  'asset.encode': { assetId: string; ladder?: string; plan?: Plan };
   /** Cut a frame-precision clip out of the recording. */
   'clip.finalize': { clipId: string };
   /** Remux a programme's recorded range into a new library asset. */

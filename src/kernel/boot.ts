@@ -12,6 +12,7 @@ import { createHttpPlugin } from './http/plugin';
 import type { Config } from './config/schema';
 import type { AppContext, Stopper } from './context';
 import type { Db } from './db/sqlite';
+import { Slots } from './slots';
 
 /** Pieces the kernel needs from the identity feature (injected so the kernel never imports features). */
 export interface BootDeps {
@@ -39,6 +40,7 @@ export async function bootContext(config: Readonly<Config>, deps: BootDeps, opts
     config, db, stats, log, clock: opts.clock ?? systemClock, keys, limiter,
     cursors: new Cursors(deps.secret(db, 'cursor')),
     http: createHttpPlugin(keys, limiter, config.jsonBodyLimit),
+    slots: new Slots(),
     onStop: (fn) => { stoppers.unshift(fn); },
   };
   return { ctx, stopAll: async () => { for (const s of stoppers.splice(0)) await s(); } };

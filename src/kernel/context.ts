@@ -7,6 +7,7 @@ import type { RateLimiter } from './http/rate-limit';
 import type { Cursors } from './http/pagination';
 import type { HttpPlugin } from './http/plugin';
 import type { StatsStore } from './stats';
+import type { Slots } from './slots';
 
 /** Something to stop on shutdown (workers, child processes, listeners). */
 export type Stopper = () => Promise<void> | void;
@@ -30,6 +31,8 @@ export interface AppContext {
   http: HttpPlugin;
   /** The job queue once workers started it (unset before, and in processes without workers). */
   jobs?: JobsHandle | null;
+  /** Objects features build once per app (caches, catalogues) instead of module-level state. */
+  slots: Slots;
   /** Registers work to stop on shutdown (run in reverse order). */
   onStop(fn: Stopper): void;
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { startTestServer, waitFor, type TestServer } from '../helpers/server';
 import { JobQueue } from '../../src/jobs/queue';
-import { assetJobHandlers, FETCH_LIMITS } from '../../src/features/assets/jobs';
+import { assetJobHandlersWith, DEFAULT_FETCH_LIMITS } from '../../src/features/assets/jobs';
 import { failAssetOfJob } from '../../src/features/assets/lifecycle';
 import { makeMp4, sha256 } from './uploads-helpers';
 
@@ -29,10 +29,8 @@ beforeAll(async () => {
     },
   });
   stall = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {}, open() {} } });
-  FETCH_LIMITS.idleTimeoutMs = 500;
-  FETCH_LIMITS.timeoutMs = 1500;
   // The real queue, with only this feature's handler (the media engine's are not started here).
-  queue = new JobQueue(s.ctx, { handlers: assetJobHandlers, pollMs: 50, onFinalFailure: failAssetOfJob });
+  queue = new JobQueue(s.ctx, { handlers: assetJobHandlersWith({ ...DEFAULT_FETCH_LIMITS, idleTimeoutMs: 500, timeoutMs: 1500 }), pollMs: 50, onFinalFailure: failAssetOfJob });
   queue.start();
 });
 afterAll(async () => { await queue.stop(); origin.stop(true); stall.stop(true); await s.stop(); });

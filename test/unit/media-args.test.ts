@@ -66,3 +66,23 @@ test('poster, sprite, download and probe argv golden', () => {
   expect(probeArgs('ffprobe', '/x').slice(0, 8)).toEqual(['ffprobe', '-v', 'error', '-hide_banner', '-print_format', 'json', '-show_format', '-show_streams']);
   expect(sourceInput('/x', { probesize: 1, analyzeS: 2 }).slice(-6)).toEqual(['-probesize', '1', '-analyzeduration', '2000000', '-i', '/x']);
 });
+
+test('quick-play preview remux: stream copy into CMAF HLS (golden)', async () => {
+  const { previewRemuxArgs } = await import('../../src/media/args/preview');
+  expect(previewRemuxArgs('ffmpeg', { source: '/d/src.mp4', outDir: '/d/preview', audio: true, segmentS: 4 }).join(' ')).toBe(
+    `ffmpeg -nostdin -hide_banner -loglevel error -y ${WL} -map 0:v:0 -map 0:a:0 -c copy -map_metadata -1 -dn -sn -f hls -hls_segment_type fmp4 -hls_time 4 -hls_playlist_type vod -hls_flags independent_segments -hls_fmp4_init_filename preview_init.mp4 -hls_segment_filename /d/preview/preview_%05d.m4s -master_pl_name master.m3u8 /d/preview/preview.m3u8`,
+  );
+  expect(previewRemuxArgs('ffmpeg', { source: '/d/src.mp4', outDir: '/o', audio: false, segmentS: 2 })).not.toContain('0:a:0');
+});
+
+test('quick-play preview: only browser-ready H.264/AAC sources are remuxed', async () => {
+  const { remuxBlocker } = await import('../../src/media/args/preview');
+  const info = { format: 'mov', durationS: 60, sizeBytes: 1, bitRate: 1, streams: 2, video: v1080, audio: { codec: 'aac', channels: 2, layout: 'stereo', sampleRate: 48000 } };
+  expect(remuxBlocker(info)).toBeNull();
+  expect(remuxBlocker({ ...info, audio: null })).toBeNull();
+  expect(remuxBlocker({ ...info, video: { ...v1080, codec: 'hevc' } })).toContain('hevc');
+  expect(remuxBlocker({ ...info, video: { ...v1080, profile: 'High 10', pixFmt: 'yuv420p10le', bitDepth: 10 } })).toContain('profile');
+  expect(remuxBlocker({ ...info, video: { ...v1080, pixFmt: 'yuv422p' } })).toContain('pixel');
+  expect(remuxBlocker({ ...info, video: { ...v1080, rotation: 90 } })).toContain('rotated');
+  expect(remuxBlocker({ ...info, audio: { ...info.audio, codec: 'ac3' } })).toContain('ac3');
+});

@@ -21,8 +21,11 @@ import { assetDir, relToData, sourceExt } from './paths';
 /** The slice of a queued `asset.fetch` job the handler uses (the queue passes more). */
 export type AssetJob = Pick<JobRun<'asset.fetch'>, 'id' | 'tenantId' | 'payload' | 'signal' | 'progress'>;
 
-/** Limits of URL ingest; tests may lower them (a process-wide setting, not per tenant). */
-export const FETCH_LIMITS = {
+/** Limits of URL ingest, handed to the handler when the app builds it (tests build one with lower limits). */
+export interface FetchLimits { timeoutMs: number; idleTimeoutMs: number; maxBytes: number; maxRedirects: number }
+
+/** The shipped URL ingest limits. */
+export const DEFAULT_FETCH_LIMITS: Readonly<FetchLimits> = Object.freeze({
   /** Whole download deadline. */
   timeoutMs: 6 * 3600_000,
   /** Longest silence from the source before giving up (the attempt is retried). */
@@ -30,9 +33,9 @@ export const FETCH_LIMITS = {
   /** Largest source accepted (the upload limit). */
   maxBytes: 200e9,
   maxRedirects: 5,
-};
+});
 
-async function fetchSource(ctx: AppContext, job: AssetJob): Promise<void> {
+async function fetchSource(ctx: AppContext, job: AssetJob, limits: Readonly<FetchLimits>): Promise<void> {
   const a = assetStore.byId(ctx.db, String(job.payload?.assetId ?? ''));
   if (!a || a.deleted_at !== null || a.status !== 'registered') return; // gone, trashed or handled already
   if (a.source_path) return;
@@ -48,7 +51,7 @@ async function fetchSource(ctx: AppContext, job: AssetJob): Promise<void> {
   const partial = join(dir, 'source.partial');
   let res;
   try {
-    res = await safeFetch(src.url, { ...FETCH_LIMITS, allowlist: ctx.config.privateAllowlist, signal: job.signal });
+    res = await safeFetch(src.url, { ...limits, allowlist: ctx.config.privateAllowlist, signal: job.signal });
   } catch (e) {
     if (e instanceof BlockedAddressError || e instanceof FetchTooLargeError) throw new PermanentJobError(`source refused: ${e.detail}`);
     throw e instanceof AppError ? new Error(`source fetch failed: ${e.detail}`) : e;
@@ -94,7 +97,10 @@ function registerSource(ctx: AppContext, a: AssetRow, dest: string): void {
   });
 }
 
-/** Job handlers of the assets feature, by job type (features/jobs/registry.ts combines every feature's share). */
-export const assetJobHandlers: FeatureHandlers<'asset.fetch'> = {
-  'asset.fetch': fetchSource,
-};
+/** Job handlers of the assets feature with the given fetch limits (features/jobs/registry.ts combines every feature's share). */
+export function assetJobHandlersWith(limits: Readonly<FetchLimits>): FeatureHandlers<'asset.fetch'> {
+  return { 'asset.fetch': (ctx, job) => fetchSource(ctx, job, limits) };
+}
+
+/** Job handlers of the assets feature with the shipped limits (an immutable map). */
+export const assetJobHandlers: FeatureHandlers<'asset.fetch'> = Object.freeze(assetJobHandlersWith(DEFAULT_FETCH_LIMITS));

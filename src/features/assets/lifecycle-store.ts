@@ -1,4 +1,5 @@
 import type { Db } from '../../kernel/db/sqlite';
+import { serializeOutput, type AssetOutput, type AssetPreview } from './output';
 
 /** The asset columns the media lifecycle reads. */
 export interface LifecycleAsset {
@@ -39,15 +40,21 @@ export function saveProgress(db: Db, id: string, pct: number | null, etaS: numbe
   db.query('UPDATE assets SET progress = ?, eta_s = ? WHERE id = ?').run(pct, etaS, id);
 }
 
-/** Stores the `output` JSON without changing status (e.g. the preview dir while encoding). */
-export function saveOutput(db: Db, id: string, output: unknown): void {
-  db.query('UPDATE assets SET output = ? WHERE id = ?').run(JSON.stringify(output), id);
+/**
+ * Publishes a playable preview while the asset is queued or encoding: `replace` (the quick-play remux, complete
+ * and at source quality) wins over any earlier preview; otherwise (the ladder's growing work dir) it is stored only
+ * when no preview is published yet. Returns whether it was stored.
+ */
+export function savePreview(db: Db, id: string, preview: AssetPreview, replace: boolean): boolean {
+  const keep = replace ? '' : ` AND (output IS NULL OR json_extract(output, '$.preview') IS NULL)`;
+  const r = db.query(`UPDATE assets SET output = ? WHERE id = ? AND status IN ('queued', 'encoding', 'packaging')${keep}`).run(serializeOutput(preview), id);
+  return r.changes > 0;
 }
 
 /** Marks an asset ready with its output description and version (from `packaging` only). */
-export function markReady(db: Db, id: string, output: unknown, version: number, now = Date.now()): boolean {
+export function markReady(db: Db, id: string, output: AssetOutput, version: number, now = Date.now()): boolean {
   const r = db.query(`UPDATE assets SET status = 'ready', error = NULL, output = ?, output_version = ?, progress = 100, eta_s = NULL, updated_at = ?
-    WHERE id = ? AND status = 'packaging'`).run(JSON.stringify(output), version, now, id);
+    WHERE id = ? AND status = 'packaging'`).run(serializeOutput(output), version, now, id);
   return r.changes > 0;
 }
 

@@ -1,6 +1,7 @@
 /**
  * The `output` column of an asset, defined once: while encoding it holds `{preview}` (the growing work dir), once
- * ready the finished, versioned output below. Written by the encode job, read by playback URLs and delivery.
+ * ready the finished, versioned output below. Written by the encode job (through the lifecycle store, with
+ * serializeOutput), read by playback URLs (lifecycle.ts) and delivery (media-delivery) through the parsers here.
  */
 
 /** One encoded rendition of a ready asset. */
@@ -40,5 +41,8 @@ export function previewDirOf(json: string | null): string | null {
   return o && typeof o.preview === 'string' ? o.preview : null;
 }
 
-/** The `output` JSON to store while encoding. */
+/** The `output` value to store while encoding: the preview directory (data-dir relative). */
 export function previewOutput(dir: string): AssetPreview { return { preview: dir }; }
+
+/** The `output` column text of a ready output or a preview (the only writer's format; parsed back by the functions above). */
+export function serializeOutput(o: AssetOutput | AssetPreview): string { return JSON.stringify(o); }

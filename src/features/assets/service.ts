@@ -1,5 +1,6 @@
 import { mkdirSync, linkSync, copyFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { jobQueue } from '../../jobs/worker';
 import type { AppContext } from '../../kernel/context';
 import { tx } from '../../kernel/db/sqlite';
 import { AppError, invalid, notFound } from '../../kernel/errors';
@@ -54,6 +55,8 @@ export function insertAssetWithJob(ctx: AppContext, a: ReadyAsset, input: Return
       publishMode: input.publishMode, metadata: input.metadata, source: JSON.stringify(a.source), sourcePath: a.sourceRel,
     }, now);
     enqueueJob(ctx.db, { tenantId: a.tenantId, type: jobType, payload: { assetId: a.id }, subject: { kind: 'asset', id: a.id } }, now);
+    // Claimed as soon as the (outer) transaction commits, not at the next poll: first play starts here.
+    jobQueue(ctx)?.wake();
     return assetStore.get(ctx.db, a.tenantId, a.id)!;
   });
 }

@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { AppContext } from '../../kernel/context';
 import { AppError, notFound } from '../../kernel/errors';
+import { slotKey } from '../../kernel/slots';
 import { codecsOf, masterPlaylist } from '../../live/playlist';
 import { initFile, recordedRenditions, segmentFile, segmentsInRange, segmentTimesInRange, type SegTimes } from '../channels/service';
 import type { ChannelRow, SegmentRow } from '../channels/store';
@@ -74,13 +75,14 @@ export function masterResponse(ctx: AppContext, src: RangeSource, q: string, req
   return m3u8(req, masterPlaylist(variants), src.to === null ? 2 : 60);
 }
 
-/** Closed (VOD) playlists by range, kept as long as their Cache-Control allows (60 s); bounded. */
-const vodCache = new Map<string, { at: number; body: string }>();
+/** Closed (VOD) playlists by range, kept as long as their Cache-Control allows (60 s); bounded. One per app (ctx.slots). */
+const VOD_CACHE = slotKey<Map<string, { at: number; body: string }>>('catchup.vod-playlists');
 const VOD_TTL_MS = 60_000, VOD_CACHE_MAX = 200;
 
 /** Media playlist of one rendition: VOD with ENDLIST once the range is complete, EVENT while it grows. */
 export function mediaResponse(ctx: AppContext, src: RangeSource, rendition: string, q: string, req?: Request): Response {
   const now = ctx.clock.now();
+  const vodCache = ctx.slots.get(VOD_CACHE, () => new Map());
   const key = `${src.ch.id}|${rendition}|${src.from}|${src.to}|${src.renditions?.join(',') ?? ''}|${q}`;
   const hit = vodCache.get(key);
   if (hit && now - hit.at < VOD_TTL_MS) return m3u8(req, hit.body, 60);

@@ -30,7 +30,8 @@ export function mediaDeliveryRoutes(ctx: AppContext, gate: Gate) {
     if (!a || !a.output) throw notFound('file');
     let rel: string | null = null, version = 0;
     const preview = params.ver === 'preview';
-    if (preview) rel = a.status === 'encoding' || a.status === 'packaging' ? previewDirOf(a.output) : null;
+    // The preview URL plays the quick-play remux or the growing ladder while working, then the ready output (same master URL).
+    if (preview) rel = a.status === 'ready' ? parseAssetOutput(a.output)?.dir ?? null : ['queued', 'encoding', 'packaging'].includes(a.status) ? previewDirOf(a.output) : null;
     else if (a.status === 'ready') {
       const out = parseAssetOutput(a.output);
       if (out && params.ver === `v${out.version}`) { rel = out.dir; version = out.version; }

@@ -26,7 +26,7 @@ Playback addresses live on the tenant delivery host \`{cdn_hostname}\` (GET /v1/
 | VOD, clear HLS | \`/m/<tenant_id>/assets/<asset_id>/v<version>/master.m3u8\` (\`<tenant_id>\` is the tenant id) |
 | VOD, DASH, poster, sprite, thumbnails, download | the same folder: \`manifest.mpd\`, \`poster.jpg\`, \`poster.webp\`, \`sprite.jpg\`, \`thumbs.vtt\`, \`download.mp4\` |
 | VOD, AES-128 HLS | \`/m/<tenant_id>/assets/<asset_id>/v<version>/aes/master.m3u8\` (key at \`aes/key.bin\`, relative) |
-| VOD preview while encoding | \`/m/<tenant_id>/assets/<asset_id>/preview/master.m3u8\` (a growing EVENT playlist; 404 once ready) |
+| VOD preview while encoding | \`/m/<tenant_id>/assets/<asset_id>/preview/master.m3u8\` (from about a second after the upload: a browser-ready H.264/AAC source remuxed as it is, else the ladder's growing EVENT playlist; once ready the same URL answers the ladder's master) |
 | Clip | \`/m/clips/<clip_id>/master.m3u8?c=<tenant>\` |
 | Catch-up range | \`/m/catchup/<channel_slug>/<start_ms>/<end_ms>/master.m3u8?c=<tenant>\`; \`live\` instead of \`<end_ms>\` grows to the live edge |
 | Start-over of the programme on air | \`/m/startover/<channel_slug>/<programme_id>/master.m3u8?c=<tenant>\` |
@@ -71,5 +71,6 @@ export const TAGS_EN: Record<string, string> = {
   Team: 'The people of the tenant: members, roles and invitations.',
   Assistant: 'The assistant endpoint (Model Context Protocol) for AI assistants with a scoped API key.',
   Support: 'Support requests to the operators of the appliance: open (at most 10 new per tenant per hour), reply, close.',
+  Monitors: 'Monitors and alerts: checks on live channels, recording, disk and audience quality; alert destinations (e-mail, Telegram); alert history; service status. Guide: docs/monitors.md.',
   Statistics: 'Audience and origin statistics from DuckDB (viewer sessions from the player beacon, the origin request log), realtime numbers and exports. Formulas: docs/metrics.md.',
 };

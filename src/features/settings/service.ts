@@ -2,7 +2,7 @@ import { invalid, notFound } from '../../kernel/errors';
 import { iso } from '../../kernel/clock';
 import { tx } from '../../kernel/db/sqlite';
 import type { AppContext } from '../../kernel/context';
-import { loadLadders } from '../transcode/ladders';
+import { laddersOf } from '../transcode/ladders';
 import { SettingsStore } from './store';
 
 /** Stored settings (JSON in the tenant row). */
@@ -38,7 +38,7 @@ export class SettingsService {
     const { name, slug, s } = this.read(tenantId);
     return {
       name, slug, logo_url: s.logo_url ?? null, colors: { ...DEFAULT_COLORS, ...s.colors }, time_zone: s.time_zone ?? 'Asia/Jerusalem',
-      default_ladder: s.default_ladder ?? loadLadders(this.ctx.config.dataDir).default, auto_publish: s.auto_publish ?? false,
+      default_ladder: s.default_ladder ?? laddersOf(this.ctx).default, auto_publish: s.auto_publish ?? false,
       default_languages: s.default_languages ?? ['he'], updated_at: s.updated_at ? iso(s.updated_at) : null,
     };
   }
@@ -55,7 +55,7 @@ export class SettingsService {
       try { new Intl.DateTimeFormat('en', { timeZone: p.time_zone }); } catch { throw invalid('time_zone', `unknown IANA time zone "${p.time_zone}"`); }
     }
     if (p.default_ladder !== undefined) {
-      const names = Object.keys(loadLadders(this.ctx.config.dataDir).ladders);
+      const names = Object.keys(laddersOf(this.ctx).ladders);
       if (!names.includes(p.default_ladder)) throw invalid('default_ladder', `unknown ladder; one of ${names.join(', ')}`);
     }
     const changed: Record<string, { from: unknown; to: unknown }> = {};

@@ -1,17 +1,17 @@
-import { mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppContext } from '../../kernel/context';
 import { tx } from '../../kernel/db/sqlite';
 import { emitEvent } from '../../kernel/events/outbox';
 import { PermanentJobError } from '../../jobs/errors';
 import type { JobRun } from '../../jobs/types';
-import { planLadder } from '../../media/ladder';
+import { planLadder, type Plan } from '../../media/ladder';
 import type { MediaInfo } from '../../media/probe-parse';
 import { transcode } from '../../media/transcode';
-import { assetEventData, lifecycleAsset, markReady, playbackFor, saveOutput, saveProgress, transition } from '../assets/lifecycle';
-import { previewOutput, type AssetOutput } from '../assets/output';
-import { identityService } from '../identity/service';
-import { loadLadders, pickLadder } from './ladders';
+import { PREVIEW } from '../../media/preview';
+import { assetEventData, lifecycleAsset, markReady, playbackFor, savePreview, saveProgress, transition } from '../assets/lifecycle';
+import { previewOutput, serializeOutput, type AssetOutput } from '../assets/output';
+import { laddersOf } from './ladders';
 import { sourceFile } from './probe-job';
 import { assetRelDir, requireRuntime, type MediaRuntime } from './runtime';
 
@@ -26,11 +26,7 @@ export async function encodeAsset(ctx: AppContext, job: JobRun<'asset.encode'>, 
   if (a.status === 'ready') return;
   if (!a.probe || !a.source_path) throw new PermanentJobError('asset was not probed');
   const info = JSON.parse(a.probe) as MediaInfo;
-  const tenant = identityService(ctx).tenant(a.tenant_id) as { slug?: string } | null;
-  const picked = pickLadder(loadLadders(ctx.config.dataDir), job.payload?.ladder ?? a.ladder, tenant?.slug ?? null);
-  if (!picked || !info.video) throw new PermanentJobError('ladder or video stream missing');
-  const plan = planLadder(picked.ladder, info.video);
-  if ('error' in plan) throw new PermanentJobError(plan.error);
+  const { name: ladderName, plan } = encodePlan(ctx, job.payload, info);
   // A restart after a crash finds the asset still encoding or packaging: start the encode over.
   if (!transition(ctx.db, id, ['queued', 'encoding', 'packaging'], 'encoding')) throw new PermanentJobError(`asset is ${a.status}`);
   const rel = assetRelDir(a.tenant_id, id);
@@ -61,7 +57,8 @@ export async function encodeAsset(ctx: AppContext, job: JobRun<'asset.encode'>, 
         const ms = Date.now() - started;
         job.note('first_playable', { ms });
         job.setResult({ first_playable_ms: ms });
-        saveOutput(ctx.db, id, previewOutput(`${rel}/.work-${job.id}-${job.attempt}`));
+        // The ladder's growing EVENT playlist is the preview only when no quick-play remux was published.
+        savePreview(ctx.db, id, previewOutput(`${rel}/.work-${job.id}-${job.attempt}`), false);
       },
     });
     const version = a.output_version + 1;
@@ -69,19 +66,47 @@ export async function encodeAsset(ctx: AppContext, job: JobRun<'asset.encode'>, 
     rmSync(join(ctx.config.dataDir, dir), { recursive: true, force: true });
     renameSync(work, join(ctx.config.dataDir, dir));
     const output: AssetOutput = {
-      dir, version, encoder: res.encoder, fallback_from: res.fallbackFrom, ladder: picked.name, audio: res.audio,
+      dir, version, encoder: res.encoder, fallback_from: res.fallbackFrom, ladder: ladderName, audio: res.audio,
       renditions: res.renditions.map((r) => ({ name: r.name, width: r.width, height: r.height, video_k: r.video_k })),
       files: res.files, thumb: { w: res.thumb.w, h: res.thumb.h, interval_s: res.thumb.intervalS },
     };
     job.setResult({ encoder: res.encoder, output_version: version, ready_ms: Date.now() - started });
     tx(ctx.db, () => {
       if (!markReady(ctx.db, id, output, version)) throw new PermanentJobError('asset changed while packaging');
-      const playback = playbackFor(ctx, { id, tenant_id: a.tenant_id, status: 'ready', output: JSON.stringify(output) });
+      const playback = playbackFor(ctx, { id, tenant_id: a.tenant_id, status: 'ready', output: serializeOutput(output) });
       emitEvent(ctx.db, a.tenant_id, 'asset.ready', { ...assetEventData({ ...a, status: 'ready' }), playback });
     });
     for (const f of readdirSync(base)) if (/^v\d+$/.test(f) && f !== `v${version}`) rmSync(join(base, f), { recursive: true, force: true });
+    adoptPreview(join(base, 'preview'), join(ctx.config.dataDir, dir));
   } catch (e) {
     rmSync(work, { recursive: true, force: true });
     throw e;
   }
+}
+
+/**
+ * The plan the probe resolved (tenant default and ladder, once) and carried in the payload; a job queued by an
+ * older version carries only the ladder name, planned here from the stored probe without resolving the tenant.
+ */
+function encodePlan(ctx: AppContext, p: JobRun<'asset.encode'>['payload'], info: MediaInfo): { name: string; plan: Plan } {
+  if (p?.plan && p.ladder) return { name: p.ladder, plan: p.plan };
+  const ladder = p?.ladder ? laddersOf(ctx).ladders[p.ladder] : undefined;
+  if (!ladder || !p?.ladder || !info.video) throw new PermanentJobError('ladder or video stream missing');
+  const plan = planLadder(ladder, info.video);
+  if ('error' in plan) throw new PermanentJobError(plan.error);
+  return { name: p.ladder, plan };
+}
+
+/**
+ * The ladder replaces the quick-play preview under the same URL (`.../preview/master.m3u8` now answers the
+ * ladder's master from the ready output): a player still playing the preview's variant keeps finding its playlist
+ * and segments, hard-linked into the output directory (no copy), and the preview directory goes.
+ */
+function adoptPreview(previewDir: string, outDir: string): void {
+  if (!existsSync(previewDir)) return;
+  for (const f of readdirSync(previewDir)) {
+    if (f === PREVIEW.master || !f.startsWith('preview')) continue;
+    try { linkSync(join(previewDir, f), join(outDir, f)); } catch { /* already linked by an earlier attempt */ }
+  }
+  rmSync(previewDir, { recursive: true, force: true });
 }

@@ -2,6 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import shipped from '../../../config/ladders.yml' with { type: 'text' };
+import type { AppContext } from '../../kernel/context';
+import { slotKey } from '../../kernel/slots';
 import type { Ladder } from '../../media/ladder';
 
 /** The ladder configuration: named ladders, the default one and per-tenant defaults (by tenant slug). */
@@ -21,15 +23,17 @@ export function parseLadders(text: string): LadderConfig {
   return doc;
 }
 
-let cache: { dir: string; cfg: LadderConfig } | null = null;
-
-/** Ladders from `<data>/config/ladders.yml` when present, else the shipped config/ladders.yml. */
-export function loadLadders(dataDir: string): LadderConfig {
-  if (cache?.dir === dataDir) return cache.cfg;
+/** Reads the ladders from `<data>/config/ladders.yml` when present, else the shipped config/ladders.yml (no cache). */
+export function readLadders(dataDir: string): LadderConfig {
   const local = join(dataDir, 'config', 'ladders.yml');
-  const cfg = parseLadders(existsSync(local) ? readFileSync(local, 'utf8') : shipped);
-  cache = { dir: dataDir, cfg };
-  return cfg;
+  return parseLadders(existsSync(local) ? readFileSync(local, 'utf8') : shipped);
+}
+
+const LADDERS = slotKey<LadderConfig>('transcode.ladders');
+
+/** The app's ladder configuration, read once per app (kept in the context's slots, not in this module). */
+export function laddersOf(ctx: Pick<AppContext, 'slots' | 'config'>): LadderConfig {
+  return ctx.slots.get(LADDERS, () => readLadders(ctx.config.dataDir));
 }
 
 /** Picks the ladder: the asked name, else the tenant's default, else the global default; null when unknown. */

@@ -7,7 +7,7 @@ import { isUuid } from '../../kernel/ids';
 import { enqueueJob } from '../../jobs/enqueue';
 import { jobQueue } from '../../jobs/worker';
 import { resetForReencode, tenantAsset } from '../assets/lifecycle-store';
-import { loadLadders } from './ladders';
+import { laddersOf } from './ladders';
 
 /** POST /v1/assets/{id}/re-encode: encode a ready (or failed) asset again, optionally with another ladder. */
 export function reencodeRoutes(ctx: AppContext) {
@@ -17,7 +17,7 @@ export function reencodeRoutes(ctx: AppContext) {
       const a = isUuid(params.id) ? tenantAsset(ctx.db, p.tenantId, params.id) : null;
       if (!a) throw notFound('asset');
       const ladder = body?.ladder ?? null;
-      if (ladder && !loadLadders(ctx.config.dataDir).ladders[ladder]) throw invalid('ladder', `unknown ladder "${ladder}"`);
+      if (ladder && !laddersOf(ctx).ladders[ladder]) throw invalid('ladder', `unknown ladder "${ladder}"`);
       const jobId = tx(ctx.db, () => {
         if (!resetForReencode(ctx.db, a.id, ladder)) throw new AppError('conflict', `asset is ${a.status}; only ready or failed assets can be re-encoded`);
         return enqueueJob(ctx.db, { tenantId: p.tenantId, type: 'asset.process', payload: { assetId: a.id, ...(ladder ? { ladder } : {}) }, subject: { kind: 'asset', id: a.id } });

@@ -24,7 +24,7 @@ export const DELIVERY_URLS_HE = `## כתובות הפצה (Delivery URLs)
 | VOD, ‏HLS לא מוצפן | \`/m/<tenant_id>/assets/<asset_id>/v<version>/master.m3u8\` (\`<tenant_id>\` הוא מזהה הדייר) |
 | VOD: ‏DASH, תמונת שער, ספרייט, תמונות ממוזערות, הורדה | באותה תיקייה: \`manifest.mpd\`, \`poster.jpg\`, \`poster.webp\`, \`sprite.jpg\`, \`thumbs.vtt\`, \`download.mp4\` |
 | VOD, ‏HLS מוצפן AES-128 | \`/m/<tenant_id>/assets/<asset_id>/v<version>/aes/master.m3u8\` (המפתח ב-\`aes/key.bin\`, כתובת יחסית) |
-| תצוגה מקדימה של VOD בזמן הקידוד | \`/m/<tenant_id>/assets/<asset_id>/preview/master.m3u8\` (רשימת EVENT שגדלה; 404 כשהנכס מוכן) |
+| תצוגה מקדימה של VOD בזמן הקידוד | \`/m/<tenant_id>/assets/<asset_id>/preview/master.m3u8\` (כשנייה אחרי ההעלאה: מקור H.264/AAC שדפדפנים מנגנים נארז מחדש כמות שהוא, אחרת רשימת EVENT שגדלה מהסולם; כשהנכס מוכן אותה כתובת עונה ב-master של הסולם) |
 | קליפ | \`/m/clips/<clip_id>/master.m3u8?c=<tenant>\` |
 | טווח של צפייה חוזרת | \`/m/catchup/<channel_slug>/<start_ms>/<end_ms>/master.m3u8?c=<tenant>\`; \`live\` במקום \`<end_ms>\` גדל עד קצה השידור החי |
 | צפייה מההתחלה בתוכנית שמשודרת עכשיו | \`/m/startover/<channel_slug>/<programme_id>/master.m3u8?c=<tenant>\` |
@@ -54,7 +54,7 @@ https://{cdn_hostname}/t/v1.eyJ2IjoxLCJr....Q2hS/live/default/news/master.m3u8
 export const TAG_NAMES_HE: Record<string, string> = {
   Meta: 'מטא', Identity: 'זהות ומפתחות', Assets: 'נכסים', Uploads: 'העלאות', Jobs: 'משימות', Playback: 'ניגון',
   Webhooks: 'Webhooks', Events: 'אירועים', 'Live channels': 'ערוצים חיים', Guide: 'לוח שידורים', 'Catch-up': 'צפייה חוזרת', Clips: 'קליפים',
-  Players: 'נגנים', Library: 'ספרייה', Team: 'צוות', Support: 'תמיכה', Assistant: 'עוזר', Statistics: 'סטטיסטיקה',
+  Players: 'נגנים', Library: 'ספרייה', Team: 'צוות', Support: 'תמיכה', Assistant: 'עוזר', Statistics: 'סטטיסטיקה', Monitors: 'ניטור והתראות',
 };
 
 /** Tag descriptions (Hebrew), keyed by the Hebrew tag name. */
@@ -76,5 +76,6 @@ export const TAGS_HE: Record<string, string> = Object.fromEntries(Object.entries
   Team: 'האנשים של הדייר: חברי צוות, תפקידים והזמנות.',
   Assistant: 'נקודת הקצה של העוזר (Model Context Protocol) לעוזרי בינה מלאכותית עם מפתח API בהרשאות מוגבלות.',
   Support: 'פניות תמיכה למפעילי המערכת: פתיחה (עד 10 פניות חדשות לדייר בשעה), תגובה וסגירה.',
+  Monitors: 'מוניטורים והתראות: בדיקות על ערוצים חיים, הקלטה, דיסק ואיכות הצפייה; יעדי התראות (דוא"ל, טלגרם); היסטוריית התראות; מצב השירות. מדריך: docs/monitors.md.',
   Statistics: 'סטטיסטיקת קהל ומקור מ-DuckDB (הפעלות צפייה מה-beacon של הנגן, יומן הבקשות של שרת המקור), מספרים בזמן אמת וייצוא. הנוסחאות: docs/metrics.md.',
 }).map(([en, d]) => [TAG_NAMES_HE[en] ?? en, d]));

@@ -1,0 +1,51 @@
+import type { MediaInfo } from '../probe-parse';
+import { ffmpegHead, sourceInput } from './input';
+
+/** File names of the quick-play preview (one variant, the source's own H.264/AAC streams, CMAF segments). */
+export const PREVIEW = { master: 'master.m3u8', media: 'preview.m3u8', init: 'preview_init.mp4', segment: 'preview_%05d.m4s' } as const;
+
+/** H.264 profiles every browser's MSE and native HLS decode. */
+const PLAYABLE_PROFILES = new Set(['Baseline', 'Constrained Baseline', 'Main', 'High']);
+
+/**
+ * Pure: why a source cannot be remuxed for quick play as it is, or null when it can: 8-bit 4:2:0 H.264 in a
+ * browser profile, no rotation (players ignore the display matrix of fMP4 segments inconsistently), SDR, and AAC or
+ * no audio. Everything else waits for the ladder's first rendition.
+ */
+export function remuxBlocker(info: MediaInfo): string | null {
+  const v = info.video;
+  if (!v) return 'no video';
+  if (v.codec !== 'h264') return `video codec ${v.codec}`;
+  if (!v.profile || !PLAYABLE_PROFILES.has(v.profile)) return `H.264 profile ${v.profile ?? 'unknown'}`;
+  if (v.bitDepth !== 8 || !/^yuvj?420p$/.test(v.pixFmt)) return `pixel format ${v.pixFmt}`;
+  if (v.rotation !== 0) return 'rotated picture';
+  if (v.hdr) return 'HDR';
+  if (info.audio && info.audio.codec !== 'aac') return `audio codec ${info.audio.codec}`;
+  return null;
+}
+
+/**
+ * Pure: the quick-play remux: the source's first video and audio streams copied (no decode, no encode) into CMAF
+ * (fMP4) segments with a VOD media playlist and a one-variant master, in well under a second for a minute of
+ * 1080p. Segments cut on the source's own keyframes, so they are as long as its GOPs allow (`segmentS` is a target).
+ */
+export function previewRemuxArgs(ffmpeg: string, o: { source: string; outDir: string; audio: boolean; segmentS: number }): string[] {
+  return [
+    ffmpeg, ...ffmpegHead(), ...sourceInput(o.source),
+    // First video stream, first audio stream when there is one; nothing else.
+    '-map', '0:v:0', ...(o.audio ? ['-map', '0:a:0'] : []),
+    // Stream copy: the point of the preview is that nothing is decoded or encoded.
+    '-c', 'copy',
+    // No metadata, data or subtitle streams (tags of customer files are not published).
+    '-map_metadata', '-1', '-dn', '-sn',
+    // HLS with fMP4 (CMAF) segments; a VOD playlist with ENDLIST (written once the remux ends).
+    '-f', 'hls', '-hls_segment_type', 'fmp4', '-hls_time', String(o.segmentS), '-hls_playlist_type', 'vod',
+    // Every segment starts on a keyframe (the muxer cuts only there): players may start or switch at any segment.
+    '-hls_flags', 'independent_segments',
+    // Init segment and segments under fixed names next to the playlists (relative URIs in the playlists).
+    '-hls_fmp4_init_filename', PREVIEW.init, '-hls_segment_filename', `${o.outDir}/${PREVIEW.segment}`,
+    // A master playlist with BANDWIDTH, RESOLUTION and CODECS, so players pick the right decoder up front.
+    '-master_pl_name', PREVIEW.master,
+    `${o.outDir}/${PREVIEW.media}`,
+  ];
+}
