@@ -122,8 +122,8 @@ describe('delivery workers (VS_DELIVERY_WORKERS=2)', () => {
       const x = await s.ctx.stats.all<{ status: number; bytes: number; source: string }>('SELECT status, bytes, source FROM edge_requests WHERE sid = ?', [t.sid]);
       return x.length >= got.length ? x : null;
     }, 30_000, 100);
-    expect(rows.length).toBe(got.length);
-    for (const r of rows) expect({ status: Number(r.status), bytes: Number(r.bytes), source: r.source }).toEqual({ status: 200, bytes: SEG.length, source: 'disk' });
+    expect(rows!.length).toBe(got.length);
+    for (const r of rows!) expect({ status: Number(r.status), bytes: Number(r.bytes), source: r.source }).toEqual({ status: 200, bytes: SEG.length, source: 'disk' });
   });
 
   test('other requests reaching a worker are answered by the main process (API, 405 with Allow, 404)', async () => {
