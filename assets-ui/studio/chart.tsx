@@ -6,7 +6,7 @@ import type uPlot from 'uplot';
 export interface Line { label: string; color: string; axis?: 0 | 1; fmt?: (v: number) => string }
 
 /** Times in seconds and one value array per line. */
-export function Chart({ times, lines, values, height = 220, label }: { times: number[]; lines: Line[]; values: (number | null)[][]; height?: number; label: string }) {
+export function Chart({ times, lines, values, height = 220, label, timeLabel, locale }: { times: number[]; lines: Line[]; values: (number | null)[][]; height?: number; label: string; timeLabel: string; locale: string }) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const data = useRef<uPlot.AlignedData>([times, ...values] as uPlot.AlignedData);
@@ -24,11 +24,15 @@ export function Chart({ times, lines, values, height = 220, label }: { times: nu
         scale, side, stroke: ink, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid },
         ...(fmt ? { values: (_u: uPlot, vals: number[]) => vals.map((v) => fmt(v)) } : {}),
       });
+      // Time labels in the studio's language: hours and minutes within two days, dates beyond.
+      const span = times.length > 1 ? times[times.length - 1] - times[0] : 0;
+      const tf = new Intl.DateTimeFormat(locale, span > 2 * 86400 ? { day: 'numeric', month: 'short' } : { hour: '2-digit', minute: '2-digit' });
+      const full = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' });
       const hasRight = lines.some((l) => l.axis === 1);
       const opts: uPlot.Options = {
         width: el.clientWidth || 600, height,
-        series: [{}, ...lines.map((l) => ({ label: l.label, stroke: l.color, width: 2, scale: l.axis === 1 ? 'r' : 'y', fill: l.color + '22', ...(l.fmt ? { value: (_u: uPlot, v: number | null) => (v === null ? '—' : l.fmt!(v)) } : {}) }))],
-        axes: [{ stroke: ink, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } }, axis(3, 'y', lines[0]?.fmt), ...(hasRight ? [axis(1, 'r', lines.find((l) => l.axis === 1)?.fmt)] : [])],
+        series: [{ label: timeLabel, value: (_u: uPlot, v: number | null) => (v === null ? '—' : full.format(new Date(v * 1000))) }, ...lines.map((l) => ({ label: l.label, stroke: l.color, width: 2, scale: l.axis === 1 ? 'r' : 'y', fill: l.color + '22', ...(l.fmt ? { value: (_u: uPlot, v: number | null) => (v === null ? '—' : l.fmt!(v)) } : {}) }))],
+        axes: [{ stroke: ink, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, values: (_u: uPlot, vals: number[]) => vals.map((v) => tf.format(new Date(v * 1000))) }, axis(3, 'y', lines[0]?.fmt), ...(hasRight ? [axis(1, 'r', lines.find((l) => l.axis === 1)?.fmt)] : [])],
         scales: { x: { time: true } },
         legend: { live: true },
         cursor: { drag: { x: false, y: false } },
@@ -38,7 +42,7 @@ export function Chart({ times, lines, values, height = 220, label }: { times: nu
       ro.observe(el);
     });
     return () => { gone = true; ro?.disconnect(); plot.current?.destroy(); plot.current = null; };
-  }, [lines.map((l) => l.label).join(), height]);
+  }, [lines.map((l) => l.label).join(), height, locale, times.length > 1 ? times[times.length - 1] - times[0] > 2 * 86400 : false]);
   useEffect(() => { plot.current?.setData(data.current); }, [times, values]);
   // The chart canvas is drawn left-to-right in both directions (time runs that way); the box keeps dir=ltr.
   return <figure class="chart" aria-label={label}><div ref={box} dir="ltr" class="chart-box" style={{ minHeight: `${height}px` }} /></figure>;

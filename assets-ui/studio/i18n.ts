@@ -42,10 +42,12 @@ export function formats(l: Lang) {
   const num = new Intl.NumberFormat(loc, { maximumFractionDigits: 1 });
   const dt = new Intl.DateTimeFormat(loc, { dateStyle: 'medium', timeStyle: 'short' });
   const tm = new Intl.DateTimeFormat(loc, { timeStyle: 'medium' });
+  const sh = new Intl.DateTimeFormat(loc, { dateStyle: 'short', timeStyle: 'short' });
   return {
     num: (n: number | null | undefined) => (n === null || n === undefined || Number.isNaN(n) ? '—' : num.format(n)),
     date: (s: string | number | null | undefined) => (s ? dt.format(new Date(s)) : '—'),
     time: (s: string | number) => tm.format(new Date(s)),
+    short: (s: string | number | null | undefined) => (s ? sh.format(new Date(s)) : '—'),
     pct: (n: number | null | undefined) => (n === null || n === undefined ? '—' : `${num.format(n * 100)}%`),
     dur: (sec: number | null | undefined) => {
       if (sec === null || sec === undefined) return '—';

@@ -36,11 +36,11 @@ export function Problem({ error, onRetry }: { error: string | null; onRetry?: ()
   return <div class="problem" role="alert"><strong>{t('failed')}</strong> {error}{onRetry && <button class="link" onClick={onRetry}>{t('retry')}</button>}</div>;
 }
 
-/** A read-only value with a copy button. */
-export function CopyField({ label, value, secret }: { label: string; value: string; secret?: boolean }) {
+/** A read-only value with a copy button; `secret` hides it all, `mask` hides only that part (until Show). */
+export function CopyField({ label, value, secret, mask }: { label: string; value: string; secret?: boolean; mask?: string }) {
   const { t } = useStudio();
   const [done, setDone] = useState(false);
-  const [shown, setShown] = useState(!secret);
+  const [shown, setShown] = useState(!secret && !mask);
   const copy = async () => {
     try { await navigator.clipboard.writeText(value); } catch {
       const ta = document.createElement('textarea'); ta.value = value; document.body.append(ta); ta.select(); document.execCommand('copy'); ta.remove();
@@ -50,8 +50,8 @@ export function CopyField({ label, value, secret }: { label: string; value: stri
   return (
     <div class="copy">
       <span class="copy-label">{label}</span>
-      <code dir="ltr" class="copy-value">{shown ? value : '••••••••••••'}</code>
-      {secret && <button type="button" class="small" onClick={() => setShown(!shown)}>{shown ? t('hide') : t('show')}</button>}
+      <code dir="ltr" class="copy-value">{shown ? value : mask ? value.split(mask).join('••••••••') : '••••••••••••'}</code>
+      {(secret || mask) && <button type="button" class="small" onClick={() => setShown(!shown)}>{shown ? t('hide') : t('show')}</button>}
       <button type="button" class="small" onClick={copy} aria-label={`${t('copy')} ${label}`}>{done ? t('copied') : t('copy')}</button>
     </div>
   );

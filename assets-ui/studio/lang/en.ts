@@ -6,7 +6,7 @@ export const EN = {
   sign_in: 'Sign in', signing_in: 'Signing in…', sign_out: 'Sign out', signin_title: 'Sign in to the studio', signin_intro: 'Use the e-mail address and password of your studio account.',
   email: 'E-mail', password: 'Password', no_permission: 'Your role does not allow this page.',
   // dashboard
-  period: 'Period', range_24h: '24 hours', range_7d: '7 days', range_30d: '30 days', headline: 'Headline numbers',
+  period: 'Period', time: 'Time', range_24h: '24 hours', range_7d: '7 days', range_30d: '30 days', headline: 'Headline numbers',
   viewers_now: 'Watching now', live_updating: 'live', plays: 'Plays', watch_time: 'Watch time', viewers: 'Viewers', watch_minutes: 'Watch minutes',
   plays_watch: 'Plays and watch time', qoe: 'Quality of experience', startup: 'Startup time', rebuffer: 'Rebuffering', errors: 'Errors',
   top_content: 'Top content', channel_health: 'Live channels', recent_events: 'Recent events', waiting_events: 'Waiting for events… they appear here as they happen.',

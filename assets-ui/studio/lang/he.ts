@@ -7,7 +7,7 @@ export const HE: Record<Key, string> = {
   nav_dashboard: 'לוח בקרה', nav_library: 'ספרייה', nav_live: 'שידור חי', nav_integrations: 'שילובים', nav_team: 'צוות והגדרות',
   sign_in: 'כניסה', signing_in: 'נכנסים…', sign_out: 'יציאה', signin_title: 'כניסה לסטודיו', signin_intro: 'יש להזין את כתובת הדואר והסיסמה של חשבון הסטודיו.',
   email: 'דואר אלקטרוני', password: 'סיסמה', no_permission: 'התפקיד שלך אינו מתיר דף זה.',
-  period: 'תקופה', range_24h: '24 שעות', range_7d: '7 ימים', range_30d: '30 ימים', headline: 'מספרים עיקריים',
+  period: 'תקופה', time: 'זמן', range_24h: '24 שעות', range_7d: '7 ימים', range_30d: '30 ימים', headline: 'מספרים עיקריים',
   viewers_now: 'צופים עכשיו', live_updating: 'חי', plays: 'הפעלות', watch_time: 'זמן צפייה', viewers: 'צופים', watch_minutes: 'דקות צפייה',
   plays_watch: 'הפעלות וזמן צפייה', qoe: 'איכות החוויה', startup: 'זמן עלייה', rebuffer: 'טעינה חוזרת', errors: 'שגיאות',
   top_content: 'התוכן המוביל', channel_health: 'ערוצים חיים', recent_events: 'אירועים אחרונים', waiting_events: 'ממתינים לאירועים… הם יופיעו כאן ברגע שיקרו.',

@@ -12,7 +12,7 @@ const KEEP = 150; // points of the bitrate graph (2 s apart: five minutes)
 
 /** The channel page; refreshes the channel every 2 s for the health graph. */
 export function ChannelPage({ id }: { id: string }) {
-  const { t, f, can, me } = useStudio();
+  const { t, f, can, me, lang } = useStudio();
   const ch = useLoad(() => get<ChannelView>(`/v1/channels/${encodeURIComponent(id)}`), [id]);
   const ing = useLoad(() => (can('channels:operate') ? get<Ingest>(`/v1/channels/${encodeURIComponent(id)}/ingest`) : Promise.resolve(null)), [id]);
   const logs = useLoad(() => (can('channels:operate') ? get<{ primary: string[]; backup: string[]; restarts: number }>(`/v1/channels/${encodeURIComponent(id)}/logs`) : Promise.resolve(null)), [id]);
@@ -71,7 +71,7 @@ export function ChannelPage({ id }: { id: string }) {
             <dt>{t('codecs')}</dt><dd dir="ltr">{[c.input.video_codec, c.input.audio_codec].filter(Boolean).join(' / ') || '—'}</dd>
           </dl>
           {c.input.warnings?.map((w) => <p class="warn">{w.detail}</p>)}
-          {hist.times.length > 1 ? <Chart label={t('bitrate')} times={hist.times} values={[hist.kbps]} height={180} lines={[{ label: `${t('bitrate')} (kb/s)`, color: '#16a34a' }]} />
+          {hist.times.length > 1 ? <Chart timeLabel={t('time')} locale={lang === 'he' ? 'he-IL' : 'en-GB'} label={t('bitrate')} times={hist.times} values={[hist.kbps]} height={180} lines={[{ label: `${t('bitrate')} (kb/s)`, color: '#16a34a' }]} />
             : <p class="muted">{t('collecting')}</p>}
         </section>
         {live && <section class="panel wide"><h2>{t('live_player')}</h2><div ref={host} class="player-host" id="live-player" /></section>}
@@ -80,8 +80,8 @@ export function ChannelPage({ id }: { id: string }) {
           {!can('channels:operate') ? <p class="muted">{t('operators_only')}</p> : ing.loading && !ing.data ? <Loading /> : ing.error ? <Problem error={ing.error} /> : ing.data && (
             <div id="ingest">
               <h3>SRT</h3>
-              <CopyField label={t('primary')} value={ing.data.srt.primary.url} secret />
-              <CopyField label={t('backup')} value={ing.data.srt.backup.url} secret />
+              <CopyField label={t('primary')} value={ing.data.srt.primary.url} mask={ing.data.srt.primary.passphrase} />
+              <CopyField label={t('backup')} value={ing.data.srt.backup.url} mask={ing.data.srt.backup.passphrase} />
               <h3>RTMP</h3>
               <CopyField label={t('primary')} value={ing.data.rtmp.primary.url} />
               <CopyField label={t('stream_key')} value={ing.data.rtmp.primary.stream_key} secret />

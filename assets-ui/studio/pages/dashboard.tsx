@@ -15,7 +15,7 @@ const RANGES = { '24h': 24 * 3600_000, '7d': 7 * 24 * 3600_000, '30d': 30 * 24 *
 
 /** The dashboard page. */
 export function Dashboard() {
-  const { t, f } = useStudio();
+  const { t, f, lang } = useStudio();
   const [range, setRange] = useState<keyof typeof RANGES>('24h');
   const [now, setNow] = useState<number | null>(null);
   const [events, setEvents] = useState<EventRow[]>([]);
@@ -66,7 +66,7 @@ export function Dashboard() {
         <section class="panel wide">
           <h2>{t('plays_watch')}</h2>
           {ts.loading && !ts.data ? <Loading /> : ts.error ? <Problem error={ts.error} onRetry={ts.reload} />
-            : ts.data && ts.data.times.length ? <Chart label={t('plays_watch')} times={ts.data.times} values={[ts.data.plays, ts.data.watch]}
+            : ts.data && ts.data.times.length ? <Chart timeLabel={t('time')} locale={lang === 'he' ? 'he-IL' : 'en-GB'} label={t('plays_watch')} times={ts.data.times} values={[ts.data.plays, ts.data.watch]}
               lines={[{ label: t('plays'), color: '#2563eb' }, { label: t('watch_minutes'), color: '#d97706', axis: 1 }]} />
             : <Empty>{t('no_data')}</Empty>}
         </section>

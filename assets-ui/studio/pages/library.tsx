@@ -64,7 +64,7 @@ export function Library() {
               <Badge status={a.status} />
               {a.published && <Badge status="published" />}
               <span class="muted dur">{f.dur(a.duration_s)}</span>
-              <span class="muted when">{f.date(a.deleted_at ?? a.created_at)}</span>
+              <span class="muted when">{f.short(a.deleted_at ?? a.created_at)}</span>
             </a>
           )} />
       )}

@@ -19,6 +19,7 @@ export function studioRoutes(ctx: AppContext) {
   const redirect = (to: string) => new Response(null, { status: 302, headers: { location: to, 'cache-control': 'no-store' } });
   const page = async (request: Request) => {
     const path = new URL(request.url).pathname;
+    if (path === '/studio') return redirect('/studio/');
     // Signed-out people land on the sign-in page (with where they were going); the API itself refuses them anyway.
     if (path !== SIGN_IN && !signedIn(request)) return redirect(`${SIGN_IN}?next=${encodeURIComponent(path)}`);
     const html = studioHtml(await files.get(), firstLang(request.headers.get('cookie'), request.headers.get('accept-language')));
@@ -39,7 +40,8 @@ export function studioRoutes(ctx: AppContext) {
   };
   return new Elysia()
     .get('/', ({ request }) => redirect(signedIn(request) ? '/studio/' : SIGN_IN), { detail: hidden })
-    .get('/studio', () => redirect('/studio/'), { detail: hidden })
+    // Without strict paths /studio and /studio/ are one route: the page handler sends /studio on to /studio/.
+    .get('/studio/', ({ request }) => page(request), { detail: hidden })
     .get('/studio/assets/:file', async ({ params, request }) => {
       const f = (await files.get()).files.get(params.file);
       if (!f) throw notFound('studio file');
