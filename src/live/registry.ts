@@ -14,6 +14,8 @@ export interface LiveControl {
   feedInfo(channelId: string): FeedInfo | null;
   /** stderr ring buffers of the channel's ingest processes (secrets redacted) and its restart count. */
   logs(channelId: string): { primary: string[]; backup: string[]; restarts: number };
+  /** Per-input liveness (media in the last few seconds) and restart counts (null when not running); for monitors. */
+  inputs?(channelId: string): { primary: { alive: boolean; restarts: number }; backup: { alive: boolean; restarts: number } } | null;
 }
 
 const engines = new WeakMap<Db, LiveControl>();

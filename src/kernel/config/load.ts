@@ -30,6 +30,9 @@ const ENV_KEYS: Record<string, (c: Config, v: string) => void> = {
   VS_STATS_FLUSH_MS: (c, v) => { c.analytics = { ...c.analytics, flushMs: int('VS_STATS_FLUSH_MS', v) }; },
   VS_SMTP_URL: (c, v) => { c.smtp = { ...c.smtp, url: v }; },
   VS_SMTP_FROM: (c, v) => { c.smtp = { ...c.smtp, from: v }; },
+  VS_MONITOR_EVAL_MS: (c, v) => { c.alerts = { ...c.alerts, evalMs: int('VS_MONITOR_EVAL_MS', v) }; },
+  VS_TELEGRAM_API: (c, v) => { c.alerts = { ...c.alerts, telegramApi: v.replace(/\/+$/, '') }; },
+  VS_TELEGRAM_BOT_TOKEN: (c, v) => { c.alerts = { ...c.alerts, telegramToken: v }; },
 };
 
 function int(name: string, v: string): number {

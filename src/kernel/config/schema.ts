@@ -46,6 +46,8 @@ export interface Config {
   smtp: { url: string | null; from: string };
   /** Statistics store (DuckDB): on/off, the origin request log, ingest batching and retention (days per table). */
   analytics: AnalyticsConfig;
+  /** Monitors: evaluation period (ms), Telegram Bot API base URL and bot token (null = Telegram not configured). */
+  alerts: { evalMs: number; telegramApi: string; telegramToken: string | null };
 }
 
 /** Config `analytics:` (defaults in DEFAULTS; documented in docs/metrics.md). */
@@ -77,5 +79,6 @@ export const DEFAULTS: Config = {
   geoip: { countryDb: null, asnDb: null },
   s3: null,
   smtp: { url: null, from: 'ViewStream <no-reply@viewstream.local>' },
+  alerts: { evalMs: 10_000, telegramApi: 'https://api.telegram.org', telegramToken: null },
   analytics: { enabled: true, originLog: true, flushMs: 5000, flushRows: 10_000, queueMax: 200_000, retentionDays: { edge_requests: 90, player_events: 400, rollups: 800 } },
 };

@@ -5,6 +5,7 @@ import { HE_LIBRARY } from './operations-library';
 import { HE_PEOPLE } from './operations-people';
 import { HE_SUPPORT } from './operations-support';
 import { HE_STATS } from './operations-stats';
+import { HE_MONITORS } from './monitors';
 
 /** operationId -> Hebrew summary and description. */
-export const HE_OPERATIONS: Readonly<Record<string, { summary: string; description: string }>> = Object.freeze({ ...HE_VOD, ...HE_LIBRARY, ...HE_PEOPLE, ...HE_SUPPORT, ...HE_STATS, ...heLive() });
+export const HE_OPERATIONS: Readonly<Record<string, { summary: string; description: string }>> = Object.freeze({ ...HE_VOD, ...HE_LIBRARY, ...HE_PEOPLE, ...HE_SUPPORT, ...HE_STATS, ...HE_MONITORS, ...heLive() });

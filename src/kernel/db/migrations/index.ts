@@ -17,6 +17,7 @@ import { m0061 } from './0061_clip_first_segment';
 import { m0070 } from './0070_player';
 import { m0080 } from './0080_people';
 import { m0090 } from './0090_support';
+import { m0100 } from './0100_monitors';
 
 /** Every schema migration, in version order. Add new files here (one line each). */
 export const MIGRATIONS: Migration[] = [
@@ -38,4 +39,5 @@ export const MIGRATIONS: Migration[] = [
   m0070,
   m0080,
   m0090,
+  m0100,
 ];
