@@ -6,7 +6,7 @@
  *  2. A synthetic table of --events viewer events (and as many origin-log rows) over 30 days, sessionized and rolled
  *     up; DuckDB file size per million events; API latencies (p50/p95 of --reps calls): 30-day timeseries, 30-day
  *     overview, realtime; streamed export rows/s.
- * Usage: bun scripts/bench/stats.ts [--events 5000000] [--reps 20] [--ips 32] [--beacons 100]
+ * Usage: bun scripts/bench/stats.ts [--events 5000000] [--reps 20] [--ips 32] [--beacons 100] [--only ingest|large]
  */
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +18,7 @@ import { ensureTables } from '../../src/features/stats/tables';
 import { EDGE_FLUSH } from '../../src/features/stats/rows';
 import { sessionize } from '../../src/features/stats/sessionizer';
 
-const { values } = parseArgs({ options: { events: { type: 'string', default: '5000000' }, reps: { type: 'string', default: '20' }, ips: { type: 'string', default: '32' }, beacons: { type: 'string', default: '100' } } });
+const { values } = parseArgs({ options: { events: { type: 'string', default: '5000000' }, reps: { type: 'string', default: '20' }, ips: { type: 'string', default: '32' }, beacons: { type: 'string', default: '100' }, only: { type: 'string', default: '' } } });
 const N = Number(values.events), REPS = Number(values.reps), IPS = Number(values.ips), PER_IP = Number(values.beacons);
 if (!Bun.which('curl')) throw new Error('curl not found');
 const dir = mkdtempSync(join(tmpdir(), 'vs-bench-stats-'));
@@ -29,8 +29,10 @@ const dbPath = (data: string) => join(data, 'db', 'stats.duckdb');
 
 try {
   // ---- 1. HTTP ingest vs read_json -------------------------------------------------------------------------
+  if (values.only !== 'large') await ingestBench();
+  async function ingestBench() {
   const data1 = join(dir, 'ingest');
-  let app = await startAppliance(data1, { VS_CONFIG: cfg });
+  const app = await startAppliance(data1, { VS_CONFIG: cfg });
   const now = Date.now();
   const bodies: string[] = [];
   for (let i = 0; i < IPS; i++) {
@@ -70,10 +72,12 @@ try {
   console.log(`   answers ${codeCount}; accepted ${(ok * 300).toLocaleString('en')} events in ${((t1 - t0) / 1000).toFixed(2)} s = ${Math.round(httpRate).toLocaleString('en')} events/s over HTTP`);
   console.log(`   stored ${stored.toLocaleString('en')} rows by shutdown (${((t2 - t0) / 1000).toFixed(2)} s) = ${Math.round(durableRate).toLocaleString('en')} events/s durable`);
   console.log(`   read_json bulk load of the same rows: ${((t4 - t3) / 1000).toFixed(2)} s = ${Math.round(ceiling).toLocaleString('en')} rows/s; ratio HTTP/ceiling ${(httpRate / ceiling).toFixed(3)}, durable/ceiling ${(durableRate / ceiling).toFixed(3)}`);
+  }
+  if (values.only === 'ingest') { rmSync(dir, { recursive: true, force: true }); process.exit(0); }
 
   // ---- 2. Large synthetic table --------------------------------------------------------------------------------
   const data2 = join(dir, 'large');
-  app = await startAppliance(data2, { VS_CONFIG: cfg });
+  let app = await startAppliance(data2, { VS_CONFIG: cfg });
   const key = app.key!;
   app.kill('SIGTERM');
   await app.proc.exited;
@@ -81,7 +85,7 @@ try {
   const meta = new Database(join(data2, 'db', 'meta.sqlite'));
   const tenant = meta.query<{ id: string }, []>(`SELECT id FROM tenants WHERE slug = 'default'`).get()!.id;
   meta.close();
-  st = await openStats(dbPath(data2));
+  const st = await openStats(dbPath(data2));
   await ensureTables(st);
   const end = Math.floor(Date.now() / 60_000) * 60_000, start = end - 30 * 86_400_000;
   const perSession = 40, sessions = Math.ceil(N / perSession);

@@ -15,8 +15,11 @@ export interface StatsStore {
   run(sql: string, params?: StatsParam[]): Promise<void>;
   /** Runs a query and returns plain row objects. */
   all<T = Record<string, unknown>>(sql: string, params?: StatsParam[]): Promise<T[]>;
-  /** Appends rows (values in column order) through DuckDB's appender on a connection of its own; one flush per call. */
-  append(table: string, rows: readonly (readonly StatsParam[])[]): Promise<void>;
+  /**
+   * Appends rows (values in column order) through DuckDB's appender on a connection of its own; one flush per call.
+   * With `after`, the append and those statements commit as one transaction (stage rows, then move them with SQL).
+   */
+  append(table: string, rows: readonly (readonly StatsParam[])[], after?: readonly { sql: string; params?: StatsParam[] }[]): Promise<void>;
   /** Runs statements in one transaction on the appender's connection (after appends queued before it). */
   transaction(statements: readonly { sql: string; params?: StatsParam[] }[]): Promise<void>;
   /** Streams a query's rows in chunks (plain JSON-safe objects) on a connection of its own; stop early by returning false. */
@@ -45,9 +48,9 @@ export async function openStats(path: string): Promise<StatsStore> {
       const r = await conn.runAndReadAll(sql, params as never);
       return r.getRowObjectsJson() as T[];
     },
-    append(table, rows) {
+    append(table, rows, after) {
       // Serialised on the appender connection: each call creates an appender, writes every row, flushes once.
-      const job = appendChain.then(async () => {
+      const appendRows = async () => {
         if (!rows.length) return;
         const ap = await appendConn.createAppender(table);
         try {
@@ -58,6 +61,18 @@ export async function openStats(path: string): Promise<StatsStore> {
           }
           ap.flushSync();
         } finally { ap.closeSync(); }
+      };
+      const job = appendChain.then(async () => {
+        if (!after?.length) { await appendRows(); return; }
+        await appendConn.run('BEGIN TRANSACTION');
+        try {
+          await appendRows();
+          for (const st of after) await appendConn.run(st.sql, st.params as never);
+          await appendConn.run('COMMIT');
+        } catch (e) {
+          try { await appendConn.run('ROLLBACK'); } catch { /* already aborted */ }
+          throw e;
+        }
       });
       appendChain = job.catch(() => {});
       return job;

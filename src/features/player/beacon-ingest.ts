@@ -3,6 +3,7 @@ import type { AppContext } from '../../kernel/context';
 import type { StatsParam, StatsStore } from '../../kernel/stats';
 import { AppError, type FieldError } from '../../kernel/errors';
 import { BeaconSchema, BEACON_LIMITS, type BeaconBody } from './beacon-model';
+import { BEACON_MOVE, BEACON_STAGE_DDL, type StageRow } from './beacon-stage';
 
 /** Columns of the raw player event table, in append order (shared with the statistics feature's table). */
 export const EVENT_COLUMNS = [
@@ -19,8 +20,7 @@ export const PLAYER_EVENTS_DDL = `CREATE TABLE IF NOT EXISTS player_events (
 
 const check = TypeCompiler.Compile(BeaconSchema);
 const KNOWN = new Set(['e', 't', 'pos', 'buf', 'startup_ms', 'dur_ms', 'level', 'error', 'pathway']);
-type Row = StatsParam[];
-type Appending = StatsStore & { append?: (table: string, rows: readonly (readonly StatsParam[])[]) => Promise<void> };
+type Appending = StatsStore & { append?: StatsStore['append'] };
 
 /** Coarse device class from a User-Agent. */
 export function deviceOf(ua: string): string {
@@ -41,11 +41,14 @@ export function parseBeacon(text: string): BeaconBody {
 }
 
 /**
- * Accepts viewing beacons: per-IP rate limit, bounded queue (503 not_ready + Retry-After when full), rows written
- * to DuckDB in batches off the request path (appender; multi-row INSERT where the store has no appender), flushed on stop.
+ * Accepts viewing beacons: per-IP rate limit, bounded queue of events (503 not_ready + Retry-After when full), one
+ * staged row per beacon written to DuckDB in batches off the request path (appender; multi-row INSERT where the store
+ * has no appender) and unnested into player_events by SQL in the same flush (see beacon-stage.ts), flushed on stop.
  */
 export class BeaconIngest {
-  private rows: Row[] = [];
+  private rows: StageRow[] = [];
+  /** Events in `rows` (the queue limit counts events). */
+  private queued = 0;
   private writing: Promise<void> | null = null;
   private timer: ReturnType<typeof setInterval>;
   private ready: Promise<void> | null;
@@ -56,7 +59,7 @@ export class BeaconIngest {
 
   constructor(private ctx: AppContext, private lookupTenant: (slug: string) => string | null) {
     // Never an unhandled rejection (a store closed during a quick stop); a write retries the DDL when it failed.
-    this.ready = ctx.stats.run(PLAYER_EVENTS_DDL).catch(() => { this.ready = null; });
+    this.ready = this.prepare().catch(() => { this.ready = null; });
     this.timer = setInterval(() => { void this.flush(); }, BEACON_LIMITS.flushMs);
     (this.timer as { unref?: () => void }).unref?.();
     ctx.onStop(async () => { clearInterval(this.timer); await this.flush(); await this.flush(); });
@@ -88,7 +91,7 @@ export class BeaconIngest {
 
   /** Queues the events of one beacon; 503 when the queue is full. */
   accept(b: BeaconBody, meta: { ip: string | null; ua: string; referrer: string | null; country?: string | null; asn?: number | null }): number {
-    if (this.rows.length + b.events.length > BEACON_LIMITS.queueMax) {
+    if (this.queued + b.events.length > BEACON_LIMITS.queueMax) {
       this.counts.refused += b.events.length;
       throw new AppError('not_ready', 'beacon queue is full; retry later', { headers: { 'retry-after': '5' } });
     }
@@ -96,19 +99,25 @@ export class BeaconIngest {
     const tenant = this.tenantId(b.tenant);
     const ipHash = this.ipHash(meta.ip);
     const device = deviceOf(meta.ua);
-    for (const ev of b.events) {
-      const extra: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(ev)) if (!KNOWN.has(k)) extra[k] = v;
-      const ts = Math.abs(ev.t - now) > 86_400_000 ? now : ev.t; // a wrong client clock cannot move events by days
-      this.rows.push([
-        ts, now, tenant, b.sid, b.vid, b.host ?? null, b.url ?? null, b.kind ?? null, b.id ?? null, b.kind === 'live' ? b.id ?? null : null,
-        b.kind === 'live', ev.e, ev.pos, ev.buf, ev.startup_ms ?? null, ev.dur_ms ?? null, ev.level === undefined ? null : String(ev.level),
-        ev.pathway ?? null, ev.error ?? null, ipHash, meta.country ?? null, meta.asn ?? null, device, meta.ua.slice(0, 500) || null, meta.referrer?.slice(0, 2000) ?? null,
-        Object.keys(extra).length ? JSON.stringify(extra) : null,
-      ]);
+    // Events go to DuckDB as the beacon's JSON (clamped in place); an event with fields of its own carries them as `data` text.
+    let events: unknown[] = b.events;
+    for (let i = 0; i < b.events.length; i++) {
+      const ev = b.events[i];
+      if (Math.abs(ev.t - now) > 86_400_000) ev.t = now; // a wrong client clock cannot move events by days
+      let extra: Record<string, unknown> | null = null;
+      for (const k in ev) if (!KNOWN.has(k)) (extra ??= {})[k] = (ev as Record<string, unknown>)[k];
+      if (extra) {
+        if (events === b.events) events = b.events.slice();
+        events[i] = { e: ev.e, t: ev.t, pos: ev.pos, buf: ev.buf, startup_ms: ev.startup_ms, dur_ms: ev.dur_ms, level: ev.level, pathway: ev.pathway, error: ev.error, data: JSON.stringify(extra) };
+      }
     }
+    this.rows.push([
+      now, tenant, b.sid, b.vid, b.host ?? null, b.url ?? null, b.kind ?? null, b.id ?? null, b.kind === 'live' ? b.id ?? null : null, b.kind === 'live',
+      ipHash, meta.country ?? null, meta.asn ?? null, device, meta.ua.slice(0, 500) || null, meta.referrer?.slice(0, 2000) ?? null, JSON.stringify(events),
+    ]);
+    this.queued += b.events.length;
     this.counts.accepted += b.events.length;
-    if (this.rows.length >= BEACON_LIMITS.flushRows && !this.writing) void this.flush();
+    if (this.queued >= BEACON_LIMITS.flushRows && !this.writing) void this.flush();
     return b.events.length;
   }
 
@@ -116,23 +125,33 @@ export class BeaconIngest {
   async flush(): Promise<void> {
     while (this.writing) await this.writing;
     if (!this.rows.length) return;
-    const batch = this.rows;
+    const batch = this.rows, n = this.queued;
     this.rows = [];
+    this.queued = 0;
     this.writing = this.write(batch)
-      .then(() => { this.counts.written += batch.length; })
-      .catch((e) => { this.counts.failed += batch.length; this.ctx.log.error('beacon batch failed', { rows: batch.length, error: String(e) }); })
+      .then(() => { this.counts.written += n; })
+      .catch((e) => { this.counts.failed += n; this.ctx.log.error('beacon batch failed', { rows: n, error: String(e) }); })
       .finally(() => { this.writing = null; });
     await this.writing;
   }
 
-  private async write(batch: Row[]): Promise<void> {
-    await (this.ready ??= this.ctx.stats.run(PLAYER_EVENTS_DDL));
+  /** Creates the tables and moves beacons staged before a crash (appended, not yet moved). */
+  private async prepare(): Promise<void> {
+    await this.ctx.stats.run(PLAYER_EVENTS_DDL);
+    await this.ctx.stats.run(BEACON_STAGE_DDL);
+    await this.ctx.stats.transaction(BEACON_MOVE);
+  }
+
+  private async write(batch: StageRow[]): Promise<void> {
+    await (this.ready ??= this.prepare());
     const st = this.ctx.stats as Appending;
-    if (typeof st.append === 'function') { await st.append('player_events', batch); return; }
-    const one = `(${EVENT_COLUMNS.map(() => '?').join(',')})`;
-    for (let i = 0; i < batch.length; i += 500) {
-      const part = batch.slice(i, i + 500);
-      await st.run(`INSERT INTO player_events (${EVENT_COLUMNS.join(',')}) VALUES ${part.map(() => one).join(',')}`, part.flat());
+    // One transaction: the staged beacons and their move (a batch of a row group or more is written compressed, not to the WAL).
+    if (typeof st.append === 'function') { await st.append('beacon_stage', batch, BEACON_MOVE); return; }
+    const one = `(${batch[0].map(() => '?').join(',')})`;
+    for (let i = 0; i < batch.length; i += 100) {
+      const part = batch.slice(i, i + 100);
+      await st.run(`INSERT INTO beacon_stage VALUES ${part.map(() => one).join(',')}`, part.flat());
     }
+    await st.transaction(BEACON_MOVE);
   }
 }

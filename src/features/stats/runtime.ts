@@ -50,8 +50,8 @@ export function statsRuntime(ctx: AppContext): StatsRuntime {
   };
   const edge = new IngestQueue<EdgeHit>(async (rows) => {
     await ready;
-    await ctx.stats.append('edge_stage', await prepare(rows, edgeRow));
-    await ctx.stats.transaction(EDGE_FLUSH);
+    // Staged rows, their move to the log and their rollup commit as one transaction.
+    await ctx.stats.append('edge_stage', await prepare(rows, edgeRow), EDGE_FLUSH);
   }, opts);
   let pass: Promise<number> | null = null;
   const runSessionize = async (): Promise<number> => {
