@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { keepRunning } from './live-helpers';
 
 /** True when GStreamer has every named element (gst-inspect-1.0 answers 0). */
 export function gstHas(...elements: string[]): boolean {
@@ -43,17 +44,7 @@ export function gstLaunch(pipeline: string): GstPipeline {
 
 /** Keeps a GStreamer encoder pushing: restarts it when it exits (a caller dropped by a listener restart reconnects). */
 export function gstPushForever(pipeline: string): { stop(): Promise<void>; current(): GstPipeline } {
-  let cur = gstLaunch(pipeline);
-  let stopped = false;
-  const loop = (async () => {
-    while (!stopped) {
-      await cur.exited;
-      if (stopped) break;
-      await Bun.sleep(300);
-      if (!stopped) cur = gstLaunch(pipeline);
-    }
-  })();
-  return { current: () => cur, async stop() { stopped = true; cur.kill(); await cur.exited; await loop; } };
+  return keepRunning(() => gstLaunch(pipeline));
 }
 
 /** Kills every GStreamer pipeline still running (afterAll). */

@@ -52,19 +52,27 @@ export function push(url: string, o: Parameters<typeof pusherArgs>[2] = {}): Pus
   return { proc, exited, kill: (sig = 'SIGKILL') => { try { process.kill(-proc.pid!, sig); } catch { /* gone */ } } };
 }
 
-/** Keeps pushing: restarts the pusher whenever it exits (like an encoder that reconnects), until stopped. */
-export function pushForever(url: string, o: Parameters<typeof pusherArgs>[2] = {}): { stop(): Promise<void>; current(): Pusher } {
-  let cur = push(url, o);
+/**
+ * Keeps a process running: starts it again 300 ms after each exit (like an encoder that reconnects), until
+ * stopped. Shared by the ffmpeg and GStreamer pushers.
+ */
+export function keepRunning<P extends { exited: Promise<unknown>; kill(): void }>(start: () => P): { stop(): Promise<void>; current(): P } {
+  let cur = start();
   let stopped = false;
   const loop = (async () => {
     while (!stopped) {
       await cur.exited;
       if (stopped) break;
-      await Bun.sleep(300);
-      if (!stopped) cur = push(url, o);
+      await Bun.sleep(300); // deliberate reconnect back-off of a real encoder, not a wait for a condition
+      if (!stopped) cur = start();
     }
   })();
   return { current: () => cur, async stop() { stopped = true; cur.kill(); await cur.exited; await loop; } };
+}
+
+/** Keeps pushing: restarts the pusher whenever it exits (like an encoder that reconnects), until stopped. */
+export function pushForever(url: string, o: Parameters<typeof pusherArgs>[2] = {}): { stop(): Promise<void>; current(): Pusher } {
+  return keepRunning(() => push(url, o));
 }
 
 /** Kills every pusher still running (afterAll). */

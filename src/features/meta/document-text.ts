@@ -13,6 +13,22 @@ export function intro(): string {
 }
 
 /** The "Delivery URLs" section: every playback address shape the origin serves, with examples. */
+/** Example delivery URLs (one per target kind), shared by the English and Hebrew documents. */
+export const DELIVERY_EXAMPLES = `\`\`\`
+https://{cdn_hostname}/live/default/news/master.m3u8
+https://{cdn_hostname}/live/default/news/720p/index.m3u8
+https://{cdn_hostname}/live/default/news/archive-1767261600-3600.m3u8
+https://{cdn_hostname}/m/catchup/news/1767261600000/1767265200000/master.m3u8?c=default
+https://{cdn_hostname}/m/catchup/news/1767261600000/live/master.m3u8?c=default
+https://{cdn_hostname}/m/startover/news/6f1c2d3e-0000-4000-8000-000000000001/master.m3u8?c=default
+https://{cdn_hostname}/m/clips/0b7c2e11-0000-4000-8000-000000000002/master.m3u8?c=default
+https://{cdn_hostname}/m/9a1d0c4e-0000-4000-8000-000000000003/assets/5e2f8b70-0000-4000-8000-000000000004/v1/master.m3u8
+https://{cdn_hostname}/m/9a1d0c4e-0000-4000-8000-000000000003/assets/5e2f8b70-0000-4000-8000-000000000004/v1/aes/master.m3u8
+https://{cdn_hostname}/t/v1.eyJ2IjoxLCJr....Q2hS/live/default/news/master.m3u8
+\`\`\`
+`;
+
+/** The delivery URL section of the API document (English). */
 export const DELIVERY_URLS_EN = `## Delivery URLs
 
 Playback addresses live on the tenant delivery host \`{cdn_hostname}\` (GET /v1/me, \`current_tenant.cdn_hostname\`). They need no API key. Players follow the relative URIs inside the playlists, so one address is all a player needs. \`<tenant>\` is the tenant slug unless a line says otherwise; \`<rendition>\` is \`src\` (passthrough) or \`<height>p\` (encoded ladders).
@@ -37,19 +53,7 @@ Catch-up, start-over and clip variants follow the same pattern as live under the
 
 Examples (tenant \`default\`, channel \`news\`):
 
-\`\`\`
-https://{cdn_hostname}/live/default/news/master.m3u8
-https://{cdn_hostname}/live/default/news/720p/index.m3u8
-https://{cdn_hostname}/live/default/news/archive-1767261600-3600.m3u8
-https://{cdn_hostname}/m/catchup/news/1767261600000/1767265200000/master.m3u8?c=default
-https://{cdn_hostname}/m/catchup/news/1767261600000/live/master.m3u8?c=default
-https://{cdn_hostname}/m/startover/news/6f1c2d3e-0000-4000-8000-000000000001/master.m3u8?c=default
-https://{cdn_hostname}/m/clips/0b7c2e11-0000-4000-8000-000000000002/master.m3u8?c=default
-https://{cdn_hostname}/m/9a1d0c4e-0000-4000-8000-000000000003/assets/5e2f8b70-0000-4000-8000-000000000004/v1/master.m3u8
-https://{cdn_hostname}/m/9a1d0c4e-0000-4000-8000-000000000003/assets/5e2f8b70-0000-4000-8000-000000000004/v1/aes/master.m3u8
-https://{cdn_hostname}/t/v1.eyJ2IjoxLCJr....Q2hS/live/default/news/master.m3u8
-\`\`\`
-
+${DELIVERY_EXAMPLES}
 A target with a policy that requires tokens answers 403 on the unsigned forms; sign one with POST /v1/playback/tokens (its \`src\` is the \`/t/<token>/...\` address). A token opens only its own target (a catch-up token only sub-ranges of its window) until it expires or its session is revoked.`;
 
 /** Tag descriptions (English). */

@@ -1,3 +1,4 @@
+import { DELIVERY_EXAMPLES } from '../document-text';
 /** Hebrew prose of the management API document: the introduction, the delivery URL shapes and the tag descriptions. */
 
 /** The introduction (`info.description`) before the delivery section. */
@@ -35,19 +36,7 @@ export const DELIVERY_URLS_HE = `## כתובות הפצה (Delivery URLs)
 
 דוגמאות (דייר \`default\`, ערוץ \`news\`):
 
-\`\`\`
-https://{cdn_hostname}/live/default/news/master.m3u8
-https://{cdn_hostname}/live/default/news/720p/index.m3u8
-https://{cdn_hostname}/live/default/news/archive-1767261600-3600.m3u8
-https://{cdn_hostname}/m/catchup/news/1767261600000/1767265200000/master.m3u8?c=default
-https://{cdn_hostname}/m/catchup/news/1767261600000/live/master.m3u8?c=default
-https://{cdn_hostname}/m/startover/news/6f1c2d3e-0000-4000-8000-000000000001/master.m3u8?c=default
-https://{cdn_hostname}/m/clips/0b7c2e11-0000-4000-8000-000000000002/master.m3u8?c=default
-https://{cdn_hostname}/m/9a1d0c4e-0000-4000-8000-000000000003/assets/5e2f8b70-0000-4000-8000-000000000004/v1/master.m3u8
-https://{cdn_hostname}/m/9a1d0c4e-0000-4000-8000-000000000003/assets/5e2f8b70-0000-4000-8000-000000000004/v1/aes/master.m3u8
-https://{cdn_hostname}/t/v1.eyJ2IjoxLCJr....Q2hS/live/default/news/master.m3u8
-\`\`\`
-
+${DELIVERY_EXAMPLES}
 יעד שהמדיניות שלו דורשת אסימון נענה ב-403 בכתובות הלא חתומות; חותמים כתובת עם POST /v1/playback/tokens (השדה \`src\` שלה הוא הכתובת \`/t/<token>/...\`). אסימון פותח רק את היעד שלו (אסימון צפייה חוזרת – רק תתי-טווחים של החלון שלו) עד שהוא פג או שההפעלה שלו מבוטלת.`;
 
 /** Tag names shown in the Hebrew reference (the English names are the keys). */

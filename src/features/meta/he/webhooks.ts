@@ -1,5 +1,6 @@
 /** Hebrew webhook delivery rules and event-type table for the Hebrew document. */
 import { EVENT_TYPES, EVENT_TYPE_NAMES } from '../../webhooks/event-types';
+import { VERIFY_SNIPPET_JS } from '../../webhooks/docs';
 
 /** What each event type means (the `data` shape itself comes from the English catalogue). */
 const MEANING_HE: Record<string, string> = {
@@ -38,12 +39,4 @@ export const DELIVERY_DOC_HE = `**משלוחים.** כל אירוע נשלח ב-
 
 יש לאמת על הגוף הגולמי לפני פענוח ה-JSON (Node/Bun):
 
-\`\`\`js
-import { createHmac, timingSafeEqual } from 'node:crypto';
-function verify(secret, headers, rawBody) {
-  const ts = headers['x-vs-timestamp'], sig = headers['x-vs-signature'] ?? '';
-  if (!ts || Math.abs(Date.now() / 1000 - Number(ts)) > 300) return false;
-  const want = 'sha256=' + createHmac('sha256', secret).update(ts + '.' + rawBody).digest('hex');
-  return sig.length === want.length && timingSafeEqual(Buffer.from(sig), Buffer.from(want));
-}
-\`\`\``;
+${VERIFY_SNIPPET_JS}`;
