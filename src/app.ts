@@ -44,6 +44,7 @@ import { mcpRoutes } from './features/mcp/routes';
 import { supportRoutes } from './features/support/routes';
 import { monitorRoutes } from './features/monitors/routes';
 import { startMonitorWorkers } from './features/monitors/worker';
+import { startProgrammeClock } from './features/guide/programme-clock';
 import { studioRoutes } from './features/studio/routes';
 
 /** Builds the whole HTTP app: kernel hooks first, then every feature's routes. `onGate` receives the delivery gate (delivery workers report through it). */
@@ -111,6 +112,7 @@ export async function startWorkers(ctx: AppContext): Promise<void> {
   startJobQueue(ctx, featureJobs(media));
   startWebhookDispatcher(ctx);
   startMonitorWorkers(ctx);
+  startProgrammeClock(ctx);
   // The live engine gets its channel storage from the channels feature (the live layer imports nothing above it).
   await startLive(ctx, new ChannelStore(ctx.db), media && { ffmpeg: media.tools.ffmpeg, encoder: media.choice.encoder });
 }

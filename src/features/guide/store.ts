@@ -82,6 +82,11 @@ export class GuideStore {
       .all(channelId, to, from);
   }
 
+  /** Programmes of every channel starting in (from, to], by start, at most `limit` (the guide clock). */
+  startingBetween(from: number, to: number, limit: number): ProgrammeRow[] {
+    return this.db.query<ProgrammeRow, [number, number, number]>('SELECT * FROM programmes WHERE start_ms > ? AND start_ms <= ? ORDER BY start_ms, seq LIMIT ?').all(from, to, limit);
+  }
+
   /** Every programme of a channel, by start (snapshots). */
   all(channelId: string): ProgrammeRow[] {
     return this.db.query<ProgrammeRow, [string]>('SELECT * FROM programmes WHERE channel_id = ? ORDER BY start_ms').all(channelId);

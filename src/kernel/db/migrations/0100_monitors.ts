@@ -97,5 +97,7 @@ CREATE TABLE alert_notifications (
 CREATE INDEX alert_notifications_due ON alert_notifications (status, next_at);
 -- Windowed checks count outbox events of one type (failovers) by time.
 CREATE INDEX events_type_at ON events (type, at);
+-- The guide clock finds programmes starting in its tick across channels.
+CREATE INDEX programmes_start ON programmes (start_ms);
 `,
 };
