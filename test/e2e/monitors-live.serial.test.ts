@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { startTestServer, waitFor, type TestServer } from '../helpers/server';
 import { killPushers, liveEnv, pushForever } from './live-helpers';
 import { linkIn, startSmtp } from './people-helpers';
-import { startReceiver, type Receiver } from './webhooks-receiver';
+import { startReceiver, type Receiver, type Received } from './webhooks-receiver';
 import { decodeWords, startFakeTelegram, type FakeTelegram } from './monitors-helpers';
 import { eventsAfter } from '../../src/kernel/events/outbox';
 import { liveControl } from '../../src/live/registry';
@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(async () => { await killPushers(); await s?.stop(); await smtp?.stop(); rx?.stop(); tg?.stop(); });
 
 const json = async (r: Response) => await r.json() as Json;
-const hook = (type: string, pred: (d: Json) => boolean) => rx.received.find((r) => r.body.type === type && pred(r.body.data));
+const hook = (type: string, pred: (d: Json) => boolean) => rx.received.find((r) => r.body.type === type && pred(r.body.data)) as (Received & { body: { data: Json } }) | undefined;
 const mail = (subject: string) => smtp.mails.find((m) => decodeWords(m.subject).includes(subject));
 
 test('feed down fires after for_s (webhook, e-mail, Telegram), an ffmpeg push resolves it; killed primary fires failover; recorder gap names the missing range and programme; programme_started from the guide clock', async () => {
@@ -46,7 +46,7 @@ test('feed down fires after for_s (webhook, e-mail, Telegram), an ffmpeg push re
   const startedAt = Date.now();
 
   // Started, no feed: pending for 3 s, then firing.
-  const fired = await waitFor('feed_down webhook', () => hook('alert.firing', (x) => x.monitor === m.id && x.check === 'feed_down'), 30_000);
+  const fired = (await waitFor('feed_down webhook', () => hook('alert.firing', (x) => x.monitor === m.id && x.check === 'feed_down'), 30_000))!;
   expect(fired.at - startedAt).toBeGreaterThanOrEqual(3000);
   expect(Date.parse(fired.body.data.started_at) - Date.parse(fired.body.data.since)).toBeGreaterThanOrEqual(3000);
   expect(fired.body.data).toMatchObject({ severity: 'critical', target_kind: 'channel', target_id: ch.id });
@@ -60,11 +60,11 @@ test('feed down fires after for_s (webhook, e-mail, Telegram), an ffmpeg push re
 
   // Push primary and backup: the feed returns, the alert resolves with a notification.
   let primary = pushForever(ing.srt.primary.url);
-  const resolved = await waitFor('feed_down resolved', () => hook('alert.resolved', (x) => x.alert === fired.body.data.alert), 40_000);
+  const resolved = (await waitFor('feed_down resolved', () => hook('alert.resolved', (x) => x.alert === fired.body.data.alert), 40_000))!;
   expect(resolved.body.data.duration_s).toBeGreaterThanOrEqual(0);
   await waitFor('resolve e-mail', () => mail('[RESOLVED] critical: MCR Alerts One'), 15_000);
   await waitFor('resolve telegram', () => tg.sent.filter((x) => x.chat_id === '777' && x.text.includes('feed_down')).length >= 2, 15_000);
-  const started = await waitFor('programme_started', () => hook('channel.programme_started', (x) => x.programme === prog.id), 20_000);
+  const started = (await waitFor('programme_started', () => hook('channel.programme_started', (x) => x.programme === prog.id), 20_000))!;
   expect(started.body.data).toMatchObject({ channel: ch.id, title: 'Evening News' });
   expect(eventsAfter(s.ctx.db, 0, 10_000).filter((e) => e.type === 'channel.programme_started' && (e.data as Json).programme === prog.id)).toHaveLength(1);
 
@@ -73,14 +73,14 @@ test('feed down fires after for_s (webhook, e-mail, Telegram), an ffmpeg push re
   const backup = pushForever(ing.srt.backup.url);
   await waitFor('backup input alive', () => liveControl(s.ctx.db)?.inputs?.(ch.id)?.backup.alive, 30_000);
   await primary.stop();
-  const fo = await waitFor('failover webhook', () => hook('alert.firing', (x) => x.monitor === m.id && x.check === 'failover'), 30_000);
+  const fo = (await waitFor('failover webhook', () => hook('alert.firing', (x) => x.monitor === m.id && x.check === 'failover'), 30_000))!;
   expect(fo.body.data.value).toBeGreaterThanOrEqual(1);
   expect(fo.body.data.detail.last.to).toBe('backup');
 
   // Both encoders gone for a while, then the primary returns: the recorder gap alert names the exact missing range.
   await backup.stop();
   await waitFor('no feed', async () => (await json(await s.api('GET', `/v1/channels/${ch.id}`))).feed === 'none', 20_000);
-  const gapOpen = await waitFor('recorder gap fires', () => hook('alert.firing', (x) => x.monitor === m.id && x.check === 'recorder_gap'), 40_000);
+  const gapOpen = (await waitFor('recorder gap fires', () => hook('alert.firing', (x) => x.monitor === m.id && x.check === 'recorder_gap'), 40_000))!;
   expect(gapOpen.body.data.detail.gap.from).toBeTruthy();
   primary = pushForever(ing.srt.primary.url);
   const gap = await waitFor('gap closed in the alert', async () => {
