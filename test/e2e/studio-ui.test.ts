@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import type { Browser, Page } from 'playwright-core';
+import type { TestServer } from '../helpers/server';
+import { EN } from '../../assets-ui/studio/lang/en';
+import { HE } from '../../assets-ui/studio/lang/he';
+import { OWNER, expectRtl, shot, startStudio, studioTab } from './studio-helpers';
+
+let s: TestServer;
+let browser: Browser;
+beforeAll(async () => { ({ s, browser } = await startStudio({ workers: false })); }, 60_000);
+afterAll(async () => { await browser?.close(); await s?.stop(); }, 60_000);
+
+const PAGES = ['/studio/', '/studio/library', '/studio/live', '/studio/integrations', '/studio/team'];
+
+test('every string has a Hebrew translation that is not the English text', () => {
+  expect(Object.keys(HE).sort()).toEqual(Object.keys(EN).sort());
+  // "Webhooks" is the word Hebrew-speaking engineers use; everything else must differ.
+  const same = Object.keys(EN).filter((k) => HE[k as keyof typeof HE] === EN[k as keyof typeof EN] && k !== 'webhooks');
+  expect(same).toEqual([]);
+});
+
+test('sign-in failure shows the problem in words and keeps what was typed; the language can be switched there', async () => {
+  for (const lang of ['en', 'he'] as const) {
+    const page = await studioTab(browser, s, { lang, signIn: false });
+    try {
+      await page.goto(`${s.url}/studio/library`);
+      await page.waitForURL(/\/studio\/sign-in\?next=%2Fstudio%2Flibrary/);
+      await page.waitForSelector('#signin');
+      expect(await page.evaluate(() => document.documentElement.dir)).toBe(lang === 'he' ? 'rtl' : 'ltr');
+      await shot(page, `signin-${lang}`);
+      await page.fill('#email', OWNER.email);
+      await page.fill('#password', 'not the password at all');
+      await page.click('#signin');
+      await page.waitForSelector('[role=alert]');
+      expect(await page.textContent('[role=alert]')).toContain('wrong e-mail address or password');
+      expect(await page.inputValue('#email')).toBe(OWNER.email);
+      // Signing in afterwards goes where the person was going.
+      await page.fill('#password', OWNER.password);
+      await page.click('#signin');
+      await page.waitForSelector('#drop');
+      expect(new URL(page.url()).pathname).toBe('/studio/library');
+    } finally { await page.context().close(); }
+  }
+}, 90_000);
+
+test('keyboard only: skip link, navigation by Tab and Enter, focus lands on the new page heading', async () => {
+  const page = await studioTab(browser, s);
+  try {
+    await page.goto(`${s.url}/studio/`);
+    await page.waitForSelector('#page-title');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.className)).toBe('skip');
+    let found = false;
+    for (let i = 0; i < 12 && !found; i++) {
+      await page.keyboard.press('Tab');
+      found = await page.evaluate(() => document.activeElement?.getAttribute('href') === '/studio/live');
+    }
+    expect(found).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#create-channel');
+    await page.waitForFunction(() => document.activeElement?.id === 'page-title');
+    // A form is kept when the call fails: a second channel with a taken slug answers 409, shown in words.
+    await page.fill('#channel-name', 'Morning desk');
+    await page.fill('#channel-slug', 'desk');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#ingest');
+    await page.goBack();
+    await page.waitForSelector('#create-channel');
+    await page.fill('#channel-name', 'Evening desk');
+    await page.fill('#channel-slug', 'desk');
+    await page.click('#create-channel button[type=submit]');
+    await page.waitForSelector('#create-channel [role=alert]');
+    expect((await page.textContent('#create-channel [role=alert]'))!.length).toBeGreaterThan(10);
+    expect(await page.inputValue('#channel-name')).toBe('Evening desk');
+  } finally { await page.context().close(); }
+}, 90_000);
+
+/** True when nothing is wider than the window (no sideways scrolling). */
+const fits = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1);
+
+test('phone width (390 px) in both languages: every main page fits without sideways scrolling; Hebrew mirrors', async () => {
+  for (const lang of ['en', 'he'] as const) {
+    const page = await studioTab(browser, s, { lang, phone: true });
+    try {
+      for (const p of PAGES) {
+        await page.goto(`${s.url}${p}`);
+        await page.waitForSelector('#page-title');
+        await page.waitForFunction(() => !document.querySelector('.state.loading'));
+        expect({ page: p, fits: await fits(page) }).toEqual({ page: p, fits: true });
+        if (lang === 'he') expect(await page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+        await shot(page, `phone-${p.replace('/studio/', '').replace(/\/$/, '') || 'dashboard'}-${lang}`);
+      }
+    } finally { await page.context().close(); }
+  }
+}, 120_000);
+
+test('1280×720 in Hebrew: navigation on the right, every main page fits', async () => {
+  const page = await studioTab(browser, s, { lang: 'he' });
+  try {
+    for (const p of PAGES) {
+      await page.goto(`${s.url}${p}`);
+      await page.waitForSelector('#page-title');
+      await expectRtl(page);
+      expect(await fits(page)).toBe(true);
+    }
+  } finally { await page.context().close(); }
+}, 90_000);
