@@ -22,4 +22,4 @@ export function refusalOf(p: Principal, t: ToolDef): AppError | null {
 }
 
 /** The tools a key may use: its scopes allow them and, for CDN-only tenants, they are not platform features. */
-export function toolsFor(p: Principal): Tool[] { return TOOLS.filter((t) => !refusalOf(p, t)); }
+export function toolsFor(p: Principal): Tool[] { return TOOLS.filter((t) => p.scopes.has(t.scope) && !(p.cdnOnly && t.platform !== false)); }

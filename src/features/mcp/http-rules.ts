@@ -35,6 +35,14 @@ export function checkOrigin(ctx: AppContext, req: Request): void {
 /** True when an Accept header leaves application/json acceptable (absent, * / *, application/*, or named with q > 0). */
 export function acceptsJson(accept: string | null): boolean {
   if (accept === null || accept.trim() === '') return true;
+  // Without parameters every listed range has q=1: JSON is acceptable when one of them matches it.
+  if (!accept.includes(';')) {
+    for (const part of accept.split(',')) {
+      const r = part.trim().toLowerCase();
+      if (r === 'application/json' || r === 'application/*' || r === '*/*') return true;
+    }
+    return false;
+  }
   // The most specific range that matches application/json decides (RFC 9110 §12.5.1); q=0 excludes it.
   let spec = 0, q = 0;
   for (const part of accept.split(',')) {

@@ -18,7 +18,19 @@ function longestList(v: Record<string, unknown>): string | null {
  * `_truncated: true` with `_omitted` (items left out). A result without a list that is still too big is refused.
  */
 export function capResult(v: Record<string, unknown>, max = COPY_MAX): Record<string, unknown> {
-  if (size(v) <= max) return v;
+  return cappedWithText(v, max).value;
+}
+
+/** capResult with the result's JSON text (the tool's text copy): a result that fits is serialised once, not twice. */
+export function cappedWithText(v: Record<string, unknown>, max = COPY_MAX): { value: Record<string, unknown>; text: string } {
+  const text = JSON.stringify(v);
+  // UTF-16 length bounds the UTF-8 byte length from below and 3 × it from above: count bytes only near the limit.
+  if (text.length * 3 <= max || (text.length <= max && Buffer.byteLength(text) <= max)) return { value: v, text };
+  const value = shorten(v, max);
+  return { value, text: JSON.stringify(value) };
+}
+
+function shorten(v: Record<string, unknown>, max: number): Record<string, unknown> {
   const out: Record<string, unknown> = { ...v, _truncated: true, _omitted: 0 };
   for (;;) {
     const key = longestList(out);

@@ -7,7 +7,9 @@ import { hidden } from '../../kernel/http/plugin';
 import { readLimited } from '../../kernel/http/body';
 import { BATCH_MAX, MCP_BODY_MAX, PROTOCOL_VERSIONS, checkHeaders, checkOrigin, mcpPrincipal } from './http-rules';
 import { openApiCatalogue } from './openapi-catalogue';
-import { auditCall, buildServer, type CallLog, type McpDeps, type RequestPlan } from './server';
+import { auditCall, authInfoOf, buildPooledServer, buildServer, type CallLog, type McpDeps, type RequestPlan } from './server';
+import { ServerPool } from './server-pool';
+import { toolsFor } from './catalogue';
 import { auditQueue } from './audit-queue';
 import { MCP_DOC } from './doc';
 
@@ -30,13 +32,16 @@ function planOf(msgs: unknown[]): RequestPlan | null {
 }
 
 /**
- * POST /mcp: the assistant endpoint over the official MCP SDK (a fresh McpServer and stateless web-standard
+ * POST /mcp: the assistant endpoint over the official MCP SDK (a pooled McpServer and a fresh stateless web-standard
  * Streamable HTTP transport per request, JSON answers). Transport rules are checked here first: origin (403),
  * key (401/403), Accept (406), Content-Type (415), MCP-Protocol-Version (400), body ≤ 1 MiB (413), batches only
  * for 2025-03-26 and at most 20. GET answers 405 with `Allow: POST` (no server-initiated stream).
  */
 export function mcpRoutes(ctx: AppContext, app: () => AnyElysia) {
-  const deps: McpDeps = { catalogue: openApiCatalogue(ctx, app), audit: auditQueue(ctx), validator: new AjvJsonSchemaValidator() };
+  const deps: McpDeps = {
+    catalogue: openApiCatalogue(ctx, app), audit: auditQueue(ctx), validator: new AjvJsonSchemaValidator(),
+    pool: new ServerPool((shape, allowed) => buildPooledServer(shape, allowed, deps)),
+  };
   return new Elysia()
     .get('/mcp', () => { throw new AppError('method_not_allowed', '/mcp opens no server-initiated stream; send JSON-RPC with POST', { headers: { allow: 'POST' } }); }, { detail: hidden })
     .post('/mcp', async ({ request }) => {
@@ -57,21 +62,23 @@ export function mcpRoutes(ctx: AppContext, app: () => AnyElysia) {
       if (plan.methods.has('initialize')) offerOurVersions(body);
       const log: CallLog = { handled: new Set() };
       const t0 = performance.now();
-      const server = buildServer({ ctx, p }, request, plan, deps, log);
+      // initialize gets a server built for it (its answer shows the capabilities as registered); the rest a pooled one.
+      const pooled = plan.methods.has('initialize') ? null : deps.pool.take(plan.methods.has('tools/list') ? 'list' : 'call', toolsFor(p));
+      const server = pooled?.server ?? buildServer(p, plan, deps);
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);
       // The SDK wants both media types in Accept even in JSON mode; our own rule (JSON not excluded) was checked above.
       const headers = new Headers({ accept: 'application/json, text/event-stream', 'content-type': 'application/json' });
       if (version) headers.set('mcp-protocol-version', version);
       try {
-        const res = await transport.handleRequest(new Request(request.url, { method: 'POST', headers }), { parsedBody: body });
+        const res = await transport.handleRequest(new Request(request.url, { method: 'POST', headers }), { parsedBody: body, authInfo: authInfoOf({ env: { ctx, p }, req: request, log }) });
         // Tool calls the SDK refused before a handler ran (bad arguments, unknown tool) are audited here.
         for (const [id, name] of plan.calls) if (!log.handled.has(id)) auditCall(deps.audit, p, request, name, (findArgs(body, id)), 'rejected', performance.now() - t0);
         res.headers.set('cache-control', 'no-store');
         return res;
       } finally {
-        // Released after the answer is handed over (nothing of it is shared; this only tidies the objects).
-        setImmediate(() => { void server.close(); });
+        // Released after the answer is handed over: the transport is closed, a pooled server waits for the next request.
+        setImmediate(() => { void (pooled ? deps.pool.give(pooled.key, server) : server.close()).catch(() => {}); });
       }
     }, { parse: 'none', detail: MCP_DOC });
 }

@@ -5,13 +5,14 @@ import type { Principal } from '../../kernel/http/auth';
 import { AppError } from '../../kernel/errors';
 import { clientIp } from '../../kernel/http/server';
 import { API_VERSION } from '../meta/routes';
-import { refusalOf, toolNamed, toolsFor } from './catalogue';
+import { TOOLS, refusalOf, toolNamed, toolsFor } from './catalogue';
 import type { OpenApiCatalogue } from './openapi-catalogue';
 import type { AuditQueue } from './audit-queue';
 import { registerPrompts } from './prompts';
 import { registerResources } from './resources';
-import { capResult, problemOf } from './result';
+import { cappedWithText, problemOf } from './result';
 import type { Tool, ToolDef, ToolEnv } from './tool';
+import type { ServerPool } from './server-pool';
 
 /** What one HTTP request asks for: the methods it carries and the tools it calls (decides what to register). */
 export interface RequestPlan { methods: Set<string>; calls: Map<string | number, string> }
@@ -20,10 +21,30 @@ export interface RequestPlan { methods: Set<string>; calls: Map<string | number,
 export interface CallLog { handled: Set<string | number> }
 
 /**
+ * What the handlers of one HTTP request need. It reaches them through the transport's `authInfo.extra` (the SDK hands
+ * it to every handler as `extra.authInfo`), so one server object can answer many requests, one at a time.
+ */
+export interface CallCtx { env: ToolEnv; req: Request; log: CallLog }
+
+type HandlerExtra = { requestId: string | number; authInfo?: { extra?: Record<string, unknown> } };
+
+/** The request context a handler runs for (set by the route on every request). */
+function callOf(extra: HandlerExtra): CallCtx {
+  const c = extra.authInfo?.extra?.call as CallCtx | undefined;
+  if (!c) throw new Error('mcp handler called without its request context');
+  return c;
+}
+
+/** The transport `authInfo` carrying a request's context to the handlers. */
+export function authInfoOf(call: CallCtx): { token: string; clientId: string; scopes: string[]; extra: { call: CallCtx } } {
+  return { token: '', clientId: call.env.p.keyId ?? '', scopes: [...call.env.p.scopes], extra: { call } };
+}
+
+/**
  * What every request's server shares: the OpenAPI catalogue, the audit queue and one JSON Schema validator (the SDK
  * otherwise builds a new Ajv instance in every Server's constructor: most of a stateless request's cost).
  */
-export interface McpDeps { catalogue: OpenApiCatalogue; audit: AuditQueue; validator: jsonSchemaValidator }
+export interface McpDeps { catalogue: OpenApiCatalogue; audit: AuditQueue; validator: jsonSchemaValidator; pool: ServerPool }
 
 const INSTRUCTIONS = 'ViewStream video platform. Tools read the library, channels, catch-up, guide, jobs and statistics of the key\'s tenant, and (with write scopes) cut clips, register or edit assets and open support requests. Nothing can be deleted here. Guides: viewstream://docs/{en|he}/{topic}; API catalogue: viewstream://openapi.';
 
@@ -39,14 +60,19 @@ export function auditCall(q: AuditQueue, p: Principal, req: Request, tool: strin
   q.add({ tenantId: p.tenantId, action: 'mcp.tool_call', actor: p, ip: clientIp(req), target: tool, details: { key: p.keyId, tool, arguments: argsSummary(args), outcome, ...(code ? { code } : {}), duration_ms: Math.round(ms * 10) / 10 } });
 }
 
-/** Registers one tool whose handler runs the service call, caps the result, turns failures into isError and audits. */
-function registerTool(mcp: McpServer, def: Tool, env: ToolEnv, req: Request, log: CallLog, q: AuditQueue): void {
-  const handler = async (args: Record<string, unknown>, extra: { requestId: string | number }): Promise<CallToolResult> => {
+/**
+ * Registers one tool whose handler runs the service call, caps the result, turns failures into isError and audits.
+ * `declareOutput: false` leaves the output schema off the SDK's registration: the SDK then does not re-validate every
+ * result with zod (the schema is still what tools/list declares; servers that list tools always declare it).
+ */
+function registerTool(mcp: McpServer, def: Tool, q: AuditQueue, declareOutput = true): void {
+  const handler = async (args: Record<string, unknown>, extra: HandlerExtra): Promise<CallToolResult> => {
+    const { env, req, log } = callOf(extra);
     log.handled.add(extra.requestId);
     const t0 = performance.now();
     try {
-      const value = capResult(await def.run(env, args as never));
-      const content: CallToolResult['content'] = [{ type: 'text', text: JSON.stringify(value) }];
+      const { value, text } = cappedWithText(await def.run(env, args as never));
+      const content: CallToolResult['content'] = [{ type: 'text', text }];
       for (const l of def.links?.(value) ?? []) content.push({ type: 'resource_link', ...l });
       auditCall(q, env.p, req, def.name, args, 'ok', performance.now() - t0);
       return { content, structuredContent: value };
@@ -58,14 +84,15 @@ function registerTool(mcp: McpServer, def: Tool, env: ToolEnv, req: Request, log
     }
   };
   mcp.registerTool(def.name, {
-    title: def.title, description: def.description, inputSchema: def.inputObject, outputSchema: def.output,
+    title: def.title, description: def.description, inputSchema: def.inputObject, ...(declareOutput ? { outputSchema: def.output } : {}),
     annotations: { title: def.title, readOnlyHint: !def.write, destructiveHint: false, idempotentHint: !def.write, openWorldHint: def.name === 'register_asset_from_url' },
   }, handler as never);
 }
 
 /** A tool the key may not use, registered only to answer a direct call with its refusal (insufficient_scope, feature_disabled). */
-function registerRefusal(mcp: McpServer, def: ToolDef, env: ToolEnv, req: Request, log: CallLog, q: AuditQueue): void {
-  mcp.registerTool(def.name, { title: def.title, description: def.description }, ((extra: { requestId: string | number }) => {
+function registerRefusal(mcp: McpServer, def: ToolDef, q: AuditQueue): void {
+  mcp.registerTool(def.name, { title: def.title, description: def.description }, ((extra: HandlerExtra) => {
+    const { env, req, log } = callOf(extra);
     log.handled.add(extra.requestId);
     const problem = problemOf(refusalOf(env.p, def) ?? new AppError('forbidden', def.name), env.ctx.config.problemsBase);
     auditCall(q, env.p, req, def.name, {}, 'error', 0, String(problem.title));
@@ -73,26 +100,44 @@ function registerRefusal(mcp: McpServer, def: ToolDef, env: ToolEnv, req: Reques
   }) as never);
 }
 
+const newServer = (deps: McpDeps) => new McpServer({ name: 'viewstream', title: 'ViewStream', version: API_VERSION }, {
+  capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: deps.validator,
+});
+
 /**
  * The MCP server of one stateless request: registers only what the request needs — every allowed tool for
  * tools/list, the called tools for tools/call (a refusal stub for a known tool outside the key's scopes when the
  * request does not also list tools), resources and prompts for their methods. Capabilities are always declared.
+ * Used for `initialize` (its answer lists capabilities exactly as registered); other requests use a pooled server.
  */
-export function buildServer(env: ToolEnv, req: Request, plan: RequestPlan, deps: McpDeps, log: CallLog): McpServer {
-  const mcp = new McpServer({ name: 'viewstream', title: 'ViewStream', version: API_VERSION }, {
-    capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: deps.validator,
-  });
-  const allowed = new Set(toolsFor(env.p).map((t) => t.name));
-  if (plan.methods.has('tools/list')) for (const name of allowed) registerTool(mcp, toolNamed(name)!, env, req, log, deps.audit);
+export function buildServer(p: Principal, plan: RequestPlan, deps: McpDeps): McpServer {
+  const mcp = newServer(deps);
+  const allowed = new Set(toolsFor(p).map((t) => t.name));
+  if (plan.methods.has('tools/list')) for (const name of allowed) registerTool(mcp, toolNamed(name)!, deps.audit);
   else {
     for (const name of new Set(plan.calls.values())) {
       const def = toolNamed(name);
       if (!def) continue;
-      if (allowed.has(name)) registerTool(mcp, def, env, req, log, deps.audit);
-      else registerRefusal(mcp, def, env, req, log, deps.audit);
+      if (allowed.has(name)) registerTool(mcp, def, deps.audit);
+      else registerRefusal(mcp, def, deps.audit);
     }
   }
   if ([...plan.methods].some((m) => m.startsWith('resources/'))) registerResources(mcp, deps.catalogue);
   if ([...plan.methods].some((m) => m.startsWith('prompts/'))) registerPrompts(mcp);
+  return mcp;
+}
+
+/**
+ * A server that answers any request of its shape for keys with the same allowed tools: `list` registers the allowed
+ * tools with their output schemas (tools/list shows exactly those); `call` registers them without output schemas plus
+ * a refusal stub for every other tool. Both carry the resources and prompts.
+ */
+export function buildPooledServer(shape: 'list' | 'call', allowed: readonly Tool[], deps: McpDeps): McpServer {
+  const mcp = newServer(deps);
+  const names = new Set(allowed.map((t) => t.name));
+  for (const t of allowed) registerTool(mcp, t, deps.audit, shape === 'list');
+  if (shape === 'call') for (const t of TOOLS) if (!names.has(t.name)) registerRefusal(mcp, t, deps.audit);
+  registerResources(mcp, deps.catalogue);
+  registerPrompts(mcp);
   return mcp;
 }
