@@ -18,8 +18,11 @@ import { NoticeStore } from './notify/queue';
 import type { NoticeKind } from './notify/texts';
 import { DestinationStore } from './destinations/store';
 
-/** What one tick did (for tests and the benchmark). */
-export interface TickResult { checks: number; fired: number; resolved: number; notices: number; ms: number }
+/** What one tick did (for tests and the benchmark); `nextDue`: the earliest end of a pending period (ms), if any. */
+export interface TickResult { checks: number; fired: number; resolved: number; notices: number; ms: number; nextDue: number | null }
+
+/** Which monitors a tick evaluates: all, or those with these ids or targeting these ids. */
+export type TickScope = 'all' | Set<string>;
 
 /** The engine of one app. `tick(now)` is safe to call directly (tests with an injected clock). */
 export class MonitorEngine {
@@ -28,6 +31,8 @@ export class MonitorEngine {
   private dests: DestinationStore;
   private zones = new Map<string, Intl.DateTimeFormat>();
   private running: Promise<TickResult> | null = null;
+  /** A tick asked for while one runs: merged here and run right after it. */
+  private queued: { scope: TickScope; done: Promise<TickResult> } | null = null;
 
   constructor(private ctx: AppContext) {
     this.store = new MonitorStore(ctx.db);
@@ -35,16 +40,30 @@ export class MonitorEngine {
     this.dests = new DestinationStore(ctx.db);
   }
 
-  /** Evaluates every monitor once (a tick already running is awaited instead of doubled). */
-  tick(now = this.ctx.clock.now()): Promise<TickResult> {
-    this.running ??= this.run(now).finally(() => { this.running = null; });
-    return this.running;
+  /**
+   * Evaluates the monitors in `scope` (default all) once. Ticks never overlap: one asked for while another runs is
+   * merged with any other waiting request and runs right after (with the time then, unless `now` was given).
+   */
+  tick(now?: number, scope: TickScope = 'all'): Promise<TickResult> {
+    if (!this.running) {
+      this.running = this.run(now ?? this.ctx.clock.now(), scope).finally(() => { this.running = null; });
+      return this.running;
+    }
+    if (this.queued) {
+      const q = this.queued.scope;
+      this.queued.scope = q === 'all' || scope === 'all' ? 'all' : new Set([...q, ...scope]);
+      return this.queued.done;
+    }
+    const q: { scope: TickScope; done: Promise<TickResult> } = { scope, done: null as unknown as Promise<TickResult> };
+    q.done = this.running.catch(() => undefined).then(() => { this.queued = null; return this.tick(now, q.scope); });
+    this.queued = q;
+    return q.done;
   }
 
-  private async run(now: number): Promise<TickResult> {
+  private async run(now: number, scope: TickScope): Promise<TickResult> {
     const t0 = performance.now();
-    const res: TickResult = { checks: 0, fired: 0, resolved: 0, notices: 0, ms: 0 };
-    const monitors = this.store.all();
+    const res: TickResult = { checks: 0, fired: 0, resolved: 0, notices: 0, ms: 0, nextDue: null };
+    const monitors = this.store.all().filter((m) => scope === 'all' || scope.has(m.id) || (m.target_id !== null && scope.has(m.target_id)));
     if (!monitors.length) return res;
     const states = this.store.states();
     const src = new Sources(this.ctx, this.store, now);
@@ -68,7 +87,11 @@ export class MonitorEngine {
         // The monitor may have changed or gone while conditions were read.
         const cur = this.store.get(m.tenant_id, m.id);
         if (!cur || cur.checks !== m.checks) continue;
-        checks.forEach((c, i) => this.apply(cur, c, i, verdicts[i], memos[i], states.get(`${m.id}/${i}`) ?? null, now, res));
+        checks.forEach((c, i) => {
+          const st = this.apply(cur, c, i, verdicts[i], memos[i], states.get(`${m.id}/${i}`) ?? null, now, res);
+          // A pending check is due again when its period ends: the worker evaluates it then, not at the next period.
+          if (st.state === 'pending') res.nextDue = Math.min(res.nextDue ?? Infinity, st.since + c.for_s * 1000);
+        });
       }
     });
     res.ms = performance.now() - t0;
@@ -76,7 +99,7 @@ export class MonitorEngine {
   }
 
   /** Steps one check and writes what changed. */
-  private apply(m: MonitorRow, c: StoredCheck, i: number, v: Verdict, memo: Record<string, unknown>, prev: StateRow | null, now: number, res: TickResult): void {
+  private apply(m: MonitorRow, c: StoredCheck, i: number, v: Verdict, memo: Record<string, unknown>, prev: StateRow | null, now: number, res: TickResult): StateRow {
     const key = checkKey(c);
     const fresh = !prev || prev.check_key !== key;
     if (fresh && prev?.alert_id && prev.state === 'firing') this.resolve(m, prev.alert_id, now, false, 'check changed');
@@ -107,6 +130,7 @@ export class MonitorEngine {
       }
     }
     if (fresh || next.state !== base.state || next.since !== base.since || next.alert_id !== base.alert_id || next.last_notified_at !== base.last_notified_at || next.memo !== base.memo) this.store.saveState(next);
+    return next;
   }
 
   private fire(m: MonitorRow, c: StoredCheck, i: number, v: Verdict, conditionAt: number, now: number, muted: string | null): AlertRow {

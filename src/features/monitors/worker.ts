@@ -1,7 +1,16 @@
-/** Starts the monitor engine (every `alerts.evalMs`), the notification sender and the Telegram linker for the app. */
+/**
+ * Starts the monitor engine for the app: every `alerts.evalMs` (default 10 s) a full evaluation; at once for the
+ * monitors of a channel whose feed, ingest or recording changed (outbox events); and when a pending period ends.
+ * Also the notification sender (every second) and the Telegram linker (every 2 s while a chat waits).
+ */
 import type { AppContext } from '../../kernel/context';
-import { MonitorEngine } from './engine';
+import { eventsAfter, onOutbox } from '../../kernel/events/outbox';
+import { outboxHead } from '../../kernel/events/cursors';
+import { MonitorEngine, type TickResult, type TickScope } from './engine';
 import { Notifier } from './notify/notifier';
+
+/** Outbox events that change a channel check's condition. */
+const CHANNEL_EVENTS = new Set(['channel.feed_changed', 'channel.ingest_failover', 'channel.recording_status']);
 
 /** The running monitor workers of one app. */
 export interface MonitorWorkers { engine: MonitorEngine; notifier: Notifier }
@@ -11,13 +20,52 @@ export function startMonitorWorkers(ctx: AppContext): MonitorWorkers {
   const engine = new MonitorEngine(ctx);
   const notifier = new Notifier(ctx);
   const log = (what: string) => (e: unknown) => ctx.log.error(`monitors: ${what} failed`, { error: String(e) });
-  const send = () => { notifier.pass().catch(log('sending notifications')); };
-  const evalTimer = setInterval(() => {
-    engine.tick().then((r) => { if (r.notices) send(); }).catch(log('evaluation'));
-  }, Math.max(100, ctx.config.alerts.evalMs));
+  let stopped = false;
+  const send = () => { if (!stopped) notifier.pass().catch(log('sending notifications')); };
+
+  // The earliest end of a pending period, and its timer.
+  let due: number | null = null;
+  let dueTimer: ReturnType<typeof setTimeout> | null = null;
+  const after = (r: TickResult) => {
+    if (r.notices) send();
+    if (r.nextDue === null || (due !== null && due <= r.nextDue)) return;
+    due = r.nextDue;
+    if (dueTimer) clearTimeout(dueTimer);
+    dueTimer = setTimeout(() => { due = null; dueTimer = null; run('all'); }, Math.max(50, r.nextDue - ctx.clock.now() + 5));
+  };
+  const run = (scope: TickScope) => { if (!stopped) engine.tick(undefined, scope).then(after).catch(log('evaluation')); };
+
+  const evalTimer = setInterval(() => run('all'), Math.max(100, ctx.config.alerts.evalMs));
+  // Channel events: evaluate that channel's monitors now (feed down is known within the ingest's own detection time).
+  let seq = outboxHead(ctx.db);
+  let scheduled = false;
+  const unsubscribe = onOutbox(() => {
+    if (scheduled || stopped) return;
+    scheduled = true;
+    setTimeout(() => {
+      scheduled = false;
+      if (stopped) return; // scheduled just before shutdown closed the database
+      const ids = new Set<string>();
+      for (;;) {
+        const evs = eventsAfter(ctx.db, seq, 500);
+        for (const e of evs) {
+          seq = e.seq;
+          const id = (e.data as { channel_id?: string } | null)?.channel_id;
+          if (CHANNEL_EVENTS.has(e.type) && id) ids.add(id);
+        }
+        if (evs.length < 500) break;
+      }
+      if (ids.size) run(ids);
+    }, 20);
+  });
   // Retries and notifications queued while muted become due on their own: look every second.
   const sendTimer = setInterval(send, Math.min(1000, Math.max(100, ctx.config.alerts.evalMs)));
   const tgTimer = setInterval(() => { notifier.pollTelegram().catch(log('reading Telegram updates')); }, 2000);
-  ctx.onStop(() => { clearInterval(evalTimer); clearInterval(sendTimer); clearInterval(tgTimer); });
+  ctx.onStop(() => {
+    stopped = true;
+    unsubscribe();
+    clearInterval(evalTimer); clearInterval(sendTimer); clearInterval(tgTimer);
+    if (dueTimer) clearTimeout(dueTimer);
+  });
   return { engine, notifier };
 }
