@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { gunzipSync } from 'node:zlib';
 import { startTestServer, waitFor, type TestServer } from '../helpers/server';
 import { statsRuntime } from '../../src/features/stats/runtime';
+import { ExportJobs } from '../../src/features/stats/export-jobs';
 import { EVENT_COLUMNS } from '../../src/features/stats/tables';
 import type { StatsParam } from '../../src/kernel/stats';
 
@@ -48,9 +49,14 @@ describe('prepared exports', () => {
     const path = new URL(j.download_url!).pathname + new URL(j.download_url!).search;
     const d = await s.api('GET', path, undefined, { key: keys.read });
     expect(d.status).toBe(200);
+    expect(d.headers.get('x-export-rows')).toBe('3');
     const text = gunzipSync(new Uint8Array(await d.arrayBuffer())).toString('utf8');
     expect(text.charCodeAt(0)).toBe(0xfeff);
     expect(text.trim().split('\r\n').length).toBe(4);
+    // The signing key comes from the master key, not the process: a new instance (as after a restart) accepts the URL.
+    const u = new URL(j.download_url!);
+    const again = await new ExportJobs(s.ctx).download(tenantId, j.id, Number(u.searchParams.get('exp')), u.searchParams.get('sig')!, false);
+    expect(again.rows).toBe(3);
     expect(text).not.toContain('viewer-a');
     // Altered or expired URLs are refused.
     expect((await s.api('GET', path.replace(/sig=[^&]+/, 'sig=AAAA'), undefined, { key: keys.read })).status).toBe(403);

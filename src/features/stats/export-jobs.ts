@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -8,8 +8,11 @@ import type { AppContext } from '../../kernel/context';
 import { AppError, notFound } from '../../kernel/errors';
 import { newId } from '../../kernel/ids';
 import type { StatsQuery } from './query';
-import { EXPORT_MAX_ROWS, countReport, exportStream, type Report } from './export';
+import { EXPORT_MAX_ROWS, exportStream, type Report } from './export';
 import { statsRuntime } from './runtime';
+import { sealerOf } from '../../kernel/secrets/seal';
+import type { Mailer } from '../../kernel/mail';
+import { exportReadyMail } from './export-mail';
 
 /** Limits of prepared (asynchronous) exports. */
 export const JOB_LIMITS = { perHour: 10, waitingFiles: 3, keepMs: 7 * 86_400_000, urlMs: 15 * 60_000, retryAfterS: 600 } as const;
@@ -20,15 +23,23 @@ export interface ExportJobRow {
   rows: number | null; file: string | null; file_name: string | null; created: number; finished: number | null; downloaded: number | null; error: string | null;
 }
 
+/** Label of the download-URL signing key derived from each master key (a purpose of its own, never the master key itself). */
+const URL_KEY_LABEL = 'viewstream/stats-export-url/v1';
+
 /**
  * Prepared exports: one running per tenant (409), 10 created per hour and 3 ready files not yet downloaded (429,
- * Retry-After 600), files kept 7 days, download URLs signed for 15 minutes (HMAC with a per-process key: after a
- * restart, read the job again for a fresh URL). A file with viewer-level columns is served only to stats:pii callers.
+ * Retry-After 600), files kept 7 days, download URLs signed for 15 minutes (HMAC with a key derived from the sealed
+ * master key, so URLs survive a restart; after a master-key rotation URLs signed with the older key still verify
+ * until they expire). A file with viewer-level columns is served only to stats:pii callers. With `email`, the
+ * signed-in person gets the link by mail when the file is ready.
  */
 export class ExportJobs {
-  private key = randomBytes(32);
+  private keys: Buffer[];
   private running = new Set<string>();
-  constructor(private ctx: AppContext) {}
+  constructor(private ctx: AppContext, private mailer: Mailer | null = null) {
+    const ring = sealerOf(ctx.db).ring;
+    this.keys = [ring.current, ...ring.older].map((k) => createHmac('sha256', k.key).update(URL_KEY_LABEL).digest());
+  }
 
   private dir(tenantId: string): string { return join(this.ctx.config.dataDir, 'exports', tenantId); }
 
@@ -39,7 +50,7 @@ export class ExportJobs {
   }
 
   /** Queues an export (202 answer) after the per-tenant limits; the file is written in the background. */
-  async create(q: StatsQuery, report: Report, format: 'csv' | 'ndjson', pii: boolean): Promise<ExportJobRow> {
+  async create(q: StatsQuery, report: Report, format: 'csv' | 'ndjson', pii: boolean, email: string | null = null): Promise<ExportJobRow> {
     const now = this.ctx.clock.now();
     const t = q.tenantId;
     const [c] = await this.rows(`SELECT
@@ -57,21 +68,22 @@ export class ExportJobs {
     await this.ctx.stats.run(`INSERT INTO export_jobs (id, tenant_id, report, format, "from", "to", pii, status, file_name, created, filters) VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?)`,
       [id, t, report, format, q.from, q.to, pii, fileName, now, JSON.stringify(q.filters)]);
     this.running.add(t);
-    setImmediate(() => { void this.run(id, q, report, format, pii).finally(() => this.running.delete(t)); });
+    setImmediate(() => { void this.run(id, q, report, format, pii, email).finally(() => this.running.delete(t)); });
     return (await this.get(t, id))!;
   }
 
-  private async run(id: string, q: StatsQuery, report: Report, format: 'csv' | 'ndjson', pii: boolean): Promise<void> {
+  private async run(id: string, q: StatsQuery, report: Report, format: 'csv' | 'ndjson', pii: boolean, email: string | null): Promise<void> {
     const file = join(this.dir(q.tenantId), `${id}.${format}.gz`);
     try {
       await this.ctx.stats.run(`UPDATE export_jobs SET status = 'running' WHERE id = ?`, [id]);
       mkdirSync(this.dir(q.tenantId), { recursive: true });
-      const total = Math.min(await countReport(this.ctx, report, q), EXPORT_MAX_ROWS);
-      let ok = false;
-      const body = exportStream(this.ctx, report, q, { format, pii, maxRows: EXPORT_MAX_ROWS, onEnd: (_n, good) => { ok = good; } });
+      let ok = false, rows = 0;
+      const body = exportStream(this.ctx, report, q, { format, pii, maxRows: EXPORT_MAX_ROWS, onEnd: (n, good) => { ok = good; rows = n; } });
       await pipeline(Readable.fromWeb(body as never), createGzip(), createWriteStream(file));
       if (!ok) throw new Error('the export stream failed');
-      await this.ctx.stats.run(`UPDATE export_jobs SET status = 'ready', rows = ?, file = ?, finished = ? WHERE id = ?`, [total, file, this.ctx.clock.now(), id]);
+      // `rows` is what the file holds (counted while writing): the download answers it as X-Export-Rows.
+      await this.ctx.stats.run(`UPDATE export_jobs SET status = 'ready', rows = ?, file = ?, finished = ? WHERE id = ?`, [rows, file, this.ctx.clock.now(), id]);
+      if (email) await this.mail(q.tenantId, id, email);
     } catch (e) {
       rmSync(file, { force: true });
       this.ctx.log.error('statistics export failed', { id, error: String(e) });
@@ -98,20 +110,30 @@ export class ExportJobs {
     };
   }
 
-  private sign(id: string, exp: number): string {
-    return createHmac('sha256', this.key).update(`${id}.${exp}`).digest('base64url');
+  private sign(id: string, exp: number, key = this.keys[0]): string {
+    return createHmac('sha256', key).update(`${id}.${exp}`).digest('base64url');
+  }
+
+  /** Mails the ready file's link to the person who asked (a mail failure is logged; the job stays ready). */
+  private async mail(tenantId: string, id: string, to: string): Promise<void> {
+    const j = await this.get(tenantId, id);
+    if (!j) return;
+    const v = this.view(j);
+    if (!this.mailer?.configured) { this.ctx.log.warn('export ready but smtp is not configured: no mail sent', { id }); return; }
+    await this.mailer.send({ to, ...exportReadyMail(v, `${this.ctx.config.baseUrl}/v1/stats/exports/${id}`) })
+      .catch((e) => this.ctx.log.error('export mail failed', { id, error: String(e) }));
   }
 
   /** The gzip file of a ready job, after the URL signature, expiry and pii checks. */
-  async download(tenantId: string, id: string, exp: number, sig: string, pii: boolean): Promise<{ path: string; name: string }> {
-    const good = Buffer.from(this.sign(id, exp));
+  async download(tenantId: string, id: string, exp: number, sig: string, pii: boolean): Promise<{ path: string; name: string; rows: number | null }> {
     const got = Buffer.from(sig);
-    if (got.length !== good.length || !timingSafeEqual(got, good) || exp < this.ctx.clock.now()) throw new AppError('forbidden', 'download URL invalid or expired; read the job again for a fresh one');
+    const signed = this.keys.some((k) => { const good = Buffer.from(this.sign(id, exp, k)); return got.length === good.length && timingSafeEqual(got, good); });
+    if (!signed || exp < this.ctx.clock.now()) throw new AppError('forbidden', 'download URL invalid or expired; read the job again for a fresh one');
     const j = await this.get(tenantId, id);
     if (!j || j.status !== 'ready' || !j.file) throw notFound('export file');
     if (j.pii && !pii) throw new AppError('insufficient_scope', 'this file holds viewer-level columns: stats:pii is required');
     await this.ctx.stats.run('UPDATE export_jobs SET downloaded = ? WHERE id = ? AND downloaded IS NULL', [this.ctx.clock.now(), id]);
-    return { path: j.file, name: j.file_name ?? `${id}.gz` };
+    return { path: j.file, name: j.file_name ?? `${id}.gz`, rows: j.rows };
   }
 
   /** Deletes files older than 7 days and marks their jobs expired (hourly). */
