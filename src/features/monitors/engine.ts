@@ -10,7 +10,7 @@ import { emitEvent } from '../../kernel/events/outbox';
 import { iso } from '../../kernel/clock';
 import { newId } from '../../kernel/ids';
 import { MonitorStore, type AlertRow, type MonitorRow, type StateRow } from './store';
-import { Sources } from './sources';
+import { Sources, type StatsCache } from './sources';
 import { step, type Verdict } from './state';
 import { muteReason, type Quiet } from './quiet';
 import { checkKey, type StoredCheck } from './checks';
@@ -30,6 +30,7 @@ export class MonitorEngine {
   private notices: NoticeStore;
   private dests: DestinationStore;
   private zones = new Map<string, Intl.DateTimeFormat>();
+  private statsCache: StatsCache = new Map();
   private running: Promise<TickResult> | null = null;
   /** A tick asked for while one runs: merged here and run right after it. */
   private queued: { scope: TickScope; done: Promise<TickResult> } | null = null;
@@ -66,7 +67,7 @@ export class MonitorEngine {
     const monitors = this.store.all().filter((m) => scope === 'all' || scope.has(m.id) || (m.target_id !== null && scope.has(m.target_id)));
     if (!monitors.length) return res;
     const states = this.store.states();
-    const src = new Sources(this.ctx, this.store, now);
+    const src = new Sources(this.ctx, this.store, now, this.statsCache);
     // Read every condition first (some are asynchronous), then write all changes in one transaction.
     const evaluated: { m: MonitorRow; checks: StoredCheck[]; verdicts: Verdict[]; memos: Record<string, unknown>[] }[] = [];
     for (const m of monitors) {

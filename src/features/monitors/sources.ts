@@ -20,16 +20,21 @@ const MIN = 60_000;
 /** Samples kept in a check's memo (peak and restart windows). */
 type Samples = [number, number][];
 
+/** Statistics answers kept across ticks: a minute-aligned window changes once a minute, so each is read once a minute. */
+export type StatsCache = Map<string, { at: number; p: Promise<Record<string, number | null>> }>;
+
 /** Per-tick readers with caches; `memo` is the check's own remembered samples (JSON in monitor_states). */
 export class Sources {
   private channels = new Map<string, ChannelRow | null>();
-  private stats = new Map<string, Promise<Record<string, number | null>>>();
   private realtime = new Map<string, Promise<{ concurrent: number; by_content: { kind: string | null; id: string | null; concurrent: number }[] }>>();
   private disk: number | null | undefined;
   private failovers = new Map<string, { at: number; data: string }[]>();
   private svc: StatsService;
 
-  constructor(private ctx: AppContext, private store: MonitorStore, private now: number) { this.svc = new StatsService(ctx); }
+  constructor(private ctx: AppContext, private store: MonitorStore, private now: number, private stats: StatsCache = new Map()) {
+    this.svc = new StatsService(ctx);
+    for (const [k, v] of stats) if (now - v.at > 2 * MIN) stats.delete(k);
+  }
 
   private channel(m: MonitorRow): ChannelRow | null {
     if (m.target_kind !== 'channel' || !m.target_id) return null;
@@ -116,9 +121,14 @@ export class Sources {
     // Minute-aligned ranges let the store answer from its minute rollup where it can.
     const to = Math.ceil(this.now / MIN) * MIN, from = Math.floor((this.now - win) / MIN) * MIN;
     const key = `${m.tenant_id}|${JSON.stringify(f)}|${from}|${to}`;
-    let p = this.stats.get(key);
-    if (!p) { p = this.svc.totals({ tenantId: m.tenant_id, from, to, filters: f }, ['startup_p95', 'error_rate', 'rebuffer_ratio', 'attempts']); this.stats.set(key, p); }
-    const t = await p;
+    let hit = this.stats.get(key);
+    if (!hit) {
+      const p = this.svc.totals({ tenantId: m.tenant_id, from, to, filters: f }, ['startup_p95', 'error_rate', 'rebuffer_ratio', 'attempts']);
+      hit = { at: this.now, p };
+      this.stats.set(key, hit);
+      p.catch(() => this.stats.delete(key)); // a failed read is retried at the next tick
+    }
+    const t = await hit.p;
     const v = t[c.type] ?? null;
     if (v === null) return { holds: false, value: null, summary: `no ${c.type} data in the last ${win / 1000} s`, detail: { attempts: t.attempts ?? 0 } };
     const round = Math.round(v * 1000) / 1000;
