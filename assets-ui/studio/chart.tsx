@@ -26,7 +26,7 @@ export function Chart({ times, lines, values, height = 220, label, timeLabel, lo
       });
       // Time labels in the studio's language: hours and minutes within two days, dates beyond.
       const span = times.length > 1 ? times[times.length - 1] - times[0] : 0;
-      const tf = new Intl.DateTimeFormat(locale, span > 2 * 86400 ? { day: 'numeric', month: 'short' } : { hour: '2-digit', minute: '2-digit' });
+      const tf = new Intl.DateTimeFormat(locale, span > 2 * 86400 ? { day: 'numeric', month: 'short' } : span > 3600 ? { hour: '2-digit', minute: '2-digit' } : { hour: '2-digit', minute: '2-digit', second: '2-digit' });
       const full = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' });
       const hasRight = lines.some((l) => l.axis === 1);
       const opts: uPlot.Options = {
@@ -42,7 +42,7 @@ export function Chart({ times, lines, values, height = 220, label, timeLabel, lo
       ro.observe(el);
     });
     return () => { gone = true; ro?.disconnect(); plot.current?.destroy(); plot.current = null; };
-  }, [lines.map((l) => l.label).join(), height, locale, times.length > 1 ? times[times.length - 1] - times[0] > 2 * 86400 : false]);
+  }, [lines.map((l) => l.label).join(), height, locale, times.length > 1 ? Math.sign(Math.floor((times[times.length - 1] - times[0]) / 3600)) + Math.sign(Math.floor((times[times.length - 1] - times[0]) / 172800)) : 0]);
   useEffect(() => { plot.current?.setData(data.current); }, [times, values]);
   // The chart canvas is drawn left-to-right in both directions (time runs that way); the box keeps dir=ltr.
   return <figure class="chart" aria-label={label}><div ref={box} dir="ltr" class="chart-box" style={{ minHeight: `${height}px` }} /></figure>;

@@ -4,6 +4,7 @@ import { api, errorWords, get } from '../api';
 import { Chart } from '../chart';
 import { useStudio } from '../ctx';
 import { loadPlayer } from '../player';
+import { segmentKbps } from '../livebitrate';
 import { Badge, CopyField, Loading, PageHead, Problem, useLoad } from '../ui';
 import type { ChannelView } from './live';
 
@@ -25,8 +26,11 @@ export function ChannelPage({ id }: { id: string }) {
     const h = setInterval(async () => {
       try {
         const n = await get<ChannelView>(`/v1/channels/${encodeURIComponent(id)}`);
+        // The input's bitrate as the API reports it; when it has none, measured from the newest delivered segment.
+        const kbps = n.input.bitrate_kbps ?? (n.status === 'live' ? await segmentKbps(n.playback.hls) : null);
+        if (kbps !== null && n.input.bitrate_kbps === null) n.input = { ...n.input, bitrate_kbps: kbps };
         ch.set(n);
-        setHist((o) => ({ times: [...o.times, Date.now() / 1000].slice(-KEEP), kbps: [...o.kbps, n.input.bitrate_kbps].slice(-KEEP) }));
+        setHist((o) => ({ times: [...o.times, Date.now() / 1000].slice(-KEEP), kbps: [...o.kbps, kbps].slice(-KEEP) }));
       } catch { /* shown on the next success or by the page's error */ }
     }, 2000);
     return () => clearInterval(h);
@@ -36,7 +40,7 @@ export function ChannelPage({ id }: { id: string }) {
     if (!live || !host.current || !c) return;
     let p: { destroy?: () => void } | null = null;
     let gone = false;
-    loadPlayer().then((r) => r.create(host.current!, { src: c.playback.hls, tenant: me?.current_tenant?.slug ?? '', live: 'true', muted: 'true' }))
+    loadPlayer().then((r) => r.create(host.current!, { src: c.playback.hls, tenant: me?.current_tenant?.slug ?? '', autoplay: '1', muted: '1' }))
       .then((x) => { if (gone) x?.destroy?.(); else p = x; }, () => {});
     return () => { gone = true; p?.destroy?.(); host.current?.replaceChildren(); };
   }, [live]);
@@ -60,7 +64,7 @@ export function ChannelPage({ id }: { id: string }) {
       </PageHead>
       <Problem error={err} />
       <div class="grid2">
-        <section class="panel wide">
+        <section class="panel wide" id="health-panel" data-samples={hist.kbps.filter((v) => v !== null).length}>
           <h2>{t('health')}</h2>
           <dl class="kv inline" id="health">
             <dt>{t('state')}</dt><dd><Badge status={c.status} /></dd>
