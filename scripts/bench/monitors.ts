@@ -51,7 +51,8 @@ try {
   const now = Date.now();
   for (let i = 0; i < 100; i++) {
     const events = [{ e: 'view_start', t: now - 60_000 }, { e: 'play_request', t: now - 59_000 }, { e: 'first_frame', t: now - 58_000, startup_ms: 500 + i * 20 }, ...Array.from({ length: 5 }, (_, k) => ({ e: 'heartbeat', t: now - 50_000 + k * 10_000, pos: k * 10, rebuffer_ms: i % 7 ? 0 : 800 }))];
-    await fetch(`${app.url}/b/v1`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ v: 1, sid: `s-${i}`, vid: `v-${i}`, tenant: 'default', host: 'news.example', kind: 'live', id: channels[i].slug, events }) });
+    const r = await fetch(`${app.url}/b/v1`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ v: 1, sid: `s-${i}`, vid: `v-${i}`, tenant: 'default', host: 'news.example', kind: 'live', id: channels[i].slug, events: events.map((e) => ({ pos: 0, buf: 4, ...e })) }) });
+    if (r.status !== 204) throw new Error(`beacon: ${r.status} ${await r.text()}`);
   }
 
   const pid = app.proc.pid;
