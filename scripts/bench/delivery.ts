@@ -2,10 +2,12 @@
 /**
  * Delivery benchmark: a 2 MB segment through a tokenised path (/t/<token>/m/...) at 64 connections, against nginx
  * (Debian package) serving the same file from the same disk on loopback, in the same run (alternating rounds,
- * medians). nginx runs with 1 worker (the appliance is one event loop) and, for reference, with 2 workers.
+ * medians). The appliance runs with --workers serving processes (VS_DELIVERY_WORKERS, default 2: main + 1 delivery
+ * worker); nginx with 1 and with 2 workers. Issue 21 target: >= 1.0x nginx with 2 workers, p99 within 1.2x of its.
+ * Prints the stall monitor of every appliance process (VS_STALL_FILE).
  * With --origin-log: the same segment with the statistics origin log on vs off (VS_ORIGIN_LOG, appliance restarted
  * between rounds: on, off, on, ...), ratio of medians (issue 16 target >= 0.95).
- * Usage: bun scripts/bench/delivery.ts [--seconds 6] [--rounds 3] [--origin-log]
+ * Usage: bun scripts/bench/delivery.ts [--seconds 6] [--rounds 3] [--workers 2] [--origin-log]
  */
 import { Database } from 'bun:sqlite';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,14 +16,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { median, startAppliance, wrk, type WrkResult } from './lib';
+import { stallFileLines } from './stall';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '6' }, rounds: { type: 'string', default: '3' }, 'origin-log': { type: 'boolean', default: false } } });
-const seconds = Number(values.seconds), rounds = Number(values.rounds);
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '6' }, rounds: { type: 'string', default: '3' }, 'origin-log': { type: 'boolean', default: false }, workers: { type: 'string', default: '2' } } });
+const seconds = Number(values.seconds), rounds = Number(values.rounds), workers = values.workers;
 if (!Bun.which('nginx') && !Bun.which('/usr/sbin/nginx')) throw new Error('nginx not found: apt-get install nginx-light');
 const dir = mkdtempSync(join(tmpdir(), 'vs-bench-dlv-'));
 const data = join(dir, 'data');
 const cfg = join(dir, 'bench.yml');
 writeFileSync(cfg, 'rate_limit: { per_second: 100000000, burst: 100000000 }\nlog_level: warn\n');
+const stallFile = join(dir, 'stalls', 'appliance');
+mkdirSync(join(dir, 'stalls'));
+const env = { VS_CONFIG: cfg, VS_DELIVERY_WORKERS: workers, VS_STALL_FILE: stallFile };
 
 // 1. First start creates the schema and the owner key; stop; add a ready asset whose output holds a 2 MB segment.
 let app = await startAppliance(data, { VS_CONFIG: cfg });
@@ -41,7 +47,7 @@ db.query(`INSERT INTO assets (id, tenant_id, title, status, source, output, crea
 db.close();
 
 // 2. Restart, sign a token, derive the segment's tokenised URL.
-app = await startAppliance(data, { VS_CONFIG: cfg });
+app = await startAppliance(data, env);
 const tok = await (await fetch(`${app.url}/v1/playback/tokens`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ asset, ttl_s: 3600 }) })).json() as { src: string };
 const segUrl = new URL('seg_00001.m4s', tok.src).toString();
 const check = await fetch(segUrl);
@@ -69,18 +75,21 @@ try {
   const row = (name: string, r: WrkResult[]) => `${name.padEnd(30)} ${median(r.map((x) => x.rps)).toFixed(0).padStart(6)} req/s ${median(r.map((x) => x.mbps)).toFixed(0).padStart(6)} MB/s   p99 ${median(r.map((x) => x.p99ms)).toFixed(1)} ms   non-2xx ${r.reduce((s, x) => s + x.non2xx, 0)}`;
   console.log(`2 MB segment, 64 connections, ${rounds} x ${seconds} s rounds (median)`);
   console.log(row('nginx (1 worker)', b));
-  console.log(row('appliance /t/<token>/m/... ', a));
+  console.log(row(`appliance (${workers} proc) /t/<token>/m/`, a));
   console.log(row('nginx (2 workers, reference)', c));
   const r1 = median(a.map((x) => x.rps)) / median(b.map((x) => x.rps));
   const r2 = median(a.map((x) => x.rps)) / median(c.map((x) => x.rps));
-  console.log(`ratio appliance/nginx(1 worker): ${r1.toFixed(2)} (target >= 0.7); vs nginx(2 workers): ${r2.toFixed(2)}`);
+  const p99r = median(a.map((x) => x.p99ms)) / median(c.map((x) => x.p99ms));
+  console.log(`ratio appliance/nginx(1 worker): ${r1.toFixed(2)}; vs nginx(2 workers): ${r2.toFixed(2)} (target >= 1.0); p99 vs nginx(2 workers): ${p99r.toFixed(2)}x (target <= 1.2)`);
+  console.log(`per round appliance/nginx(2 workers): ${a.map((x, i) => (x.rps / c[i].rps).toFixed(2)).join(' ')}`);
+  for (const l of stallFileLines(stallFile)) console.log(l);
   if (values['origin-log']) {
     // Origin request log on vs off: restart the appliance with VS_ORIGIN_LOG each round (one DuckDB writer at a time).
     const on: WrkResult[] = [], off: WrkResult[] = [];
     for (let i = 0; i < rounds * 2; i++) {
       const logOn = i % 2 === 0;
       app.kill('SIGTERM'); await app.proc.exited;
-      app = await startAppliance(data, { VS_CONFIG: cfg, VS_ORIGIN_LOG: logOn ? 'on' : 'off' });
+      app = await startAppliance(data, { ...env, VS_ORIGIN_LOG: logOn ? 'on' : 'off' });
       const u = segUrl.replace(/^http:\/\/[^/]+/, app.url);
       await wrk(u, { ...o, seconds: 2 });
       (logOn ? on : off).push(await wrk(u, o));

@@ -1,7 +1,8 @@
 import type { AppContext } from '../../kernel/context';
 import type { Db } from '../../kernel/db/sqlite';
 import { onOutbox } from '../../kernel/events/outbox';
-import { fanOutAll } from './fanout';
+import { fanOutBatch } from './fanout';
+import { lazyCommit } from './lazy-commit';
 import { nextAttemptAt, ACK_TIMEOUT_MS } from './schedule';
 import { sendAttempt } from './sender';
 import { WebhookStore, endpointsVersion, type AttemptResult, type DueDelivery, type EndpointRow } from './store';
@@ -16,8 +17,14 @@ export interface DispatcherOptions {
   timeoutMs?: number;
   /** Real-time poll interval for retries that became due on the clock (and events written by other processes). */
   pollMs?: number;
-  /** Outcomes are committed in batches at most this often (each commit is an fsync). */
+  /** Outcomes are committed in batches at most this often. */
   flushMs?: number;
+  /** Outbox events fanned out per slice (one transaction; the event loop runs between slices). */
+  fanOutBatch?: number;
+  /** Attempts started per pump (each costs the event loop a little: the next ones start on the next turn). */
+  startsPerPump?: number;
+  /** Outcomes committed per transaction (more wait for the next turn). */
+  flushRows?: number;
 }
 
 const running = new WeakMap<Db, WebhookDispatcher>();
@@ -54,7 +61,7 @@ export class WebhookDispatcher {
 
   constructor(private ctx: AppContext, opts: DispatcherOptions = {}) {
     this.store = new WebhookStore(ctx.db);
-    this.o = { concurrency: 256, perEndpoint: 16, timeoutMs: ACK_TIMEOUT_MS, pollMs: 250, flushMs: 20, ...opts };
+    this.o = { concurrency: 256, perEndpoint: 16, timeoutMs: ACK_TIMEOUT_MS, pollMs: 250, flushMs: 20, fanOutBatch: 100, startsPerPump: 16, flushRows: 100, ...opts };
   }
 
   /** Starts listening for outbox wake-ups and polling for due retries. */
@@ -74,12 +81,11 @@ export class WebhookDispatcher {
     setImmediate(() => { this.scheduled = false; if (!this.stopped) this.pump(); });
   }
 
-  /** Runs one pump now and waits for every attempt it started, then records their outcomes. */
+  /** Drains the outbox, runs one pump and waits for every attempt it started, then records their outcomes. */
   async tick(): Promise<void> {
-    this.outboxDirty = true;
-    this.pump();
+    do { this.outboxDirty = true; this.pump(Infinity); } while (this.outboxDirty);
     await Promise.allSettled([...this.inflight.values()]);
-    this.flush();
+    while (this.results.length) this.flush();
   }
 
   /** Number of attempts in flight. */
@@ -94,17 +100,20 @@ export class WebhookDispatcher {
     this.unsub?.();
     this.ac.abort();
     await Promise.allSettled([...this.inflight.values()]);
-    try { this.flush(); } catch { /* database already closed */ }
+    try { while (this.results.length) this.flush(); } catch { /* database already closed */ }
     if (running.get(this.ctx.db) === this) running.delete(this.ctx.db);
   }
 
-  private pump(): void {
+  private pump(starts = this.o.startsPerPump): void {
     try {
       if (this.outboxDirty) {
+        // One slice per pump: a burst of events is fanned out over several turns of the event loop, never in one block.
         this.outboxDirty = false;
-        fanOutAll(this.ctx.db, this.ctx.clock.now());
+        const n = fanOutBatch(this.ctx.db, this.ctx.clock.now(), this.o.fanOutBatch);
+        this.outboxDirty = n >= this.o.fanOutBatch;
+        if (this.outboxDirty) this.kick();
       }
-      this.claim();
+      this.claim(starts);
     } catch (e) {
       this.ctx.log.error('webhook dispatcher pump failed', { error: String((e as Error)?.stack ?? e) });
     }
@@ -121,13 +130,15 @@ export class WebhookDispatcher {
     }, this.o.flushMs);
   }
 
-  /** Commits finished attempts in one transaction, then lets their rows be claimed again. */
+  /** Commits finished attempts (up to `flushRows` per transaction), then lets their rows be claimed again. */
   private flush(): void {
     if (!this.results.length) return;
-    const batch = this.results;
-    this.results = [];
+    const batch = this.results.slice(0, this.o.flushRows);
+    this.results = this.results.slice(batch.length);
+    if (this.results.length) this.scheduleFlush();
     try {
-      this.ctx.db.transaction(() => { for (const r of batch) this.store.applyResult(r); }).immediate();
+      // Outcomes commit without waiting for fsync (a lost outcome only means the attempt is sent again: lazyCommit).
+      lazyCommit(this.ctx.db, () => { for (const r of batch) this.store.applyResult(r); });
     } catch (e) {
       this.results = batch.concat(this.results);
       throw e;
@@ -144,19 +155,22 @@ export class WebhookDispatcher {
     this.endpoints = this.store.enabledEndpoints();
   }
 
-  private claim(): void {
+  private claim(starts: number): void {
     this.loadEndpoints();
     const now = this.ctx.clock.now();
     const n = this.endpoints.length;
     this.rotate = (this.rotate + 1) % Math.max(1, n);
+    let budget = starts;
     for (let i = 0; i < n; i++) {
+      if (budget <= 0) { this.kick(); return; } // the rest start on the next turn of the event loop
       const ep = this.endpoints[(i + this.rotate) % n];
       const busy = this.perEp.get(ep.id) ?? 0;
-      let free = Math.min(this.o.perEndpoint - busy, this.o.concurrency - this.inflight.size);
+      let free = Math.min(this.o.perEndpoint - busy, this.o.concurrency - this.inflight.size, budget);
       if (free <= 0) continue;
       for (const d of this.store.due(ep.id, now, free + busy + this.done.size)) {
         if (this.inflight.has(d.id) || this.done.has(d.id)) continue;
         if (free-- <= 0) break;
+        budget--;
         this.send(ep, d);
       }
     }

@@ -1,4 +1,5 @@
-import { tx, type Db } from '../../kernel/db/sqlite';
+import type { Db } from '../../kernel/db/sqlite';
+import { lazyCommit } from './lazy-commit';
 import { eventsAfter, type OutboxEvent } from '../../kernel/events/outbox';
 import { outboxCursor, setOutboxCursor } from '../../kernel/events/cursors';
 import { newId } from '../../kernel/ids';
@@ -16,10 +17,11 @@ export function wants(e: EndpointRow, events: string[], ev: OutboxEvent): boolea
 
 /**
  * Turns the next batch of outbox events into delivery rows and advances the cursor in the same transaction, so a
- * crash loses nothing and never queues an event twice for one endpoint. Returns the number of events consumed.
+ * crash loses nothing and never queues an event twice for one endpoint (committed without waiting for fsync: see
+ * lazyCommit). Returns the number of events consumed.
  */
 export function fanOutBatch(db: Db, now: number, batch = 500): number {
-  return tx(db, () => {
+  return lazyCommit(db, () => {
     const store = new WebhookStore(db);
     const from = outboxCursor(db, FANOUT_CURSOR);
     const events = eventsAfter(db, from, batch);
