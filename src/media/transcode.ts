@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { encodeArgs, SEG } from './args/encode';
+import { encodeArgs, SEG, type Stills } from './args/encode';
 import { downloadArgs, posterArgs, spriteArgs } from './args/images';
 import type { H264Encoder } from './encoders';
 import { MediaError } from './errors';
@@ -11,7 +11,7 @@ import { finishMaster, finishMedia, segmentCount, spriteLayout, thumbsVtt } from
 import type { MediaInfo } from './probe-parse';
 import { readable } from './probe';
 import { runTool, type RunResult } from './process';
-import { foldProgress, progressOf, type ProgressState } from './progress';
+import { byFrames, foldProgress, progressOf, type ProgressState } from './progress';
 
 /** Inputs of one asset transcode (media/ never sees config or the database). */
 export interface TranscodeOptions {
@@ -35,7 +35,7 @@ export interface TranscodeResult {
   thumb: { w: number; h: number; intervalS: number };
 }
 
-const ENCODE_SHARE = 90;
+const ENCODE_SHARE = 97;
 
 function failure(what: string, r: RunResult): MediaError {
   if (r.aborted) return new MediaError('aborted', false);
@@ -63,12 +63,12 @@ async function encodeOnce(o: TranscodeOptions, encoder: H264Encoder): Promise<Ru
     firstSent = true;
     o.onFirstPlayable?.();
   }, 250);
-  const args = encodeArgs(o.tools.ffmpeg, { source: o.source, outDir: o.workDir, plan: o.plan, encoder, audio: !!o.info.audio });
+  const args = encodeArgs(o.tools.ffmpeg, { source: o.source, outDir: o.workDir, plan: o.plan, encoder, audio: !!o.info.audio, stills: stillsOf(o).stills });
   const r = await runTool(args, {
     signal: o.signal, stallMs: o.stallMs ?? 60_000,
     onStdoutLine: (l) => {
       st = foldProgress(st, l);
-      const p = progressOf(st, o.info.durationS, (Date.now() - started) / 1000);
+      const p = progressOf(byFrames(st, o.plan.fps), o.info.durationS, (Date.now() - started) / 1000);
       o.onProgress?.((p.pct * ENCODE_SHARE) / 100, p.etaS);
     },
   }).done;
@@ -101,6 +101,21 @@ async function step(o: TranscodeOptions, what: string, argv: string[], pct: numb
   o.onProgress?.(pct, null);
 }
 
+/** Still geometry for a plan: poster at 10% (at most 10 s) at most 1280 wide; sprite tiles from the lowest rung's aspect. */
+function stillsOf(o: Pick<TranscodeOptions, 'plan' | 'info'>): { stills: Stills; sprite: { intervalS: number; w: number; h: number; cols: number; rows: number }; layout: ReturnType<typeof spriteLayout> } {
+  const top = o.plan.renditions[0], low = o.plan.renditions[o.plan.renditions.length - 1];
+  const dur = o.info.durationS;
+  const tw = low.height > low.width ? 90 : 160;
+  const th = Math.max(2, Math.round((tw * low.height) / low.width / 2) * 2);
+  const layout = spriteLayout(dur);
+  return { layout, stills: { posterAtS: Math.min(dur * 0.1, 10), posterWidth: Math.min(top.width, 1280) & ~1 }, sprite: { intervalS: layout.intervalS, w: tw, h: th, cols: layout.cols, rows: layout.rows } };
+}
+
+/**
+ * After the encode: playlists finished as VOD; the progressive download (remuxed from the top rendition) and the
+ * sprite sheet (from the lowest rendition) in parallel; the thumbnail track. The poster came out of the encode's
+ * own decode; when it could not be written there it is cut here from our top rendition.
+ */
 async function packageExtras(o: TranscodeOptions): Promise<Omit<TranscodeResult, 'encoder' | 'fallbackFrom'>> {
   const dir = o.workDir, ff = o.tools.ffmpeg, n = o.plan.renditions.length, audio = !!o.info.audio;
   const master = join(dir, SEG.master);
@@ -109,25 +124,20 @@ async function packageExtras(o: TranscodeOptions): Promise<Omit<TranscodeResult,
     const p = join(dir, `media_${i}.m3u8`);
     writeFileSync(p, finishMedia(readFileSync(p, 'utf8'), true));
   }
+  const { stills, sprite, layout } = stillsOf(o);
   const tmpV = join(dir, '.top-video.mp4'), tmpA = join(dir, '.audio.mp4'), tmpLo = join(dir, '.low-video.mp4');
   joinRepresentation(dir, 0, tmpV);
   if (audio) joinRepresentation(dir, n, tmpA);
-  await step(o, 'download remux', downloadArgs(ff, tmpV, audio ? tmpA : null, join(dir, 'download.mp4')), 93);
-  const top = o.plan.renditions[0];
-  const dur = o.info.durationS;
-  await step(o, 'poster', posterArgs(ff, tmpV, Math.min(dur * 0.1, 10), dir, Math.min(top.width, 1280) & ~1), 95);
-  const low = o.plan.renditions[n - 1];
+  const steps: Promise<void>[] = [step(o, 'download remux', downloadArgs(ff, tmpV, audio ? tmpA : null, join(dir, 'download.mp4')), 98)];
+  if (!existsSync(join(dir, 'poster.jpg')) || !existsSync(join(dir, 'poster.webp'))) steps.push(step(o, 'poster', posterArgs(ff, tmpV, 0, dir, stills.posterWidth), 98));
   if (n > 1) joinRepresentation(dir, n - 1, tmpLo);
-  const portrait = low.height > low.width;
-  const tw = portrait ? 90 : 160;
-  const th = Math.max(2, Math.round((tw * low.height) / low.width / 2) * 2);
-  const lay = spriteLayout(dur);
-  await step(o, 'sprite', spriteArgs(ff, n > 1 ? tmpLo : tmpV, join(dir, 'sprite.jpg'), { intervalS: lay.intervalS, w: tw, h: th, cols: lay.cols, rows: lay.rows }), 99);
-  writeFileSync(join(dir, 'thumbs.vtt'), thumbsVtt(dur, lay, tw, th));
+  steps.push(step(o, 'sprite', spriteArgs(ff, n > 1 ? tmpLo : tmpV, join(dir, 'sprite.jpg'), sprite), 99));
+  await Promise.all(steps);
+  writeFileSync(join(dir, 'thumbs.vtt'), thumbsVtt(o.info.durationS, layout, sprite.w, sprite.h));
   for (const t of [tmpV, tmpA, tmpLo]) rmSync(t, { force: true });
   return {
     renditions: o.plan.renditions, audio,
     files: { hls: SEG.master, dash: SEG.mpd, poster: 'poster.jpg', poster_webp: 'poster.webp', sprite: 'sprite.jpg', thumbs_vtt: 'thumbs.vtt', download: 'download.mp4' },
-    thumb: { w: tw, h: th, intervalS: lay.intervalS },
+    thumb: { w: sprite.w, h: sprite.h, intervalS: layout.intervalS },
   };
 }

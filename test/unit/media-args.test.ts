@@ -86,3 +86,13 @@ test('quick-play preview: only browser-ready H.264/AAC sources are remuxed', asy
   expect(remuxBlocker({ ...info, video: { ...v1080, rotation: 90 } })).toContain('rotated');
   expect(remuxBlocker({ ...info, audio: { ...info.audio, codec: 'ac3' } })).toContain('ac3');
 });
+
+test('poster from the encode: a branch of the same decode, written after the ladder output (golden)', () => {
+  const a = encodeArgs('ffmpeg', { source: '/d/src.mp4', outDir: '/d/out', plan, encoder: 'libx264', audio: true, stills: { posterAtS: 1.5, posterWidth: 1280 } });
+  const fc = a[a.indexOf('-filter_complex') + 1];
+  expect(fc).toBe('[0:v]fps=25,format=yuv420p,split=3[s0][s1][ps];[s0]scale=1280:720:flags=bicubic,setsar=1[v0];[s1]scale=640:360:flags=bicubic,setsar=1[v1];'
+    + '[ps]select=gte(t\\,1.500),scale=1280:-2,split=2[pj][pw]');
+  expect(a.slice(a.indexOf('/d/out/manifest.mpd')).join(' ')).toBe('/d/out/manifest.mpd -map [pj] -frames:v 1 -q:v 3 -update 1 /d/out/poster.jpg -map [pw] -frames:v 1 -c:v libwebp -quality 80 -update 1 /d/out/poster.webp');
+  // Without stills the ladder command is unchanged (the benchmark's hand-written baseline).
+  expect(encodeArgs('ffmpeg', { source: '/d/src.mp4', outDir: '/d/out', plan, encoder: 'libx264', audio: true }).join(' ')).toBe(golden.libx264);
+});

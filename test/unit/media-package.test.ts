@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test';
 import { finishMaster, finishMedia, segmentCount, spriteLayout, thumbsVtt } from '../../src/media/package';
-import { foldProgress, progressOf } from '../../src/media/progress';
+import { byFrames, foldProgress, progressOf, type ProgressState } from '../../src/media/progress';
 import { parseRange, mimeOf } from '../../src/features/media-delivery/serve-file';
 import { backoffMs } from '../../src/jobs/backoff';
 
@@ -29,12 +29,15 @@ test('sprite layout and thumbnail VTT golden', () => {
 });
 
 test('progress lines fold into percent and ETA', () => {
-  let st = { outTimeS: 0, speed: null as number | null, ended: false };
+  let st: ProgressState = { outTimeS: 0, speed: null, ended: false };
   for (const l of ['frame=10', 'out_time_us=2000000', 'speed=2.00x', 'progress=continue']) st = foldProgress(st, l);
-  expect(st).toEqual({ outTimeS: 2, speed: 2, ended: false });
+  expect(st).toEqual({ outTimeS: 2, speed: 2, ended: false, frame: 10 });
   expect(progressOf(st, 8, 1)).toEqual({ pct: 25, etaS: 3 });
   expect(foldProgress(st, 'out_time_us=N/A').outTimeS).toBe(2);
   expect(foldProgress(st, 'progress=end').ended).toBe(true);
+  // Media time from frames (first video output): out_time is the furthest of all outputs, stills included.
+  expect(byFrames(foldProgress(foldProgress(st, 'frame=50'), 'out_time_us=19000000'), 25).outTimeS).toBe(2);
+  expect(byFrames({ outTimeS: 3, speed: null, ended: false }, 25).outTimeS).toBe(3);
 });
 
 test('byte ranges: single, open, suffix, past the end, malformed', () => {

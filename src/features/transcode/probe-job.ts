@@ -32,6 +32,9 @@ export async function processAsset(ctx: AppContext, job: JobRun<'asset.process'>
   const a = lifecycleAsset(ctx.db, id);
   if (!a || a.deleted_at !== null) throw new PermanentJobError('asset not found or deleted');
   if (a.status === 'ready') return;
+  // Probed already and handed to its encode (this job ran on to remux the preview when the process died): the
+  // encode job owns the asset now; probing again would queue a second encode.
+  if (a.probe && (a.status === 'queued' || a.status === 'encoding' || a.status === 'packaging')) return;
   // A source still being fetched: transient, retried with backoff.
   if (!a.source_path) throw new Error('source not available yet');
   if (!transition(ctx.db, id, [...WORKING, 'failed'], 'probing')) throw new PermanentJobError(`asset is ${a.status}`);

@@ -10,7 +10,15 @@ export interface EncodeSpec {
   encoder: H264Encoder;
   audio: boolean;
   vaapiDevice?: string;
+  /** Poster cut from the same decode (no second pass after the encode); left out: ladder only. */
+  stills?: Stills;
 }
+
+/**
+ * The stills the encode writes beside the ladder: the poster (JPEG + WebP) at `posterAtS`. The sprite sheet is not
+ * among them: ffmpeg 5.1 holds back its progress reports while a `tile=` output has no frame yet (until the end).
+ */
+export interface Stills { posterAtS: number; posterWidth: number }
 
 /** Names of the files the packager writes (DASH-templated). */
 export const SEG = { mpd: 'manifest.mpd', master: 'master.m3u8', init: 'init_$RepresentationID$.m4s', media: 'seg_$RepresentationID$_$Number%05d$.m4s' };
@@ -29,17 +37,33 @@ function hwUpload(e: H264Encoder): string {
 }
 
 /** Pure: the filter graph: one decode, frame-rate cap and 8-bit 4:2:0 once, then split and scale per rendition. */
-export function ladderFilter(spec: Pick<EncodeSpec, 'plan' | 'encoder'>): string {
+export function ladderFilter(spec: Pick<EncodeSpec, 'plan' | 'encoder' | 'stills'>): string {
   const { plan } = spec;
   const n = plan.renditions.length;
   // fps only when the source rate is capped; yuv420p: 10-bit/4:2:2 sources become what every H.264 player decodes.
   const pre = [...(plan.fpsDivisor > 1 ? [`fps=${+plan.fps.toFixed(3)}`] : []), 'format=yuv420p'].join(',');
-  const labels = plan.renditions.map((_, i) => `[s${i}]`).join('');
-  const head = `[0:v]${pre}${n > 1 ? `,split=${n}${labels}` : '[s0]'}`;
+  const st = spec.stills;
+  const outs = n + (st ? 1 : 0);
+  const labels = plan.renditions.map((_, i) => `[s${i}]`).join('') + (st ? '[ps]' : '');
+  const head = `[0:v]${pre}${outs > 1 ? `,split=${outs}${labels}` : '[s0]'}`;
   // setsar: even sizes cannot always hit the aspect exactly (854x480 for 16:9); the SAR keeps the display aspect
   // identical across renditions, which the DASH muxer requires within an adaptation set (max=: no rounding of N/D to 2-digit terms).
   const tails = plan.renditions.map((r, i) => `[s${i}]scale=${r.width}:${r.height}:flags=bicubic,setsar=${r.sar === '1' ? '1' : `${r.sar}:max=1000000`}${hwUpload(spec.encoder)}[v${i}]`);
+  if (st) {
+    // Poster: the first frame at or after posterAtS (select; `\\,` escapes the comma inside the graph), scaled once, written twice.
+    tails.push(`[ps]select=gte(t\\,${st.posterAtS.toFixed(3)}),scale=${st.posterWidth}:-2,split=2[pj][pw]`);
+  }
   return [head, ...tails].join(';');
+}
+
+/** Pure: the still outputs after the ladder's own output (each output's options precede its file name). */
+function stillOutputs(outDir: string): string[] {
+  return [
+    // -q:v 3: good JPEG quality; -update 1: a single image, not a numbered sequence; one frame each.
+    '-map', '[pj]', '-frames:v', '1', '-q:v', '3', '-update', '1', `${outDir}/poster.jpg`,
+    // libwebp lossy at quality 80.
+    '-map', '[pw]', '-frames:v', '1', '-c:v', 'libwebp', '-quality', '80', '-update', '1', `${outDir}/poster.webp`,
+  ];
 }
 
 function videoCodecArgs(spec: EncodeSpec): string[] {
@@ -65,7 +89,7 @@ function videoCodecArgs(spec: EncodeSpec): string[] {
   }
 }
 
-/** Pure: the whole ladder in one ffmpeg run, packaged as CMAF segments with a DASH manifest and HLS playlists. */
+/** Pure: the whole ladder in one ffmpeg run, packaged as CMAF segments with a DASH manifest and HLS playlists (plus the poster when `stills` is set). */
 export function encodeArgs(ffmpeg: string, spec: EncodeSpec): string[] {
   const { plan } = spec;
   const a = plan.ladder.audio;
@@ -89,5 +113,6 @@ export function encodeArgs(ffmpeg: string, spec: EncodeSpec): string[] {
     '-adaptation_sets', spec.audio ? 'id=0,streams=v id=1,streams=a' : 'id=0,streams=v',
     '-init_seg_name', SEG.init, '-media_seg_name', SEG.media,
     `${spec.outDir}/${SEG.mpd}`,
+    ...(spec.stills ? stillOutputs(spec.outDir) : []),
   ];
 }
