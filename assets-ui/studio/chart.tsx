@@ -32,7 +32,7 @@ export function Chart({ times, lines, values, height = 220, label, timeLabel, lo
       const opts: uPlot.Options = {
         width: el.clientWidth || 600, height,
         series: [{ label: timeLabel, value: (_u: uPlot, v: number | null) => (v === null ? '—' : full.format(new Date(v * 1000))) }, ...lines.map((l) => ({ label: l.label, stroke: l.color, width: 2, scale: l.axis === 1 ? 'r' : 'y', fill: l.color + '22', ...(l.fmt ? { value: (_u: uPlot, v: number | null) => (v === null ? '—' : l.fmt!(v)) } : {}) }))],
-        axes: [{ stroke: ink, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, values: (_u: uPlot, vals: number[]) => vals.map((v) => tf.format(new Date(v * 1000))) }, axis(3, 'y', lines[0]?.fmt), ...(hasRight ? [axis(1, 'r', lines.find((l) => l.axis === 1)?.fmt)] : [])],
+        axes: [{ stroke: ink, space: 70, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, values: (_u: uPlot, vals: number[]) => vals.map((v) => tf.format(new Date(v * 1000))) }, axis(3, 'y', lines[0]?.fmt), ...(hasRight ? [axis(1, 'r', lines.find((l) => l.axis === 1)?.fmt)] : [])],
         scales: { x: { time: true } },
         legend: { live: true },
         cursor: { drag: { x: false, y: false } },

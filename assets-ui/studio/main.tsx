@@ -15,6 +15,8 @@ import { Live } from './pages/live';
 import { ChannelPage } from './pages/channel';
 import { Integrations } from './pages/integrations';
 import { Team } from './pages/team';
+import { Guide } from './pages/guide';
+import { Clips } from './pages/clips';
 
 const ROUTES: [string, (p: Record<string, string>) => preact.JSX.Element][] = [
   ['/', () => <Dashboard />],
@@ -22,6 +24,8 @@ const ROUTES: [string, (p: Record<string, string>) => preact.JSX.Element][] = [
   ['/library/:id', (p) => <AssetPage id={p.id} />],
   ['/live', () => <Live />],
   ['/live/:id', (p) => <ChannelPage id={p.id} />],
+  ['/guide', () => <Guide />],
+  ['/clips', () => <Clips />],
   ['/integrations', () => <Integrations />],
   ['/team', () => <Team />],
 ];

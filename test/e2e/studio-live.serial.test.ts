@@ -49,6 +49,25 @@ test('create a channel, start it, push SRT to the address copied from the page â
       await shot(he, 'channel-live-he');
     } finally { await he.context().close(); }
 
+    // Clips: cut the last seconds of the recording (segment precision: ready at once) and watch it.
+    await page.click('a[href="/studio/clips"]');
+    await page.waitForSelector('#clip-form');
+    const two = (n: number) => String(n).padStart(2, '0');
+    const local = (t: number) => { const d = new Date(t); return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`; };
+    await page.fill('#clip-title', 'First clip');
+    await page.fill('#clip-start', local(Date.now() - 9_000));
+    await page.fill('#clip-end', local(Date.now() - 3_000));
+    await page.click('#clip-form button[type=submit]');
+    await page.waitForSelector('#clips >> text=First clip');
+    await page.waitForSelector('#clip-player video', { timeout: 30_000 });
+    await waitFor('the clip plays', () => page.evaluate(() => {
+      const v = document.querySelector<HTMLVideoElement>('#clip-player video');
+      if (v?.paused) void v.play().catch(() => {});
+      return (v?.currentTime ?? 0) > 0.3;
+    }), 60_000, 250);
+    await shot(page, 'clips-en');
+    await page.goBack();
+    await page.waitForSelector('#stop');
     await page.click('#stop');
     await page.waitForSelector('#start');
     pusher.kill();

@@ -10,7 +10,7 @@ let browser: Browser;
 beforeAll(async () => { ({ s, browser } = await startStudio({ workers: false })); }, 60_000);
 afterAll(async () => { await browser?.close(); await s?.stop(); }, 60_000);
 
-const PAGES = ['/studio/', '/studio/library', '/studio/live', '/studio/integrations', '/studio/team'];
+const PAGES = ['/studio/', '/studio/library', '/studio/live', '/studio/guide', '/studio/clips', '/studio/integrations', '/studio/team'];
 
 test('every string has a Hebrew translation that is not the English text', () => {
   expect(Object.keys(HE).sort()).toEqual(Object.keys(EN).sort());
@@ -104,4 +104,28 @@ test('1280×720 in Hebrew: navigation on the right, every main page fits', async
       expect(await fits(page)).toBe(true);
     }
   } finally { await page.context().close(); }
+}, 90_000);
+
+test('guide: add a programme to today in the week grid, in both languages; remove it', async () => {
+  const ch = await (await s.api('POST', '/v1/channels', { name: 'Guide channel', slug: 'guide-ch' })).json() as { id: string };
+  for (const lang of ['en', 'he'] as const) {
+    const page = await studioTab(browser, s, { lang });
+    try {
+      await page.goto(`${s.url}/studio/guide?channel=guide-ch`);
+      await page.waitForSelector('#guide-grid');
+      const title = lang === 'he' ? 'מהדורת הערב' : 'Evening news';
+      await page.fill('#prog-title', title);
+      await page.fill('#prog-from', '20:00');
+      await page.fill('#prog-to', '20:30');
+      await page.click('#programme-form button[type=submit]');
+      await page.waitForSelector(`#guide-grid .prog >> text=${title}`);
+      if (lang === 'he') await expectRtl(page);
+      await shot(page, `guide-${lang}`);
+      const items = (await (await s.api('GET', `/v1/channels/${ch.id}/programmes`)).json() as { items: { title: string }[] }).items;
+      expect(items.map((i) => i.title)).toContain(title);
+      page.once('dialog', (d) => void d.accept());
+      await page.click(`#guide-grid button[aria-label$="${title}"]`);
+      await page.waitForFunction((t) => !document.querySelector('#guide-grid')?.textContent?.includes(t), title);
+    } finally { await page.context().close(); }
+  }
 }, 90_000);

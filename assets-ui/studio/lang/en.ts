@@ -40,6 +40,12 @@ export const EN = {
   members: 'Members', joined: 'Joined', invitations: 'Invitations', invite: 'Invite', invite_link: 'No mail server is set up: send this link yourself.', link: 'Link',
   no_invitations: 'No pending invitations.', expires: 'expires', branding: 'Branding and settings', tenant_name: 'Organisation name', logo_url: 'Logo address',
   logo_hint: 'An https address of an image.', primary_colour: 'Main colour', accent_colour: 'Accent colour', time_zone: 'Time zone',
+  // guide and clips
+  nav_guide: 'Guide', nav_clips: 'Clips', channel: 'Channel', week: 'Week', prev_week: 'Previous week', next_week: 'Next week', today: 'Today', draft: 'draft',
+  draft_waiting: '{n} staged changes wait for review.', publish_guide: 'Publish the guide', add_programme: 'Add a programme', day: 'Day', from: 'From', to: 'To', add: 'Add',
+  cut_clip: 'Cut a clip from the recording', clip_in: 'In', clip_out: 'Out', precision: 'Precision', precision_segment: 'Segment (ready at once)',
+  precision_frame: 'Frame (exact, cut by a job)', cut: 'Cut clip', clip: 'Clip', clips: 'Clips', no_clips: 'No clips yet.', watch: 'Watch',
+  st_finalizing: 'finalizing', st_final: 'final', st_expired: 'expired',
   // statuses
   st_registered: 'registered', st_probing: 'probing', st_queued: 'queued', st_encoding: 'encoding', st_packaging: 'packaging', st_ready: 'ready', st_failed: 'failed',
   st_published: 'published', st_live: 'live', st_stopped: 'stopped', st_waiting: 'waiting for feed', st_gap: 'gap', st_rec_on: 'recording', st_rec_off: 'not recording',
