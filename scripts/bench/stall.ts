@@ -35,7 +35,7 @@ export function stallFileLines(path: string): string[] {
   const dir = dirname(path), base = basename(path);
   if (!existsSync(dir)) return [`stall monitor: no data (${path})`];
   const out: string[] = [];
-  for (const f of readdirSync(dir).filter((n) => n === base || n.startsWith(`${base}.`)).sort()) {
+  for (const f of readdirSync(dir).filter((n) => (n === base || n.startsWith(`${base}.`)) && !n.includes('.tmp-')).sort()) {
     try {
       const s = JSON.parse(readFileSync(`${dir}/${f}`, 'utf8')) as Stalls & { who: string };
       out.push(stallText(`appliance ${s.who}`, s));

@@ -30,6 +30,8 @@ function pathStart(url: string): number {
 /** True when every segment of a percent-encoded path is a plain name once decoded (no dot segments, no '/'). */
 export function isCleanPath(path: string): boolean {
   if (path.length === 0 || path[0] !== '/' || path.length > 4096 || !PATH_CHARS.test(path)) return false;
+  // Fast path (most requests): nothing encoded, no dot segment, no empty segment, so every segment is a plain name.
+  if (!path.includes('%') && !path.includes('/.') && !path.includes('//')) return true;
   const segs = path.split('/');
   for (let i = 1; i < segs.length; i++) {
     const raw = segs[i];
@@ -54,11 +56,16 @@ export function isValidHost(host: string): boolean {
 /**
  * Checks a request's Host and target and returns its canonical form: the path and query as the router will read
  * them, and the request itself, rebuilt on a canonical origin when the router would otherwise slice its URL
- * somewhere else (short or empty Host, absolute-form targets).
+ * somewhere else (short or empty Host, absolute-form targets). `goodHosts` (one per server) remembers Host values
+ * already found valid.
  */
-export function canonicalize(req: Request): CanonicalRequest | TargetFault {
+export function canonicalize(req: Request, goodHosts?: Set<string>): CanonicalRequest | TargetFault {
   const host = req.headers.get('host');
-  if (host !== null && !isValidHost(host)) return 'bad_host';
+  if (host !== null && !goodHosts?.has(host)) {
+    if (!isValidHost(host)) return 'bad_host';
+    // A server sees few distinct Host values: remember the valid ones (bounded) so the pattern runs once per value.
+    if (goodHosts) { if (goodHosts.size >= 256) goodHosts.clear(); goodHosts.add(host); }
+  }
   const url = req.url;
   const i = pathStart(url);
   if (i < 0) return 'bad_path';

@@ -2,12 +2,19 @@ import { assignRequestId } from './request-id';
 import { canonicalize } from './canonical';
 import { announcesBody } from './body';
 import { AppError, problemResponse } from '../errors';
+import type { Server } from 'bun';
 
-const clientIps = new WeakMap<Request, string>();
+/** Where a request's client address comes from: the socket of its original request (read on first use), or known. */
+type Peer = { srv: Server<undefined>; raw: Request; ip?: string | null } | { ip: string | null };
+const peers = new WeakMap<Request, Peer>();
 
 /** The client address of a request as seen by the socket (never a client-supplied header). */
 export function clientIp(req: Request): string | null {
-  return clientIps.get(req) ?? null;
+  const p = peers.get(req);
+  if (!p) return null;
+  // Asked for by few routes (delivery, sessions): the socket address is read only then.
+  if (p.ip === undefined && 'srv' in p) p.ip = p.srv.requestIP(p.raw)?.address ?? null;
+  return p.ip ?? null;
 }
 
 /** A running HTTP listener. */
@@ -36,6 +43,7 @@ const MANAGEMENT = /^\/(v1|mcp|healthz)(\/|$)/;
 export function serveApp(handle: (req: Request) => Response | Promise<Response>, opts: ServeOptions): HttpServer {
   let inflight = 0;
   const peer = opts.unix ? opts.peerHeader ?? null : null;
+  const goodHosts = new Set<string>();
   // One options object, TCP or Unix socket (Bun's overloads do not accept a union of the two).
   const listen = (opts.unix ? { unix: opts.unix } : { port: opts.port, hostname: opts.host, reusePort: opts.reusePort ?? false }) as unknown as { port: number };
   const server = Bun.serve({
@@ -46,9 +54,9 @@ export function serveApp(handle: (req: Request) => Response | Promise<Response>,
     async fetch(req, srv) {
       inflight++;
       try {
-        let ip: { address: string } | null = srv.requestIP(req);
-        if (peer) { const v = req.headers.get(peer); req.headers.delete(peer); ip = v ? { address: v } : null; }
-        const canon = canonicalize(req);
+        let forwarded: string | null = null;
+        if (peer) { forwarded = req.headers.get(peer) || null; req.headers.delete(peer); }
+        const canon = canonicalize(req, goodHosts);
         if (typeof canon === 'string') {
           const id = assignRequestId(req);
           const detail = canon === 'bad_host' ? 'malformed Host header' : 'malformed request target';
@@ -56,7 +64,7 @@ export function serveApp(handle: (req: Request) => Response | Promise<Response>,
         }
         const r = canon.request;
         const id = assignRequestId(r);
-        if (ip) clientIps.set(r, ip.address);
+        peers.set(r, peer ? { ip: forwarded } : { srv, raw: req });
         let res = await handle(r);
         try {
           res.headers.set('x-request-id', id);
@@ -65,7 +73,7 @@ export function serveApp(handle: (req: Request) => Response | Promise<Response>,
           res.headers.set('x-request-id', id);
         }
         if (!res.headers.has('cache-control') && MANAGEMENT.test(canon.path)) res.headers.set('cache-control', 'no-store');
-        if (!r.bodyUsed && announcesBody(r) && res.status >= 400) res.headers.set('connection', 'close');
+        if (res.status >= 400 && !r.bodyUsed && announcesBody(r)) res.headers.set('connection', 'close');
         return res;
       } finally {
         inflight--;
