@@ -8,6 +8,7 @@ import { MonitorEngine } from '../../src/features/monitors/engine';
 import { step } from '../../src/features/monitors/state';
 import { inQuietHours, muteReason } from '../../src/features/monitors/quiet';
 import { eventsAfter } from '../../src/kernel/events/outbox';
+import { lastFrameArgs } from '../../src/media/args/frame';
 
 const dirs: string[] = [];
 afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
@@ -77,3 +78,10 @@ test('pending and firing states survive a restart: the pending period continues,
   expect((await (await s.api('GET', `/v1/alerts?monitor_id=${m.id}&state=firing`)).json() as { items: unknown[] }).items).toHaveLength(0);
   await s.stop();
 }, 60_000);
+
+test('last-frame argument builder (golden)', () => {
+  expect(lastFrameArgs('ffmpeg', '/d/a.src.mp4', '/d/a.tmp.jpg')).toEqual([
+    'ffmpeg', '-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-protocol_whitelist', 'file', '-format_whitelist', 'mov,mp4,m4a,3gp,3g2,mj2',
+    '-i', '/d/a.src.mp4', '-an', '-vf', 'scale=480:-2,reverse', '-frames:v', '1', '-q:v', '4', '-update', '1', '/d/a.tmp.jpg',
+  ]);
+});

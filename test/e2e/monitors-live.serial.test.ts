@@ -93,5 +93,10 @@ test('feed down fires after for_s (webhook, e-mail, Telegram), an ffmpeg push re
   expect(gap.summary).toContain(gap.detail.gap.from);
   expect(gap.summary).toContain('Evening News');
   expect(gap.detail.programmes[0].id).toBe(prog.id);
+  // The last good frame before the hole, as a JPEG beside the alert.
+  expect(gap.detail.thumbnail).toBe(`${s.url}/v1/alerts/${gap.id}/thumbnail`);
+  const jpeg = await waitFor('thumbnail', async () => { const r = await s.api('GET', `/v1/alerts/${gap.id}/thumbnail`); return r.status === 200 ? new Uint8Array(await r.arrayBuffer()) : null; }, 30_000);
+  expect([...jpeg!.slice(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+  expect((await s.api('GET', `/v1/alerts/${gap.id}/thumbnail`, undefined, { key: null })).status).toBe(401);
   await primary.stop();
 }, 240_000);

@@ -28,10 +28,10 @@ test('startup p95 and error rate over the window fire from player beacons; concu
     events.push({ e: 'heartbeat', t: Date.now() - 1000, pos: 20, rebuffer_ms: 0 });
     expect((await beacon(`sess-${i}`, events)).status).toBe(204);
   }
-  const qoe = await waitFor('beacons stored', async () => {
+  const qoe = (await waitFor('beacons stored', async () => {
     const q = await (await s.api('GET', '/v1/stats/qoe')).json() as Json;
     return q.startup_p95 >= 3000 ? q : null;
-  }, 20_000);
+  }, 20_000))!;
   expect(qoe.startup_p95).toBeGreaterThan(3000);
   await waitFor('12 concurrent', async () => ((await (await s.api('GET', '/v1/stats/realtime')).json()) as Json).concurrent === 12, 20_000);
 

@@ -17,6 +17,7 @@ import { checkKey, type StoredCheck } from './checks';
 import { NoticeStore } from './notify/queue';
 import type { NoticeKind } from './notify/texts';
 import { DestinationStore } from './destinations/store';
+import { grabLastFrame, type FrameSource } from './frame';
 
 /** What one tick did (for tests and the benchmark); `nextDue`: the earliest end of a pending period (ms), if any. */
 export interface TickResult { checks: number; fired: number; resolved: number; notices: number; ms: number; nextDue: number | null }
@@ -32,6 +33,9 @@ export class MonitorEngine {
   private zones = new Map<string, Intl.DateTimeFormat>();
   private statsCache: StatsCache = new Map();
   private running: Promise<TickResult> | null = null;
+  /** Thumbnails to grab once the tick's transaction committed. */
+  private grabs: { tenantId: string; alertId: string; src: FrameSource }[] = [];
+  private grabbing = new Set<string>();
   /** A tick asked for while one runs: merged here and run right after it. */
   private queued: { scope: TickScope; done: Promise<TickResult> } | null = null;
 
@@ -96,6 +100,13 @@ export class MonitorEngine {
       }
     });
     res.ms = performance.now() - t0;
+    for (const g of this.grabs.splice(0)) {
+      if (this.grabbing.has(g.alertId)) continue;
+      this.grabbing.add(g.alertId);
+      void grabLastFrame(this.ctx, g.tenantId, g.alertId, g.src)
+        .catch((e) => this.ctx.log.warn('alert thumbnail failed', { error: String(e) }))
+        .finally(() => this.grabbing.delete(g.alertId));
+    }
     return res;
   }
 
@@ -119,7 +130,7 @@ export class MonitorEngine {
       next.alert_id = null;
       res.resolved++;
     } else if (s.state === 'firing' && base.alert_id && v.holds) {
-      this.refresh(base.alert_id, v);
+      this.refresh(m, base.alert_id, v);
     }
     // Notifications of a firing alert: the first once not muted (late after snooze or quiet hours), then every repeat_min.
     if (next.state === 'firing' && next.alert_id && !muted) {
@@ -134,24 +145,33 @@ export class MonitorEngine {
     return next;
   }
 
+  /** The alert's detail: the check's own, plus the thumbnail address when a last good frame exists. */
+  private detailOf(m: MonitorRow, alertId: string, v: Verdict): Record<string, unknown> {
+    if (!v.frame) return v.detail;
+    this.grabs.push({ tenantId: m.tenant_id, alertId, src: v.frame });
+    return { ...v.detail, thumbnail: `${this.ctx.config.baseUrl}/v1/alerts/${alertId}/thumbnail` };
+  }
+
   private fire(m: MonitorRow, c: StoredCheck, i: number, v: Verdict, conditionAt: number, now: number, muted: string | null): AlertRow {
+    const id = newId();
+    const detail = this.detailOf(m, id, v);
     const a: Omit<AlertRow, 'seq'> = {
-      id: newId(), tenant_id: m.tenant_id, monitor_id: m.id, monitor_name: m.name, check_idx: i, check_type: c.type, severity: c.severity,
+      id, tenant_id: m.tenant_id, monitor_id: m.id, monitor_name: m.name, check_idx: i, check_type: c.type, severity: c.severity,
       target_kind: m.target_kind, target_id: m.target_kind === 'site' ? m.target_host : m.target_id, state: 'firing', value: v.value, threshold: c.threshold,
-      summary: v.summary, detail: JSON.stringify(v.detail), inapp: m.inapp, muted, notifications: 0, condition_at: conditionAt, started_at: now,
+      summary: v.summary, detail: JSON.stringify(detail), inapp: m.inapp, muted, notifications: 0, condition_at: conditionAt, started_at: now,
       resolved_at: null, acked_at: null, acked_by: null,
     };
     this.store.insertAlert(a);
     emitEvent(this.ctx.db, m.tenant_id, 'alert.firing', {
       alert: a.id, monitor: m.id, monitor_name: m.name, check: c.type, severity: c.severity, target_kind: m.target_kind, target_id: a.target_id,
-      value: v.value, threshold: c.threshold, summary: v.summary, detail: v.detail, since: iso(conditionAt), started_at: iso(now), muted, inapp: !!m.inapp,
+      value: v.value, threshold: c.threshold, summary: v.summary, detail, since: iso(conditionAt), started_at: iso(now), muted, inapp: !!m.inapp,
     }, now);
     return { ...a, seq: 0 };
   }
 
   /** Keeps the firing alert's value and detail current (a recorder gap closes; a value moves). */
-  private refresh(alertId: string, v: Verdict): void {
-    this.store.refreshAlert(alertId, v.value, v.summary, JSON.stringify(v.detail));
+  private refresh(m: MonitorRow, alertId: string, v: Verdict): void {
+    this.store.refreshAlert(alertId, v.value, v.summary, JSON.stringify(this.detailOf(m, alertId, v)));
   }
 
   private resolve(m: MonitorRow, alertId: string, now: number, notify: boolean, reason: string | null, v?: Verdict): void {

@@ -92,6 +92,15 @@ export function monitorRoutes(ctx: AppContext) {
       auth: { scope: null, anyOf: ['events:read', 'notifications:manage'] }, query: AlertQuery, response: { 200: AlertPage },
       detail: doc(T, 'List alerts', 'היסטוריית התראות', 'Alert history newest first (cursor list); `state` keeps only `firing` or `resolved`, `monitor_id` one monitor. Each alert names its check, severity, target, value, a summary (a recorder gap names the missing range and the programme it hit), whether notifications were muted at firing, and its acknowledgement.'),
     })
+    .get('/alerts/:id/thumbnail', ({ principal: p, params }) => {
+      const file = svc.thumbnail(p.tenantId, params.id);
+      return new Response(Bun.file(file), { headers: { 'content-type': 'image/jpeg', 'cache-control': 'private, max-age=3600' } });
+    }, {
+      auth: { scope: null, anyOf: ['events:read', 'notifications:manage'] }, params: Id,
+      detail: doc(T, 'Get an alert thumbnail', 'תמונה ממוזערת של התראה', 'The last good frame before a recorder gap (JPEG, 480 pixels wide), named in the alert\'s `detail.thumbnail`; 404 while it is being made or when the alert has none.', {
+        responses: { 200: { description: 'JPEG image', content: { 'image/jpeg': { schema: { type: 'string', contentMediaType: 'image/jpeg' } } } } },
+      }),
+    })
     .post('/alerts/:id/ack', ({ principal: p, params }) => svc.ack(p, params.id), {
       auth: MANAGE, params: Id, response: { 200: AlertView },
       detail: doc(T, 'Acknowledge an alert', 'אישור קבלת התראה', 'Records who acknowledged the alert and when; a second acknowledgement keeps the first.'),

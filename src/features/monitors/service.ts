@@ -2,6 +2,7 @@
  * Monitors of a tenant: create (at most 100), read, change, delete, the basic preset, snooze. Alerts: history and
  * acknowledgement. Throws AppError.
  */
+import { existsSync } from 'node:fs';
 import type { AppContext } from '../../kernel/context';
 import { tx } from '../../kernel/db/sqlite';
 import { AppError, invalid, notFound } from '../../kernel/errors';
@@ -16,6 +17,7 @@ import { normaliseChecks, type CheckInput, type StoredCheck } from './checks';
 import { validZone, type Quiet } from './quiet';
 import { MonitorStore, type AlertRow, type MonitorRow } from './store';
 import { DestinationService } from './destinations/service';
+import { alertThumbPath } from './frame';
 
 /** A monitor as sent (create) or changed (patch). */
 export interface MonitorInput {
@@ -176,6 +178,15 @@ export class MonitorService {
     const scope = `alerts:${tenantId}:${o.state ?? ''}:${o.monitor_id ?? ''}`;
     const before = o.cursor ? this.ctx.cursors.decode(scope, o.cursor) : null;
     return this.ctx.cursors.page(scope, this.store.alerts(tenantId, before, o.limit, o.state ?? null, o.monitor_id ?? null), o.limit, alertView);
+  }
+
+  /** Path of an alert's thumbnail (404 for other tenants' alerts and while there is none). */
+  thumbnail(tenantId: string, id: string): string {
+    const a = isUuid(id) ? this.store.tenantAlert(tenantId, id) : null;
+    if (!a) throw notFound('alert');
+    const file = alertThumbPath(this.ctx, tenantId, a.id);
+    if (!existsSync(file)) throw notFound('alert thumbnail');
+    return file;
   }
 
   /** Acknowledges an alert (a second acknowledgement keeps the first). */

@@ -5,7 +5,7 @@
  */
 import { statfsSync } from 'node:fs';
 import type { AppContext } from '../../kernel/context';
-import { channelById, recordedRenditions, recordedSpansInRange } from '../channels/service';
+import { channelById, initFile, recordedRenditions, recordedSpansInRange, segmentFile, segmentsInRange } from '../channels/service';
 import type { LiveChannel as ChannelRow } from '../../live/model';
 import { programmesOverlapping } from '../guide/service';
 import { StatsService } from '../stats/service';
@@ -172,7 +172,11 @@ export class Sources {
     const seconds = Math.round((end - g.from) / 100) / 10;
     const progs = programmesOverlapping(this.ctx, ch.id, g.from, end).map((p) => ({ id: p.id, title: p.title, start: iso(p.start_ms), end: iso(p.end_ms) }));
     const range = `${iso(g.from)} – ${g.to === null ? 'now' : iso(g.to)}`;
+    // The last segment recorded before the hole: its last frame is the alert's thumbnail.
+    const before = segmentsInRange(this.ctx, ch.id, rendition, g.from - 120_000, g.from);
+    const last = before[before.length - 1];
     return {
+      frame: last ? { segment: segmentFile(this.ctx, last), init: initFile(this.ctx, ch, rendition, last.init_ms) } : undefined,
       holds: true, value: seconds,
       summary: `channel "${ch.name}": recording missing ${seconds} s, ${range}${progs.length ? ` (programme "${progs[0].title}")` : ''}`,
       detail: { channel_id: ch.id, slug: ch.slug, rendition, gap: { from: iso(g.from), to: g.to === null ? null : iso(g.to), seconds, open: g.to === null }, gaps: gaps.length, programmes: progs },

@@ -3,8 +3,8 @@
 /** A check's evaluation state. */
 export type CheckState = 'normal' | 'pending' | 'firing';
 
-/** What one evaluation found: `holds` null when the condition cannot be measured now (state kept). */
-export interface Verdict { holds: boolean | null; value: number | null; summary: string; detail: Record<string, unknown> }
+/** What one evaluation found: `holds` null when the condition cannot be measured now (state kept); `frame`: files of the last good frame. */
+export interface Verdict { holds: boolean | null; value: number | null; summary: string; detail: Record<string, unknown>; frame?: { segment: string; init: string } }
 
 /** The next state and what to do: `fire` starts an alert, `resolve` ends the current one. */
 export interface Step { state: CheckState; since: number; fire: boolean; resolve: boolean }

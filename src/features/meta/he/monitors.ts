@@ -56,6 +56,10 @@ export const HE_MONITORS: Readonly<Record<string, { summary: string; description
     summary: 'היסטוריית התראות',
     description: 'היסטוריית ההתראות מהחדשה לישנה (רשימה עם סמן); `state` משאיר רק `firing` או `resolved`, ‏`monitor_id` מוניטור אחד. כל התראה מציינת את הבדיקה, החומרה, היעד, הערך, תקציר (פער בהקלטה מציין את הטווח החסר ואת התוכנית שנפגעה), האם ההודעות הושתקו בעת ההפעלה, ואת אישור הקבלה.',
   },
+  getAlertThumbnail: {
+    summary: 'תמונה ממוזערת של התראה',
+    description: 'הפריים התקין האחרון לפני פער בהקלטה (JPEG, ברוחב 480 פיקסלים), שמופיע ב-`detail.thumbnail` של ההתראה; 404 בזמן שהיא נוצרת או כשאין להתראה תמונה.',
+  },
   acknowledgeAlert: {
     summary: 'אישור קבלת התראה',
     description: 'רושמת מי אישר את ההתראה ומתי; אישור נוסף שומר את הראשון.',
