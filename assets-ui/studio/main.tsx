@@ -17,6 +17,7 @@ import { Integrations } from './pages/integrations';
 import { Team } from './pages/team';
 import { Guide } from './pages/guide';
 import { Clips } from './pages/clips';
+import { Delivery } from './pages/delivery';
 
 const ROUTES: [string, (p: Record<string, string>) => preact.JSX.Element][] = [
   ['/', () => <Dashboard />],
@@ -26,6 +27,7 @@ const ROUTES: [string, (p: Record<string, string>) => preact.JSX.Element][] = [
   ['/live/:id', (p) => <ChannelPage id={p.id} />],
   ['/guide', () => <Guide />],
   ['/clips', () => <Clips />],
+  ['/delivery', () => <Delivery />],
   ['/integrations', () => <Integrations />],
   ['/team', () => <Team />],
 ];

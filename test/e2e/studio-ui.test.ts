@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import type { Browser, Page } from 'playwright-core';
-import type { TestServer } from '../helpers/server';
+import { waitFor, type TestServer } from '../helpers/server';
 import { EN } from '../../assets-ui/studio/lang/en';
 import { HE } from '../../assets-ui/studio/lang/he';
 import { OWNER, expectRtl, shot, startStudio, studioTab } from './studio-helpers';
@@ -10,7 +10,7 @@ let browser: Browser;
 beforeAll(async () => { ({ s, browser } = await startStudio({ workers: false })); }, 60_000);
 afterAll(async () => { await browser?.close(); await s?.stop(); }, 60_000);
 
-const PAGES = ['/studio/', '/studio/library', '/studio/live', '/studio/guide', '/studio/clips', '/studio/integrations', '/studio/team'];
+const PAGES = ['/studio/', '/studio/library', '/studio/live', '/studio/guide', '/studio/clips', '/studio/delivery', '/studio/integrations', '/studio/team'];
 
 test('every string has a Hebrew translation that is not the English text', () => {
   expect(Object.keys(HE).sort()).toEqual(Object.keys(EN).sort());
@@ -128,4 +128,33 @@ test('guide: add a programme to today in the week grid, in both languages; remov
       await page.waitForFunction((t) => !document.querySelector('#guide-grid')?.textContent?.includes(t), title);
     } finally { await page.context().close(); }
   }
+}, 90_000);
+
+test('delivery and security: create a playback policy, apply it to everything, rotate the signing key; Hebrew mirrors', async () => {
+  const page = await studioTab(browser, s);
+  try {
+    await page.click('a[href="/studio/delivery"]');
+    await page.waitForSelector('#policy-form');
+    await page.fill('#policy-form input >> nth=0', 'Our sites only');
+    await page.fill('#policy-form input >> nth=1', 'news.example.com, www.example.com');
+    await page.click('#policy-form button[type=submit]');
+    const row = page.locator('#policies tr', { hasText: 'Our sites only' });
+    await row.waitFor();
+    await row.locator('button', { hasText: 'Apply to everything' }).click();
+    await page.locator('#policies tr', { hasText: 'tenant' }).waitFor();
+    const before = await page.locator('#signing-keys li').count();
+    page.once('dialog', (d) => void d.accept());
+    await page.click('#signing-keys >> xpath=.. >> button');
+    await waitFor('a new signing key', async () => (await page.locator('#signing-keys li').count()) > before, 15_000, 200);
+    await shot(page, 'delivery-en');
+  } finally { await page.context().close(); }
+  const he = await studioTab(browser, s, { lang: 'he' });
+  try {
+    await he.goto(`${s.url}/studio/delivery`);
+    await he.waitForSelector('#policies');
+    await expectRtl(he);
+    await shot(he, 'delivery-he');
+  } finally { await he.context().close(); }
+  const pols = (await (await s.api('GET', '/v1/playback/policies')).json() as { items: { name: string; referrers: string[] }[] }).items;
+  expect(pols.find((p) => p.name === 'Our sites only')?.referrers).toEqual(['news.example.com', 'www.example.com']);
 }, 90_000);

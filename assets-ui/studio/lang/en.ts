@@ -46,10 +46,15 @@ export const EN = {
   cut_clip: 'Cut a clip from the recording', clip_in: 'In', clip_out: 'Out', precision: 'Precision', precision_segment: 'Segment (ready at once)',
   precision_frame: 'Frame (exact, cut by a job)', cut: 'Cut clip', clip: 'Clip', clips: 'Clips', no_clips: 'No clips yet.', watch: 'Watch',
   st_finalizing: 'finalizing', st_final: 'final', st_expired: 'expired',
+  nav_delivery: 'Delivery & security', policies: 'Playback policies', no_policies: 'No policies: playback is open.', token_required: 'Signed token required',
+  referrers: 'Allowed sites', referrers_hint: 'Host names, separated by commas.', deny_countries: 'Blocked countries', attached: 'Applies to', attach_tenant: 'Apply to everything',
+  signing_keys: 'Signing keys', confirm_rotate_key: 'Rotate the signing key? Tokens signed with the old key keep working until it is retired.', revocations: 'Revoked sessions',
+  no_revocations: 'No revoked sessions.', player_configs: 'Player configurations', no_configs: 'No player configurations yet.', preview_needs_asset: 'The preview needs a ready asset in the library.',
+  recent_alerts: 'Recent alerts', no_alerts: 'No alerts.', reencode: 'Re-encode',
   // statuses
   st_registered: 'registered', st_probing: 'probing', st_queued: 'queued', st_encoding: 'encoding', st_packaging: 'packaging', st_ready: 'ready', st_failed: 'failed',
   st_published: 'published', st_live: 'live', st_stopped: 'stopped', st_waiting: 'waiting for feed', st_gap: 'gap', st_rec_on: 'recording', st_rec_off: 'not recording',
-  st_rec_gap: 'recording gap', st_enabled: 'enabled', st_disabled: 'disabled', st_pending: 'pending', st_delivered: 'delivered', st_dead: 'gave up',
+  st_rec_gap: 'recording gap', st_enabled: 'enabled', st_disabled: 'disabled', st_pending: 'pending', st_delivered: 'delivered', st_dead: 'gave up', st_firing: 'firing', st_previous: 'previous', st_resolved: 'resolved',
 };
 
 /** A dictionary key. */

@@ -42,7 +42,12 @@ export const HE: Record<Key, string> = {
   cut_clip: 'חיתוך קטע מההקלטה', clip_in: 'התחלה', clip_out: 'סיום', precision: 'דיוק', precision_segment: 'מקטע (מוכן מיד)',
   precision_frame: 'פריים (מדויק, בחיתוך ברקע)', cut: 'חיתוך', clip: 'קטע', clips: 'קטעים', no_clips: 'עדיין אין קטעים.', watch: 'צפייה',
   st_finalizing: 'בהשלמה', st_final: 'סופי', st_expired: 'פג תוקף',
+  nav_delivery: 'הפצה ואבטחה', policies: 'מדיניות ניגון', no_policies: 'אין מדיניות: הניגון פתוח.', token_required: 'נדרש אסימון חתום',
+  referrers: 'אתרים מורשים', referrers_hint: 'שמות מארחים, מופרדים בפסיקים.', deny_countries: 'מדינות חסומות', attached: 'חל על', attach_tenant: 'החלה על הכול',
+  signing_keys: 'מפתחות חתימה', confirm_rotate_key: 'להחליף את מפתח החתימה? אסימונים שנחתמו במפתח הישן ימשיכו לעבוד עד שיוצא משימוש.', revocations: 'הפעלות שבוטלו',
+  no_revocations: 'אין הפעלות שבוטלו.', player_configs: 'תצורות נגן', no_configs: 'עדיין אין תצורות נגן.', preview_needs_asset: 'לתצוגה מקדימה נדרש נכס מוכן בספרייה.',
+  recent_alerts: 'התראות אחרונות', no_alerts: 'אין התראות.', reencode: 'קידוד מחדש',
   st_registered: 'נרשם', st_probing: 'בבדיקה', st_queued: 'בתור', st_encoding: 'בקידוד', st_packaging: 'באריזה', st_ready: 'מוכן', st_failed: 'נכשל',
   st_published: 'פורסם', st_live: 'בשידור', st_stopped: 'עצור', st_waiting: 'ממתין לשידור', st_gap: 'פער', st_rec_on: 'מקליט', st_rec_off: 'לא מקליט',
-  st_rec_gap: 'פער בהקלטה', st_enabled: 'פעיל', st_disabled: 'מושבת', st_pending: 'ממתין', st_delivered: 'נמסר', st_dead: 'נכשל סופית',
+  st_rec_gap: 'פער בהקלטה', st_enabled: 'פעיל', st_disabled: 'מושבת', st_pending: 'ממתין', st_delivered: 'נמסר', st_dead: 'נכשל סופית', st_firing: 'פעילה', st_previous: 'קודם', st_resolved: 'נפתרה',
 };

@@ -56,7 +56,7 @@ export function AssetPage({ id }: { id: string }) {
   }, [hls]);
   const act = async (method: string, path: string, body?: unknown, after?: () => void) => {
     setBusy(true); setErr(null);
-    try { const r = await api<Asset | null>(method, path, body); if (r) a.set(r); else a.reload(); after?.(); } catch (e) { setErr(errorWords(e)); } finally { setBusy(false); }
+    try { const r = await api<Asset | null>(method, path, body); if (r && 'title' in r) a.set(r); else a.reload(); after?.(); } catch (e) { setErr(errorWords(e)); } finally { setBusy(false); }
   };
   if (a.loading && !asset) return <Loading />;
   if (!asset) return <Problem error={a.error} onRetry={a.reload} />;
@@ -94,6 +94,8 @@ export function AssetPage({ id }: { id: string }) {
             {!asset.deleted_at && asset.status === 'ready' && !asset.published && can('assets:publish') &&
               <button type="button" class="primary" id="publish" disabled={busy} onClick={() => act('PATCH', base, { publish: true })}>{t('publish')}</button>}
             {!asset.deleted_at && <button type="button" class="danger" id="trash" disabled={busy} onClick={() => { if (confirm(t('confirm_trash'))) void act('DELETE', base, undefined, () => navigate('/library')); }}>{t('move_trash')}</button>}
+            {!asset.deleted_at && (asset.status === 'ready' || asset.status === 'failed') && can('assets:write') &&
+              <button type="button" id="reencode" disabled={busy} onClick={() => act('POST', `${base}/re-encode`, {})}>{t('reencode')}</button>}
             {asset.deleted_at && <button type="button" id="restore" disabled={busy} onClick={() => act('POST', `${base}/restore`)}>{t('restore')}</button>}
           </div>
         </section>

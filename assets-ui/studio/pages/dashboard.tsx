@@ -32,6 +32,8 @@ export function Dashboard() {
     return Promise.all(r.items.map(async (i) => ({ ...i, title: await get<{ title: string }>(`/v1/assets/${encodeURIComponent(i.id)}`).then((a) => a.title, () => i.id) })));
   }, [range]);
   const ch = useLoad(() => get<{ items: ChannelView[] }>('/v1/channels?limit=50'), []);
+  // Alerts come from the monitors feature; a studio without it (or without the scope) leaves the panel out.
+  const alerts = useLoad(() => get<{ items: { id: string; summary: string; severity: string; state: string; started_at: string }[] }>('/v1/alerts?limit=5').then((r) => r.items, () => null), []);
   useEventStream((fr) => {
     if (fr.event === 'stats.realtime') { setNow((fr.data as { concurrent: number }).concurrent); return; }
     const d = fr.data as { id: string; type: string; at: string; data?: Record<string, unknown> };
@@ -98,6 +100,14 @@ export function Dashboard() {
               ))}</ul>
             )}
         </section>
+        {alerts.data && (
+          <section class="panel">
+            <h2>{t('recent_alerts')}</h2>
+            {!alerts.data.length ? <Empty>{t('no_alerts')}</Empty> : (
+              <ul class="health" id="alerts">{alerts.data.map((a) => <li key={a.id}><Badge status={a.state} /> {a.summary} <small class="muted">{f.short(a.started_at)}</small></li>)}</ul>
+            )}
+          </section>
+        )}
         <section class="panel">
           <h2>{t('recent_events')}</h2>
           {!events.length ? <Empty>{t('waiting_events')}</Empty> : (
