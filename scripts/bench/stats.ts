@@ -137,14 +137,16 @@ try {
   console.log(`   overview 30 days:               ${await time(`/v1/stats/overview?from=${from}&to=${to}`)} (target p95 < 200 ms)`);
   console.log(`   realtime:                       ${await time('/v1/stats/realtime')} (target p95 < 20 ms)`);
   // curl is the client (a JS reader here would measure itself): bytes and time of the body.
-  const url = `${app.url}/v1/stats/export?report=player_events&format=ndjson&from=${new Date(end - 31 * 86_400_000).toISOString()}&to=${to}`;
-  const hdr = join(dir, 'export-headers.txt');
-  const cp = Bun.spawn(['curl', '-s', '-o', '/dev/null', '-D', hdr, '-w', '%{size_download} %{time_starttransfer} %{time_total}', '-H', `authorization: Bearer ${key}`, url], { stdout: 'pipe' });
-  const [size, ttfb, total] = (await new Response(cp.stdout).text()).split(' ').map(Number);
-  const heads = await Bun.file(hdr).text();
-  const totalRows = Number(/x-export-total-rows: (\d+)/i.exec(heads)?.[1] ?? 0);
-  const rowsSent = Math.min(totalRows, 1_000_000);
-  console.log(`   streamed export (player_events, ndjson): ${rowsSent.toLocaleString('en')} rows, ${(size / 2 ** 20).toFixed(0)} MiB in ${total.toFixed(2)} s (first byte ${(ttfb * 1000).toFixed(0)} ms) = ${Math.round(rowsSent / total).toLocaleString('en')} rows/s (X-Export-Total-Rows ${totalRows}; target >= 200,000)`);
+  for (const [report, format] of [['player_events', 'ndjson'], ['player_events', 'csv'], ['sessions', 'csv']]) {
+    const url = `${app.url}/v1/stats/export?report=${report}&format=${format}&from=${new Date(end - 31 * 86_400_000).toISOString()}&to=${to}`;
+    const hdr = join(dir, 'export-headers.txt');
+    const cp = Bun.spawn(['curl', '-s', '-o', '/dev/null', '-D', hdr, '-w', '%{size_download} %{time_starttransfer} %{time_total}', '-H', `authorization: Bearer ${key}`, url], { stdout: 'pipe' });
+    const [size, ttfb, total] = (await new Response(cp.stdout).text()).split(' ').map(Number);
+    const heads = await Bun.file(hdr).text();
+    const totalRows = Number(/x-export-total-rows: (\d+)/i.exec(heads)?.[1] ?? 0);
+    const rowsSent = Math.min(totalRows, 1_000_000);
+    console.log(`   streamed export (${report}, ${format}): ${rowsSent.toLocaleString('en')} rows, ${(size / 2 ** 20).toFixed(0)} MiB in ${total.toFixed(2)} s (first byte ${(ttfb * 1000).toFixed(0)} ms) = ${Math.round(rowsSent / total).toLocaleString('en')} rows/s (X-Export-Total-Rows ${totalRows}; target >= 200,000)`);
+  }
   app.kill('SIGTERM');
   await app.proc.exited;
 } finally {

@@ -3,6 +3,7 @@ import type { StatsParam } from '../../kernel/stats';
 import { edgeUsesRollup, edgeWhere, eventWhere, sessionWhere, type StatsQuery } from './query';
 import { SESSION_AGG, edgeAgg, sessionsSql, withSecs } from './sessions';
 import { statsRuntime } from './runtime';
+import { liveProgrammes } from './live-programmes';
 
 /** The further reads (traffic, cdn, sessions, ads, sites, programmes); formulas in docs/metrics.md. */
 export class StatsReads {
@@ -74,13 +75,18 @@ export class StatsReads {
     return { items: rows };
   }
 
-  /** Catch-up and start-over audience per programme or window from the origin log (distinct sessions, bytes). */
+  /**
+   * Audience per programme: live (sessions joined with the guide programme in effect, see live-programmes.ts) first,
+   * then catch-up and start-over per programme or window from the origin log (distinct sessions, bytes).
+   */
   async programmes(q: StatsQuery) {
     const w = edgeWhere(q, 'ts');
+    const live = q.filters.live === false ? [] : await liveProgrammes(this.ctx, q, (sql, params) => this.rows(sql, params));
+    if (q.filters.live === true) return { items: live };
     const rows = await this.rows<Record<string, unknown>>(
       `SELECT kind, split_part(target, '/', 1) AS channel, CASE WHEN kind = 'startover' THEN split_part(target, '/', 2) END AS programme,
          count(DISTINCT coalesce(sid, ip_hash))::DOUBLE AS viewers, coalesce(sum(bytes), 0)::DOUBLE AS bytes, count(*)::DOUBLE AS requests
        FROM edge_requests WHERE ${w.sql} AND kind IN ('startover', 'catchup') GROUP BY ALL ORDER BY viewers DESC LIMIT 100`, w.params);
-    return { items: rows };
+    return { items: [...live, ...rows] };
   }
 }

@@ -70,7 +70,7 @@ export function statsRoutes(ctx: AppContext, gate: Gate) {
     })
     .get('/programmes', ({ principal: p, query }) => reads.programmes(q(p, query)), {
       auth, query: Common, response: { 200: ItemsView },
-      detail: doc(TAG, 'Audience per programme', 'קהל לפי תוכנית', `Start-over audience per guide programme and catch-up audience per window (distinct sessions, bytes) from the origin log. ${formulas}`, { 'x-problems': [403, 422] }),
+      detail: doc(TAG, 'Audience per programme', 'קהל לפי תוכנית', `Live audience per guide programme (live sessions overlapping the programme in effect on their channel: sessions, distinct viewers, watch time within the overlap, and the origin's live bytes and requests in the programme's time), then start-over audience per programme and catch-up audience per window (distinct sessions, bytes) from the origin log. \`live=true\` gives the live rows only, \`live=false\` leaves them out. ${formulas}`, { 'x-problems': [403, 422] }),
     })
     .get('/sessions', ({ principal: p, query }) => reads.sessions(q(p, query), query.limit ?? 100, p.scopes.has('stats:pii')), {
       auth, query: SessionsQuery, response: { 200: ItemsView },

@@ -9,7 +9,7 @@ export const HE_STATS: Readonly<Record<string, { summary: string; description: s
   qualityOfExperience: { summary: 'איכות חוויית הצפייה', description: 'זמן הפעלה (ממוצע ו-p95), יחס וספירת עצירות לטעינה, שיעור שגיאות, יציאות לפני תחילת הניגון.' },
   originDelivery: { summary: 'מסירה מהמקור', description: 'תשובות מהזיכרון מול הדיסק (יחס פגיעה), זמן עד הבית הראשון (ממוצע ו-p95), תשובות לפי מחלקת סטטוס.' },
   completion: { summary: 'צפייה עד הסוף', description: 'הפעלות שהגיעו לסוף, לכל תוכן.' },
-  audiencePerProgramme: { summary: 'קהל לפי תוכנית', description: 'קהל start-over לכל תוכנית בלוח השידורים וקהל צפייה חוזרת לכל חלון (הפעלות שונות, בתים) מיומן שרת המקור.' },
+  audiencePerProgramme: { summary: 'קהל לפי תוכנית', description: 'קהל חי לכל תוכנית בלוח השידורים (הפעלות חיות שחופפות את התוכנית שבשידור בערוץ שלהן: הפעלות, צופים שונים, זמן צפייה בחפיפה, ובתים ובקשות של השידור החי משרת המקור), ואחריו קהל start-over לכל תוכנית וקהל צפייה חוזרת לכל חלון (הפעלות שונות, בתים) מיומן שרת המקור. `live=true` רק השורות החיות, `live=false` בלעדיהן.' },
   viewerSessions: { summary: 'הפעלות צפייה', description: 'שורה לכל הפעלת צפייה, מהחדשה לישנה, מצורפת ליומן שרת המקור לפי `sid` של האסימון (בתים, TTFB, שגיאות במקור). `viewer_id` רק למפתח עם stats:pii.' },
   adImpressions: { summary: 'חשיפות פרסומות', description: 'חשיפות פרסומות (אירועי ad_start של ה-beacon) לכל תוכן.' },
   audiencePerSite: { summary: 'קהל לפי אתר', description: 'הפעלות, צופים וזמן צפייה לכל מארח של דף מטמיע.' },
