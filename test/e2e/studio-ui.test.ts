@@ -3,6 +3,9 @@ import type { Browser, Page } from 'playwright-core';
 import { waitFor, type TestServer } from '../helpers/server';
 import { EN } from '../../assets-ui/studio/lang/en';
 import { HE } from '../../assets-ui/studio/lang/he';
+import { statsRuntime } from '../../src/features/stats/runtime';
+import { EVENT_COLUMNS } from '../../src/features/stats/tables';
+import type { StatsParam } from '../../src/kernel/stats';
 import { OWNER, expectRtl, shot, startStudio, studioTab } from './studio-helpers';
 
 let s: TestServer;
@@ -157,4 +160,39 @@ test('delivery and security: create a playback policy, apply it to everything, r
   } finally { await he.context().close(); }
   const pols = (await (await s.api('GET', '/v1/playback/policies')).json() as { items: { name: string; referrers: string[] }[] }).items;
   expect(pols.find((p) => p.name === 'Our sites only')?.referrers).toEqual(['news.example.com', 'www.example.com']);
+}, 90_000);
+
+test('dashboard with viewing data: plays and watch time chart, QoE, top content with titles, in both languages', async () => {
+  const def = s.ctx.db.query<{ id: string }, []>(`SELECT id FROM tenants WHERE slug = 'default'`).get()!.id;
+  // An asset row to watch (no media needed: the top list reads its title).
+  const content = crypto.randomUUID();
+  s.ctx.db.query(`INSERT INTO assets (id, tenant_id, external_id, title, status, ladder, source, source_path, created_at, updated_at)
+    VALUES (?, ?, 'dash-1', 'Morning bulletin', 'failed', NULL, '{"kind":"upload"}', '', ?, ?)`).run(content, def, Date.now(), Date.now());
+  const now = s.ctx.clock.now();
+  const rows: StatsParam[][] = [];
+  // 60 viewing sessions spread over the last 20 hours: request, first frame after 600-1500 ms, heartbeats.
+  for (let i = 0; i < 60; i++) {
+    const t0 = now - 20 * 3600_000 + i * 1200_000;
+    const sid = `dash-${i}`;
+    const ev = (e: string, dt: number, x: Record<string, StatsParam> = {}) => {
+      const base: Record<string, StatsParam> = { ts: t0 + dt, received: t0 + dt, tenant_id: def, sid, viewer_id: `v-${i % 25}`, page_host: 'news.example', kind: 'vod', content_id: content, live: false, e, pos: dt / 1000, buf: 0, device: 'desktop', user_agent: 'UA', ...x };
+      return EVENT_COLUMNS.map((c) => base[c] ?? null);
+    };
+    rows.push(ev('play_request', 0), ev('first_frame', 600 + (i % 10) * 100, { startup_ms: 600 + (i % 10) * 100 }));
+    for (let h = 1; h <= 1 + (i % 8); h++) rows.push(ev('heartbeat', h * 15_000));
+  }
+  await statsRuntime(s.ctx).ready;
+  await s.ctx.stats.append('player_events', rows);
+  await statsRuntime(s.ctx).flush();
+  for (const lang of ['en', 'he'] as const) {
+    const page = await studioTab(browser, s, { lang });
+    try {
+      await page.waitForSelector('.chart canvas');
+      await waitFor('plays shown', async () => /[1-9]/.test((await page.locator('.stat strong').nth(1).textContent()) ?? ''), 20_000, 200);
+      await page.waitForSelector('ol.toplist >> text=Morning bulletin');
+      expect(await page.textContent('.kv')).toMatch(/\d+ ms/);
+      if (lang === 'he') await expectRtl(page);
+      await shot(page, `dashboard-${lang}`);
+    } finally { await page.context().close(); }
+  }
 }, 90_000);

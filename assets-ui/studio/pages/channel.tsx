@@ -70,7 +70,7 @@ export function ChannelPage({ id }: { id: string }) {
             <dt>{t('state')}</dt><dd><Badge status={c.status} /></dd>
             <dt>{t('feed')}</dt><dd>{t(`feed_${c.feed}` as 'feed_none')}</dd>
             <dt>{t('recording')}</dt><dd><Badge status={`rec_${c.recording}`} /></dd>
-            <dt>{t('bitrate')}</dt><dd id="bitrate">{c.input.bitrate_kbps ? `${f.num(c.input.bitrate_kbps)} kb/s` : '—'}</dd>
+            <dt>{t('bitrate')}</dt><dd id="bitrate"><bdi>{c.input.bitrate_kbps ? `${f.num(c.input.bitrate_kbps)} kb/s` : '—'}</bdi></dd>
             <dt>{t('resolution')}</dt><dd>{c.input.resolution ?? '—'}</dd>
             <dt>{t('codecs')}</dt><dd dir="ltr">{[c.input.video_codec, c.input.audio_codec].filter(Boolean).join(' / ') || '—'}</dd>
           </dl>

@@ -12,6 +12,8 @@ type Series = { points: { t: string; value: number | null }[] };
 type EventRow = { id: string; type: string; at: string; summary: string };
 
 const RANGES = { '24h': 24 * 3600_000, '7d': 7 * 24 * 3600_000, '30d': 30 * 24 * 3600_000 } as const;
+/** Chart buckets per period: hourly up to a week, daily beyond (minute buckets make a day unreadable). */
+const BUCKET = { '24h': '1h', '7d': '1h', '30d': '1d' } as const;
 
 /** The dashboard page. */
 export function Dashboard() {
@@ -23,7 +25,7 @@ export function Dashboard() {
   const rt = useLoad(() => get<{ concurrent: number }>('/v1/stats/realtime'), []);
   const ov = useLoad(() => get<Overview>(`/v1/stats/overview?${q()}`), [range]);
   const ts = useLoad(async () => {
-    const [plays, watch] = await Promise.all([get<Series>(`/v1/stats/timeseries?metric=plays&${q()}`), get<Series>(`/v1/stats/timeseries?metric=watch_time&${q()}`)]);
+    const [plays, watch] = await Promise.all([get<Series>(`/v1/stats/timeseries?metric=plays&interval=${BUCKET[range]}&${q()}`), get<Series>(`/v1/stats/timeseries?metric=watch_time&interval=${BUCKET[range]}&${q()}`)]);
     return { times: plays.points.map((p) => Date.parse(p.t) / 1000), plays: plays.points.map((p) => p.value), watch: watch.points.map((p) => (p.value === null ? null : p.value / 60)) };
   }, [range]);
   const qoe = useLoad(() => get<{ items?: Record<string, unknown>[] } & Record<string, unknown>>(`/v1/stats/qoe?${q()}`), [range]);
@@ -76,7 +78,7 @@ export function Dashboard() {
           <h2>{t('qoe')}</h2>
           {qoe.loading && !qoe.data ? <Loading /> : qoe.error ? <Problem error={qoe.error} onRetry={qoe.reload} /> : (
             <dl class="kv">
-              <dt>{t('startup')}</dt><dd>{qo?.startup_avg === null || qo?.startup_avg === undefined ? '—' : `${f.num(Number(qo.startup_avg))} ms`}</dd>
+              <dt>{t('startup')}</dt><dd><bdi>{qo?.startup_avg === null || qo?.startup_avg === undefined ? '—' : `${f.num(Number(qo.startup_avg))} ms`}</bdi></dd>
               <dt>{t('rebuffer')}</dt><dd>{f.pct(qo?.rebuffer_ratio as number | null)}</dd>
               <dt>{t('errors')}</dt><dd>{f.pct(qo?.error_rate as number | null)}</dd>
             </dl>
@@ -86,7 +88,7 @@ export function Dashboard() {
           <h2>{t('top_content')}</h2>
           {top.loading && !top.data ? <Loading /> : top.error ? <Problem error={top.error} onRetry={top.reload} />
             : !top.data?.length ? <Empty>{t('no_data')}</Empty> : (
-              <ol class="top">{top.data.map((i) => <li key={i.id}><a href={`/studio/library/${encodeURIComponent(i.id)}`}>{i.title}</a><span>{f.num(i.value)}</span></li>)}</ol>
+              <ol class="toplist">{top.data.map((i) => <li key={i.id}><a href={`/studio/library/${encodeURIComponent(i.id)}`}>{i.title}</a><span>{f.num(i.value)}</span></li>)}</ol>
             )}
         </section>
         <section class="panel">
