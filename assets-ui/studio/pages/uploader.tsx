@@ -6,7 +6,7 @@ import { uploadFile, type Progress } from '../uploads';
 
 interface Row { id: number; file: File; p: Progress }
 
-/** Uploads every dropped or picked file (one after another in its own row, parts in parallel); onDone after each. */
+/** Uploads every dropped or picked file at once, each in its own row (parts in parallel); onDone after each. */
 export function Uploader({ onDone }: { onDone: () => void }) {
   const { t, f } = useStudio();
   const [rows, setRows] = useState<Row[]>([]);
