@@ -41,9 +41,14 @@ test('feed down fires after for_s (webhook, e-mail, Telegram), an ffmpeg push re
     name: 'MCR Alerts One', target_kind: 'channel', target_id: ch.id, destinations: [d.id, t.destination.id], notify_resolve: true,
     checks: [{ type: 'feed_down', for_s: 3, severity: 'critical' }, { type: 'failover', threshold: 0, window_s: 600 }, { type: 'recorder_gap', threshold: 2, window_s: 600 }],
   }));
+  // Input checks on a second monitor (no destinations): backup missing, bitrate below an unreachable floor, ingest restarts.
+  const inputs = await json(await s.api('POST', '/v1/monitors', {
+    name: 'Inputs Alerts One', target_kind: 'channel', target_id: ch.id,
+    checks: [{ type: 'backup_feed_down', for_s: 0 }, { type: 'input_bitrate_low', threshold: 1_000_000, for_s: 0 }, { type: 'input_errors', threshold: 0, window_s: 600 }],
+  }));
   expect(m.id).toBeTruthy();
-  expect((await s.api('POST', `/v1/channels/${ch.id}/start`)).status).toBe(200);
   const startedAt = Date.now();
+  expect((await s.api('POST', `/v1/channels/${ch.id}/start`)).status).toBe(200);
 
   // Started, no feed: pending for 3 s, then firing.
   const fired = (await waitFor('feed_down webhook', () => hook('alert.firing', (x) => x.monitor === m.id && x.check === 'feed_down'), 30_000))!;
@@ -70,8 +75,12 @@ test('feed down fires after for_s (webhook, e-mail, Telegram), an ffmpeg push re
 
   // Kill the primary encoder: ingest fails over to the backup, the failover check fires.
   await waitFor('live on primary', async () => (await json(await s.api('GET', `/v1/channels/${ch.id}`))).feed === 'primary', 30_000);
+  const low = (await waitFor('bitrate low fires while on air', () => hook('alert.firing', (x) => x.monitor === inputs.id && x.check === 'input_bitrate_low'), 20_000))!;
+  expect(low.body.data.value).toBeGreaterThan(0);
+  const noBackup = (await waitFor('backup down fires', () => hook('alert.firing', (x) => x.monitor === inputs.id && x.check === 'backup_feed_down'), 20_000))!;
   const backup = pushForever(ing.srt.backup.url);
   await waitFor('backup input alive', () => liveControl(s.ctx.db)?.inputs?.(ch.id)?.backup.alive, 30_000);
+  await waitFor('backup down resolves', () => hook('alert.resolved', (x) => x.alert === noBackup.body.data.alert), 20_000);
   await primary.stop();
   const fo = (await waitFor('failover webhook', () => hook('alert.firing', (x) => x.monitor === m.id && x.check === 'failover'), 30_000))!;
   expect(fo.body.data.value).toBeGreaterThanOrEqual(1);
@@ -98,5 +107,8 @@ test('feed down fires after for_s (webhook, e-mail, Telegram), an ffmpeg push re
   const jpeg = await waitFor('thumbnail', async () => { const r = await s.api('GET', `/v1/alerts/${gap.id}/thumbnail`); return r.status === 200 ? new Uint8Array(await r.arrayBuffer()) : null; }, 30_000);
   expect([...jpeg!.slice(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
   expect((await s.api('GET', `/v1/alerts/${gap.id}/thumbnail`, undefined, { key: null })).status).toBe(401);
+  // The ingest restarted its processes when the encoders went away: counted by input_errors.
+  const errs = (await waitFor('input errors fire', () => hook('alert.firing', (x) => x.monitor === inputs.id && x.check === 'input_errors'), 20_000))!;
+  expect(errs.body.data.value).toBeGreaterThanOrEqual(1);
   await primary.stop();
 }, 240_000);

@@ -79,9 +79,11 @@ export class Sources {
       case 'input_bitrate_low': {
         if (!started || ch.feed === 'none') return { holds: false, value: null, summary: `${name} is not on air`, detail: { channel_id: ch.id } };
         const info = liveControl(this.ctx.db)?.feedInfo(ch.id) ?? safeJson(ch.feed_info) as { bitrate_kbps?: number | null };
-        const kbps = info?.bitrate_kbps ?? null;
+        // The ingest's own measurement, else what was recorded in the last 10 s (passthrough records the input as is).
+        let kbps = info?.bitrate_kbps ?? null, source = 'ingest';
+        if (kbps === null) { kbps = this.recordedKbps(ch); source = 'recording'; }
         if (kbps === null) return none('bitrate not measured yet');
-        return { holds: kbps < c.threshold, value: kbps, summary: `${name}: input ${Math.round(kbps)} kbit/s (threshold ${c.threshold})`, detail: { channel_id: ch.id, slug: ch.slug, feed: ch.feed, bitrate_kbps: kbps } };
+        return { holds: kbps < c.threshold, value: kbps, summary: `${name}: input ${Math.round(kbps)} kbit/s (threshold ${c.threshold})`, detail: { channel_id: ch.id, slug: ch.slug, feed: ch.feed, bitrate_kbps: kbps, measured_from: source } };
       }
       case 'input_errors': {
         const inputs = liveControl(this.ctx.db)?.inputs?.(ch.id) ?? null;
@@ -92,6 +94,16 @@ export class Sources {
       }
     }
     return none('unknown check');
+  }
+
+  /** kbit/s of the segments recorded in the last 10 s (the source rendition when there is one); null without any. */
+  private recordedKbps(ch: ChannelRow): number | null {
+    const renditions = recordedRenditions(this.ctx, ch.id);
+    const r = renditions.includes('src') ? 'src' : renditions[0];
+    if (!r) return null;
+    const segs = segmentsInRange(this.ctx, ch.id, r, this.now - 10_000, this.now + 1);
+    const ms = segs.reduce((a, x) => a + x.duration_ms, 0);
+    return ms > 0 ? Math.round((segs.reduce((a, x) => a + x.bytes, 0) * 8) / ms) : null;
   }
 
   private diskFree(c: StoredCheck): Verdict {
