@@ -67,11 +67,8 @@ export function mcpRoutes(ctx: AppContext, app: () => AnyElysia) {
       const server = pooled?.server ?? buildServer(p, plan, deps);
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);
-      // The SDK wants both media types in Accept even in JSON mode; our own rule (JSON not excluded) was checked above.
-      const headers = new Headers({ accept: 'application/json, text/event-stream', 'content-type': 'application/json' });
-      if (version) headers.set('mcp-protocol-version', version);
       try {
-        const res = await transport.handleRequest(new Request(request.url, { method: 'POST', headers }), { parsedBody: body, authInfo: authInfoOf({ env: { ctx, p }, req: request, log }) });
+        const res = await transport.handleRequest(sdkRequest(request, version), { parsedBody: body, authInfo: authInfoOf({ env: { ctx, p }, req: request, log }) });
         // Tool calls the SDK refused before a handler ran (bad arguments, unknown tool) are audited here.
         for (const [id, name] of plan.calls) if (!log.handled.has(id)) auditCall(deps.audit, p, request, name, (findArgs(body, id)), 'rejected', performance.now() - t0);
         res.headers.set('cache-control', 'no-store');
@@ -81,6 +78,20 @@ export function mcpRoutes(ctx: AppContext, app: () => AnyElysia) {
         setImmediate(() => { void (pooled ? deps.pool.give(pooled.key, server) : server.close()).catch(() => {}); });
       }
     }, { parse: 'none', detail: MCP_DOC });
+}
+
+/**
+ * The request as the SDK's transport checks it. The SDK wants both media types in Accept even in JSON mode and exactly
+ * application/json as Content-Type; our own, wider rules were checked already. A request that already meets the SDK's
+ * is handed over as it is (the usual client), otherwise a stand-in with those headers (and the version sent).
+ */
+function sdkRequest(request: Request, version: string | null): Request {
+  const accept = request.headers.get('accept') ?? '';
+  const ct = request.headers.get('content-type')?.toLowerCase() ?? '';
+  if (accept.includes('application/json') && accept.includes('text/event-stream') && (ct === 'application/json' || ct.startsWith('application/json;'))) return request;
+  const headers = new Headers({ accept: 'application/json, text/event-stream', 'content-type': 'application/json' });
+  if (version) headers.set('mcp-protocol-version', version);
+  return new Request(request.url, { method: 'POST', headers });
 }
 
 /**
