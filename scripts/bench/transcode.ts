@@ -1,9 +1,13 @@
 #!/usr/bin/env bun
 /**
- * Transcode benchmark: a generated 1080p25 source through the default ladder in the real appliance (queue, probe,
- * encode, packaging, posters, sprite, download) vs one hand-written ffmpeg command producing the same ladder.
- * Prints time-to-first-playable, time-to-ready and the ratio (target <= 1.10).
- * Usage: bun scripts/bench/transcode.ts [--seconds 60] [--encoder libx264|h264_nvenc|h264_vaapi|h264_qsv]
+ * Transcode benchmark (issue 21 goals 2 and 3): generated 1080p25 H.264/AAC sources (2 s GOPs, like a camera or
+ * an editor's export) through the real appliance (queue, probe, quick-play remux, encode, packaging, poster,
+ * sprite, download) against one hand-written ffmpeg command producing the same ladder, rounds interleaved (the
+ * order alternates) so machine load hits both alike. Prints per duration the medians of time-to-ready, the
+ * hand-written time and their ratio (target <= 1.05), and time-to-first-playable: from the asset's registration
+ * (what upload `complete` does) to a preview master and its variant playlist answering over HTTP (target <= 1.5 s
+ * for H.264; <= 3 s for a source that must be transcoded, measured on an MPEG-4 Part 2 source).
+ * Usage: bun scripts/bench/transcode.ts [--seconds 10,30,60] [--rounds 3] [--encoder libx264|h264_nvenc|...] [--transcoded 60|0]
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,52 +15,103 @@ import { join } from 'node:path';
 import { encodeArgs } from '../../src/media/args/encode';
 import { planLadder } from '../../src/media/ladder';
 import { readLadders } from '../../src/features/transcode/ladders';
-import { startTestServer, waitFor } from '../../test/helpers/server';
-import { registerAsset, ff } from '../../test/e2e/transcode-helpers';
+import { startTestServer, waitFor, type TestServer } from '../../test/helpers/server';
+import { assetRow, ff, registerAsset } from '../../test/e2e/transcode-helpers';
+import { median } from './lib';
+import { stallMonitor } from './stall';
 
 const arg = (n: string, d: string) => { const i = process.argv.indexOf(`--${n}`); return i > 0 ? process.argv[i + 1] : d; };
-const seconds = Number(arg('seconds', '60'));
+const durations = arg('seconds', '10,30,60').split(',').map(Number).filter((n) => n > 0);
+const rounds = Number(arg('rounds', '3'));
+const transcodedS = Number(arg('transcoded', '60'));
 const encoder = arg('encoder', 'libx264') as 'libx264';
 process.env.VS_TRANSCODE_ENCODER = encoder;
 
 const tmp = mkdtempSync(join(tmpdir(), 'vs-bench-'));
-const src = join(tmp, 'src.mp4');
-console.log(`generating ${seconds} s 1080p25 source...`);
-await ff(['-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000', '-t', String(seconds),
-  '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '18', '-pix_fmt', 'yuv420p', '-c:a', 'aac', src]);
-
-// Baseline: the same ladder, one hand-written command (the builder's output is exactly such a command).
 const ladders = readLadders(tmp);
 const plan = planLadder(ladders.ladders[ladders.default], { codec: 'h264', width: 1920, height: 1080, displayWidth: 1920, displayHeight: 1080, rotation: 0, fps: 25, pixFmt: 'yuv420p', bitDepth: 8, hdr: false, profile: 'High' });
 if ('error' in plan) throw new Error(plan.error);
-const outDir = join(tmp, 'hand');
-mkdirSync(outDir);
-const argv = encodeArgs('ffmpeg', { source: src, outDir, plan, encoder, audio: true }).filter((a, i, all) => !['-progress', 'pipe:1', '-stats_period', '0.5'].includes(a) || all[i - 1] === '-map');
-let t0 = performance.now();
-const p = Bun.spawn(argv, { stdout: 'ignore', stderr: 'pipe' });
-if ((await p.exited) !== 0) throw new Error(await new Response(p.stderr).text());
-const handS = (performance.now() - t0) / 1000;
+
+/** A 1080p25 source with a sine tone; `codec` args pick H.264 (remuxable) or something that must be transcoded. */
+async function source(seconds: number, name: string, codec: string[]): Promise<string> {
+  const p = join(tmp, name);
+  await ff(['-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000', '-t', String(seconds), ...codec, '-c:a', 'aac', p]);
+  return p;
+}
+
+/** The hand-written baseline: exactly the ladder command, without progress reporting and without stills. */
+async function handWritten(src: string): Promise<number> {
+  const out = join(tmp, 'hand');
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out);
+  const argv = encodeArgs('ffmpeg', { source: src, outDir: out, plan: plan as Exclude<typeof plan, { error: string }>, encoder, audio: true })
+    .filter((a, i, all) => !['-progress', 'pipe:1', '-stats_period', '0.5'].includes(a) || all[i - 1] === '-map');
+  const t0 = performance.now();
+  const p = Bun.spawn(argv, { stdout: 'ignore', stderr: 'pipe' });
+  if ((await p.exited) !== 0) throw new Error(await new Response(p.stderr).text());
+  return (performance.now() - t0) / 1000;
+}
+
+/** True when the asset's preview master and its first variant playlist both answer 200 over HTTP. */
+async function playable(s: TestServer, id: string): Promise<boolean> {
+  const base = `${s.ctx.config.cdnBaseUrl}/m/${assetRow(s.ctx, id).tenant_id}/assets/${id}/preview/`;
+  const m = await fetch(base + 'master.m3u8');
+  if (m.status !== 200) { await m.body?.cancel(); return false; }
+  const variant = (await m.text()).split('\n').find((l) => l && !l.startsWith('#'));
+  if (!variant) return false;
+  const v = await fetch(base + variant);
+  const body = await v.text();
+  return v.status === 200 && body.includes('#EXTINF');
+}
+
+/** One appliance run: registration (as upload `complete` does: row + job, queue woken) to playable and to ready. */
+async function appliance(s: TestServer, src: string): Promise<{ firstS: number; readyS: number; preview: string }> {
+  const t0 = performance.now();
+  const id = registerAsset(s.ctx, src);
+  s.ctx.jobs?.wake();
+  let firstS = 0;
+  await waitFor('ready', async () => {
+    const a = assetRow(s.ctx, id);
+    if (a.status === 'failed') throw new Error(a.error ?? 'failed');
+    if (!firstS && a.output && await playable(s, id)) firstS = (performance.now() - t0) / 1000;
+    return a.status === 'ready';
+  }, 60 * 60_000, 20);
+  const readyS = (performance.now() - t0) / 1000;
+  const probe = JSON.parse(s.ctx.db.query<{ result: string }, [string]>(`SELECT result FROM jobs WHERE subject_id = ? AND type = 'asset.process'`).get(id)!.result);
+  return { firstS: firstS || readyS, readyS, preview: probe.preview };
+}
 
 const s = await startTestServer({ env: { VS_LOG_LEVEL: 'error' } });
+const stall = stallMonitor();
+const rows: Record<string, unknown>[] = [];
 try {
-  t0 = performance.now();
-  const id = registerAsset(s.ctx, src);
-  let firstS = 0;
-  await waitFor('ready', () => {
-    const a = s.ctx.db.query<{ status: string; error: string | null; output: string | null }, [string]>('SELECT status, error, output FROM assets WHERE id = ?').get(id)!;
-    if (!firstS && a.output?.includes('preview')) firstS = (performance.now() - t0) / 1000;
-    if (a.status === 'failed') throw new Error(a.error ?? 'failed');
-    return a.status === 'ready';
-  }, 30 * 60_000, 50);
-  const readyS = (performance.now() - t0) / 1000;
-  const job = s.ctx.db.query<{ result: string }, [string]>(`SELECT result FROM jobs WHERE subject_id = ? AND type = 'asset.encode'`).get(id)!;
-  const res = JSON.parse(job.result);
-  console.log(JSON.stringify({
-    source: `${seconds} s 1920x1080 25 fps`, encoder_requested: encoder, encoder_used: res.encoder, fallback_from: res.fallback_from ?? null,
-    renditions: plan.renditions.map((r) => r.name),
-    hand_written_s: +handS.toFixed(2), time_to_first_playable_s: +firstS.toFixed(2), time_to_ready_s: +readyS.toFixed(2),
-    ratio: +(readyS / handS).toFixed(3), ready_s_per_minute_of_input: +((readyS / seconds) * 60).toFixed(2),
-  }, null, 2));
+  for (const seconds of durations) {
+    console.log(`generating ${seconds} s 1080p25 H.264 source...`);
+    const src = await source(seconds, `h264-${seconds}.mp4`, ['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '18', '-g', '50', '-pix_fmt', 'yuv420p']);
+    const hand: number[] = [], ready: number[] = [], first: number[] = [];
+    for (let r = 0; r < rounds; r++) {
+      // Alternate the order so a load change during the run does not favour one side.
+      if (r % 2 === 0) hand.push(await handWritten(src));
+      const a = await appliance(s, src);
+      ready.push(a.readyS); first.push(a.firstS);
+      if (r % 2 === 1) hand.push(await handWritten(src));
+      console.log(`  ${seconds} s round ${r + 1}: hand-written ${hand[hand.length - 1].toFixed(2)} s, appliance ready ${a.readyS.toFixed(2)} s, first playable ${a.firstS.toFixed(2)} s (${a.preview})`);
+    }
+    rows.push({
+      source: `${seconds} s 1920x1080 25 fps H.264/AAC`, rounds,
+      hand_written_s: +median(hand).toFixed(2), time_to_ready_s: +median(ready).toFixed(2), ratio: +(median(ready) / median(hand)).toFixed(3),
+      ratios: ready.map((x, i) => +(x / hand[i]).toFixed(3)), time_to_first_playable_s: +median(first).toFixed(2),
+    });
+  }
+  if (transcodedS > 0) {
+    console.log(`generating ${transcodedS} s 1080p25 MPEG-4 Part 2 source (must be transcoded)...`);
+    const src = await source(transcodedS, 'mpeg4.mkv', ['-c:v', 'mpeg4', '-q:v', '4', '-g', '50']);
+    const a = await appliance(s, src);
+    rows.push({ source: `${transcodedS} s 1920x1080 25 fps MPEG-4 Part 2 (no remux)`, rounds: 1, time_to_first_playable_s: +a.firstS.toFixed(2), time_to_ready_s: +a.readyS.toFixed(2), preview: a.preview });
+  }
+  console.log(JSON.stringify({ encoder, renditions: plan.renditions.map((r) => r.name), results: rows }, null, 2));
+  console.log('targets: ratio <= 1.05 for every duration; first playable <= 1.5 s (H.264) and <= 3 s (transcoded)');
+  console.log(stall.line('bench process = appliance'));
 } finally {
   await s.stop();
   rmSync(tmp, { recursive: true, force: true });

@@ -6,7 +6,7 @@ import { lifecycleAsset, markFailed, reviveFailed, type LifecycleAsset } from '.
 import { parseAssetOutput } from './output';
 
 /** The lifecycle's state operations, for the jobs that move an asset through it (other features use these, not the store). */
-export { lifecycleAsset, markReady, savePreview, saveProbe, saveProgress, transition, WORKING, type LifecycleAsset } from './lifecycle-store';
+export { lifecycleAsset, markReady, resetForReencode, savePreview, saveProbe, saveProgress, tenantAsset, transition, WORKING, type LifecycleAsset } from './lifecycle-store';
 
 /*
  * The asset lifecycle: registered → probing → queued → encoding → packaging → ready | failed. The assets feature

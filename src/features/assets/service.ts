@@ -9,6 +9,9 @@ import { emitEvent } from '../../kernel/events/outbox';
 import { enqueueJob } from '../../jobs/enqueue';
 import { BlockedAddressError, assertPublicUrl } from '../../kernel/net/safe-fetch';
 import { assetStore, type AssetRow } from './store';
+
+/** The asset row as the service hands it to other features. */
+export type { AssetRow } from './store';
 import { assetEventData } from './lifecycle';
 import { checkExternalId, checkLadder, checkMetadata, checkTitle, publishMode } from './validate';
 import { assetDir, ingestPath, relToData, sourceExt } from './paths';
@@ -43,6 +46,11 @@ export function assertExternalIdFree(ctx: AppContext, tenantId: string, external
   if (other && other.id !== except) {
     throw new AppError('conflict', `external_id "${externalId}" is already used by asset ${other.id}${other.deleted_at ? ' (in trash)' : ''}`);
   }
+}
+
+/** One asset by id, any tenant and trashed ones too (the uploads feature finishing a completion it recorded). */
+export function assetById(ctx: AppContext, id: string): AssetRow | null {
+  return assetStore.byId(ctx.db, id);
 }
 
 /** Inserts an asset and its first job in ONE transaction (the durable hand-off to the media engine). */

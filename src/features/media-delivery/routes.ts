@@ -2,7 +2,7 @@ import { Elysia } from 'elysia';
 import type { AppContext } from '../../kernel/context';
 import { notFound } from '../../kernel/errors';
 import { containedPath } from '../../kernel/fs/contain';
-import { tenantAsset } from '../assets/lifecycle-store';
+import { tenantAsset } from '../assets/lifecycle';
 import { parseAssetOutput, previewDirOf } from '../assets/output';
 import { IdentityService } from '../identity/service';
 import type { Gate, Guarded } from '../playback/gate';

@@ -5,7 +5,7 @@ import { tx } from '../../kernel/db/sqlite';
 import { enqueueJob } from '../../jobs/enqueue';
 import { PermanentJobError } from '../../jobs/errors';
 import type { JobRun } from '../../jobs/types';
-import { planLadder } from '../../media/ladder';
+import { planLadder, type Ladder, type Plan } from '../../media/ladder';
 import { probeFile } from '../../media/probe';
 import type { MediaInfo } from '../../media/probe-parse';
 import { remuxBlocker, remuxPreview } from '../../media/preview';
@@ -40,51 +40,83 @@ export async function processAsset(ctx: AppContext, job: JobRun<'asset.process'>
   if (!transition(ctx.db, id, [...WORKING, 'failed'], 'probing')) throw new PermanentJobError(`asset is ${a.status}`);
   saveProgress(ctx.db, id, 0, null);
   const rt = requireRuntime(media);
-  const info = await probeFile(rt.tools.ffprobe, sourceFile(ctx.config.dataDir, a.source_path), { signal: job.signal, maxBytes: MAX_SOURCE_BYTES });
-  if ('error' in info) throw new PermanentJobError(info.error);
-  if (!info.video) throw new PermanentJobError('audio-only sources are not supported: the file has no video stream');
+  // The ladder depends on the tenant and the asked name only: resolved once here, before the probe, and carried to the encode.
   const tenant = identityService(ctx).tenant(a.tenant_id) as { slug?: string } | null;
   const picked = pickLadder(laddersOf(ctx), job.payload?.ladder ?? a.ladder, tenant?.slug ?? null);
   if (!picked) throw new PermanentJobError(`unknown ladder "${job.payload?.ladder ?? a.ladder}"`);
-  const plan = planLadder(picked.ladder, info.video);
-  if ('error' in plan) throw new PermanentJobError(plan.error);
-  const encodeId = tx(ctx.db, () => {
-    saveProbe(ctx.db, id, info, info.durationS);
-    if (!transition(ctx.db, id, ['probing'], 'queued')) throw new PermanentJobError('asset changed while probing');
-    saveProgress(ctx.db, id, 2, null);
-    return enqueueJob(ctx.db, { tenantId: a.tenant_id, type: 'asset.encode', payload: { assetId: id, ladder: picked.name, plan }, subject: { kind: 'asset', id } });
-  });
+  const source = sourceFile(ctx.config.dataDir, a.source_path);
+  // The quick-play remux starts beside the probe (first encode only: a re-encoded asset stays playable from its
+  // previous output); the probe then says whether its output is used.
+  const quick = a.output_version === 0 ? startQuickPlay(ctx, job, rt, { id, tenantId: a.tenant_id, source, segmentS: picked.ladder.segment_s }) : null;
+  let info: MediaInfo, plan: Plan, encodeId: string;
+  try {
+    ({ info, plan, encodeId } = await probeAndQueue(ctx, job, rt, { id, tenantId: a.tenant_id, source, ladder: picked }));
+  } catch (e) {
+    await quick?.drop();
+    throw e;
+  }
   job.setResult({ ladder: picked.name, renditions: plan.renditions.map((r) => r.name), encode_job: encodeId });
-  // The encode starts now; the quick-play preview is remuxed beside it (first encode only: a re-encoded asset
-  // stays playable from its previous output until the new one is ready).
+  // The encode starts now; the preview (when the source allows it) is published beside it.
   jobQueue(ctx)?.wake();
-  if (a.output_version === 0) await quickPlay(ctx, job, rt, { id, tenantId: a.tenant_id, source: sourceFile(ctx.config.dataDir, a.source_path), info, segmentS: plan.ladder.segment_s });
+  if (quick) await quick.finish(info);
   job.progress(100);
 }
 
+/** Probes the source, plans the ladder and, in one transaction, stores the probe, moves to `queued` and queues the encode. */
+async function probeAndQueue(ctx: AppContext, job: JobRun<'asset.process'>, rt: MediaRuntime, o: { id: string; tenantId: string; source: string; ladder: { name: string; ladder: Ladder } }): Promise<{ info: MediaInfo; plan: Plan; encodeId: string }> {
+  const info = await probeFile(rt.tools.ffprobe, o.source, { signal: job.signal, maxBytes: MAX_SOURCE_BYTES });
+  if ('error' in info) throw new PermanentJobError(info.error);
+  if (!info.video) throw new PermanentJobError('audio-only sources are not supported: the file has no video stream');
+  const plan = planLadder(o.ladder.ladder, info.video);
+  if ('error' in plan) throw new PermanentJobError(plan.error);
+  const encodeId = tx(ctx.db, () => {
+    saveProbe(ctx.db, o.id, info, info.durationS);
+    if (!transition(ctx.db, o.id, ['probing'], 'queued')) throw new PermanentJobError('asset changed while probing');
+    saveProgress(ctx.db, o.id, 2, null);
+    return enqueueJob(ctx.db, { tenantId: o.tenantId, type: 'asset.encode', payload: { assetId: o.id, ladder: o.ladder.name, plan }, subject: { kind: 'asset', id: o.id } });
+  });
+  return { info, plan, encodeId };
+}
+
+/** A quick-play remux under way: `finish` publishes it when the probe allows, `drop` stops it and removes its files. */
+interface QuickPlay { finish(info: MediaInfo): Promise<void>; drop(): Promise<void> }
+
 /**
- * First play in about a second: a browser-ready H.264/AAC source is remuxed (no re-encode) into a one-variant
- * CMAF preview under `<asset>/preview/`, published as the asset's preview while the ladder encodes. Best effort:
- * a source that cannot be remuxed, or a remux that fails, leaves the preview to the ladder's first segments.
+ * First play in about a second: the source is remuxed (no re-encode) into a one-variant CMAF preview under
+ * `<asset>/preview/` while it is probed; a browser-ready H.264/AAC source's preview is then published as the asset's
+ * preview while the ladder encodes. Best effort: a source that cannot be remuxed, or a remux that fails, leaves the
+ * preview to the ladder's first segments, and never fails (or retries) the probe job.
  */
-async function quickPlay(ctx: AppContext, job: JobRun<'asset.process'>, rt: MediaRuntime, o: { id: string; tenantId: string; source: string; info: MediaInfo; segmentS: number }): Promise<void> {
-  const why = remuxBlocker(o.info);
-  if (why) { job.setResult({ preview: 'ladder', preview_reason: why }); return; }
+function startQuickPlay(ctx: AppContext, job: JobRun<'asset.process'>, rt: MediaRuntime, o: { id: string; tenantId: string; source: string; segmentS: number }): QuickPlay {
   const rel = join(assetRelDir(o.tenantId, o.id), 'preview');
+  const dir = join(ctx.config.dataDir, rel);
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  job.signal.addEventListener('abort', onAbort, { once: true });
   const t0 = Date.now();
-  try {
-    await remuxPreview({ ffmpeg: rt.tools.ffmpeg, source: o.source, outDir: join(ctx.config.dataDir, rel), info: o.info, segmentS: o.segmentS, signal: job.signal });
-  } catch (e) {
-    // Never fail (or retry) the probe for its preview: the encode is already queued and must not be queued twice.
-    ctx.log.warn('quick-play preview remux failed; the ladder provides the preview', { asset: o.id, error: String((e as Error).message ?? e) });
-    job.setResult({ preview: 'ladder', preview_reason: 'remux failed' });
-    return;
-  }
-  if (savePreview(ctx.db, o.id, previewOutput(rel), true)) {
-    job.note('first_playable', { ms: Date.now() - t0, preview: 'remux' });
-    job.setResult({ preview: 'remux', preview_ms: Date.now() - t0 });
-  } else {
-    // The ladder finished first (or the asset left the working states): the preview is not needed.
-    rmSync(join(ctx.config.dataDir, rel), { recursive: true, force: true });
-  }
+  const run = remuxPreview({ ffmpeg: rt.tools.ffmpeg, source: o.source, outDir: dir, segmentS: o.segmentS, signal: stop.signal })
+    .then(() => null, (e: unknown) => String((e as Error)?.message ?? e))
+    .finally(() => job.signal.removeEventListener('abort', onAbort));
+  const drop = async () => { stop.abort(); await run; rmSync(dir, { recursive: true, force: true }); };
+  return {
+    drop,
+    async finish(info) {
+      const why = remuxBlocker(info);
+      if (why) { await drop(); job.setResult({ preview: 'ladder', preview_reason: why }); return; }
+      const failed = await run;
+      if (failed) {
+        ctx.log.warn('quick-play preview remux failed; the ladder provides the preview', { asset: o.id, error: failed });
+        rmSync(dir, { recursive: true, force: true });
+        job.setResult({ preview: 'ladder', preview_reason: 'remux failed' });
+        return;
+      }
+      if (savePreview(ctx.db, o.id, previewOutput(rel), true)) {
+        job.note('first_playable', { ms: Date.now() - t0, preview: 'remux' });
+        job.setResult({ preview: 'remux', preview_ms: Date.now() - t0 });
+      } else {
+        // The ladder finished first (or the asset left the working states): the preview is not needed.
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
 }

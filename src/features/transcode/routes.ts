@@ -6,7 +6,7 @@ import { doc } from '../../kernel/http/plugin';
 import { isUuid } from '../../kernel/ids';
 import { enqueueJob } from '../../jobs/enqueue';
 import { jobQueue } from '../../jobs/worker';
-import { resetForReencode, tenantAsset } from '../assets/lifecycle-store';
+import { resetForReencode, tenantAsset } from '../assets/lifecycle';
 import { laddersOf } from './ladders';
 
 /** POST /v1/assets/{id}/re-encode: encode a ready (or failed) asset again, optionally with another ladder. */

@@ -6,8 +6,7 @@ import { AppError, invalid, notFound } from '../../kernel/errors';
 import { iso } from '../../kernel/clock';
 import { isUuid, newId, randomToken } from '../../kernel/ids';
 import { hashKey } from '../../kernel/http/auth';
-import { assetStore, type AssetRow } from '../assets/store';
-import { checkAssetInput, insertAssetWithJob, assertExternalIdFree, type AssetInput } from '../assets/service';
+import { assetById, checkAssetInput, insertAssetWithJob, assertExternalIdFree, type AssetInput, type AssetRow } from '../assets/service';
 import { assetDir, relToData, sourceExt, uploadDir } from '../assets/paths';
 import { uploadStore, type UploadRow } from './store';
 import { writePartAt } from './parts';
@@ -156,7 +155,7 @@ export class UploadService {
   /** Second half of completion (also run on start for uploads a crash left in `completing`): move, insert, enqueue. */
   finish(u: UploadRow): AssetRow {
     const assetId = u.asset_id!;
-    const existing = assetStore.byId(this.ctx.db, assetId);
+    const existing = assetById(this.ctx, assetId);
     if (existing) {
       if (u.status !== 'completed') tx(this.ctx.db, () => uploadStore.markCompleted(this.ctx.db, u.id, this.ctx.clock.now()));
       return existing;

@@ -50,8 +50,9 @@ export function ladderFilter(spec: Pick<EncodeSpec, 'plan' | 'encoder' | 'stills
   // identical across renditions, which the DASH muxer requires within an adaptation set (max=: no rounding of N/D to 2-digit terms).
   const tails = plan.renditions.map((r, i) => `[s${i}]scale=${r.width}:${r.height}:flags=bicubic,setsar=${r.sar === '1' ? '1' : `${r.sar}:max=1000000`}${hwUpload(spec.encoder)}[v${i}]`);
   if (st) {
-    // Poster: the first frame at or after posterAtS (select; `\\,` escapes the comma inside the graph), scaled once, written twice.
-    tails.push(`[ps]select=gte(t\\,${st.posterAtS.toFixed(3)}),scale=${st.posterWidth}:-2,split=2[pj][pw]`);
+    // Poster: only the first frame at or after posterAtS passes select (none selected before it: every later frame is
+    // dropped before the scaler); `\\,` escapes the commas inside the graph. Scaled once, written twice.
+    tails.push(`[ps]select=gte(t\\,${st.posterAtS.toFixed(3)})*isnan(prev_selected_t),scale=${st.posterWidth}:-2,split=2[pj][pw]`);
   }
   return [head, ...tails].join(';');
 }

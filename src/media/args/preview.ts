@@ -25,15 +25,16 @@ export function remuxBlocker(info: MediaInfo): string | null {
 }
 
 /**
- * Pure: the quick-play remux: the source's first video and audio streams copied (no decode, no encode) into CMAF
- * (fMP4) segments with a VOD media playlist and a one-variant master, in well under a second for a minute of
- * 1080p. Segments cut on the source's own keyframes, so they are as long as its GOPs allow (`segmentS` is a target).
+ * Pure: the quick-play remux: the source's first video stream and its first audio stream when it has one, copied
+ * (no decode, no encode) into CMAF (fMP4) segments with a VOD media playlist and a one-variant master, in well under
+ * a second for a minute of 1080p. It needs no probe first (it runs beside the probe; remuxBlocker decides afterwards
+ * whether its output is used). Segments cut on the source's own keyframes (`segmentS` is a target).
  */
-export function previewRemuxArgs(ffmpeg: string, o: { source: string; outDir: string; audio: boolean; segmentS: number }): string[] {
+export function previewRemuxArgs(ffmpeg: string, o: { source: string; outDir: string; segmentS: number }): string[] {
   return [
     ffmpeg, ...ffmpegHead(), ...sourceInput(o.source),
-    // First video stream, first audio stream when there is one; nothing else.
-    '-map', '0:v:0', ...(o.audio ? ['-map', '0:a:0'] : []),
+    // First video stream; first audio stream when there is one (`?`: optional); nothing else.
+    '-map', '0:v:0', '-map', '0:a:0?',
     // Stream copy: the point of the preview is that nothing is decoded or encoded.
     '-c', 'copy',
     // No metadata, data or subtitle streams (tags of customer files are not published).
@@ -44,7 +45,7 @@ export function previewRemuxArgs(ffmpeg: string, o: { source: string; outDir: st
     '-hls_flags', 'independent_segments',
     // Init segment and segments under fixed names next to the playlists (relative URIs in the playlists).
     '-hls_fmp4_init_filename', PREVIEW.init, '-hls_segment_filename', `${o.outDir}/${PREVIEW.segment}`,
-    // A master playlist with BANDWIDTH, RESOLUTION and CODECS, so players pick the right decoder up front.
+    // A master playlist with BANDWIDTH and RESOLUTION, so players size the variant up front.
     '-master_pl_name', PREVIEW.master,
     `${o.outDir}/${PREVIEW.media}`,
   ];
