@@ -19,8 +19,8 @@ import type { NoticeKind } from './notify/texts';
 import { DestinationStore } from './destinations/store';
 import { grabLastFrame, type FrameSource } from './frame';
 
-/** What one tick did (for tests and the benchmark); `nextDue`: the earliest end of a pending period (ms), if any. */
-export interface TickResult { checks: number; fired: number; resolved: number; notices: number; ms: number; nextDue: number | null }
+/** What one tick did (for tests and the benchmark); `pending`: monitors with a pending check and when its period ends (ms). */
+export interface TickResult { checks: number; fired: number; resolved: number; notices: number; ms: number; nextDue: number | null; pending: Map<string, number> }
 
 /** Which monitors a tick evaluates: all, or those with these ids or targeting these ids. */
 export type TickScope = 'all' | Set<string>;
@@ -67,7 +67,7 @@ export class MonitorEngine {
 
   private async run(now: number, scope: TickScope): Promise<TickResult> {
     const t0 = performance.now();
-    const res: TickResult = { checks: 0, fired: 0, resolved: 0, notices: 0, ms: 0, nextDue: null };
+    const res: TickResult = { checks: 0, fired: 0, resolved: 0, notices: 0, ms: 0, nextDue: null, pending: new Map() };
     const monitors = this.store.all().filter((m) => scope === 'all' || scope.has(m.id) || (m.target_id !== null && scope.has(m.target_id)));
     if (!monitors.length) return res;
     const states = this.store.states();
@@ -95,7 +95,11 @@ export class MonitorEngine {
         checks.forEach((c, i) => {
           const st = this.apply(cur, c, i, verdicts[i], memos[i], states.get(`${m.id}/${i}`) ?? null, now, res);
           // A pending check is due again when its period ends: the worker evaluates it then, not at the next period.
-          if (st.state === 'pending') res.nextDue = Math.min(res.nextDue ?? Infinity, st.since + c.for_s * 1000);
+          if (st.state === 'pending') {
+            const due = st.since + c.for_s * 1000;
+            res.nextDue = Math.min(res.nextDue ?? Infinity, due);
+            res.pending.set(m.id, Math.min(res.pending.get(m.id) ?? Infinity, due));
+          }
         });
       }
     });

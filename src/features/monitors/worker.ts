@@ -23,17 +23,31 @@ export function startMonitorWorkers(ctx: AppContext): MonitorWorkers {
   let stopped = false;
   const send = () => { if (!stopped) notifier.pass().catch(log('sending notifications')); };
 
-  // The earliest end of a pending period, and its timer.
-  let due: number | null = null;
+  // Pending periods: monitor id → when its earliest pending check is due; one timer for the earliest of them.
+  const due = new Map<string, number>();
   let dueTimer: ReturnType<typeof setTimeout> | null = null;
-  const after = (r: TickResult) => {
-    if (r.notices) send();
-    if (r.nextDue === null || (due !== null && due <= r.nextDue)) return;
-    due = r.nextDue;
+  let dueAt = Infinity;
+  const arm = () => {
+    const next = Math.min(...due.values());
+    if (next === dueAt && dueTimer) return;
     if (dueTimer) clearTimeout(dueTimer);
-    dueTimer = setTimeout(() => { due = null; dueTimer = null; run('all'); }, Math.max(50, r.nextDue - ctx.clock.now() + 5));
+    dueTimer = null; dueAt = next;
+    if (!Number.isFinite(next)) return;
+    dueTimer = setTimeout(() => {
+      dueTimer = null; dueAt = Infinity;
+      const now = ctx.clock.now(), ids = new Set<string>();
+      for (const [id, at] of due) if (at <= now + 5) { ids.add(id); due.delete(id); }
+      if (ids.size) run(ids); else arm();
+    }, Math.max(20, next - ctx.clock.now() + 5));
   };
-  const run = (scope: TickScope) => { if (!stopped) engine.tick(undefined, scope).then(after).catch(log('evaluation')); };
+  const after = (scope: TickScope) => (r: TickResult) => {
+    if (r.notices) send();
+    // The evaluated monitors' pending deadlines replace what was known of them.
+    if (scope === 'all') due.clear(); else for (const id of [...due.keys()]) if (scope.has(id)) due.delete(id);
+    for (const [id, at] of r.pending) due.set(id, at);
+    arm();
+  };
+  const run = (scope: TickScope) => { if (!stopped) engine.tick(undefined, scope).then(after(scope)).catch(log('evaluation')); };
 
   const evalTimer = setInterval(() => run('all'), Math.max(100, ctx.config.alerts.evalMs));
   // Channel events: evaluate that channel's monitors now (feed down is known within the ingest's own detection time).
