@@ -76,6 +76,14 @@ test('pending and firing states survive a restart: the pending period continues,
   const resolved = eventsAfter(s.ctx.db, 0, 1000).filter((e) => e.type === 'alert.resolved');
   expect(resolved.map((e) => (e.data as { reason: string }).reason)).toEqual(['check changed', 'check changed']);
   expect((await (await s.api('GET', `/v1/alerts?monitor_id=${m.id}&state=firing`)).json() as { items: unknown[] }).items).toHaveLength(0);
+  // Deleting a monitor resolves its firing alert; the alert stays in the history.
+  const d = await (await s.api('POST', '/v1/monitors', { name: 'Deleted', target_kind: 'tenant', checks: [{ type: 'disk_free_low', threshold: 100, for_s: 0 }] })).json() as { id: string };
+  expect((await engine.tick()).fired).toBe(1);
+  expect((await s.api('DELETE', `/v1/monitors/${d.id}`)).status).toBe(204);
+  const gone = (await (await s.api('GET', `/v1/alerts?monitor_id=${d.id}`)).json() as { items: { state: string }[] }).items;
+  expect(gone.map((a) => a.state)).toEqual(['resolved']);
+  expect(eventsAfter(s.ctx.db, 0, 1000).filter((e) => e.type === 'alert.resolved' && (e.data as { reason: string }).reason === 'monitor deleted')).toHaveLength(1);
+  expect((await engine.tick()).checks).toBe(2);
   await s.stop();
 }, 60_000);
 

@@ -30,7 +30,7 @@ export function normaliseChecks(checks: CheckInput[], target: TargetKind): Store
   return out;
 }
 
-/** A stable key of a stored check: a changed check starts from normal. */
-export function checkKey(c: StoredCheck): string {
-  return JSON.stringify([c.type, c.threshold, c.for_s, c.window_s, c.severity, c.params]);
+/** A stable key of a stored check on its target: a changed check (or a moved target) starts from normal. */
+export function checkKey(c: StoredCheck, target: { target_kind: string; target_id: string | null; target_host: string | null }): string {
+  return JSON.stringify([c.type, c.threshold, c.for_s, c.window_s, c.severity, c.params, target.target_kind, target.target_id, target.target_host]);
 }

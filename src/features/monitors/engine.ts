@@ -78,7 +78,7 @@ export class MonitorEngine {
       const checks = JSON.parse(m.checks) as StoredCheck[];
       const memos = checks.map((c, i) => {
         const s = states.get(`${m.id}/${i}`);
-        return s && s.check_key === checkKey(c) && s.memo ? JSON.parse(s.memo) as Record<string, unknown> : {};
+        return s && s.check_key === checkKey(c, m) && s.memo ? JSON.parse(s.memo) as Record<string, unknown> : {};
       });
       const verdicts = await Promise.all(checks.map((c, i) => src.evaluate(m, c, memos[i]).catch((e): Verdict => {
         this.ctx.log.warn('monitor check failed', { monitor: m.id, check: c.type, error: String(e) });
@@ -91,7 +91,7 @@ export class MonitorEngine {
       for (const { m, checks, verdicts, memos } of evaluated) {
         // The monitor may have changed or gone while conditions were read.
         const cur = this.store.get(m.tenant_id, m.id);
-        if (!cur || cur.checks !== m.checks) continue;
+        if (!cur || cur.checks !== m.checks || cur.target_id !== m.target_id || cur.target_host !== m.target_host) continue;
         checks.forEach((c, i) => {
           const st = this.apply(cur, c, i, verdicts[i], memos[i], states.get(`${m.id}/${i}`) ?? null, now, res);
           // A pending check is due again when its period ends: the worker evaluates it then, not at the next period.
@@ -116,7 +116,7 @@ export class MonitorEngine {
 
   /** Steps one check and writes what changed. */
   private apply(m: MonitorRow, c: StoredCheck, i: number, v: Verdict, memo: Record<string, unknown>, prev: StateRow | null, now: number, res: TickResult): StateRow {
-    const key = checkKey(c);
+    const key = checkKey(c, m);
     const fresh = !prev || prev.check_key !== key;
     if (fresh && prev?.alert_id && prev.state === 'firing') this.resolve(m, prev.alert_id, now, false, 'check changed');
     const base: StateRow = fresh ? { monitor_id: m.id, check_idx: i, check_key: key, state: 'normal', since: now, alert_id: null, last_notified_at: null, memo: null } : prev!;

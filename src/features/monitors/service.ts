@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import type { AppContext } from '../../kernel/context';
 import { tx } from '../../kernel/db/sqlite';
+import { emitEvent } from '../../kernel/events/outbox';
 import { AppError, invalid, notFound } from '../../kernel/errors';
 import { isUuid, newId } from '../../kernel/ids';
 import { iso } from '../../kernel/clock';
@@ -139,10 +140,22 @@ export class MonitorService {
     return this.view(next);
   }
 
-  /** Deletes a monitor; its firing alerts stay in the history as they are. */
+  /** Deletes a monitor; its firing alerts resolve (`reason: "monitor deleted"`) and stay in the history. */
   remove(tenantId: string, id: string): void {
     const r = this.row(tenantId, id);
-    this.store.delete(r.id);
+    const now = this.ctx.clock.now();
+    tx(this.ctx.db, () => {
+      for (const s of this.store.statesOf(r.id)) {
+        const a = s.alert_id ? this.store.alert(s.alert_id) : null;
+        if (!a || a.state !== 'firing') continue;
+        this.store.resolveAlert(a.id, now);
+        emitEvent(this.ctx.db, tenantId, 'alert.resolved', {
+          alert: a.id, monitor: r.id, monitor_name: a.monitor_name, check: a.check_type, severity: a.severity, target_kind: a.target_kind, target_id: a.target_id,
+          started_at: iso(a.started_at), resolved_at: iso(now), duration_s: Math.round((now - a.started_at) / 1000), detail: JSON.parse(a.detail), value: null, reason: 'monitor deleted',
+        }, now);
+      }
+      this.store.delete(r.id);
+    });
   }
 
   /** Mutes notifications for `minutes` or `until` (1 minute to 7 days); alerts are still recorded. */
