@@ -4,23 +4,28 @@
  * returning the same JSON, measured in the same run with wrk (alternating, median of rounds); the same route with a
  * studio session cookie (target: within 10 % of the API-key path); and the sign-in cost (argon2id) in ms.
  * The appliance's per-key rate limit is raised for this run (config file) so the figures measure the kernel.
- * Usage: bun scripts/bench/api.ts [--seconds 8] [--rounds 3] [--connections 64]
+ * Also CPU time per request of each server (its processes' user+system time over a round / requests answered), which
+ * a busy shared box disturbs far less than throughput. --workers sets VS_DELIVERY_WORKERS (default 1: the API kernel
+ * alone; with more, API requests on a worker's connections take one more hop to the main process).
+ * Usage: bun scripts/bench/api.ts [--seconds 8] [--rounds 3] [--connections 64] [--workers 1]
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { median, startAppliance, wrk, type WrkResult } from './lib';
+import { measured } from './cpu';
 import { stallFileLines } from './stall';
 import { ARGON2 } from '../../src/features/people/password';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' }, rounds: { type: 'string', default: '3' }, connections: { type: 'string', default: '64' } } });
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' }, rounds: { type: 'string', default: '3' }, connections: { type: 'string', default: '64' }, workers: { type: 'string', default: '1' } } });
 const seconds = Number(values.seconds), rounds = Number(values.rounds), connections = Number(values.connections);
 const dir = mkdtempSync(join(tmpdir(), 'vs-bench-api-'));
 const cfg = join(dir, 'bench.yml');
 writeFileSync(cfg, 'rate_limit: { per_second: 100000000, burst: 100000000 }\nlog_level: warn\n');
 const stallFile = join(dir, 'stall');
-const app = await startAppliance(join(dir, 'data'), { VS_CONFIG: cfg, VS_STALL_FILE: stallFile });
+const app = await startAppliance(join(dir, 'data'), { VS_CONFIG: cfg, VS_STALL_FILE: stallFile, VS_DELIVERY_WORKERS: values.workers });
+
 const headers = { authorization: `Bearer ${app.key}` };
 const body = await (await fetch(`${app.url}/v1/me`, { headers })).text();
 
@@ -65,19 +70,21 @@ try {
   await wrk(`${app.url}/v1/me`, { connections, seconds: 2, headers }); // warm-up
   await wrk(`${baseUrl}/v1/me`, { connections, seconds: 2, headers });
   await wrk(`${app.url}/v1/me`, { connections, seconds: 2, headers: sessionHeaders });
-  const a: WrkResult[] = [], b: WrkResult[] = [], c: WrkResult[] = [];
+  const a: (WrkResult & { cpuUs: number })[] = [], b: (WrkResult & { cpuUs: number })[] = [], c: WrkResult[] = [];
   for (let i = 0; i < rounds; i++) {
-    b.push(await wrk(`${baseUrl}/v1/me`, { connections, seconds, headers }));
-    a.push(await wrk(`${app.url}/v1/me`, { connections, seconds, headers }));
+    b.push(await measured(`${baseUrl}/v1/me`, base.pid, { connections, seconds, headers }));
+    a.push(await measured(`${app.url}/v1/me`, app.proc.pid, { connections, seconds, headers }));
     c.push(await wrk(`${app.url}/v1/me`, { connections, seconds, headers: sessionHeaders }));
   }
   const row = (name: string, r: WrkResult[]) => `${name.padEnd(22)} ${median(r.map((x) => x.rps)).toFixed(0).padStart(8)} req/s   p50 ${median(r.map((x) => x.p50ms)).toFixed(2)} ms   p99 ${median(r.map((x) => x.p99ms)).toFixed(2)} ms   non-2xx ${r.reduce((s, x) => s + x.non2xx, 0)}`;
-  console.log(`GET /v1/me, ${connections} connections, ${rounds} x ${seconds} s rounds (median)`);
+  console.log(`GET /v1/me, ${connections} connections, ${rounds} x ${seconds} s rounds (median), VS_DELIVERY_WORKERS=${values.workers}`);
   console.log(row('bare Bun.serve', b));
   console.log(row('appliance (auth+kernel)', a));
   const ratio = median(a.map((x) => x.rps)) / median(b.map((x) => x.rps));
   console.log(`ratio appliance/baseline: ${ratio.toFixed(2)} (issue 21 target >= 0.7); appliance p99 ${median(a.map((x) => x.p99ms)).toFixed(2)} ms (target < 5 ms, quiet box)`);
   console.log(`per round appliance/baseline: ${a.map((x, i) => (x.rps / b[i].rps).toFixed(2)).join(' ')}`);
+  const cpuA = median(a.map((x) => x.cpuUs)), cpuB = median(b.map((x) => x.cpuUs));
+  console.log(`CPU per request: bare ${cpuB.toFixed(1)} us, appliance (${values.workers} proc) ${cpuA.toFixed(1)} us: CPU ratio bare/appliance ${(cpuB / cpuA).toFixed(2)} (the throughput ratio a single free core would give)`);
   console.log(row('appliance, session', c));
   const sr = median(c.map((x) => x.rps)) / median(a.map((x) => x.rps));
   console.log(`session/key: throughput ${sr.toFixed(3)}, p99 ${median(c.map((x) => x.p99ms)).toFixed(2)} vs ${median(a.map((x) => x.p99ms)).toFixed(2)} ms (target: within 10 %)`);

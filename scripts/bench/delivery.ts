@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { median, startAppliance, wrk, type WrkResult } from './lib';
 import { stallFileLines } from './stall';
+import { measured } from './cpu';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '6' }, rounds: { type: 'string', default: '3' }, 'origin-log': { type: 'boolean', default: false }, workers: { type: 'string', default: '2' } } });
 const seconds = Number(values.seconds), rounds = Number(values.rounds), workers = values.workers;
@@ -70,9 +71,10 @@ const n2 = await startNginx(2);
 try {
   const o = { connections: 64, seconds };
   for (const u of [segUrl, n1.url, n2.url]) await wrk(u, { ...o, seconds: 2 });
-  const a: WrkResult[] = [], b: WrkResult[] = [], c: WrkResult[] = [];
-  for (let i = 0; i < rounds; i++) { b.push(await wrk(n1.url, o)); a.push(await wrk(segUrl, o)); c.push(await wrk(n2.url, o)); }
-  const row = (name: string, r: WrkResult[]) => `${name.padEnd(30)} ${median(r.map((x) => x.rps)).toFixed(0).padStart(6)} req/s ${median(r.map((x) => x.mbps)).toFixed(0).padStart(6)} MB/s   p99 ${median(r.map((x) => x.p99ms)).toFixed(1)} ms   non-2xx ${r.reduce((s, x) => s + x.non2xx, 0)}`;
+  type R = WrkResult & { cpuUs: number };
+  const a: R[] = [], b: R[] = [], c: R[] = [];
+  for (let i = 0; i < rounds; i++) { b.push(await measured(n1.url, n1.p.pid, o)); a.push(await measured(segUrl, app.proc.pid, o)); c.push(await measured(n2.url, n2.p.pid, o)); }
+  const row = (name: string, r: WrkResult[]) => `${name.padEnd(30)} ${median(r.map((x) => x.rps)).toFixed(0).padStart(6)} req/s ${median(r.map((x) => x.mbps)).toFixed(0).padStart(6)} MB/s   p99 ${median(r.map((x) => x.p99ms)).toFixed(1)} ms   non-2xx ${r.reduce((s, x) => s + x.non2xx, 0)}   CPU ${median(r.map((x) => (x as R).cpuUs ?? NaN)).toFixed(0)} us/req`;
   console.log(`2 MB segment, 64 connections, ${rounds} x ${seconds} s rounds (median)`);
   console.log(row('nginx (1 worker)', b));
   console.log(row(`appliance (${workers} proc) /t/<token>/m/`, a));

@@ -121,7 +121,7 @@ export function createGate(ctx: AppContext) {
   };
 
   const guard = (def: DeliveryRoute, params: Record<string, string>, request: Request): Guarded => {
-    state.sync();
+    if (!verified.has(request)) state.sync(); // a /t/ request was brought up to date when its token was checked
     for (const [k, re] of Object.entries(def.params)) {
       const v = params[k];
       if (typeof v !== 'string' || !re.test(v)) throw notFound('file');

@@ -64,6 +64,9 @@ export class KeyCache {
   private byKey = new Map<string, Principal>();
   constructor(private lookup: KeyLookup, private max = 10_000) {}
 
+  /** The principal of a key already in the cache (no lookup). */
+  cached(key: string): Principal | null { return this.byKey.get(key) ?? null; }
+
   /** Resolves a presented key to its principal, from cache or (by its hash) the store. */
   get(key: string): Principal | null {
     const hit = this.byKey.get(key);
@@ -180,10 +183,19 @@ export function authenticate(req: Request, rule: AuthRule, keys: KeyCache, limit
   return p;
 }
 
-function byKey(header: string, keys: KeyCache): Principal {
+/** The token of `Bearer <token>` (the common spelling without a regex), or null when the scheme is not Bearer. */
+function bearerToken(header: string): string | null {
+  if (header.startsWith('Bearer ') && !/\s/.test(header.slice(7))) return header.slice(7);
   const m = /^Bearer[ ]+(\S*)\s*$/i.exec(header);
-  if (!m) throw new AppError('invalid_credentials', 'Authorization must use the Bearer scheme');
-  const token = m[1];
+  return m ? m[1] : null;
+}
+
+function byKey(header: string, keys: KeyCache): Principal {
+  const token = bearerToken(header);
+  if (token === null) throw new AppError('invalid_credentials', 'Authorization must use the Bearer scheme');
+  // A cached key passed the pattern when it was first seen.
+  const cached = keys.cached(token);
+  if (cached) return cached;
   if (!token || !KEY_RE.test(token)) throw new AppError('invalid_credentials', 'malformed API key');
   const p = keys.get(token);
   if (!p) throw new AppError('invalid_credentials', 'unknown or revoked API key');
