@@ -1,5 +1,6 @@
 /** The frame around every signed-in page: brand, navigation, language switch, tenant and sign-out. */
 import type { ComponentChildren } from 'preact';
+import { useEffect } from 'preact/hooks';
 import { api } from './api';
 import { useStudio } from './ctx';
 import { navigate } from './router';
@@ -11,6 +12,8 @@ const NAV: [string, Key][] = [['/', 'nav_dashboard'], ['/library', 'nav_library'
 export function Shell({ path, children }: { path: string; children: ComponentChildren }) {
   const { t, lang, setLang, me, brand, setMe } = useStudio();
   const active = (href: string) => (href === '/' ? path === '/' : path === href || path.startsWith(href + '/'));
+  // On a phone the navigation is a row that scrolls sideways: keep the current page's entry in view.
+  useEffect(() => { document.querySelector('nav.side a[aria-current=page]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' }); }, [path]);
   const signOut = async () => {
     try { await api('DELETE', '/v1/session'); } catch { /* already gone */ }
     setMe(null);

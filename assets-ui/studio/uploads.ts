@@ -15,27 +15,37 @@ export interface Progress { sent: number; phase: 'starting' | 'uploading' | 'com
 
 const PARALLEL = 3;
 const TRIES = 6;
-const storeKey = (f: File) => `vs_up:${f.name}:${f.size}:${f.lastModified}`;
+/**
+ * The storage key of a file: name, size and a SHA-256 of its first and last 64 KiB (the same file picked again
+ * after a reload matches even when the browser hands it over as a fresh copy; another file of that name does not).
+ */
+async function storeKey(f: File): Promise<string> {
+  const edge = 65_536;
+  const bytes = await new Blob([f.slice(0, edge), f.slice(Math.max(edge, f.size - edge))]).arrayBuffer();
+  const hex = [...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))].slice(0, 12).map((b) => b.toString(16).padStart(2, '0')).join('');
+  return `vs_up:${f.name}:${f.size}:${hex}`;
+}
 
-function load(f: File): Saved | null {
+function load(key: string): Saved | null {
   try {
-    const v = JSON.parse(localStorage.getItem(storeKey(f)) ?? 'null') as Saved | null;
+    const v = JSON.parse(localStorage.getItem(key) ?? 'null') as Saved | null;
     return v && Date.parse(v.s.expires_at) > Date.now() + 60_000 ? v : null;
   } catch { return null; }
 }
-function save(f: File, v: Saved | null): void {
-  try { if (v) localStorage.setItem(storeKey(f), JSON.stringify(v)); else localStorage.removeItem(storeKey(f)); } catch { /* storage full or off */ }
+function save(key: string, v: Saved | null): void {
+  try { if (v) localStorage.setItem(key, JSON.stringify(v)); else localStorage.removeItem(key); } catch { /* storage full or off */ }
 }
 
 /** Uploads a file and completes it into an asset titled after the file; reports progress; resolves with the asset id. */
 export async function uploadFile(file: File, title: string, report: (p: Progress) => void, signal?: AbortSignal): Promise<string> {
-  let saved = load(file);
+  const key = await storeKey(file);
+  let saved = load(key);
   const resumed = !!saved;
   if (!saved) {
     report({ sent: 0, phase: 'starting' });
     const s = await api<Session>('POST', '/v1/uploads', { filename: file.name, size_bytes: file.size, content_type: file.type || undefined });
     saved = { s, done: {} };
-    save(file, saved);
+    save(key, saved);
   }
   const { s, done } = saved;
   const partBytes = (n: number) => Math.min(s.part_size, file.size - (n - 1) * s.part_size);
@@ -53,7 +63,7 @@ export async function uploadFile(file: File, title: string, report: (p: Progress
           const r = await putBytes<{ etag: string }>(u.pathname + u.search, blob, (sent) => { inFlight.set(p!.part_number, sent); tell('uploading'); }, signal);
           inFlight.delete(p.part_number);
           done[p.part_number] = r.etag;
-          save(file, saved);
+          save(key, saved);
           tell('uploading');
           break;
         } catch (e) {
@@ -70,7 +80,7 @@ export async function uploadFile(file: File, title: string, report: (p: Progress
   tell('completing');
   const parts = s.parts.map((p) => ({ part_number: p.part_number, etag: done[p.part_number] }));
   const asset = await api<{ id: string }>('POST', `/v1/uploads/${encodeURIComponent(s.upload_id)}/complete`, { key: s.key, parts, title });
-  save(file, null);
+  save(key, null);
   report({ sent: file.size, phase: 'done', assetId: asset.id, resumed });
   return asset.id;
 }

@@ -34,8 +34,7 @@ async function journey(lang: 'en' | 'he'): Promise<void> {
       await page.waitForFunction(() => document.documentElement.dir === 'rtl');
     }
     await dirOk(page, lang);
-    await page.waitForSelector('#viewers-now');
-    await shot(page, `dashboard-${lang}`);
+    await page.waitForSelector('#viewers-now'); // (the dashboard's screenshot, with data, comes from studio-ui.test.ts)
 
     // Library: two files at once, each with its own progress bar that reaches 100 % and links to its asset.
     await page.click('a[href="/studio/library"]');
