@@ -6,7 +6,7 @@ import { assetRow, makeClip, registerAsset, settled } from './transcode-helpers'
 
 // First play in about a second (issue 21 goal 2): a browser-ready H.264/AAC upload is remuxed into a one-variant
 // CMAF preview while the ladder encodes; the ladder later answers the same master URL, and a player still on the
-// preview keeps its playlist and segments. Sources that need a transcode get the ladder's growing preview instead.
+// preview keeps its playlist and segments. Sources that need a transcode get a quick small H.264 rendition first.
 let s: TestServer;
 beforeAll(async () => { s = await startTestServer({ env: { VS_LOG_LEVEL: 'error', VS_TRANSCODE_ENCODER: 'libx264' } }); });
 afterAll(async () => { await s?.stop(); });
@@ -61,14 +61,22 @@ test('an H.264/AAC source is playable from the preview URL before the ladder, st
   expect((await decodeAll(previewUrl(id))).code).toBe(0);
 }, 240_000);
 
-test('a source that must be transcoded (MPEG-4 Part 2) gets no remux; its preview comes from the ladder', async () => {
-  const src = await makeClip(join(s.dataDir, 'mpeg4.mkv'), { size: '320x180', seconds: 4, extra: ['-c:v', 'mpeg4', '-q:v', '5'] });
+test('a source that must be transcoded (MPEG-4 Part 2) gets a quick small H.264 rendition first, then the ladder', async () => {
+  const src = await makeClip(join(s.dataDir, 'mpeg4.mkv'), { size: '640x360', seconds: 6, extra: ['-c:v', 'mpeg4', '-q:v', '5'] });
   const id = registerAsset(s.ctx, src);
   const a = await settled(s.ctx, id, 120_000);
   expect(a.status).toBe('ready');
   const res = jobResult(id, 'asset.process');
-  expect(res.preview).toBe('ladder');
+  expect(res.preview).toBe('quick-encode');
   expect(res.preview_reason).toContain('mpeg4');
-  expect(jobResult(id, 'asset.encode').first_playable_ms).toBeGreaterThan(0);
-  expect((await fetch(previewUrl(id))).status).toBe(200);
+  expect(res.preview_ms).toBeGreaterThan(0);
+  // The quick rendition stays reachable under the preview URL (a player that started on it finishes on it).
+  const media = HLS.parse(await (await fetch(previewUrl(id, 'preview.m3u8'))).text()) as HLS.types.MediaPlaylist;
+  expect(media.endlist).toBe(true);
+  expect(Math.abs(media.segments.reduce((x, g) => x + g.duration, 0) - 6)).toBeLessThan(0.2);
+  const dec = await decodeAll(previewUrl(id, 'preview.m3u8'));
+  expect(dec.err).toBe('');
+  expect(dec.code).toBe(0);
+  // And the master under the same URL is now the ladder's.
+  expect((HLS.parse(await (await fetch(previewUrl(id))).text()) as HLS.types.MasterPlaylist).variants.length).toBeGreaterThan(1);
 }, 180_000);

@@ -38,7 +38,9 @@ test('kill -9 during encoding: ffmpeg dies with it, and after restart the job ru
   await waitFor('ready after restart', () => row().status === 'ready' || row().status === 'failed', 120_000, 100);
   expect(row().error).toBeNull();
   expect(row().status).toBe('ready');
-  const job = db.query<{ id: string; attempts: number; status: string }, [string]>(`SELECT id, attempts, status FROM jobs WHERE subject_id = ? AND type = 'asset.encode'`).get(id)!;
+  const encodeJob = () => db.query<{ id: string; attempts: number; status: string }, [string]>(`SELECT id, attempts, status FROM jobs WHERE subject_id = ? AND type = 'asset.encode'`).get(id)!;
+  // The asset turns ready inside the handler; the job row is finished by the queue a moment later (another process).
+  const job = (await waitFor('encode job finished', () => { const j = encodeJob(); return j.status !== 'running' ? j : null; }, 30_000))!;
   expect(job.status).toBe('succeeded');
   expect(job.attempts).toBe(2);
   const kinds = db.query<{ kind: string }, [string]>('SELECT kind FROM job_events WHERE job_id = ? ORDER BY seq').all(job.id).map((e) => e.kind);

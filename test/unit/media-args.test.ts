@@ -95,3 +95,10 @@ test('poster from the encode: a branch of the same decode, written after the lad
   // Without stills the ladder command is unchanged (the benchmark's hand-written baseline).
   expect(encodeArgs('ffmpeg', { source: '/d/src.mp4', outDir: '/d/out', plan, encoder: 'libx264', audio: true }).join(' ')).toBe(golden.libx264);
 });
+
+test('quick first rendition of a source that must be transcoded (golden)', async () => {
+  const { previewEncodeArgs } = await import('../../src/media/args/preview');
+  expect(previewEncodeArgs('ffmpeg', { source: '/d/src.mkv', outDir: '/d/preview', width: 640, height: 360, fps: 25, segmentS: 1 }).join(' ')).toBe(
+    `ffmpeg -nostdin -hide_banner -loglevel error -y ${WL.replace('/d/src.mp4', '/d/src.mkv')} -map 0:v:0 -map 0:a:0? -vf fps=25,scale=640:360:flags=fast_bilinear,setsar=1,format=yuv420p -c:v libx264 -preset ultrafast -profile:v baseline -g 25 -keyint_min 25 -sc_threshold 0 -b:v 900k -maxrate 1200k -bufsize 1800k -c:a aac -b:a 96k -ac 2 -ar 48000 -map_metadata -1 -dn -sn -progress pipe:1 -nostats -f hls -hls_segment_type fmp4 -hls_time 1 -hls_playlist_type event -hls_flags independent_segments -hls_fmp4_init_filename preview_init.mp4 -hls_segment_filename /d/preview/preview_%05d.m4s -master_pl_name master.m3u8 /d/preview/preview.m3u8`,
+  );
+});

@@ -1,4 +1,3 @@
-import { rmSync } from 'node:fs';
 import { isAbsolute, join, normalize } from 'node:path';
 import type { AppContext } from '../../kernel/context';
 import { tx } from '../../kernel/db/sqlite';
@@ -8,13 +7,12 @@ import type { JobRun } from '../../jobs/types';
 import { planLadder, type Ladder, type Plan } from '../../media/ladder';
 import { probeFile } from '../../media/probe';
 import type { MediaInfo } from '../../media/probe-parse';
-import { remuxBlocker, remuxPreview } from '../../media/preview';
 import { jobQueue } from '../../jobs/worker';
 import { identityService } from '../identity/service';
-import { lifecycleAsset, savePreview, saveProbe, saveProgress, transition, WORKING } from '../assets/lifecycle';
-import { previewOutput } from '../assets/output';
+import { lifecycleAsset, saveProbe, saveProgress, transition, WORKING } from '../assets/lifecycle';
 import { laddersOf, pickLadder } from './ladders';
-import { assetRelDir, requireRuntime, type MediaRuntime } from './runtime';
+import { startQuickPlay } from './quick-play';
+import { requireRuntime, type MediaRuntime } from './runtime';
 
 /** Largest source file accepted for processing (bytes). */
 export const MAX_SOURCE_BYTES = 200 * 2 ** 30;
@@ -58,7 +56,7 @@ export async function processAsset(ctx: AppContext, job: JobRun<'asset.process'>
   job.setResult({ ladder: picked.name, renditions: plan.renditions.map((r) => r.name), encode_job: encodeId });
   // The encode starts now; the preview (when the source allows it) is published beside it.
   jobQueue(ctx)?.wake();
-  if (quick) await quick.finish(info);
+  if (quick) await quick.finish(info, plan);
   job.progress(100);
 }
 
@@ -76,47 +74,4 @@ async function probeAndQueue(ctx: AppContext, job: JobRun<'asset.process'>, rt: 
     return enqueueJob(ctx.db, { tenantId: o.tenantId, type: 'asset.encode', payload: { assetId: o.id, ladder: o.ladder.name, plan }, subject: { kind: 'asset', id: o.id } });
   });
   return { info, plan, encodeId };
-}
-
-/** A quick-play remux under way: `finish` publishes it when the probe allows, `drop` stops it and removes its files. */
-interface QuickPlay { finish(info: MediaInfo): Promise<void>; drop(): Promise<void> }
-
-/**
- * First play in about a second: the source is remuxed (no re-encode) into a one-variant CMAF preview under
- * `<asset>/preview/` while it is probed; a browser-ready H.264/AAC source's preview is then published as the asset's
- * preview while the ladder encodes. Best effort: a source that cannot be remuxed, or a remux that fails, leaves the
- * preview to the ladder's first segments, and never fails (or retries) the probe job.
- */
-function startQuickPlay(ctx: AppContext, job: JobRun<'asset.process'>, rt: MediaRuntime, o: { id: string; tenantId: string; source: string; segmentS: number }): QuickPlay {
-  const rel = join(assetRelDir(o.tenantId, o.id), 'preview');
-  const dir = join(ctx.config.dataDir, rel);
-  const stop = new AbortController();
-  const onAbort = () => stop.abort();
-  job.signal.addEventListener('abort', onAbort, { once: true });
-  const t0 = Date.now();
-  const run = remuxPreview({ ffmpeg: rt.tools.ffmpeg, source: o.source, outDir: dir, segmentS: o.segmentS, signal: stop.signal })
-    .then(() => null, (e: unknown) => String((e as Error)?.message ?? e))
-    .finally(() => job.signal.removeEventListener('abort', onAbort));
-  const drop = async () => { stop.abort(); await run; rmSync(dir, { recursive: true, force: true }); };
-  return {
-    drop,
-    async finish(info) {
-      const why = remuxBlocker(info);
-      if (why) { await drop(); job.setResult({ preview: 'ladder', preview_reason: why }); return; }
-      const failed = await run;
-      if (failed) {
-        ctx.log.warn('quick-play preview remux failed; the ladder provides the preview', { asset: o.id, error: failed });
-        rmSync(dir, { recursive: true, force: true });
-        job.setResult({ preview: 'ladder', preview_reason: 'remux failed' });
-        return;
-      }
-      if (savePreview(ctx.db, o.id, previewOutput(rel), true)) {
-        job.note('first_playable', { ms: Date.now() - t0, preview: 'remux' });
-        job.setResult({ preview: 'remux', preview_ms: Date.now() - t0 });
-      } else {
-        // The ladder finished first (or the asset left the working states): the preview is not needed.
-        rmSync(dir, { recursive: true, force: true });
-      }
-    },
-  };
 }

@@ -50,3 +50,32 @@ export function previewRemuxArgs(ffmpeg: string, o: { source: string; outDir: st
     `${o.outDir}/${PREVIEW.media}`,
   ];
 }
+
+/**
+ * Pure: the quick first rendition of a source that cannot be remuxed (another codec, 10-bit, HDR, rotated...): one
+ * small H.264/AAC rendition encoded as fast as x264 goes, in short CMAF segments under the same names as the remux,
+ * as an EVENT playlist that grows while it encodes, so the first segment is playable within about a second.
+ */
+export function previewEncodeArgs(ffmpeg: string, o: { source: string; outDir: string; width: number; height: number; fps: number; segmentS: number }): string[] {
+  const g = String(Math.max(1, Math.round(o.fps * o.segmentS)));
+  return [
+    ffmpeg, ...ffmpegHead(), ...sourceInput(o.source),
+    '-map', '0:v:0', '-map', '0:a:0?',
+    // Small picture, 8-bit 4:2:0 (what every browser decodes), frame rate capped like the ladder's.
+    '-vf', `fps=${+o.fps.toFixed(3)},scale=${o.width}:${o.height}:flags=fast_bilinear,setsar=1,format=yuv420p`,
+    // ultrafast: speed over size (a stop-gap until the ladder replaces it); a keyframe at every segment start, no scene cuts.
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-profile:v', 'baseline', '-g', g, '-keyint_min', g, '-sc_threshold', '0',
+    '-b:v', '900k', '-maxrate', '1200k', '-bufsize', '1800k',
+    // AAC-LC stereo 48 kHz from whatever the source carries.
+    '-c:a', 'aac', '-b:a', '96k', '-ac', '2', '-ar', '48000',
+    '-map_metadata', '-1', '-dn', '-sn',
+    // Progress lines on stdout feed the stall watchdog; no human stats.
+    '-progress', 'pipe:1', '-nostats',
+    // EVENT playlist: segments are listed as they are written; ENDLIST at the end.
+    '-f', 'hls', '-hls_segment_type', 'fmp4', '-hls_time', String(o.segmentS), '-hls_playlist_type', 'event',
+    '-hls_flags', 'independent_segments',
+    '-hls_fmp4_init_filename', PREVIEW.init, '-hls_segment_filename', `${o.outDir}/${PREVIEW.segment}`,
+    '-master_pl_name', PREVIEW.master,
+    `${o.outDir}/${PREVIEW.media}`,
+  ];
+}
