@@ -79,9 +79,17 @@ export function encodeRows(rows: Record<string, unknown>[], columns: string[], f
   return out;
 }
 
+/**
+ * Columns whose text never needs quoting or a formula prefix: numbers, booleans and the formatted times (digits
+ * first). Their cell is the plain text, which skips four searches and a CASE per cell (most of a CSV export's cost).
+ */
+const PLAIN = new Set(['ts', 'started', 'last_ts', 'pos', 'buf', 'startup_ms', 'dur_ms', 'asn', 'status', 'bytes', 'ttfb_ms', 'live', 'attempted', 'played',
+  'watch_ms', 'rebuffers', 'rebuffer_ms', 'errors', 'completed', 'ad_impressions', 'viewers', 'requests']);
+
 /** SQL text of one CSV cell (what csvCell does, inside DuckDB: formula prefix for text, RFC 4180 quoting). */
 function csvSql(col: string): string {
   const c = `x."${col}"`;
+  if (PLAIN.has(col)) return `coalesce(${c}::VARCHAR, '')`;
   const v = `CASE WHEN typeof(${c}) = 'VARCHAR' AND left(${c}::VARCHAR, 1) IN ('=', '+', '-', '@', chr(9), chr(13)) THEN '''' || ${c}::VARCHAR ELSE ${c}::VARCHAR END`;
   const special = `(contains(${c}::VARCHAR, '"') OR contains(${c}::VARCHAR, ',') OR contains(${c}::VARCHAR, chr(10)) OR contains(${c}::VARCHAR, chr(13)))`;
   return `coalesce(CASE WHEN ${special} THEN '"' || replace(${v}, '"', '""') || '"' ELSE ${v} END, '')`;
