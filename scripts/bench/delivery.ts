@@ -36,7 +36,11 @@ const key = app.key!;
 app.kill('SIGTERM');
 await app.proc.exited;
 const db = new Database(join(data, 'db', 'meta.sqlite'));
-const tenant = db.query<{ id: string }, []>(`SELECT id FROM tenants WHERE slug = 'default'`).get()!.id;
+// The stopped appliance's last connection may still be closing (SQLITE_BUSY even on prepare): retry for a while.
+let tenant = '';
+for (let i = 0; ; i++) {
+  try { tenant = db.query<{ id: string }, []>(`SELECT id FROM tenants WHERE slug = 'default'`).get()!.id; break; } catch (e) { if (i > 100) throw e; await Bun.sleep(100); }
+}
 const asset = Bun.randomUUIDv7();
 const rel = `media/${tenant}/assets/${asset}/out-v1`;
 mkdirSync(join(data, rel), { recursive: true });
