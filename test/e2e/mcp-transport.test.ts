@@ -157,3 +157,19 @@ test('oversize tool results are shortened to about 60 KB and marked _truncated',
   const small = await (await rawMcp(s, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_assets', arguments: { limit: 2 } } }, { key: editor })).json() as Rpc;
   expect((small.result as { structuredContent: Record<string, unknown> }).structuredContent._truncated).toBeUndefined();
 });
+
+test('pooled servers: concurrent calls with the same JSON-RPC id from keys of different scopes each get their own answer', async () => {
+  // Servers are reused across requests (per allowed tool set); each request must still see only its own key and id.
+  const viewer = await keyFor(s, { role: 'viewer' });
+  const call = (key: string | undefined, id: number) => rawMcp(s, { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'register_asset_from_url', arguments: { url: 'http://127.0.0.1:9/x.mp4' } } }, { key, headers: { 'mcp-protocol-version': '2025-11-25' } });
+  for (let round = 0; round < 3; round++) {
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => call(i % 2 ? viewer : undefined, 7).then(async (r) => ({ i, body: await r.json() as Rpc }))));
+    for (const { i, body } of answers) {
+      expect(body.id).toBe(7);
+      const result = body.result as { isError?: boolean; content: { text: string }[] };
+      // The viewer key lacks assets:write: a refusal; the owner key registers the asset.
+      if (i % 2) expect([result.isError, JSON.parse(result.content[0].text).title]).toEqual([true, 'insufficient_scope']);
+      else expect(result.isError ?? false).toBe(false);
+    }
+  }
+});
