@@ -126,11 +126,10 @@ async function packageExtras(o: TranscodeOptions): Promise<Omit<TranscodeResult,
   }
   const { stills, sprite, layout } = stillsOf(o);
   const tmpV = join(dir, '.top-video.mp4'), tmpA = join(dir, '.audio.mp4'), tmpLo = join(dir, '.low-video.mp4');
-  joinRepresentation(dir, 0, tmpV);
-  if (audio) joinRepresentation(dir, n, tmpA);
+  await Promise.all([joinRepresentation(dir, 0, tmpV), audio ? joinRepresentation(dir, n, tmpA) : null]);
   const steps: Promise<void>[] = [step(o, 'download remux', downloadArgs(ff, tmpV, audio ? tmpA : null, join(dir, 'download.mp4')), 98)];
   if (!existsSync(join(dir, 'poster.jpg')) || !existsSync(join(dir, 'poster.webp'))) steps.push(step(o, 'poster', posterArgs(ff, tmpV, 0, dir, stills.posterWidth), 98));
-  if (n > 1) joinRepresentation(dir, n - 1, tmpLo);
+  if (n > 1) await joinRepresentation(dir, n - 1, tmpLo);
   steps.push(step(o, 'sprite', spriteArgs(ff, n > 1 ? tmpLo : tmpV, join(dir, 'sprite.jpg'), sprite), 99));
   await Promise.all(steps);
   writeFileSync(join(dir, 'thumbs.vtt'), thumbsVtt(o.info.durationS, layout, sprite.w, sprite.h));

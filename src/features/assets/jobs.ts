@@ -14,7 +14,7 @@ import { enqueueJob } from '../../jobs/enqueue';
 import { PermanentJobError } from '../../jobs/errors';
 import type { FeatureHandlers, JobRun } from '../../jobs/types';
 import { BlockedAddressError, FetchTooLargeError, safeFetch } from '../../kernel/net/safe-fetch';
-import { assetStore, type AssetRow } from './store';
+import { AssetStore, type AssetRow } from './store';
 import { copyFromBucket } from './s3-source';
 import { assetDir, relToData, sourceExt } from './paths';
 
@@ -36,7 +36,7 @@ export const DEFAULT_FETCH_LIMITS: Readonly<FetchLimits> = Object.freeze({
 });
 
 async function fetchSource(ctx: AppContext, job: AssetJob, limits: Readonly<FetchLimits>): Promise<void> {
-  const a = assetStore.byId(ctx.db, String(job.payload?.assetId ?? ''));
+  const a = new AssetStore(ctx.db).byId(String(job.payload?.assetId ?? ''));
   if (!a || a.deleted_at !== null || a.status !== 'registered') return; // gone, trashed or handled already
   if (a.source_path) return;
   const src = JSON.parse(a.source) as { kind: string; url?: string; key?: string };
@@ -90,9 +90,9 @@ async function fetchSource(ctx: AppContext, job: AssetJob, limits: Readonly<Fetc
 function registerSource(ctx: AppContext, a: AssetRow, dest: string): void {
   const now = ctx.clock.now();
   tx(ctx.db, () => {
-    const cur = assetStore.byId(ctx.db, a.id);
+    const cur = new AssetStore(ctx.db).byId(a.id);
     if (!cur || cur.source_path) return;
-    assetStore.setSourcePath(ctx.db, a.id, relToData(ctx.config.dataDir, dest), now);
+    new AssetStore(ctx.db).setSourcePath(a.id, relToData(ctx.config.dataDir, dest), now);
     enqueueJob(ctx.db, { tenantId: a.tenant_id, type: 'asset.process', payload: { assetId: a.id }, subject: { kind: 'asset', id: a.id } }, now);
   });
 }

@@ -5,7 +5,7 @@ import { doc } from '../../kernel/http/plugin';
 import { parseLimit } from '../../kernel/http/pagination';
 import { AssetPage, AssetView, CreateAssetBody, PatchAssetBody, TrashSettings } from './model';
 import { AssetService } from './service';
-import { assetStore } from './store';
+import { AssetStore } from './store';
 import { ftsQuery } from './search';
 import { assetView } from './view';
 import { answers, PageQuery } from '../meta/model';
@@ -28,7 +28,7 @@ export function assetRoutes(ctx: AppContext) {
     const scope = `assets${trash ? ':trash' : ''}:${tenantId}:${query.q ?? ''}`;
     const before = query.cursor ? ctx.cursors.decode(scope, query.cursor) : null;
     if (query.q !== undefined && !match) return { items: [], next_cursor: null };
-    const rows = assetStore.list(ctx.db, tenantId, { before, limit, match, trash });
+    const rows = new AssetStore(ctx.db).list(tenantId, { before, limit, match, trash });
     return ctx.cursors.page(scope, rows, limit, view);
   };
   return new Elysia({ prefix: '/v1/assets' })

@@ -8,7 +8,7 @@ import { isUuid, newId } from '../../kernel/ids';
 import { emitEvent } from '../../kernel/events/outbox';
 import { enqueueJob } from '../../jobs/enqueue';
 import { BlockedAddressError, assertPublicUrl } from '../../kernel/net/safe-fetch';
-import { assetStore, type AssetRow } from './store';
+import { AssetStore, type AssetRow } from './store';
 
 /** The asset row as the service hands it to other features. */
 export type { AssetRow } from './store';
@@ -42,7 +42,7 @@ export function checkAssetInput(input: AssetInput, canPublish: boolean) {
 /** Throws 409 when `externalId` is taken in the tenant (a retried create returns nothing new). */
 export function assertExternalIdFree(ctx: AppContext, tenantId: string, externalId: string | null, except?: string): void {
   if (!externalId) return;
-  const other = assetStore.byExternalId(ctx.db, tenantId, externalId);
+  const other = new AssetStore(ctx.db).byExternalId(tenantId, externalId);
   if (other && other.id !== except) {
     throw new AppError('conflict', `external_id "${externalId}" is already used by asset ${other.id}${other.deleted_at ? ' (in trash)' : ''}`);
   }
@@ -50,7 +50,7 @@ export function assertExternalIdFree(ctx: AppContext, tenantId: string, external
 
 /** One asset by id, any tenant and trashed ones too (the uploads feature finishing a completion it recorded). */
 export function assetById(ctx: AppContext, id: string): AssetRow | null {
-  return assetStore.byId(ctx.db, id);
+  return new AssetStore(ctx.db).byId(id);
 }
 
 /** Inserts an asset and its first job in ONE transaction (the durable hand-off to the media engine). */
@@ -58,20 +58,21 @@ export function insertAssetWithJob(ctx: AppContext, a: ReadyAsset, input: Return
   const now = ctx.clock.now();
   return tx(ctx.db, () => {
     assertExternalIdFree(ctx, a.tenantId, input.externalId);
-    assetStore.insert(ctx.db, {
+    new AssetStore(ctx.db).insert({
       id: a.id, tenantId: a.tenantId, externalId: input.externalId, title: input.title, status: a.status, ladder: input.ladder,
       publishMode: input.publishMode, metadata: input.metadata, source: JSON.stringify(a.source), sourcePath: a.sourceRel,
     }, now);
     enqueueJob(ctx.db, { tenantId: a.tenantId, type: jobType, payload: { assetId: a.id }, subject: { kind: 'asset', id: a.id } }, now);
     // Claimed as soon as the (outer) transaction commits, not at the next poll: first play starts here.
     jobQueue(ctx)?.wake();
-    return assetStore.get(ctx.db, a.tenantId, a.id)!;
+    return new AssetStore(ctx.db).get(a.tenantId, a.id)!;
   });
 }
 
 /** The assets feature's operations (no HTTP here). */
 export class AssetService {
-  constructor(private ctx: AppContext) {}
+  private readonly store: AssetStore;
+  constructor(private ctx: AppContext) { this.store = new AssetStore(ctx.db); }
 
   /** POST /v1/assets: url (fetched by a job through the safe fetcher) or s3 (ingest area, linked in place). */
   async create(tenantId: string, body: AssetInput & { source: { kind: string; url?: string; key?: string } }, canPublish: boolean): Promise<AssetRow> {
@@ -117,14 +118,14 @@ export class AssetService {
 
   /** A live (not trashed) asset of the tenant, else 404. */
   get(tenantId: string, id: string): AssetRow {
-    const a = isUuid(id) ? assetStore.get(this.ctx.db, tenantId, id) : null;
+    const a = isUuid(id) ? this.store.get(tenantId, id) : null;
     if (!a || a.deleted_at !== null) throw notFound('asset');
     return a;
   }
 
   /** Live (not trashed) assets, newest first, below `before` (a row seq); `match` is an ftsQuery() text or null. */
   list(tenantId: string, o: { before: number | null; limit: number; match: string | null }): AssetRow[] {
-    return assetStore.list(this.ctx.db, tenantId, { ...o, trash: false });
+    return this.store.list(tenantId, { ...o, trash: false });
   }
 
   /** PATCH: metadata fields; `publish: true` needs assets:publish and a ready asset (else 409). */
@@ -139,12 +140,12 @@ export class AssetService {
       const a = this.get(tenantId, id);
       if (externalId) assertExternalIdFree(this.ctx, tenantId, externalId, a.id);
       if (body.publish === true && a.status !== 'ready') throw new AppError('conflict', `asset is ${a.status}, not ready; it cannot be published yet`);
-      assetStore.update(this.ctx.db, a.seq, { title, externalId, ladder, metadata }, now);
+      this.store.update(a.seq, { title, externalId, ladder, metadata }, now);
       if (body.publish !== undefined && (a.published === 1) !== body.publish) {
-        assetStore.setPublished(this.ctx.db, a.seq, body.publish, now);
+        this.store.setPublished(a.seq, body.publish, now);
         if (body.publish) emitEvent(this.ctx.db, tenantId, 'asset.published', assetEventData({ ...a, external_id: externalId ?? a.external_id }), now);
       }
-      return assetStore.get(this.ctx.db, tenantId, id)!;
+      return this.store.get(tenantId, id)!;
     });
   }
 
@@ -152,12 +153,12 @@ export class AssetService {
   trash(tenantId: string, id: string): void {
     tx(this.ctx.db, () => {
       const a = this.get(tenantId, id);
-      assetStore.setDeleted(this.ctx.db, a.seq, this.ctx.clock.now(), this.ctx.clock.now());
+      this.store.setDeleted(a.seq, this.ctx.clock.now(), this.ctx.clock.now());
     });
   }
 
   private trashed(tenantId: string, id: string): AssetRow {
-    const a = isUuid(id) ? assetStore.get(this.ctx.db, tenantId, id) : null;
+    const a = isUuid(id) ? this.store.get(tenantId, id) : null;
     if (!a || a.deleted_at === null) throw notFound('asset in trash');
     return a;
   }
@@ -166,8 +167,8 @@ export class AssetService {
   restore(tenantId: string, id: string): AssetRow {
     return tx(this.ctx.db, () => {
       const a = this.trashed(tenantId, id);
-      assetStore.setDeleted(this.ctx.db, a.seq, null, this.ctx.clock.now());
-      return assetStore.get(this.ctx.db, tenantId, id)!;
+      this.store.setDeleted(a.seq, null, this.ctx.clock.now());
+      return this.store.get(tenantId, id)!;
     });
   }
 
@@ -181,7 +182,7 @@ export class AssetService {
   emptyTrash(tenantId: string): number {
     let n = 0;
     for (;;) {
-      const rows = assetStore.trashed(this.ctx.db, tenantId, null, 200);
+      const rows = this.store.trashed(tenantId, null, 200);
       if (!rows.length) return n;
       for (const a of rows) { this.purgeRow(a); n++; }
     }
@@ -190,24 +191,24 @@ export class AssetService {
   /** Purges trashed assets older than each tenant's retention; returns how many. */
   sweepTrash(): number {
     let n = 0;
-    for (const t of assetStore.trashTenants(this.ctx.db)) {
+    for (const t of this.store.trashTenants()) {
       const cutoff = this.ctx.clock.now() - t.days * 86_400_000;
-      for (const a of assetStore.trashed(this.ctx.db, t.tenant_id, cutoff)) { this.purgeRow(a); n++; }
+      for (const a of this.store.trashed(t.tenant_id, cutoff)) { this.purgeRow(a); n++; }
     }
     return n;
   }
 
   private purgeRow(a: AssetRow): void {
-    assetStore.remove(this.ctx.db, a.seq);
+    this.store.remove(a.seq);
     rmSync(assetDir(this.ctx.config.dataDir, a.tenant_id, a.id), { recursive: true, force: true });
   }
 
   /** Trash retention in days. */
-  retention(tenantId: string): number { return assetStore.retentionDays(this.ctx.db, tenantId); }
+  retention(tenantId: string): number { return this.store.retentionDays(tenantId); }
 
   /** Sets trash retention in days. */
   setRetention(tenantId: string, days: number): number {
-    assetStore.setRetentionDays(this.ctx.db, tenantId, days, this.ctx.clock.now());
+    this.store.setRetentionDays(tenantId, days, this.ctx.clock.now());
     return days;
   }
 }

@@ -8,7 +8,7 @@ import { isUuid, newId, randomToken } from '../../kernel/ids';
 import { hashKey } from '../../kernel/http/auth';
 import { assetById, checkAssetInput, insertAssetWithJob, assertExternalIdFree, type AssetInput, type AssetRow } from '../assets/service';
 import { assetDir, relToData, sourceExt, uploadDir } from '../assets/paths';
-import { uploadStore, type UploadRow } from './store';
+import { UploadStore, type UploadRow } from './store';
 import { writePartAt } from './parts';
 import { PART_SIZE, UPLOAD_TTL_MS } from './model';
 
@@ -42,7 +42,8 @@ function normOrigin(o: string): string {
 
 /** Multipart uploads: start, parts (API key or browser token), complete, expiry and crash recovery. */
 export class UploadService {
-  constructor(private ctx: AppContext) {}
+  private readonly store: UploadStore;
+  constructor(private ctx: AppContext) { this.store = new UploadStore(ctx.db); }
 
   private partUrl(u: { id: string; object_key: string }, n: number): string {
     return `${this.ctx.config.baseUrl}/v1/uploads/${encodeURIComponent(u.id)}/parts/${n}?key=${encodeURIComponent(u.object_key)}`;
@@ -67,7 +68,7 @@ export class UploadService {
     mkdirSync(dir, { recursive: true });
     const fd = openSync(join(dir, 'data'), 'w');
     try { ftruncateSync(fd, b.size_bytes); } finally { closeSync(fd); }
-    uploadStore.insert(this.ctx.db, row);
+    this.store.insert(row);
     const parts = Array.from({ length: row.part_count }, (_, i) => ({
       part_number: i + 1, url: token ? this.browserUrl(token, i + 1) : this.partUrl(row, i + 1),
     }));
@@ -79,15 +80,15 @@ export class UploadService {
 
   /** The upload of a tenant addressed by id and key (anything else, traversal included, answers 404). */
   find(tenantId: string, id: string, key: string | undefined): UploadRow {
-    const u = isUuid(id) ? uploadStore.get(this.ctx.db, tenantId, id) : null;
+    const u = isUuid(id) ? this.store.get(tenantId, id) : null;
     if (!u || key === undefined || key !== u.object_key) throw notFound('upload');
     return u;
   }
 
   /** The upload a browser token opens; checks expiry, revocation of the starting key and the browser's origin. */
   findByToken(token: string | undefined, origin: string | null): UploadRow {
-    const u = token && token.length < 200 ? uploadStore.byTokenHash(this.ctx.db, hashKey(token)) : null;
-    if (!u || !uploadStore.keyActive(this.ctx.db, u.key_id)) throw new AppError('invalid_credentials', 'unknown, expired or revoked upload token');
+    const u = token && token.length < 200 ? this.store.byTokenHash(hashKey(token)) : null;
+    if (!u || !this.store.keyActive(u.key_id)) throw new AppError('invalid_credentials', 'unknown, expired or revoked upload token');
     if (origin !== null && origin !== u.browser_origin) throw new AppError('forbidden', 'this upload token is not valid for this origin');
     return u;
   }
@@ -109,12 +110,12 @@ export class UploadService {
     if (len !== want) throw invalid('Content-Length', `part ${n} must be exactly ${want} bytes (part_size ${u.part_size}; the last part holds the rest)`);
     if (!body) throw invalid('body', 'part body is empty');
     return exclusive(`${u.id}:${n}`, `part ${n} is being uploaded by another request; send it again later`, async () => {
-      uploadStore.dropPart(this.ctx.db, u.id, n);
+      this.store.dropPart(u.id, n);
       const stored = await writePartAt(dataFile(this.ctx, u), (n - 1) * u.part_size, len, body);
       tx(this.ctx.db, () => {
-        const cur = uploadStore.byId(this.ctx.db, u.id)!;
+        const cur = this.store.byId(u.id)!;
         this.assertOpen(cur);
-        uploadStore.putPart(this.ctx.db, u.id, { part_number: n, ...stored }, this.ctx.clock.now());
+        this.store.putPart(u.id, { part_number: n, ...stored }, this.ctx.clock.now());
       });
       return { part_number: n, etag: stored.etag };
     });
@@ -124,14 +125,14 @@ export class UploadService {
   async complete(tenantId: string, id: string, b: AssetInput & { key: string; parts: { part_number: number; etag: string }[] }, canPublish: boolean): Promise<AssetRow> {
     const u = this.find(tenantId, id, b.key);
     return exclusive(`complete:${u.id}`, 'upload is being completed by another request; retry', async () => {
-      let cur = uploadStore.byId(this.ctx.db, u.id)!;
+      let cur = this.store.byId(u.id)!;
       if (cur.status === 'open') {
         this.assertOpen(cur);
         const input = checkAssetInput(b, canPublish);
         this.checkParts(cur, b.parts);
         assertExternalIdFree(this.ctx, tenantId, input.externalId);
-        uploadStore.beginCompletion(this.ctx.db, cur.id, newId(), JSON.stringify(input), this.ctx.clock.now());
-        cur = uploadStore.byId(this.ctx.db, u.id)!;
+        this.store.beginCompletion(cur.id, newId(), JSON.stringify(input), this.ctx.clock.now());
+        cur = this.store.byId(u.id)!;
       }
       if (cur.status === 'expired') throw new AppError('gone', 'upload expired; its parts were removed');
       return this.finish(cur);
@@ -139,7 +140,7 @@ export class UploadService {
   }
 
   private checkParts(u: UploadRow, listed: { part_number: number; etag: string }[]): void {
-    const stored = new Map(uploadStore.parts(this.ctx.db, u.id).map((p) => [p.part_number, p]));
+    const stored = new Map(this.store.parts(u.id).map((p) => [p.part_number, p]));
     const seen = new Set<number>();
     for (const p of listed) {
       if (!Number.isInteger(p.part_number) || p.part_number < 1 || p.part_number > u.part_count) throw invalid('parts', `part_number ${p.part_number} is not 1-${u.part_count}`);
@@ -157,7 +158,7 @@ export class UploadService {
     const assetId = u.asset_id!;
     const existing = assetById(this.ctx, assetId);
     if (existing) {
-      if (u.status !== 'completed') tx(this.ctx.db, () => uploadStore.markCompleted(this.ctx.db, u.id, this.ctx.clock.now()));
+      if (u.status !== 'completed') tx(this.ctx.db, () => this.store.markCompleted(u.id, this.ctx.clock.now()));
       return existing;
     }
     const dir = assetDir(this.ctx.config.dataDir, u.tenant_id, assetId);
@@ -175,7 +176,7 @@ export class UploadService {
     const source = { kind: 'upload', upload_id: u.id, key: u.object_key, filename: u.filename, size_bytes: u.size_bytes };
     const row = tx(this.ctx.db, () => {
       const a = insertAssetWithJob(this.ctx, { id: assetId, tenantId: u.tenant_id, sourceRel: relToData(this.ctx.config.dataDir, dest), status: 'probing', source }, input, 'asset.process');
-      uploadStore.markCompleted(this.ctx.db, u.id, this.ctx.clock.now());
+      this.store.markCompleted(u.id, this.ctx.clock.now());
       return a;
     });
     rmSync(uploadDir(this.ctx.config.dataDir, u.tenant_id, u.id), { recursive: true, force: true });
@@ -185,7 +186,7 @@ export class UploadService {
   /** Finishes completions a crash interrupted; returns how many. */
   recover(): number {
     let n = 0;
-    for (const u of uploadStore.completing(this.ctx.db)) {
+    for (const u of this.store.completing()) {
       try { this.finish(u); n++; } catch (e) { this.ctx.log.warn('upload completion recovery failed', { upload: u.id, error: String(e) }); }
     }
     return n;
@@ -194,12 +195,12 @@ export class UploadService {
   /** Expires open uploads past their hour (parts removed); prunes old records. Returns how many expired. */
   sweep(): number {
     const now = this.ctx.clock.now();
-    const list = uploadStore.expiredOpen(this.ctx.db, now);
+    const list = this.store.expiredOpen(now);
     for (const u of list) {
-      tx(this.ctx.db, () => uploadStore.markExpired(this.ctx.db, u.id, now));
+      tx(this.ctx.db, () => this.store.markExpired(u.id, now));
       rmSync(uploadDir(this.ctx.config.dataDir, u.tenant_id, u.id), { recursive: true, force: true });
     }
-    uploadStore.prune(this.ctx.db, now - 7 * 86_400_000);
+    this.store.prune(now - 7 * 86_400_000);
     return list.length;
   }
 }
