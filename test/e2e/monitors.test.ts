@@ -207,6 +207,25 @@ test('hostile monitor bodies never answer 5xx (fast-check)', async () => {
   }), { numRuns: 60 });
 }, 60_000);
 
+test('hostile snooze, destination and alert-list input never answers 5xx (fast-check)', async () => {
+  // One key per property: each stays under the per-key rate limit (burst 100).
+  const [key, key2, key3] = await Promise.all([0, 1, 2].map(async () => (await (await s.api('POST', '/v1/api-keys', { role: 'admin' })).json() as { key: string }).key));
+  const m = await json(await api('POST', '/v1/monitors', { name: 'Fuzz target', target_kind: 'tenant', checks: [{ type: 'disk_free_low', threshold: 1 }] }, key));
+  const anyValue = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 2 }));
+  await fc.assert(fc.asyncProperty(fc.record({ minutes: anyValue, until: fc.oneof(anyValue, fc.date({ noInvalidDate: true }).map((d) => d.toISOString())), reason: anyValue }, { requiredKeys: [] }), async (b) => {
+    const r = await api('POST', `/v1/monitors/${m.body.id}/snooze`, b, key);
+    expect([200, 400, 422]).toContain(r.status);
+  }), { numRuns: 40 });
+  await fc.assert(fc.asyncProperty(fc.record({ kind: fc.oneof(fc.constant('email'), anyValue), target: anyValue, name: anyValue }, { requiredKeys: [] }), async (b) => {
+    const r = await api('POST', '/v1/alert-destinations', b, key2);
+    expect([201, 400, 409, 422]).toContain(r.status);
+  }), { numRuns: 40 });
+  await fc.assert(fc.asyncProperty(fc.dictionary(fc.constantFrom('limit', 'cursor', 'state', 'monitor_id'), fc.string()), async (q) => {
+    const r = await api('GET', `/v1/alerts?${new URLSearchParams(q)}`, undefined, key3);
+    expect([200, 400, 422]).toContain(r.status);
+  }), { numRuns: 40 });
+}, 60_000);
+
 test('service status lists the shared layers with state and since', async () => {
   const r = await json(await api('GET', '/v1/service-status'));
   expect(r.status).toBe(200);
