@@ -20,13 +20,13 @@ function rpcError(status: number, code: number, message: string): Response {
 
 /** Methods and tool calls of the parsed message(s); null when a message is not a JSON-RPC object. */
 function planOf(msgs: unknown[]): RequestPlan | null {
-  const plan: RequestPlan = { methods: new Set(), calls: new Map() };
+  const plan: RequestPlan = { methods: new Set(), calls: new Map(), args: new Map() };
   for (const m of msgs) {
     if (!m || typeof m !== 'object' || Array.isArray(m)) return null;
-    const { method, id, params } = m as { method?: unknown; id?: unknown; params?: { name?: unknown } };
+    const { method, id, params } = m as { method?: unknown; id?: unknown; params?: { name?: unknown; arguments?: unknown } };
     if (typeof method !== 'string') continue;
     plan.methods.add(method);
-    if (method === 'tools/call' && (typeof id === 'string' || typeof id === 'number') && typeof params?.name === 'string') plan.calls.set(id, params.name);
+    if (method === 'tools/call' && (typeof id === 'string' || typeof id === 'number') && typeof params?.name === 'string') { plan.calls.set(id, params.name); plan.args.set(id, params.arguments); }
   }
   return plan;
 }
@@ -68,7 +68,7 @@ export function mcpRoutes(ctx: AppContext, app: () => AnyElysia) {
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);
       try {
-        const res = await transport.handleRequest(sdkRequest(request, version), { parsedBody: body, authInfo: authInfoOf({ env: { ctx, p }, req: request, log }) });
+        const res = await transport.handleRequest(sdkRequest(request, version), { parsedBody: body, authInfo: authInfoOf({ env: { ctx, p }, req: request, log, args: plan.args }) });
         // Tool calls the SDK refused before a handler ran (bad arguments, unknown tool) are audited here.
         for (const [id, name] of plan.calls) if (!log.handled.has(id)) auditCall(deps.audit, p, request, name, (findArgs(body, id)), 'rejected', performance.now() - t0);
         res.headers.set('cache-control', 'no-store');

@@ -13,9 +13,10 @@ import { registerResources } from './resources';
 import { cappedWithText, problemOf } from './result';
 import type { Tool, ToolDef, ToolEnv } from './tool';
 import type { ServerPool } from './server-pool';
+import { checkArgs } from './tool-args';
 
-/** What one HTTP request asks for: the methods it carries and the tools it calls (decides what to register). */
-export interface RequestPlan { methods: Set<string>; calls: Map<string | number, string> }
+/** What one HTTP request asks for: the methods it carries, the tools it calls and their arguments (by request id). */
+export interface RequestPlan { methods: Set<string>; calls: Map<string | number, string>; args: Map<string | number, unknown> }
 
 /** Per-request bookkeeping: tool calls that reached a handler (the rest are audited by the route). */
 export interface CallLog { handled: Set<string | number> }
@@ -24,7 +25,7 @@ export interface CallLog { handled: Set<string | number> }
  * What the handlers of one HTTP request need. It reaches them through the transport's `authInfo.extra` (the SDK hands
  * it to every handler as `extra.authInfo`), so one server object can answer many requests, one at a time.
  */
-export interface CallCtx { env: ToolEnv; req: Request; log: CallLog }
+export interface CallCtx { env: ToolEnv; req: Request; log: CallLog; args: ReadonlyMap<string | number, unknown> }
 
 type HandlerExtra = { requestId: string | number; authInfo?: { extra?: Record<string, unknown> } };
 
@@ -62,13 +63,14 @@ export function auditCall(q: AuditQueue, p: Principal, req: Request, tool: strin
 
 /**
  * Registers one tool whose handler runs the service call, caps the result, turns failures into isError and audits.
- * `declareOutput: false` leaves the output schema off the SDK's registration: the SDK then does not re-validate every
- * result with zod (the schema is still what tools/list declares; servers that list tools always declare it).
+ * `full`: with its input and output schemas, as tools/list shows them. `call` (servers that only answer calls): no
+ * schemas on the SDK's registration, so the SDK neither parses the arguments asynchronously nor every result again;
+ * the handler checks the arguments itself (checkArgs: same refusal text) and the result is ours by construction.
  */
-function registerTool(mcp: McpServer, def: Tool, q: AuditQueue, declareOutput = true): void {
-  const handler = async (args: Record<string, unknown>, extra: HandlerExtra): Promise<CallToolResult> => {
-    const { env, req, log } = callOf(extra);
-    log.handled.add(extra.requestId);
+function registerTool(mcp: McpServer, def: Tool, q: AuditQueue, mode: 'full' | 'call' = 'full'): void {
+  const run = async (c: CallCtx, args: Record<string, unknown>, requestId: string | number): Promise<CallToolResult> => {
+    const { env, req, log } = c;
+    log.handled.add(requestId);
     const t0 = performance.now();
     try {
       const { value, text } = cappedWithText(await def.run(env, args as never));
@@ -83,10 +85,22 @@ function registerTool(mcp: McpServer, def: Tool, q: AuditQueue, declareOutput = 
       return { content: [{ type: 'text', text: JSON.stringify(problem) }], isError: true };
     }
   };
-  mcp.registerTool(def.name, {
-    title: def.title, description: def.description, inputSchema: def.inputObject, ...(declareOutput ? { outputSchema: def.output } : {}),
-    annotations: { title: def.title, readOnlyHint: !def.write, destructiveHint: false, idempotentHint: !def.write, openWorldHint: def.name === 'register_asset_from_url' },
-  }, handler as never);
+  const annotations = { title: def.title, readOnlyHint: !def.write, destructiveHint: false, idempotentHint: !def.write, openWorldHint: def.name === 'register_asset_from_url' };
+  if (mode === 'full') {
+    const handler = (args: Record<string, unknown>, extra: HandlerExtra) => run(callOf(extra), args, extra.requestId);
+    mcp.registerTool(def.name, { title: def.title, description: def.description, inputSchema: def.inputObject, outputSchema: def.output, annotations }, handler as never);
+    return;
+  }
+  const checked = async (extra: HandlerExtra): Promise<CallToolResult> => {
+    const c = callOf(extra);
+    const raw = c.args.get(extra.requestId);
+    const a = checkArgs(def.name, def.inputObject, raw);
+    if (a.ok) return run(c, a.args, extra.requestId);
+    c.log.handled.add(extra.requestId);
+    auditCall(q, c.env.p, c.req, def.name, raw, 'rejected', 0);
+    return { content: [{ type: 'text', text: a.text }], isError: true };
+  };
+  mcp.registerTool(def.name, { title: def.title, description: def.description, annotations }, checked as never);
 }
 
 /** A tool the key may not use, registered only to answer a direct call with its refusal (insufficient_scope, feature_disabled). */
@@ -129,13 +143,13 @@ export function buildServer(p: Principal, plan: RequestPlan, deps: McpDeps): Mcp
 
 /**
  * A server that answers any request of its shape for keys with the same allowed tools: `list` registers the allowed
- * tools with their output schemas (tools/list shows exactly those); `call` registers them without output schemas plus
- * a refusal stub for every other tool. Both carry the resources and prompts.
+ * tools with their schemas (tools/list shows exactly those); `call` registers them without schemas (arguments are
+ * checked by the handler) plus a refusal stub for every other tool. Both carry the resources and prompts.
  */
 export function buildPooledServer(shape: 'list' | 'call', allowed: readonly Tool[], deps: McpDeps): McpServer {
   const mcp = newServer(deps);
   const names = new Set(allowed.map((t) => t.name));
-  for (const t of allowed) registerTool(mcp, t, deps.audit, shape === 'list');
+  for (const t of allowed) registerTool(mcp, t, deps.audit, shape === 'list' ? 'full' : 'call');
   if (shape === 'call') for (const t of TOOLS) if (!names.has(t.name)) registerRefusal(mcp, t, deps.audit);
   registerResources(mcp, deps.catalogue);
   registerPrompts(mcp);
