@@ -12,13 +12,6 @@ export class ApiError extends Error {
   }
 }
 
-type CsrfHolder = { csrf: string; onSignedOut: () => void };
-const holder: CsrfHolder = { csrf: '', onSignedOut: () => {} };
-
-/** Sets the CSRF token of the current session (after sign-in or GET /v1/session). */
-export function setCsrf(token: string): void { holder.csrf = token; }
-/** Called when any call answers 401 (the session ended): the app goes to sign-in. */
-export function onSignedOut(fn: () => void): void { holder.onSignedOut = fn; }
 
 async function problemOf(r: Response): Promise<ApiError> {
   let p: { title?: string; detail?: string; errors?: { field?: string; pointer?: string; detail?: string; message?: string }[] } = {};
@@ -27,42 +20,51 @@ async function problemOf(r: Response): Promise<ApiError> {
   return new ApiError(r.status, p.title ?? r.statusText, p.detail ?? '', fields);
 }
 
-/** Calls the API; resolves with the parsed JSON (null for 204), rejects with ApiError. */
-export async function api<T = unknown>(method: string, path: string, body?: unknown, o: { silent401?: boolean } = {}): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (method !== 'GET' && method !== 'HEAD') headers['x-csrf-token'] = holder.csrf;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const r = await fetch(path, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
-  if (!r.ok) {
-    if (r.status === 401 && !o.silent401) holder.onSignedOut();
-    throw await problemOf(r);
+/** The studio's one API client (created by the app, handed to pages through the context): CSRF token and the 401 handler live here. */
+export class ApiClient {
+  /** CSRF token of the current session (from sign-in or GET /v1/session). */
+  csrf = '';
+  /** Called when any call answers 401 (the session ended): the app goes to sign-in. */
+  onSignedOut: () => void = () => {};
+
+  /** Calls the API; resolves with the parsed JSON (null for 204), rejects with ApiError. */
+  readonly api = async <T = unknown>(method: string, path: string, body?: unknown, o: { silent401?: boolean } = {}): Promise<T> => {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (method !== 'GET' && method !== 'HEAD') headers['x-csrf-token'] = this.csrf;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const r = await fetch(path, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
+    if (!r.ok) {
+      if (r.status === 401 && !o.silent401) this.onSignedOut();
+      throw await problemOf(r);
+    }
+    if (r.status === 204) return null as T;
+    return (await r.json()) as T;
+  };
+
+  /** Same as api() for GET. */
+  readonly get = <T = unknown>(path: string) => this.api<T>('GET', path);
+
+  /** PUTs raw bytes with progress (XMLHttpRequest: fetch has no upload progress); resolves with the JSON answer. */
+  putBytes<T>(url: string, blob: Blob, onProgress: (sent: number) => void, signal?: AbortSignal): Promise<T> {
+    const csrf = this.csrf;
+    return new Promise((resolve, reject) => {
+      const x = new XMLHttpRequest();
+      x.open('PUT', url);
+      x.setRequestHeader('x-csrf-token', csrf);
+      x.setRequestHeader('content-type', 'application/octet-stream');
+      x.upload.onprogress = (e) => onProgress(e.loaded);
+      x.onload = () => {
+        if (x.status >= 200 && x.status < 300) { resolve(JSON.parse(x.responseText) as T); return; }
+        let p: { title?: string; detail?: string } = {};
+        try { p = JSON.parse(x.responseText); } catch { /* not JSON */ }
+        reject(new ApiError(x.status, p.title ?? String(x.status), p.detail ?? '', []));
+      };
+      x.onerror = () => reject(new ApiError(0, 'network', 'the connection failed', []));
+      x.onabort = () => reject(new ApiError(0, 'aborted', 'cancelled', []));
+      signal?.addEventListener('abort', () => x.abort(), { once: true });
+      x.send(blob);
+    });
   }
-  if (r.status === 204) return null as T;
-  return (await r.json()) as T;
-}
-
-/** Same as api() for GET. */
-export const get = <T = unknown>(path: string) => api<T>('GET', path);
-
-/** PUTs raw bytes with progress (XMLHttpRequest: fetch has no upload progress); resolves with the JSON answer. */
-export function putBytes<T>(url: string, blob: Blob, onProgress: (sent: number) => void, signal?: AbortSignal): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const x = new XMLHttpRequest();
-    x.open('PUT', url);
-    x.setRequestHeader('x-csrf-token', holder.csrf);
-    x.setRequestHeader('content-type', 'application/octet-stream');
-    x.upload.onprogress = (e) => onProgress(e.loaded);
-    x.onload = () => {
-      if (x.status >= 200 && x.status < 300) { resolve(JSON.parse(x.responseText) as T); return; }
-      let p: { title?: string; detail?: string } = {};
-      try { p = JSON.parse(x.responseText); } catch { /* not JSON */ }
-      reject(new ApiError(x.status, p.title ?? String(x.status), p.detail ?? '', []));
-    };
-    x.onerror = () => reject(new ApiError(0, 'network', 'the connection failed', []));
-    x.onabort = () => reject(new ApiError(0, 'aborted', 'cancelled', []));
-    signal?.addEventListener('abort', () => x.abort(), { once: true });
-    x.send(blob);
-  });
 }
 
 /** The words of any thrown value. */

@@ -2,6 +2,7 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { Fmt, Lang, T } from './i18n';
+import type { ApiClient } from './api';
 
 /** GET /v1/session answer (the parts the studio uses). */
 export interface Me {
@@ -20,6 +21,10 @@ export interface Studio {
   lang: Lang; t: T; f: Fmt; me: Me | null; brand: Brand | null;
   setLang(l: Lang): void; setMe(m: Me | null): void; refreshBrand(): void;
   can(scope: string): boolean;
+  /** The API client and its two callers (bound). */
+  client: ApiClient; api: ApiClient['api']; get: ApiClient['get'];
+  /** Answers kept across route changes (a page comes back with its last data at once, then refreshes). */
+  cache: Map<string, unknown>;
 }
 
 /** The studio context object. */

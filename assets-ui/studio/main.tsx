@@ -1,7 +1,7 @@
 /** Studio entry: language, session, branding, the shell and the route table. */
 import { render } from 'preact';
-import { useEffect, useMemo, useState } from 'preact/hooks';
-import { api, onSignedOut, setCsrf } from './api';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { ApiClient } from './api';
 import { applyLang, formats, initialLang, translator, type Lang } from './i18n';
 import { StudioCtx, type Brand, type Me, type Studio } from './ctx';
 import { currentPath, interceptLinks, match, navigate, onRoute } from './router';
@@ -46,6 +46,9 @@ function App() {
   const [ready, setReady] = useState(false);
   const [brand, setBrand] = useState<Brand | null>(null);
   const [path, setPath] = useState(currentPath);
+  const client = useMemo(() => new ApiClient(), []);
+  const cache = useRef(new Map<string, unknown>()).current;
+  const { api } = client;
 
   useEffect(() => { applyLang(lang); }, [lang]);
   useEffect(() => {
@@ -55,11 +58,11 @@ function App() {
       // Keyboard and screen-reader users land on the new page's heading.
       requestAnimationFrame(() => (document.getElementById('page-title') as HTMLElement | null)?.focus({ preventScroll: true }));
     });
-    onSignedOut(() => { setMe(null); if (currentPath() !== '/sign-in') navigate(`/sign-in?next=${encodeURIComponent(currentPath())}`, true); });
+    client.onSignedOut = () => { setMe(null); if (currentPath() !== '/sign-in') navigate(`/sign-in?next=${encodeURIComponent(currentPath())}`, true); };
     void (async () => {
       try {
         let m = await api<Me>('GET', '/v1/session', undefined, { silent401: true });
-        setCsrf(m.csrf_token);
+        client.csrf = m.csrf_token;
         if (!m.current_tenant && m.tenants.length) {
           await api('PUT', '/v1/me/tenant', { tenant: m.tenants[0].id });
           m = await api<Me>('GET', '/v1/session');
@@ -77,7 +80,8 @@ function App() {
 
   const studio = useMemo<Studio>(() => ({
     lang, t: translator(lang), f: formats(lang), me, brand,
-    setLang: setLangState, setMe, refreshBrand,
+    setLang: setLangState, setMe: (m: Me | null) => { if (!m) cache.clear(); setMe(m); }, refreshBrand,
+    client, api: client.api, get: client.get, cache,
     can: (scope: string) => !!me?.scopes.includes(scope),
   }), [lang, me, brand]);
 

@@ -1,7 +1,6 @@
 /** The frame around every signed-in page: brand, navigation, language switch, tenant and sign-out. */
 import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
-import { api } from './api';
 import { useStudio } from './ctx';
 import { navigate } from './router';
 import type { Key } from './i18n';
@@ -10,7 +9,7 @@ const NAV: [string, Key][] = [['/', 'nav_dashboard'], ['/library', 'nav_library'
 
 /** The layout: a skip link, the header, the side (or, on phones, top) navigation and the page. */
 export function Shell({ path, children }: { path: string; children: ComponentChildren }) {
-  const { t, lang, setLang, me, brand, setMe } = useStudio();
+  const { t, lang, setLang, me, brand, setMe, api } = useStudio();
   const active = (href: string) => (href === '/' ? path === '/' : path === href || path.startsWith(href + '/'));
   // On a phone the navigation is a row that scrolls sideways: keep the current page's entry in view.
   useEffect(() => { document.querySelector('nav.side a[aria-current=page]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' }); }, [path]);

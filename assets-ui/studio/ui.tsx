@@ -4,18 +4,22 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { errorWords } from './api';
 import { useStudio } from './ctx';
 
-/** Loads data with fn (re-run on deps); gives {data, error, loading, reload}. Stale answers are dropped. */
-export function useLoad<T>(fn: () => Promise<T>, deps: unknown[]) {
-  const [st, setSt] = useState<{ data: T | null; error: string | null; loading: boolean }>({ data: null, error: null, loading: true });
+/**
+ * Loads data with fn (re-run on deps); gives {data, error, loading, reload}. Stale answers are dropped. With `key`
+ * the last answer is kept in the app's cache: coming back to a page shows it at once while it refreshes.
+ */
+export function useLoad<T>(fn: () => Promise<T>, deps: unknown[], key?: string) {
+  const { cache } = useStudio();
+  const [st, setSt] = useState<{ data: T | null; error: string | null; loading: boolean }>(() => ({ data: key && cache.has(key) ? cache.get(key) as T : null, error: null, loading: true }));
   const seq = useRef(0);
   const reload = useCallback(() => {
     const n = ++seq.current;
     setSt((s) => ({ ...s, loading: true }));
-    fn().then((data) => { if (n === seq.current) setSt({ data, error: null, loading: false }); },
+    fn().then((data) => { if (key) cache.set(key, data); if (n === seq.current) setSt({ data, error: null, loading: false }); },
       (e) => { if (n === seq.current) setSt((s) => ({ data: s.data, error: errorWords(e), loading: false })); });
-  }, deps); // eslint-disable-line
+  }, [...deps, key]); // eslint-disable-line
   useEffect(() => { reload(); }, [reload]);
-  return { ...st, reload, set: (data: T) => setSt({ data, error: null, loading: false }) };
+  return { ...st, reload, set: (data: T) => { if (key) cache.set(key, data); setSt({ data, error: null, loading: false }); } };
 }
 
 /** A spinner line with "Loading…". */

@@ -3,7 +3,7 @@
  * after a network drop, finished parts remembered in localStorage so the same file dropped again after a reload
  * resumes where it stopped.
  */
-import { api, putBytes, ApiError } from './api';
+import { ApiError, type ApiClient } from './api';
 
 /** Answer of POST /v1/uploads. */
 interface Session { upload_id: string; key: string; part_size: number; parts: { part_number: number; url: string }[]; expires_at: string }
@@ -37,13 +37,13 @@ function save(key: string, v: Saved | null): void {
 }
 
 /** Uploads a file and completes it into an asset titled after the file; reports progress; resolves with the asset id. */
-export async function uploadFile(file: File, title: string, report: (p: Progress) => void, signal?: AbortSignal): Promise<string> {
+export async function uploadFile(client: ApiClient, file: File, title: string, report: (p: Progress) => void, signal?: AbortSignal): Promise<string> {
   const key = await storeKey(file);
   let saved = load(key);
   const resumed = !!saved;
   if (!saved) {
     report({ sent: 0, phase: 'starting' });
-    const s = await api<Session>('POST', '/v1/uploads', { filename: file.name, size_bytes: file.size, content_type: file.type || undefined });
+    const s = await client.api<Session>('POST', '/v1/uploads', { filename: file.name, size_bytes: file.size, content_type: file.type || undefined });
     saved = { s, done: {} };
     save(key, saved);
   }
@@ -60,7 +60,7 @@ export async function uploadFile(file: File, title: string, report: (p: Progress
       const u = new URL(p.url, location.href);
       for (let attempt = 1; ; attempt++) {
         try {
-          const r = await putBytes<{ etag: string }>(u.pathname + u.search, blob, (sent) => { inFlight.set(p!.part_number, sent); tell('uploading'); }, signal);
+          const r = await client.putBytes<{ etag: string }>(u.pathname + u.search, blob, (sent) => { inFlight.set(p!.part_number, sent); tell('uploading'); }, signal);
           inFlight.delete(p.part_number);
           done[p.part_number] = r.etag;
           save(key, saved);
@@ -79,7 +79,7 @@ export async function uploadFile(file: File, title: string, report: (p: Progress
   await Promise.all(Array.from({ length: Math.min(PARALLEL, queue.length || 1) }, worker));
   tell('completing');
   const parts = s.parts.map((p) => ({ part_number: p.part_number, etag: done[p.part_number] }));
-  const asset = await api<{ id: string }>('POST', `/v1/uploads/${encodeURIComponent(s.upload_id)}/complete`, { key: s.key, parts, title });
+  const asset = await client.api<{ id: string }>('POST', `/v1/uploads/${encodeURIComponent(s.upload_id)}/complete`, { key: s.key, parts, title });
   save(key, null);
   report({ sent: file.size, phase: 'done', assetId: asset.id, resumed });
   return asset.id;

@@ -1,6 +1,6 @@
 /** One asset: our player, status timeline, renditions, title, publish, trash and restore. */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, errorWords, get } from '../api';
+import { errorWords } from '../api';
 import { useStudio } from '../ctx';
 import { loadPlayer } from '../player';
 import { navigate } from '../router';
@@ -28,8 +28,8 @@ async function renditions(hls: string): Promise<Rendition[]> {
 
 /** The asset page; polls while the asset is being processed. */
 export function AssetPage({ id }: { id: string }) {
-  const { t, f, me, can } = useStudio();
-  const a = useLoad(() => get<Asset>(`/v1/assets/${encodeURIComponent(id)}`), [id]);
+  const { t, f, me, can, api, get } = useStudio();
+  const a = useLoad(() => get<Asset>(`/v1/assets/${encodeURIComponent(id)}`), [id], `asset:${id}`);
   const jobs = useLoad(() => get<{ items: Job[] }>(`/v1/jobs?subject=${encodeURIComponent(id)}&limit=20`).then((r) => r.items.reverse()), [id, a.data?.status]);
   const [rends, setRends] = useState<Rendition[] | null>(null);
   const [title, setTitle] = useState('');

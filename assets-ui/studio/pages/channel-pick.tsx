@@ -1,13 +1,13 @@
 /** A channel chooser shared by the guide and clips pages (remembers the choice in the address: ?channel=). */
 import { useEffect } from 'preact/hooks';
-import { get } from '../api';
+
 import { useStudio } from '../ctx';
 import { useLoad } from '../ui';
 import type { ChannelView } from './live';
 
 /** Loads the channels and shows a select; calls onPick with the chosen (or first) channel. */
 export function ChannelPick({ value, onPick }: { value: string | null; onPick: (c: ChannelView) => void }) {
-  const { t } = useStudio();
+  const { t, get } = useStudio();
   const list = useLoad(() => get<{ items: ChannelView[] }>('/v1/channels?limit=100'), []);
   const items = list.data?.items ?? [];
   useEffect(() => {

@@ -1,6 +1,6 @@
 /** One channel: state, start/stop, ingest addresses with copy buttons (secrets for operators), bitrate graph, logs, live player. */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, errorWords, get } from '../api';
+import { errorWords } from '../api';
 import { Chart } from '../chart';
 import { useStudio } from '../ctx';
 import { loadPlayer } from '../player';
@@ -13,8 +13,8 @@ const KEEP = 150; // points of the bitrate graph (2 s apart: five minutes)
 
 /** The channel page; refreshes the channel every 2 s for the health graph. */
 export function ChannelPage({ id }: { id: string }) {
-  const { t, f, can, me, lang } = useStudio();
-  const ch = useLoad(() => get<ChannelView>(`/v1/channels/${encodeURIComponent(id)}`), [id]);
+  const { t, f, can, me, lang, api, get } = useStudio();
+  const ch = useLoad(() => get<ChannelView>(`/v1/channels/${encodeURIComponent(id)}`), [id], `ch:${id}`);
   const ing = useLoad(() => (can('channels:operate') ? get<Ingest>(`/v1/channels/${encodeURIComponent(id)}/ingest`) : Promise.resolve(null)), [id]);
   const logs = useLoad(() => (can('channels:operate') ? get<{ primary: string[]; backup: string[]; restarts: number }>(`/v1/channels/${encodeURIComponent(id)}/logs`) : Promise.resolve(null)), [id]);
   const [hist, setHist] = useState<{ times: number[]; kbps: (number | null)[] }>({ times: [], kbps: [] });

@@ -1,6 +1,6 @@
 /** Clips: cut a clip from a channel's recording (start and end times), list clips and watch one with our player. */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, errorWords, get } from '../api';
+import { errorWords } from '../api';
 import { useStudio } from '../ctx';
 import { loadPlayer } from '../player';
 import { Badge, Empty, Field, Loading, PageHead, Problem, useLoad } from '../ui';
@@ -26,7 +26,7 @@ function Watch({ clip }: { clip: Clip }) {
 
 /** The clips page. */
 export function Clips() {
-  const { t, f, can } = useStudio();
+  const { t, f, can, api, get } = useStudio();
   const [ch, setCh] = useState<ChannelView | null>(null);
   const [form, setForm] = useState(() => ({ title: '', start: local(Date.now() - 70_000), end: local(Date.now() - 10_000), precision: 'segment' }));
   const [err, setErr] = useState<string | null>(null);

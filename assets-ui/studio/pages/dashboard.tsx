@@ -1,6 +1,6 @@
 /** Dashboard: viewers now, plays and watch time, QoE, top content, live channels at a glance, events as they happen. */
 import { useState } from 'preact/hooks';
-import { get } from '../api';
+
 import { Chart } from '../chart';
 import { useStudio } from '../ctx';
 import { useEventStream } from '../events';
@@ -17,25 +17,25 @@ const BUCKET = { '24h': '1h', '7d': '1h', '30d': '1d' } as const;
 
 /** The dashboard page. */
 export function Dashboard() {
-  const { t, f, lang } = useStudio();
+  const { t, f, lang, get } = useStudio();
   const [range, setRange] = useState<keyof typeof RANGES>('24h');
   const [now, setNow] = useState<number | null>(null);
   const [events, setEvents] = useState<EventRow[]>([]);
   const q = () => { const to = Date.now(); return `from=${new Date(to - RANGES[range]).toISOString()}&to=${new Date(to).toISOString()}`; };
-  const rt = useLoad(() => get<{ concurrent: number }>('/v1/stats/realtime'), []);
-  const ov = useLoad(() => get<Overview>(`/v1/stats/overview?${q()}`), [range]);
+  const rt = useLoad(() => get<{ concurrent: number }>('/v1/stats/realtime'), [], 'dash:rt');
+  const ov = useLoad(() => get<Overview>(`/v1/stats/overview?${q()}`), [range], `dash:ov:${range}`);
   const ts = useLoad(async () => {
     const [plays, watch] = await Promise.all([get<Series>(`/v1/stats/timeseries?metric=plays&interval=${BUCKET[range]}&${q()}`), get<Series>(`/v1/stats/timeseries?metric=watch_time&interval=${BUCKET[range]}&${q()}`)]);
     return { times: plays.points.map((p) => Date.parse(p.t) / 1000), plays: plays.points.map((p) => p.value), watch: watch.points.map((p) => (p.value === null ? null : p.value / 60)) };
-  }, [range]);
-  const qoe = useLoad(() => get<{ items?: Record<string, unknown>[] } & Record<string, unknown>>(`/v1/stats/qoe?${q()}`), [range]);
+  }, [range], `dash:ts:${range}`);
+  const qoe = useLoad(() => get<{ items?: Record<string, unknown>[] } & Record<string, unknown>>(`/v1/stats/qoe?${q()}`), [range], `dash:qoe:${range}`);
   const top = useLoad(async () => {
     const r = await get<{ items: { id: string; value: number | null }[] }>(`/v1/stats/top?entity=assets&metric=plays&limit=5&${q()}`);
     return Promise.all(r.items.map(async (i) => ({ ...i, title: await get<{ title: string }>(`/v1/assets/${encodeURIComponent(i.id)}`).then((a) => a.title, () => i.id) })));
-  }, [range]);
-  const ch = useLoad(() => get<{ items: ChannelView[] }>('/v1/channels?limit=50'), []);
+  }, [range], `dash:top:${range}`);
+  const ch = useLoad(() => get<{ items: ChannelView[] }>('/v1/channels?limit=50'), [], 'dash:ch');
   // Alerts come from the monitors feature; a studio without it (or without the scope) leaves the panel out.
-  const alerts = useLoad(() => get<{ items: { id: string; summary: string; severity: string; state: string; started_at: string }[] }>('/v1/alerts?limit=5').then((r) => r.items, () => null), []);
+  const alerts = useLoad(() => get<{ items: { id: string; summary: string; severity: string; state: string; started_at: string }[] }>('/v1/alerts?limit=5').then((r) => r.items, () => null), [], 'dash:alerts');
   useEventStream((fr) => {
     if (fr.event === 'stats.realtime') { setNow((fr.data as { concurrent: number }).concurrent); return; }
     const d = fr.data as { id: string; type: string; at: string; data?: Record<string, unknown> };

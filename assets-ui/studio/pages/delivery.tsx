@@ -1,6 +1,6 @@
 /** Delivery and security: playback policies (create, attach to the tenant, delete), signing keys (rotate), revocations, player configurations with a live preview. */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, errorWords, get } from '../api';
+import { errorWords } from '../api';
 import { useStudio } from '../ctx';
 import { loadPlayer } from '../player';
 import { Badge, Empty, Field, Loading, PageHead, Problem, useLoad } from '../ui';
@@ -11,7 +11,7 @@ interface Config { id: string; name: string; skin?: string; language?: string; u
 const words = (s: string) => s.split(/[\s,]+/).map((x) => x.trim()).filter(Boolean);
 
 function Policies() {
-  const { t, can } = useStudio();
+  const { t, can, api, get } = useStudio();
   const list = useLoad(() => get<{ items: Policy[] }>('/v1/playback/policies?limit=100'), []);
   const [form, setForm] = useState({ name: '', require_token: false, referrers: '', deny: '' });
   const [err, setErr] = useState<string | null>(null);
@@ -51,7 +51,7 @@ function Policies() {
 }
 
 function SigningKeys() {
-  const { t, f } = useStudio();
+  const { t, f, api, get } = useStudio();
   const list = useLoad(() => get<{ items: SigningKey[] }>('/v1/playback/signing-keys'), []);
   const [err, setErr] = useState<string | null>(null);
   const rotate = async () => { if (!confirm(t('confirm_rotate_key'))) return; setErr(null); try { await api('POST', '/v1/playback/signing-keys/rotate'); list.reload(); } catch (e) { setErr(errorWords(e)); } };
@@ -69,7 +69,7 @@ function SigningKeys() {
 }
 
 function Revocations() {
-  const { t, f } = useStudio();
+  const { t, f, get } = useStudio();
   const list = useLoad(() => get<{ items: { sid: string; reason: string | null; revoked_at: string }[] }>('/v1/security/revocations'), []);
   return (
     <section class="panel">
@@ -83,7 +83,7 @@ function Revocations() {
 }
 
 function PlayerConfigs() {
-  const { t, me } = useStudio();
+  const { t, me, get } = useStudio();
   const list = useLoad(() => get<{ items: Config[] }>('/v1/player-configs'), []);
   const sample = useLoad(async () => (await get<{ items: { id: string; status: string; playback?: { hls: string } }[] }>('/v1/assets?limit=50')).items.find((a) => a.playback) ?? null, []);
   const [pick, setPick] = useState<string | null>(null);

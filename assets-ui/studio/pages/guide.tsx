@@ -1,6 +1,6 @@
 /** Guide: a week grid per channel, add and remove programmes, publish a staged draft (review mode). */
 import { useState } from 'preact/hooks';
-import { api, errorWords, get } from '../api';
+import { errorWords } from '../api';
 import { useStudio } from '../ctx';
 import { Empty, Field, Loading, PageHead, Problem, useLoad } from '../ui';
 import { ChannelPick } from './channel-pick';
@@ -14,7 +14,7 @@ const dateInput = (t: number) => { const d = new Date(t); return `${d.getFullYea
 
 /** The guide page. */
 export function Guide() {
-  const { t, lang, can } = useStudio();
+  const { t, lang, can, api, get } = useStudio();
   const [ch, setCh] = useState<ChannelView | null>(null);
   const [week, setWeek] = useState(() => startOfDay(Date.now()));
   const [form, setForm] = useState({ title: '', day: dateInput(Date.now()), from: '20:00', to: '21:00' });

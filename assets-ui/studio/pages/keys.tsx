@@ -1,6 +1,6 @@
 /** API keys: the list, a form to create one by role (the full key is shown once), revoke. */
 import { useState } from 'preact/hooks';
-import { api, errorWords, get } from '../api';
+import { errorWords } from '../api';
 import { useStudio } from '../ctx';
 import { CopyField, Empty, Field, Loading, Problem, useLoad } from '../ui';
 
@@ -10,8 +10,8 @@ export const ROLES = ['viewer', 'editor', 'publisher', 'engineer', 'admin', 'own
 
 /** The API keys panel. */
 export function ApiKeys() {
-  const { t, f } = useStudio();
-  const list = useLoad(() => get<{ items: Key[] }>('/v1/api-keys?limit=100'), []);
+  const { t, f, api, get } = useStudio();
+  const list = useLoad(() => get<{ items: Key[] }>('/v1/api-keys?limit=100'), [], 'keys');
   const [name, setName] = useState('');
   const [role, setRole] = useState('editor');
   const [fresh, setFresh] = useState<string | null>(null);

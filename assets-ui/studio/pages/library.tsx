@@ -1,6 +1,6 @@
 /** Library: search, a virtual list of every asset (or the trash), and drag-and-drop upload of several files with progress. */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { get } from '../api';
+
 import { useStudio } from '../ctx';
 import { Badge, Empty, Loading, PageHead, Problem } from '../ui';
 import { VirtualList } from '../vlist';
@@ -11,12 +11,14 @@ export interface AssetRow { id: string; title: string; status: string; published
 
 /** The library page. */
 export function Library() {
-  const { t, f } = useStudio();
+  const { t, f, get, cache } = useStudio();
   const [q, setQ] = useState(() => new URLSearchParams(location.search).get('q') ?? '');
   const [trash, setTrash] = useState(false);
-  const [items, setItems] = useState<AssetRow[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [state, setState] = useState<{ loading: boolean; error: string | null }>({ loading: true, error: null });
+  // The first page of the plain list is kept across route changes (shown at once, then refreshed).
+  const first = cache.get('lib:first') as { items: AssetRow[]; next_cursor: string | null } | undefined;
+  const [items, setItems] = useState<AssetRow[]>(() => first?.items ?? []);
+  const [cursor, setCursor] = useState<string | null>(() => first?.next_cursor ?? null);
+  const [state, setState] = useState<{ loading: boolean; error: string | null }>({ loading: !first, error: null });
   const seq = useRef(0);
   const busy = useRef(false);
   const fetchPage = async (reset: boolean) => {
@@ -30,6 +32,7 @@ export function Library() {
     try {
       const r = await get<{ items: AssetRow[]; next_cursor: string | null }>(`/v1/assets${trash ? '/trash' : ''}?${qs}`);
       if (n !== seq.current) return;
+      if (reset && !trash && term.length < 2) cache.set('lib:first', r);
       setItems((old) => (reset ? r.items : [...old, ...r.items]));
       setCursor(r.next_cursor);
       setState({ loading: false, error: null });
@@ -37,8 +40,12 @@ export function Library() {
       if (n === seq.current) setState({ loading: false, error: (e as Error).message });
     } finally { if (n === seq.current) busy.current = false; }
   };
+  const mounted = useRef(false);
   useEffect(() => {
-    setState({ loading: true, error: null });
+    // A new search or the trash starts from an empty list; the first visit keeps the cached page on screen.
+    if (mounted.current) setItems([]);
+    mounted.current = true;
+    setState((st) => ({ ...st, loading: true, error: null }));
     const h = setTimeout(() => { void fetchPage(true); }, q ? 250 : 0);
     return () => clearTimeout(h);
   }, [q, trash]);

@@ -1,6 +1,6 @@
 /** Live: the channel list with state and a form to create a channel (kept as typed when the call fails). */
 import { useState } from 'preact/hooks';
-import { api, errorWords, get } from '../api';
+import { errorWords } from '../api';
 import { useStudio } from '../ctx';
 import { navigate } from '../router';
 import { Badge, Empty, Field, Loading, PageHead, Problem, useLoad } from '../ui';
@@ -15,8 +15,8 @@ export interface ChannelView {
 
 /** The channel list page. */
 export function Live() {
-  const { t, f, can } = useStudio();
-  const list = useLoad(() => get<{ items: ChannelView[] }>('/v1/channels?limit=100'), []);
+  const { t, f, can, api, get } = useStudio();
+  const list = useLoad(() => get<{ items: ChannelView[] }>('/v1/channels?limit=100'), [], 'live:list');
   const [name, setName] = useState('');
   const [slug, setSlug] = useState('');
   const [ladder, setLadder] = useState('passthrough');

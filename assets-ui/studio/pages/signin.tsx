@@ -1,13 +1,13 @@
 /** Sign-in: e-mail and password; the form keeps what was typed when sign-in fails. */
 import { useState } from 'preact/hooks';
-import { api, errorWords, setCsrf } from '../api';
+import { errorWords } from '../api';
 import { useStudio, type Me } from '../ctx';
 import { navigate } from '../router';
 import { Field, Problem } from '../ui';
 
 /** The sign-in page (also where a 401 anywhere sends people). */
 export function SignIn() {
-  const { t, lang, setLang, setMe } = useStudio();
+  const { t, lang, setLang, setMe, api, client } = useStudio();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
@@ -17,10 +17,10 @@ export function SignIn() {
     setBusy(true); setError(null);
     try {
       const s = await api<Me>('POST', '/v1/session', { email, password }, { silent401: true });
-      setCsrf(s.csrf_token);
+      client.csrf = s.csrf_token;
       if (!s.current_tenant && s.tenants.length) await api('PUT', '/v1/me/tenant', { tenant: s.tenants[0].id });
       const me = await api<Me>('GET', '/v1/session');
-      setCsrf(me.csrf_token);
+      client.csrf = me.csrf_token;
       setMe(me);
       const next = new URLSearchParams(location.search).get('next');
       navigate(next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/sign-in') ? next.replace(/^\/studio/, '') || '/' : '/', true);

@@ -1,6 +1,6 @@
 /** Team and settings: members and their roles, invitations, tenant branding (the studio re-reads it after a save). */
 import { useEffect, useState } from 'preact/hooks';
-import { api, errorWords, get } from '../api';
+import { errorWords } from '../api';
 import { useStudio, type Brand } from '../ctx';
 import { CopyField, Empty, Field, Loading, PageHead, Problem, useLoad } from '../ui';
 import { ROLES } from './keys';
@@ -9,9 +9,9 @@ interface Member { user_id: string; email: string; name: string; role: string; j
 interface Invite { id: string; email: string | null; role: string; created_at: string; expires_at: string }
 
 function Members() {
-  const { t, f, me } = useStudio();
-  const m = useLoad(() => get<{ items: Member[] }>('/v1/team/members'), []);
-  const inv = useLoad(() => get<{ items: Invite[] }>('/v1/team/invitations'), []);
+  const { t, f, me, api, get } = useStudio();
+  const m = useLoad(() => get<{ items: Member[] }>('/v1/team/members'), [], 'team:members');
+  const inv = useLoad(() => get<{ items: Invite[] }>('/v1/team/invitations'), [], 'team:invites');
   const [email, setEmail] = useState('');
   const [role, setRole] = useState('editor');
   const [link, setLink] = useState<string | null>(null);
@@ -52,8 +52,8 @@ function Members() {
 }
 
 function Branding() {
-  const { t, refreshBrand } = useStudio();
-  const s = useLoad(() => get<Brand & { time_zone: string }>('/v1/settings'), []);
+  const { t, refreshBrand, api, get } = useStudio();
+  const s = useLoad(() => get<Brand & { time_zone: string }>('/v1/settings'), [], 'team:settings');
   const [form, setForm] = useState({ name: '', logo_url: '', primary: '#2563eb', accent: '#d97706', time_zone: 'UTC' });
   const [msg, setMsg] = useState<string | null>(null);
   const [err, setErr] = useState<string | null>(null);

@@ -8,7 +8,7 @@ interface Row { id: number; file: File; p: Progress }
 
 /** Uploads every dropped or picked file at once, each in its own row (parts in parallel); onDone after each. */
 export function Uploader({ onDone }: { onDone: () => void }) {
-  const { t, f } = useStudio();
+  const { t, f, client } = useStudio();
   const [rows, setRows] = useState<Row[]>([]);
   const [over, setOver] = useState(false);
   const input = useRef<HTMLInputElement>(null);
@@ -18,7 +18,7 @@ export function Uploader({ onDone }: { onDone: () => void }) {
       const id = next.current++;
       setRows((r) => [...r, { id, file, p: { sent: 0, phase: 'starting' } }]);
       const report = (p: Progress) => setRows((r) => r.map((x) => (x.id === id ? { ...x, p } : x)));
-      uploadFile(file, file.name.replace(/\.[^.]+$/, ''), report)
+      uploadFile(client, file, file.name.replace(/\.[^.]+$/, ''), report)
         .then(() => onDone(), (e) => report({ sent: 0, phase: 'failed', error: errorWords(e) }));
     }
   };

@@ -1,6 +1,6 @@
 /** Webhooks: endpoints (secret shown once), a test ping, and each endpoint's deliveries with redeliver. */
 import { useState } from 'preact/hooks';
-import { api, errorWords, get } from '../api';
+import { errorWords } from '../api';
 import { useStudio } from '../ctx';
 import { Badge, CopyField, Empty, Field, Loading, Problem, useLoad } from '../ui';
 
@@ -8,7 +8,7 @@ interface Hook { id: string; url: string; events: string[]; enabled: boolean; se
 interface Delivery { id: string; event_type: string; status: string; attempts: number; last_response_code: number | null; created_at?: string; updated_at?: string }
 
 function Deliveries({ hook }: { hook: Hook }) {
-  const { t, f } = useStudio();
+  const { t, f, api, get } = useStudio();
   const d = useLoad(() => get<{ items: Delivery[] }>(`/v1/webhooks/${hook.id}/deliveries?limit=20`), [hook.id]);
   const [err, setErr] = useState<string | null>(null);
   const redeliver = async (id: string) => {
@@ -31,8 +31,8 @@ function Deliveries({ hook }: { hook: Hook }) {
 
 /** The webhooks panel. */
 export function Webhooks() {
-  const { t } = useStudio();
-  const list = useLoad(() => get<{ items: Hook[]; event_types: string[] }>('/v1/webhooks?limit=100'), []);
+  const { t, api, get } = useStudio();
+  const list = useLoad(() => get<{ items: Hook[]; event_types: string[] }>('/v1/webhooks?limit=100'), [], 'webhooks');
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<string[]>(['*']);
   const [secret, setSecret] = useState<string | null>(null);
