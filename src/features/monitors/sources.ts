@@ -20,14 +20,14 @@ const MIN = 60_000;
 /** Samples kept in a check's memo (peak and restart windows). */
 type Samples = [number, number][];
 
-/** Statistics answers kept across ticks: each target's window is read once a minute (its range is minute-aligned). */
+/** Statistics answers kept across ticks: each target's window is re-read every fifth of the window (1-5 minutes). */
 export type StatsCache = Map<string, { at: number; p: Promise<Record<string, number | null>> }>;
 
-/** A stable offset in [0, 60 s) per key: targets refresh in different ticks instead of all in one. */
-function phase(key: string): number {
+/** A stable offset in [0, every) per key: targets refresh in different ticks instead of all in one. */
+function phase(key: string, every: number): number {
   let h = 2166136261;
   for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 16777619);
-  return (h >>> 0) % MIN;
+  return (h >>> 0) % every;
 }
 
 /** Per-tick readers with caches; `memo` is the check's own remembered samples (JSON in monitor_states). */
@@ -40,7 +40,7 @@ export class Sources {
 
   constructor(private ctx: AppContext, private store: MonitorStore, private now: number, private stats: StatsCache = new Map()) {
     this.svc = new StatsService(ctx);
-    for (const [k, v] of stats) if (now - v.at > 3 * MIN) stats.delete(k);
+    for (const [k, v] of stats) if (now - v.at > 10 * MIN) stats.delete(k);
   }
 
   private channel(m: MonitorRow): ChannelRow | null {
@@ -140,11 +140,14 @@ export class Sources {
     // Minute-aligned ranges let the store answer from its minute rollup where it can.
     const to = Math.ceil(this.now / MIN) * MIN, from = Math.floor((this.now - win) / MIN) * MIN;
     const key = `${m.tenant_id}|${JSON.stringify(f)}|${win}`;
+    // Re-read every fifth of the window (1 to 5 minutes): a 10-minute window moves by 2 minutes between reads,
+    // well inside the default for_s of these checks (5 minutes).
+    const every = Math.min(5 * MIN, Math.max(MIN, win / 5));
     let hit = this.stats.get(key);
-    if (!hit || this.now - hit.at >= MIN) {
+    if (!hit || this.now - hit.at >= every) {
       const p = this.svc.totals({ tenantId: m.tenant_id, from, to, filters: f }, ['startup_p95', 'error_rate', 'rebuffer_ratio', 'attempts']);
       // A first read is dated back by the key's phase, so the next refreshes of many targets spread over the minute.
-      hit = { at: hit ? this.now : this.now - phase(key), p };
+      hit = { at: hit ? this.now : this.now - phase(key, every), p };
       this.stats.set(key, hit);
       p.catch(() => this.stats.delete(key)); // a failed read is retried at the next tick
     }
