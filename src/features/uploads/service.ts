@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, openSync, closeSync, ftruncateSync, fsyncSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { slotKey } from '../../kernel/slots';
 import type { AppContext } from '../../kernel/context';
 import { tx } from '../../kernel/db/sqlite';
 import { AppError, invalid, notFound } from '../../kernel/errors';
@@ -12,10 +13,12 @@ import { UploadStore, type UploadRow } from './store';
 import { writePartAt } from './parts';
 import { PART_SIZE, UPLOAD_TTL_MS } from './model';
 
-const busy = new Set<string>();
+/** Names locked by requests in flight, one set per app (ctx.slots). */
+const BUSY = slotKey<Set<string>>('uploads.busy');
 
 /** Runs `fn` holding an in-process lock on `name`; a second caller gets 409 (`what` explains). */
-async function exclusive<T>(name: string, what: string, fn: () => Promise<T>): Promise<T> {
+async function exclusive<T>(ctx: AppContext, name: string, what: string, fn: () => Promise<T>): Promise<T> {
+  const busy = ctx.slots.get(BUSY, () => new Set());
   if (busy.has(name)) throw new AppError('conflict', what);
   busy.add(name);
   try { return await fn(); } finally { busy.delete(name); }
@@ -109,7 +112,7 @@ export class UploadService {
     const want = n < u.part_count ? u.part_size : u.size_bytes - (u.part_count - 1) * u.part_size;
     if (len !== want) throw invalid('Content-Length', `part ${n} must be exactly ${want} bytes (part_size ${u.part_size}; the last part holds the rest)`);
     if (!body) throw invalid('body', 'part body is empty');
-    return exclusive(`${u.id}:${n}`, `part ${n} is being uploaded by another request; send it again later`, async () => {
+    return exclusive(this.ctx, `${u.id}:${n}`, `part ${n} is being uploaded by another request; send it again later`, async () => {
       this.store.dropPart(u.id, n);
       const stored = await writePartAt(dataFile(this.ctx, u), (n - 1) * u.part_size, len, body);
       tx(this.ctx.db, () => {
@@ -124,7 +127,7 @@ export class UploadService {
   /** Completes an upload: checks every part and etag, creates the asset (`probing`) with its job; repeatable. */
   async complete(tenantId: string, id: string, b: AssetInput & { key: string; parts: { part_number: number; etag: string }[] }, canPublish: boolean): Promise<AssetRow> {
     const u = this.find(tenantId, id, b.key);
-    return exclusive(`complete:${u.id}`, 'upload is being completed by another request; retry', async () => {
+    return exclusive(this.ctx, `complete:${u.id}`, 'upload is being completed by another request; retry', async () => {
       let cur = this.store.byId(u.id)!;
       if (cur.status === 'open') {
         this.assertOpen(cur);
