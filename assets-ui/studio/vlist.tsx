@@ -22,11 +22,14 @@ export function VirtualList<T>({ items, rowHeight, render, onNearEnd, label, id 
   const first = Math.max(0, Math.floor(top / rowHeight) - over);
   const last = Math.min(items.length, Math.ceil((top + height) / rowHeight) + over);
   useEffect(() => { if (onNearEnd && last >= items.length - over * 2) onNearEnd(); }, [last, items.length]);
+  // Rows are keyed by slot (index modulo the window size): scrolling patches the same DOM nodes instead of
+  // unmounting and mounting a whole window of rows on every frame.
+  const pool = Math.ceil(height / rowHeight) + over * 2 + 2;
   return (
     <div class="vlist" ref={box} role="list" aria-label={label} id={id} tabIndex={0}>
       <div style={{ height: `${items.length * rowHeight}px`, position: 'relative' }}>
         {items.slice(first, last).map((it, k) => (
-          <div role="listitem" class="vrow" key={first + k} style={{ position: 'absolute', insetInlineStart: 0, insetInlineEnd: 0, top: `${(first + k) * rowHeight}px`, height: `${rowHeight}px` }}>
+          <div role="listitem" class="vrow" key={(first + k) % pool} style={{ position: 'absolute', insetInlineStart: 0, insetInlineEnd: 0, top: `${(first + k) * rowHeight}px`, height: `${rowHeight}px` }}>
             {render(it, first + k)}
           </div>
         ))}
