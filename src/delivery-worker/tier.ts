@@ -5,7 +5,6 @@ import type { Subprocess } from 'bun';
 import type { AppContext } from '../kernel/context';
 import { serveApp, type HttpServer } from '../kernel/http/server';
 import type { Gate } from '../features/playback/gate';
-import { PlaybackStore } from '../features/playback/store';
 import { PEER_HEADER } from './forward';
 import type { FromWorker, ToWorker } from './protocol';
 
@@ -24,7 +23,6 @@ function workerCommand(): string[] {
  * that die are started again; resolves once every worker is ready (or failed to start, logged).
  */
 export async function startDeliveryTier(ctx: AppContext, gate: Gate, handle: (r: Request) => Response | Promise<Response>, count: number, o: { tag?: boolean } = {}): Promise<DeliveryTier> {
-  new PlaybackStore(ctx.db).ensureChangeCounter();
   const dir = mkdtempSync(join(tmpdir(), 'vs-dw-')); // 0700: only this user reaches the socket
   const sock = join(dir, 'main.sock');
   const inner: HttpServer = serveApp(handle, { port: 0, host: '', unix: sock, peerHeader: PEER_HEADER, maxBodyBytes: 70 * 1024 * 1024, problemsBase: ctx.config.problemsBase });

@@ -75,24 +75,9 @@ export class PlaybackStore {
   revoke(tenantId: string, sid: string, reason: string | null, at: number): boolean {
     return this.db.query('INSERT OR IGNORE INTO playback_revocations (sid, tenant_id, reason, revoked_at) VALUES (?, ?, ?, ?)').run(sid, tenantId, reason, at).changes > 0;
   }
-  /**
-   * Creates (once) the change counter of the playback tables: one row bumped by triggers in the same transaction as
-   * every write to keys, policies, attach points and revocations, so another process (a delivery worker) learns of a
-   * change with one read. Idempotent; run by the process that writes (the main one) before workers start.
-   */
-  ensureChangeCounter(): void {
-    const bump = 'BEGIN UPDATE playback_state_version SET v = v + 1 WHERE id = 1; END';
-    const ddl = ['CREATE TABLE IF NOT EXISTS playback_state_version (id INTEGER PRIMARY KEY CHECK (id = 1), v INTEGER NOT NULL)', 'INSERT OR IGNORE INTO playback_state_version (id, v) VALUES (1, 0)'];
-    for (const t of ['playback_signing_keys', 'playback_policies', 'playback_policy_attachments', 'playback_revocations']) {
-      for (const op of ['INSERT', 'UPDATE', 'DELETE']) ddl.push(`CREATE TRIGGER IF NOT EXISTS ${t}_${op.toLowerCase()}_v AFTER ${op} ON ${t} ${bump}`);
-    }
-    this.db.transaction(() => { for (const q of ddl) this.db.exec(q); }).immediate();
-  }
-  /** The change counter (null before `ensureChangeCounter`). */
+  /** The playback change counter (migration 0051): bumped by triggers on every key, policy, attach point and revocation write. */
   changeCounter(): number | null {
-    try {
-      return this.db.query<{ v: number }, []>('SELECT v FROM playback_state_version WHERE id = 1').get()?.v ?? null;
-    } catch { return null; }
+    return this.db.query<{ v: number }, []>('SELECT v FROM playback_state_version WHERE id = 1').get()?.v ?? null;
   }
   /** SQLite's data_version: changes when another connection committed anything (cheap; no table read). */
   dataVersion(): number {

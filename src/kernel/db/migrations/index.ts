@@ -12,6 +12,7 @@ import { m0041 } from './0041_live_hours';
 import { m0042 } from './0042_live_hour_lists';
 import { m0048 } from './0048_channel_key_hashes';
 import { m0050 } from './0050_playback';
+import { m0051 } from './0051_playback_change_counter';
 import { m0060 } from './0060_guide';
 import { m0061 } from './0061_clip_first_segment';
 import { m0070 } from './0070_player';
@@ -34,6 +35,7 @@ export const MIGRATIONS: Migration[] = [
   m0042,
   m0048,
   m0050,
+  m0051,
   m0060,
   m0061,
   m0070,
