@@ -28,7 +28,10 @@ export async function startDeliveryTier(ctx: AppContext, gate: Gate, handle: (r:
   const inner: HttpServer = serveApp(handle, { port: 0, host: '', unix: sock, peerHeader: PEER_HEADER, maxBodyBytes: 70 * 1024 * 1024, problemsBase: ctx.config.problemsBase });
   const procs = new Map<number, Subprocess>();
   let stopping = false;
+  // Restart backoff per worker: 1 s doubling to 60 s while it keeps dying within a minute of its start.
+  const crashes = new Map<number, number>();
   const start = (id: number): Promise<boolean> => new Promise((resolve) => {
+    const startedAt = Date.now();
     const p = Bun.spawn(workerCommand(), {
       stdio: ['ignore', 'inherit', 'inherit'],
       ipc(m: FromWorker) {
@@ -42,8 +45,11 @@ export async function startDeliveryTier(ctx: AppContext, gate: Gate, handle: (r:
       resolve(false);
       if (procs.get(id) === p) procs.delete(id);
       if (stopping) return;
-      ctx.log.error('delivery worker exited; starting it again', { worker: id, code });
-      setTimeout(() => { if (!stopping) void start(id); }, 1000).unref();
+      const n = Date.now() - startedAt > 60_000 ? 0 : (crashes.get(id) ?? 0) + 1;
+      crashes.set(id, n);
+      const delayMs = Math.min(60_000, 1000 * 2 ** Math.max(0, n - 1));
+      ctx.log.error('delivery worker exited; starting it again', { worker: id, code, in_ms: delayMs });
+      setTimeout(() => { if (!stopping) void start(id); }, delayMs).unref();
     });
   });
   const ids = Array.from({ length: Math.max(0, count - 1) }, (_, i) => i + 1);
