@@ -6,6 +6,8 @@ import { HE } from '../../assets-ui/studio/lang/he';
 import { statsRuntime } from '../../src/features/stats/runtime';
 import { EVENT_COLUMNS } from '../../src/features/stats/tables';
 import type { StatsParam } from '../../src/kernel/stats';
+import { identityService } from '../../src/features/identity/service';
+import { PeopleStore } from '../../src/features/people/store';
 import { OWNER, expectRtl, shot, startStudio, studioTab } from './studio-helpers';
 
 let s: TestServer;
@@ -196,3 +198,21 @@ test('dashboard with viewing data: plays and watch time chart, QoE, top content 
     } finally { await page.context().close(); }
   }
 }, 90_000);
+
+test('a person in two organisations switches between them in the header; the pages show the other tenant', async () => {
+  const other = identityService(s.ctx).createTenant({ name: 'Second Newsroom', slug: 'second' });
+  const people = new PeopleStore(s.ctx.db);
+  people.upsertMembership(other.id, people.userByEmail(OWNER.email)!.id, 'owner', Date.now());
+  s.ctx.keys.invalidateUser(people.userByEmail(OWNER.email)!.id);
+  await s.api('POST', '/v1/channels', { name: 'Only in default', slug: 'only-default' });
+  const page = await studioTab(browser, s);
+  try {
+    await page.goto(`${s.url}/studio/live`);
+    await page.waitForSelector('#channels >> text=Only in default');
+    await page.selectOption('#tenant-switch', other.id);
+    await page.waitForSelector('.brand >> text=Second Newsroom');
+    await page.click('a[href="/studio/live"]');
+    await page.waitForSelector('text=No channels yet.');
+    expect(await page.locator('#channels').count()).toBe(0);
+  } finally { await page.context().close(); }
+}, 60_000);

@@ -1,6 +1,6 @@
 /** English dictionary of the studio (the reference: every key here must exist in he.ts). */
 export const EN = {
-  studio: 'Studio', skip: 'Skip to content', nav: 'Main', loading: 'Loading…', failed: 'That did not work:', retry: 'Try again', not_found: 'There is no such page.',
+  studio: 'Studio', tenant: 'Organisation', skip: 'Skip to content', nav: 'Main', loading: 'Loading…', failed: 'That did not work:', retry: 'Try again', not_found: 'There is no such page.',
   copy: 'Copy', copied: 'Copied', show: 'Show', hide: 'Hide', save: 'Save', saved: 'Saved.', cancel: 'Cancel', done: 'Done', create: 'Create', delete: 'Delete', refresh: 'Refresh',
   nav_dashboard: 'Dashboard', nav_library: 'Library', nav_live: 'Live', nav_integrations: 'Integrations', nav_team: 'Team & settings',
   sign_in: 'Sign in', signing_in: 'Signing in…', sign_out: 'Sign out', signin_title: 'Sign in to the studio', signin_intro: 'Use the e-mail address and password of your studio account.',

@@ -2,7 +2,7 @@
 import type { Key } from './en';
 
 export const HE: Record<Key, string> = {
-  studio: 'סטודיו', skip: 'דילוג לתוכן', nav: 'ראשי', loading: 'טוען…', failed: 'הפעולה לא הצליחה:', retry: 'לנסות שוב', not_found: 'אין דף כזה.',
+  studio: 'סטודיו', tenant: 'ארגון', skip: 'דילוג לתוכן', nav: 'ראשי', loading: 'טוען…', failed: 'הפעולה לא הצליחה:', retry: 'לנסות שוב', not_found: 'אין דף כזה.',
   copy: 'העתקה', copied: 'הועתק', show: 'הצגה', hide: 'הסתרה', save: 'שמירה', saved: 'נשמר.', cancel: 'ביטול', done: 'סיום', create: 'יצירה', delete: 'מחיקה', refresh: 'רענון',
   nav_dashboard: 'לוח בקרה', nav_library: 'ספרייה', nav_live: 'שידור חי', nav_integrations: 'שילובים', nav_team: 'צוות והגדרות',
   sign_in: 'כניסה', signing_in: 'נכנסים…', sign_out: 'יציאה', signin_title: 'כניסה לסטודיו', signin_intro: 'יש להזין את כתובת הדואר והסיסמה של חשבון הסטודיו.',
