@@ -39,7 +39,7 @@ test('sign-in failure shows the problem in words and keeps what was typed; the l
       await page.waitForSelector('[role=alert]');
       expect(await page.textContent('[role=alert]')).toContain('wrong e-mail address or password');
       expect(await page.inputValue('#email')).toBe(OWNER.email);
-      // Signing in afterwards goes where the person was going.
+      // Signing in afterwards goes where the person was going (the failure is in the audit log, checked below).
       await page.fill('#password', OWNER.password);
       await page.click('#signin');
       await page.waitForSelector('#drop');
@@ -214,5 +214,17 @@ test('a person in two organisations switches between them in the header; the pag
     await page.click('a[href="/studio/live"]');
     await page.waitForSelector('text=No channels yet.');
     expect(await page.locator('#channels').count()).toBe(0);
+  } finally { await page.context().close(); }
+}, 60_000);
+
+test('team: the audit log lists the failed sign-ins of this file; members and branding are there', async () => {
+  const page = await studioTab(browser, s, { lang: 'he' });
+  try {
+    await page.goto(`${s.url}/studio/team`);
+    await page.waitForSelector('#audit >> text=signin.failed');
+    await page.waitForSelector('#members');
+    await page.waitForSelector('#branding');
+    await expectRtl(page);
+    await shot(page, 'team-he');
   } finally { await page.context().close(); }
 }, 60_000);

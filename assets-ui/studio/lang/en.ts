@@ -37,6 +37,7 @@ export const EN = {
   prefix: 'Starts with', revoke: 'Revoke', revoked: 'Revoked', confirm_revoke: 'Revoke this key? Programs using it stop working at once.',
   role_viewer: 'Viewer', role_editor: 'Editor', role_publisher: 'Publisher', role_engineer: 'Engineer', role_admin: 'Admin', role_owner: 'Owner',
   // team
+  audit_log: 'Audit log', no_audit: 'Nothing recorded yet.', action: 'Action', who: 'Who',
   members: 'Members', joined: 'Joined', invitations: 'Invitations', invite: 'Invite', invite_link: 'No mail server is set up: send this link yourself.', link: 'Link',
   no_invitations: 'No pending invitations.', expires: 'expires', branding: 'Branding and settings', tenant_name: 'Organisation name', logo_url: 'Logo address',
   logo_hint: 'An https address of an image.', primary_colour: 'Main colour', accent_colour: 'Accent colour', time_zone: 'Time zone',

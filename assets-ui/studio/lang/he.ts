@@ -34,6 +34,7 @@ export const HE: Record<Key, string> = {
   api_keys: 'מפתחות API', api_key: 'מפתח API', key_once: 'העתיקו את המפתח עכשיו: הוא מוצג פעם אחת בלבד.', role: 'תפקיד', create_key: 'יצירת מפתח', no_keys: 'עדיין אין מפתחות.',
   prefix: 'מתחיל ב־', revoke: 'ביטול', revoked: 'בוטל', confirm_revoke: 'לבטל את המפתח? תוכנות שמשתמשות בו יפסיקו לעבוד מיד.',
   role_viewer: 'צופה', role_editor: 'עורך', role_publisher: 'מפרסם', role_engineer: 'מהנדס', role_admin: 'מנהל', role_owner: 'בעלים',
+  audit_log: 'יומן ביקורת', no_audit: 'עדיין לא נרשם דבר.', action: 'פעולה', who: 'מי',
   members: 'חברי צוות', joined: 'הצטרף', invitations: 'הזמנות', invite: 'הזמנה', invite_link: 'לא הוגדר שרת דואר: שלחו את הקישור בעצמכם.', link: 'קישור',
   no_invitations: 'אין הזמנות ממתינות.', expires: 'בתוקף עד', branding: 'מיתוג והגדרות', tenant_name: 'שם הארגון', logo_url: 'כתובת הלוגו',
   logo_hint: 'כתובת https של תמונה.', primary_colour: 'צבע ראשי', accent_colour: 'צבע הדגשה', time_zone: 'אזור זמן',

@@ -85,6 +85,25 @@ function Branding() {
   );
 }
 
+interface AuditEntry { id: string; at: string; action: string; actor: { kind: string; label: string }; ip: string | null; target: string | null }
+
+function AuditLog() {
+  const { t, f, get } = useStudio();
+  const log = useLoad(() => get<{ items: AuditEntry[] }>('/v1/audit?limit=50'), [], 'team:audit');
+  return (
+    <section class="panel wide">
+      <div class="row-between"><h2>{t('audit_log')}</h2><button type="button" class="small" onClick={log.reload}>{t('refresh')}</button></div>
+      <Problem error={log.error} />
+      {log.loading && !log.data ? <Loading /> : !log.data?.items.length ? <Empty>{t('no_audit')}</Empty> : (
+        <table class="table" id="audit"><thead><tr><th>{t('when')}</th><th>{t('action')}</th><th>{t('who')}</th><th>IP</th></tr></thead>
+          <tbody>{log.data.items.map((e) => (
+            <tr key={e.id}><td>{f.short(e.at)}</td><td dir="ltr"><code>{e.action}</code></td><td dir="ltr">{e.actor.label}</td><td dir="ltr" class="muted">{e.ip ?? '—'}</td></tr>
+          ))}</tbody></table>
+      )}
+    </section>
+  );
+}
+
 /** The team and settings page. */
 export function Team() {
   const { t, can } = useStudio();
@@ -94,6 +113,7 @@ export function Team() {
       <div class="grid2">
         {can('team:manage') ? <Members /> : <p class="muted">{t('no_permission')}</p>}
         {can('tenant:settings') && <Branding />}
+        {can('team:manage') && <AuditLog />}
       </div>
     </>
   );
