@@ -39,10 +39,10 @@ export function Uploader({ onDone }: { onDone: () => void }) {
               <li key={r.id} class={`up up-${r.p.phase}`} data-file={r.file.name}>
                 <span class="name">{r.file.name}</span>
                 <progress max={100} value={pct} aria-label={`${r.file.name} ${pct}%`} />
-                <span class="pct">{pct}%</span>
+                <span class="pct"><bdi>{pct}%</bdi></span>
                 <span class="phase">{r.p.phase === 'done' && r.p.assetId ? <a href={`/studio/library/${encodeURIComponent(r.p.assetId)}`}>{t('up_done')}</a>
                   : r.p.phase === 'failed' ? <span role="alert">{t('up_failed')}: {r.p.error}</span> : t(`up_${r.p.phase}`)}</span>
-                <span class="muted">{f.bytes(r.file.size)}{r.p.resumed ? ` · ${t('resumed')}` : ''}</span>
+                <span class="muted"><bdi>{f.bytes(r.file.size)}</bdi>{r.p.resumed ? ` · ${t('resumed')}` : ''}</span>
               </li>
             );
           })}
