@@ -1,3 +1,4 @@
+import { Slots } from '../../src/kernel/slots';
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import fc from 'fast-check';
 import { openStats, type StatsStore } from '../../src/kernel/stats';
@@ -15,7 +16,7 @@ const NOW = Date.UTC(2026, 2, 1, 12, 0, 0);
 beforeAll(async () => {
   stats = await openStats(':memory:');
   const ctx = {
-    stats, clock: { now: () => NOW }, log: { error: (m: string, x: unknown) => console.error(m, x), warn() {}, info() {} },
+    slots: new Slots(), stats, clock: { now: () => NOW }, log: { error: (m: string, x: unknown) => console.error(m, x), warn() {}, info() {} },
     onStop: (f: () => unknown) => stops.push(f),
   } as unknown as AppContext;
   ingest = new BeaconIngest(ctx, (slug) => (slug === 'default' ? 'tenant-1' : null));

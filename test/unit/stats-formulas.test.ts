@@ -1,3 +1,4 @@
+import { Slots } from '../../src/kernel/slots';
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { openStats, type StatsStore, type StatsParam } from '../../src/kernel/stats';
 import { ensureTables } from '../../src/features/stats/tables';
@@ -23,7 +24,7 @@ const q = (filters: StatsQuery['filters'] = {}): StatsQuery => ({ tenantId: T, f
 beforeAll(async () => {
   stats = await openStats(':memory:');
   await ensureTables(stats);
-  const ctx = { stats, config: { geoip: { countryDb: null, asnDb: null }, analytics: { enabled: true, flushMs: 60_000 } }, clock: { now: () => T0 }, log: { error() {}, warn() {}, info() {} }, onStop() {} } as unknown as AppContext;
+  const ctx = { slots: new Slots(), stats, config: { geoip: { countryDb: null, asnDb: null }, analytics: { enabled: true, flushMs: 60_000 } }, clock: { now: () => T0 }, log: { error() {}, warn() {}, info() {} }, onStop() {} } as unknown as AppContext;
   svc = new StatsService(ctx);
   await stats.append('player_events', [
     // s1: play request at 0, first frame at 1.5 s (startup 1500), rebuffer 2 s, pause at 20 s, resume 30 s, ended 40 s.

@@ -1,3 +1,4 @@
+import { Slots } from '../../src/kernel/slots';
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
 import { openStats, type StatsStore } from '../../src/kernel/stats';
@@ -20,7 +21,7 @@ const T0 = Date.UTC(2026, 2, 1, 0, 0, 0);
 beforeAll(async () => {
   stats = await openStats(':memory:');
   const ctx = {
-    stats, clock: { now: () => T0 }, log: { error: (m: string, x: unknown) => console.error(m, x), warn() {}, info() {} },
+    slots: new Slots(), stats, clock: { now: () => T0 }, log: { error: (m: string, x: unknown) => console.error(m, x), warn() {}, info() {} },
     config: { geoip: { countryDb: null, asnDb: null }, analytics: { enabled: true, flushMs: 60_000, flushRows: 37, queueMax: 100_000 } },
     onStop: (f: () => unknown) => stops.push(f),
   } as unknown as AppContext;

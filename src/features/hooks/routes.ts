@@ -9,13 +9,12 @@ import { answers, PageQuery } from '../meta/model';
 
 const CALL_DOC = 'Called by the customer\'s content system; no API key. Sign like a webhook delivery: `X-VS-Timestamp` (Unix seconds, within 300 s), `X-VS-Signature: sha256=<hex HMAC-SHA256 with the hook secret over timestamp + "." + raw body>`, and `X-VS-Delivery` (unique per call; a repeated id is ignored and answers the first result with `duplicate: true`). The JSON body is read with the hook\'s `mapping`; matched assets that are ready are published (`asset.published` is emitted). 401 for a bad signature or stale timestamp; body at most 1 MiB with Content-Length.';
 
-/** Raw bodies of inbound hook calls, captured before the global JSON parser consumes the request. */
-const raw = new WeakMap<Request, Promise<string>>();
-
 /** /v1/inbound-hooks (management) and /v1/hooks/{hook_id} (signed calls). */
 export function hookRoutes(ctx: AppContext) {
   const svc = new HookService(ctx);
   const limit = ctx.config.jsonBodyLimit;
+  // Raw bodies of inbound hook calls, captured before the global JSON parser consumes the request (per app).
+  const raw = new WeakMap<Request, Promise<string>>();
   return new Elysia({ prefix: '/v1' })
     .onRequest(({ request }) => {
       if (request.method !== 'POST' || !request.url.includes('/v1/hooks/')) return;

@@ -2,6 +2,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { Reader } from 'maxmind';
 import { isIP } from 'node:net';
 import type { AppContext } from '../../kernel/context';
+import { slotKey } from '../../kernel/slots';
 
 /** Viewer network facts used by policy rules; null when unknown (no database configured or no match). */
 export interface ViewerNet { country: string | null; asn: number | null }
@@ -31,11 +32,9 @@ export class GeoLookup {
   }
 }
 
-const cache = new WeakMap<object, GeoLookup>();
+const GEO = slotKey<GeoLookup>('playback.geo');
 
 /** The app's geo lookup (databases opened once from config). */
 export function geoOf(ctx: AppContext): GeoLookup {
-  let g = cache.get(ctx.config);
-  if (!g) { g = new GeoLookup(ctx.config.geoip); cache.set(ctx.config, g); }
-  return g;
+  return ctx.slots.get(GEO, () => new GeoLookup(ctx.config.geoip));
 }

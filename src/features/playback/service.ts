@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { AppContext } from '../../kernel/context';
+import { slotKey } from '../../kernel/slots';
 import { AppError, invalid, notFound } from '../../kernel/errors';
 import { newId } from '../../kernel/ids';
 import { iso } from '../../kernel/clock';
@@ -18,13 +19,11 @@ export interface TokenAnswer { src: string; url: string; token: string; sid: str
 /** Options of a token request besides its target. */
 export interface TokenOptions { ttl_s?: number; viewer_ip?: string; viewer_asn?: number; viewer_id?: string }
 
-const states = new WeakMap<object, PlaybackState>();
+const STATE = slotKey<PlaybackState>('playback.state');
 
-/** The playback state of an app (one per database). */
+/** The playback state of an app (one per application context, kept in its slots). */
 export function playbackState(ctx: AppContext): PlaybackState {
-  let s = states.get(ctx.db);
-  if (!s) { s = PlaybackState.over(ctx.db); states.set(ctx.db, s); }
-  return s;
+  return ctx.slots.get(STATE, () => PlaybackState.over(ctx.db));
 }
 
 /** Issues tokens and sessions, revokes sessions, manages signing keys. */

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../kernel/context';
+import { slotKey } from '../../kernel/slots';
 import type { StatsParam } from '../../kernel/stats';
 import { geoOf } from '../playback/geo';
 import { analyticsSettings, type AnalyticsSettings } from './settings';
@@ -21,12 +22,15 @@ export interface StatsRuntime {
   sessionize(): Promise<number>;
 }
 
-const runtimes = new WeakMap<AppContext, StatsRuntime>();
+const RUNTIME = slotKey<StatsRuntime>('stats.runtime');
 
 /** The app's statistics pipeline (built once per context; flushed on stop). */
 export function statsRuntime(ctx: AppContext): StatsRuntime {
-  const hit = runtimes.get(ctx);
-  if (hit) return hit;
+  return ctx.slots.get(RUNTIME, () => buildRuntime(ctx));
+}
+
+/** Builds the pipeline: tables, queues, the session pass and the retention sweep. */
+function buildRuntime(ctx: AppContext): StatsRuntime {
   const settings = analyticsSettings(ctx);
   // Rows staged before a crash (appended, not yet moved) are moved by the first flush at start.
   const ready = settings.enabled
@@ -69,6 +73,5 @@ export function statsRuntime(ctx: AppContext): StatsRuntime {
     sweep.unref?.();
     ctx.onStop(async () => { clearInterval(sweep); clearInterval(sess); await edge.stop(); await pass?.catch(() => 0); });
   }
-  runtimes.set(ctx, rt);
   return rt;
 }

@@ -1,3 +1,4 @@
+import { slotKey } from '../../kernel/slots';
 import type { AppContext } from '../../kernel/context';
 import type { Db } from '../../kernel/db/sqlite';
 import { onOutbox } from '../../kernel/events/outbox';
@@ -27,11 +28,16 @@ export interface DispatcherOptions {
   flushRows?: number;
 }
 
-const running = new WeakMap<Db, WebhookDispatcher>();
+const RUNNING = slotKey<{ current: WebhookDispatcher | null }>('webhooks.dispatcher');
+
+/** The app's slot holding its running dispatcher. */
+function runningSlot(ctx: AppContext): { current: WebhookDispatcher | null } {
+  return ctx.slots.get(RUNNING, () => ({ current: null }));
+}
 
 /** The dispatcher running for this context's database (for tests and tools that need to trigger a tick). */
 export function webhookDispatcher(ctx: AppContext): WebhookDispatcher | null {
-  return running.get(ctx.db) ?? null;
+  return runningSlot(ctx).current;
 }
 
 /**
@@ -67,7 +73,7 @@ export class WebhookDispatcher {
   /** Starts listening for outbox wake-ups and polling for due retries. */
   start(): this {
     this.stopped = false;
-    running.set(this.ctx.db, this);
+    runningSlot(this.ctx).current = this;
     this.unsub = onOutbox(() => { this.outboxDirty = true; this.kick(); });
     this.timer = setInterval(() => { this.outboxDirty = true; this.kick(); }, this.o.pollMs);
     this.kick();
@@ -101,7 +107,8 @@ export class WebhookDispatcher {
     this.ac.abort();
     await Promise.allSettled([...this.inflight.values()]);
     try { while (this.results.length) this.flush(); } catch { /* database already closed */ }
-    if (running.get(this.ctx.db) === this) running.delete(this.ctx.db);
+    const slot = runningSlot(this.ctx);
+    if (slot.current === this) slot.current = null;
   }
 
   private pump(starts = this.o.startsPerPump): void {
