@@ -68,11 +68,11 @@ export function monitorRoutes(ctx: AppContext) {
     })
     .post('/alert-destinations', async ({ principal: p, body, set }) => { const d = await dests.addEmail(p.tenantId, body); set.status = 201; return d; }, {
       auth: MANAGE, body: DestinationBody, response: { 201: DestinationView },
-      detail: doc(T, 'Add an alert destination', 'הוספת יעד התראות', 'An e-mail address. A member of the tenant is `active` at once; any other address is `pending` until the link e-mailed to it is opened. At most 50 destinations per tenant (409 beyond); the same address twice answers 409; 503 when e-mail is not configured for a non-member.', { 'x-problems': [409, 503] }),
+      detail: doc(T, 'Add an alert destination', 'הוספת יעד התראות', 'An e-mail address. A member of the tenant is `active` at once; any other address is `pending` until the link e-mailed to it is opened. At most 50 destinations per tenant (409 beyond); the same address twice answers 409; 403 `feature_disabled` when e-mail is not configured and the address is not a member\'s.', { 'x-problems': [403, 409] }),
     })
     .post('/alert-destinations/telegram-link', async ({ principal: p, body, set }) => { const r = await dests.linkTelegram(p.tenantId, body); set.status = 201; return r; }, {
       auth: MANAGE, body: TelegramLinkBody, response: { 201: TelegramLinkView },
-      detail: doc(T, 'Link a Telegram chat', 'קישור צ\'אט טלגרם', 'Creates a `pending` Telegram destination and a one-time start code (valid one hour). Send `/start <code>` to the appliance\'s bot from the chat (or open `link`); the appliance reads it with `getUpdates`, stores the chat and answers it, and the destination becomes `active`. 503 when no bot token is configured.', { 'x-problems': [409, 503] }),
+      detail: doc(T, 'Link a Telegram chat', 'קישור צ\'אט טלגרם', 'Creates a `pending` Telegram destination and a one-time start code (valid one hour). Send `/start <code>` to the appliance\'s bot from the chat (or open `link`); the appliance reads it with `getUpdates`, stores the chat and answers it, and the destination becomes `active`. 403 `feature_disabled` when no bot token is configured.', { 'x-problems': [403, 409] }),
     })
     .get('/alert-destinations', ({ principal: p, query }) => dests.list(p.tenantId, parseLimit(query.limit, 50, 200), query.cursor), {
       auth: MANAGE, query: PageQuery(), response: { 200: DestinationPage },

@@ -51,7 +51,7 @@ export class DestinationService {
     const target = b.target.trim();
     if (!EMAIL.test(target) || target.length > 254) throw invalid('target', 'an e-mail address');
     const member = new TeamService(this.ctx).members(tenantId).some((m) => m.email.toLowerCase() === target.toLowerCase());
-    if (!member && !this.mailer.configured) throw new AppError('not_ready', 'e-mail is not configured on this appliance (VS_SMTP_URL); only members\' addresses can be added');
+    if (!member && !this.mailer.configured) throw new AppError('feature_disabled', 'e-mail is not configured on this appliance (VS_SMTP_URL); only members\' addresses can be added');
     const now = this.ctx.clock.now();
     const id = newId();
     const token = member ? null : randomToken();
@@ -81,7 +81,7 @@ export class DestinationService {
   /** Starts linking a Telegram chat: a pending destination and a one-time start code to send to the bot. */
   async linkTelegram(tenantId: string, b: { name?: string }) {
     const bot = telegramBot(this.ctx);
-    if (!bot) throw new AppError('feature_disabled', 'Telegram is not configured on this appliance (VS_TELEGRAM_BOT_TOKEN)', { status: 503 });
+    if (!bot) throw new AppError('feature_disabled', 'Telegram is not configured on this appliance (VS_TELEGRAM_BOT_TOKEN)');
     const code = randomBytes(12).toString('base64url').replace(/[-_]/g, 'x');
     const now = this.ctx.clock.now();
     const id = newId();
