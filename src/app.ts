@@ -50,7 +50,7 @@ import { studioRoutes } from './features/studio/routes';
 /** Builds the whole HTTP app: kernel hooks first, then every feature's routes. `onGate` receives the delivery gate (delivery workers report through it). */
 export function buildApp(ctx: AppContext, onGate?: (gate: Gate) => void): AnyElysia {
   let app: AnyElysia;
-  registerClipTargets();
+  registerClipTargets(ctx);
   const gate = createGate(ctx);
   onGate?.(gate);
   const methods = methodTable(() => app);

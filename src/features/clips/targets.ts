@@ -12,6 +12,6 @@ export function clipPlaybackTarget(c: AppContext, tenant: { id: string; slug: st
 }
 
 /** Registers the clips feature's playback target (called once by app.ts while it builds the app, not by a route). */
-export function registerClipTargets(): void {
-  registerPlaybackTarget('clip', clipPlaybackTarget);
+export function registerClipTargets(ctx: AppContext): void {
+  registerPlaybackTarget(ctx, 'clip', clipPlaybackTarget);
 }

@@ -4,7 +4,7 @@ import { hashKey, type Principal } from '../../kernel/http/auth';
 import { isRole, isScope, scopesForRole, type Scope } from '../../kernel/http/scopes';
 import type { AppContext } from '../../kernel/context';
 import { identityService } from '../identity/service';
-import { PeopleStore } from '../people/store';
+import { PeopleService } from '../people/service';
 import { ConnectStore } from './store';
 import { PKCE_RE, s256, siteOrigin } from './redirect';
 
@@ -65,10 +65,10 @@ export class ConnectService {
     if (!PKCE_RE.test(b.code_verifier) || s256(b.code_verifier) !== c.code_challenge) { this.store.burn(hash, now); throw grant('code_verifier does not match; the code is now void'); }
     if (b.redirect_uri !== c.redirect_uri) { this.store.burn(hash, now); throw grant('redirect_uri differs from the one approved; the code is now void'); }
     if (!this.store.burn(hash, now)) throw grant('code already used');
-    const m = new PeopleStore(this.ctx.db).membership(c.tenant_id, c.user_id);
-    const have = new Set(m && isRole(m.role) ? scopesForRole(m.role) : []);
+    const role = new PeopleService(this.ctx).roleIn(c.tenant_id, c.user_id);
+    const have = new Set(role && isRole(role) ? scopesForRole(role) : []);
     const scopes = JSON.parse(c.scopes) as Scope[];
-    if (!m || !scopes.every((s) => have.has(s))) throw new AppError('forbidden', 'the approving person no longer holds these scopes');
+    if (!role || !scopes.every((s) => have.has(s))) throw new AppError('forbidden', 'the approving person no longer holds these scopes');
     const ids = identityService(this.ctx);
     const key = ids.createKey(c.tenant_id, { scopes, name: `site ${c.site_origin}`.slice(0, 200) });
     return { key, tenantId: c.tenant_id, userId: c.user_id, origin: c.site_origin, tenant: ids.tenant(c.tenant_id).slug };

@@ -37,6 +37,11 @@ export class PeopleService {
 
   private now(): number { return this.ctx.clock.now(); }
 
+  /** The person's role in a tenant, or null when not a member (read by connect when a code is exchanged). */
+  roleIn(tenantId: string, userId: string): string | null {
+    return this.store.membership(tenantId, userId)?.role ?? null;
+  }
+
   /** Creates a user (e-mail unique, password checked and hashed); with `tenantId` and `role` also a membership. */
   async createUser(input: { email: string; name?: string; password: string; tenantId?: string; role?: Role }): Promise<UserRow> {
     const email = normEmail(input.email);

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../kernel/context';
+import { slotKey } from '../../kernel/slots';
 import { deliveryPath } from './delivery-table';
 import { AppError, notFound } from '../../kernel/errors';
 import { AssetService } from '../assets/service';
@@ -33,11 +34,16 @@ export interface ResolvedTarget {
 
 /** Resolves the target of another kind (registered by the feature that owns it, e.g. clips). */
 export type TargetResolver = (ctx: AppContext, tenant: { id: string; slug: string }, spec: TargetSpec) => ResolvedTarget;
-const extra = new Map<TargetKind, TargetResolver>();
+const EXTRA = slotKey<Map<TargetKind, TargetResolver>>('playback.targets');
+
+/** The app's registered target resolvers (per application context). */
+function extraOf(ctx: Pick<AppContext, 'slots'>): Map<TargetKind, TargetResolver> {
+  return ctx.slots.get(EXTRA, () => new Map());
+}
 
 /** Lets a feature (clips, start-over) resolve its own targets for tokens and sessions. */
-export function registerPlaybackTarget(kind: TargetKind, fn: TargetResolver): void {
-  extra.set(kind, fn);
+export function registerPlaybackTarget(ctx: Pick<AppContext, 'slots'>, kind: TargetKind, fn: TargetResolver): void {
+  extraOf(ctx).set(kind, fn);
 }
 
 /** The one target named in a body; none or several answer 422. */
@@ -78,7 +84,7 @@ export function resolveTarget(ctx: AppContext, tenant: { id: string; slug: strin
       return { kind, id: ch.slug, from: cu.start, to: end, policy: { kind: 'channel', ref: ch.slug, channel: ch.slug }, path: deliveryPath('catchupMaster', { slug: ch.slug, s: cu.start, e: end ?? 'live' }, tenant.slug), thumbs: null };
     }
     default: {
-      const fn = extra.get(kind);
+      const fn = extraOf(ctx).get(kind);
       if (fn) return fn(ctx, tenant, spec);
       if (kind === 'startover') {
         const so = spec.startover!;
