@@ -25,7 +25,7 @@ export async function doctor(flags: Cli['flags']): Promise<number> {
   try {
     const stats = await openStats(':memory:');
     report.duckdb = { ok: true, version: await stats.version() };
-    stats.close();
+    await stats.close();
   } catch (e) { report.duckdb = { ok: false, detail: String(e) }; ok = false; }
   try {
     mkdirSync(config.dataDir, { recursive: true });

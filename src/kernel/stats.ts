@@ -24,7 +24,11 @@ export interface StatsStore {
   transaction(statements: readonly { sql: string; params?: StatsParam[] }[]): Promise<void>;
   /** Streams a query's rows in chunks (plain JSON-safe objects) on a connection of its own; stop early by returning false. */
   stream(sql: string, params: StatsParam[], onRows: (rows: Record<string, unknown>[]) => boolean | Promise<boolean>): Promise<void>;
-  close(): void;
+  /**
+   * Refuses new work, waits for what is running (at most 10 s), then closes the connections. Closing DuckDB under a
+   * running query crashed the process (segfault) when an app stopped while its statistics tables were being created.
+   */
+  close(): Promise<void>;
 }
 
 /** Opens (creating when missing) the DuckDB statistics file. */
@@ -36,19 +40,29 @@ export async function openStats(path: string): Promise<StatsStore> {
   const conn: Conn = await instance.connect();
   const appendConn: Conn = await instance.connect();
   let appendChain: Promise<void> = Promise.resolve();
+  let closed = false;
+  const inflight = new Set<Promise<unknown>>();
+  // Every operation is counted while it runs so close() can wait for it; after close() they fail cleanly.
+  const track = <T>(work: () => Promise<T>): Promise<T> => {
+    if (closed) return Promise.reject(new Error('statistics store closed'));
+    const p = work();
+    inflight.add(p);
+    const done = () => { inflight.delete(p); };
+    p.then(done, done);
+    return p;
+  };
   return {
-    async version() {
-      const r = await conn.runAndReadAll('SELECT version() AS v');
-      return String(r.getRowObjects()[0].v);
+    version() {
+      return track(async () => String((await conn.runAndReadAll('SELECT version() AS v')).getRowObjects()[0].v));
     },
-    async run(sql, params) {
-      await conn.run(sql, params as never);
+    run(sql, params) {
+      return track(async () => { await conn.run(sql, params as never); });
     },
-    async all<T>(sql: string, params?: StatsParam[]) {
-      const r = await conn.runAndReadAll(sql, params as never);
-      return r.getRowObjectsJson() as T[];
+    all<T>(sql: string, params?: StatsParam[]) {
+      return track(async () => (await conn.runAndReadAll(sql, params as never)).getRowObjectsJson() as T[]);
     },
     append(table, rows, after) {
+      if (closed) return Promise.reject(new Error('statistics store closed'));
       // Serialised on the appender connection: each call creates an appender, writes every row, flushes once.
       const appendRows = async () => {
         if (!rows.length) return;
@@ -75,9 +89,10 @@ export async function openStats(path: string): Promise<StatsStore> {
         }
       });
       appendChain = job.catch(() => {});
-      return job;
+      return track(() => job);
     },
     transaction(statements) {
+      if (closed) return Promise.reject(new Error('statistics store closed'));
       const job = appendChain.then(async () => {
         await appendConn.run('BEGIN TRANSACTION');
         try {
@@ -89,33 +104,40 @@ export async function openStats(path: string): Promise<StatsStore> {
         }
       });
       appendChain = job.catch(() => {});
-      return job;
+      return track(() => job);
     },
-    async stream(sql, params, onRows) {
-      const c = await instance.connect();
-      try {
-        const res = await c.stream(sql, params as never);
-        for (;;) {
-          const chunk = await res.fetchChunk();
-          if (!chunk || chunk.rowCount === 0) break;
-          const names = res.columnNames();
-          const cols = chunk.getColumns();
-          const rows: Record<string, unknown>[] = new Array(chunk.rowCount);
-          for (let r = 0; r < chunk.rowCount; r++) {
-            const o: Record<string, unknown> = {};
-            for (let k = 0; k < names.length; k++) { const v = cols[k][r]; o[names[k]] = typeof v === 'bigint' ? Number(v) : v; }
-            rows[r] = o;
-          }
-          if ((await onRows(rows)) === false) break;
-        }
-      } finally { try { c.closeSync(); } catch { /* closed */ } }
+    stream(sql, params, onRows) {
+      return track(() => streamOn(sql, params, onRows));
     },
-    close() {
+    async close() {
+      closed = true;
+      await Promise.race([Promise.allSettled([...inflight, appendChain]), new Promise((r) => setTimeout(r, 10_000))]);
       try { appendConn.closeSync(); } catch { /* already closed */ }
       try { conn.closeSync(); } catch { /* already closed */ }
       try { instance.closeSync(); } catch { /* already closed */ }
     },
   };
+
+  /** Reads a query in chunks on a connection of its own. */
+  async function streamOn(sql: string, params: StatsParam[], onRows: (rows: Record<string, unknown>[]) => boolean | Promise<boolean>): Promise<void> {
+    const c = await instance.connect();
+    try {
+      const res = await c.stream(sql, params as never);
+      for (;;) {
+        const chunk = await res.fetchChunk();
+        if (!chunk || chunk.rowCount === 0) break;
+        const names = res.columnNames();
+        const cols = chunk.getColumns();
+        const rows: Record<string, unknown>[] = new Array(chunk.rowCount);
+        for (let r = 0; r < chunk.rowCount; r++) {
+          const o: Record<string, unknown> = {};
+          for (let k = 0; k < names.length; k++) { const v = cols[k][r]; o[names[k]] = typeof v === 'bigint' ? Number(v) : v; }
+          rows[r] = o;
+        }
+        if ((await onRows(rows)) === false) break;
+      }
+    } finally { try { c.closeSync(); } catch { /* closed */ } }
+  }
 }
 
 type Appender = import('@duckdb/node-api').DuckDBAppender;
