@@ -5,6 +5,13 @@ import type { FeedInfo } from './registry';
 import { parseVideoStream, type VideoStream } from './feed-health';
 
 /** Codecs of the feed's first video and audio streams as the last run saw them (null: none), and the video's details. */
+/**
+ * ffmpeg's stderr lines that mean damaged input: an MPEG-TS continuity break (the demuxer marks the packet corrupt)
+ * or a decode error in a transcoding ingest. One line per damaged packet or slice.
+ */
+const INPUT_ERROR_LINE = /Packet corrupt \(|error while decoding|decode_slice_header error|concealing \d+ (?:DC|AC|MV) errors/;
+
+/** The streams of a feed. */
 export interface FeedStreams { video: string | null; audio: string | null; videoStream: VideoStream | null }
 
 /** Options of one supervised ingest input (primary or backup). */
@@ -31,6 +38,8 @@ export interface InputOptions {
 export class IngestInput {
   runId = 0;
   restarts = 0;
+  /** Damaged packets or slices the ingest reported since it was created (continuity breaks, decode errors). */
+  errors = 0;
   /** Wall time of the last progress line whose media time advanced (0 = no media in this run). */
   lastMediaAt = 0;
   info: FeedInfo = { bitrate_kbps: null, resolution: null, video_codec: null, audio_codec: null };
@@ -82,6 +91,7 @@ export class IngestInput {
     let l = line;
     for (const s of this.o.secrets()) if (s) l = l.split(s).join('***').split(encodeURIComponent(s)).join('***');
     this.ring.push(l);
+    if (INPUT_ERROR_LINE.test(l)) this.errors++;
     if (this.ring.length > 80) this.ring.shift();
     if (!this.feedKnown && /Output #0|Stream mapping:|matches no streams/.test(l)) {
       this.feedKnown = true;

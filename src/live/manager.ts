@@ -115,11 +115,11 @@ export class LiveEngine implements LiveControl {
     return { primary: rt.inputs.primary.logs(), backup: rt.inputs.backup.logs(), restarts: rt.inputs.primary.restarts + rt.inputs.backup.restarts };
   }
 
-  /** Per-input liveness (media within the last 5 s) and restart counts, for monitors. */
+  /** Per-input liveness (media within the last 5 s), restart counts and damaged-input counts, for monitors. */
   inputs(channelId: string) {
     const rt = this.runtimes.get(channelId);
     if (!rt) return null;
-    const of = (i: (typeof rt.inputs)['primary']) => ({ alive: i.alive(5000), restarts: i.restarts });
+    const of = (i: (typeof rt.inputs)['primary']) => ({ alive: i.alive(5000), restarts: i.restarts, errors: i.errors });
     return { primary: of(rt.inputs.primary), backup: of(rt.inputs.backup) };
   }
 

@@ -5,6 +5,9 @@ import type { FeedWarning } from './feed-health';
 export interface FeedInfo { bitrate_kbps: number | null; resolution: string | null; video_codec: string | null; audio_codec: string | null; warnings?: FeedWarning[] }
 
 /** What the channels service asks of the running live engine. */
+/** One ingest input's health for monitors: media within the last seconds, restarts, damaged packets/slices. */
+export interface InputHealth { alive: boolean; restarts: number; errors: number }
+
 export interface LiveControl {
   /** Starts (or restarts) the ingest, packaging and recording of a channel. */
   start(channelId: string): Promise<void>;
@@ -14,8 +17,8 @@ export interface LiveControl {
   feedInfo(channelId: string): FeedInfo | null;
   /** stderr ring buffers of the channel's ingest processes (secrets redacted) and its restart count. */
   logs(channelId: string): { primary: string[]; backup: string[]; restarts: number };
-  /** Per-input liveness (media in the last few seconds) and restart counts (null when not running); for monitors. */
-  inputs?(channelId: string): { primary: { alive: boolean; restarts: number }; backup: { alive: boolean; restarts: number } } | null;
+  /** Per-input liveness, restart counts and damaged-input counts (null when not running); for monitors. */
+  inputs?(channelId: string): { primary: InputHealth; backup: InputHealth } | null;
 }
 
 const engines = new WeakMap<Db, LiveControl>();

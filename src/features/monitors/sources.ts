@@ -95,9 +95,14 @@ export class Sources {
       case 'input_errors': {
         const inputs = liveControl(this.ctx.db)?.inputs?.(ch.id) ?? null;
         if (!started || !inputs) return { holds: false, value: 0, summary: `${name} is not running`, detail: { channel_id: ch.id } };
-        const total = inputs.primary.restarts + inputs.backup.restarts;
+        // Damaged packets/slices (continuity breaks, decode errors) plus ingest restarts, counted over the window.
+        const total = inputs.primary.restarts + inputs.backup.restarts + inputs.primary.errors + inputs.backup.errors;
         const d = windowDelta(memo, total, this.now, (c.window_s ?? 300) * 1000);
-        return { holds: d > c.threshold, value: d, summary: `${name}: ${d} ingest restart(s) after errors in ${c.window_s ?? 300} s`, detail: { channel_id: ch.id, slug: ch.slug, restarts: { primary: inputs.primary.restarts, backup: inputs.backup.restarts } } };
+        return {
+          holds: d > c.threshold, value: d,
+          summary: `${name}: ${d} input error(s) (damaged packets, decode errors, ingest restarts) in ${c.window_s ?? 300} s`,
+          detail: { channel_id: ch.id, slug: ch.slug, errors: { primary: inputs.primary.errors, backup: inputs.backup.errors }, restarts: { primary: inputs.primary.restarts, backup: inputs.backup.restarts } },
+        };
       }
     }
     return none('unknown check');
