@@ -1,6 +1,7 @@
 import { clientIp } from '../kernel/http/server';
 import { requestId } from '../kernel/http/request-id';
 import { AppError, problemResponse } from '../kernel/errors';
+import { requestTarget } from '../kernel/http/url';
 
 /** Header that carries the viewer address from a delivery worker to the main process (Unix socket only). */
 export const PEER_HEADER = 'x-vs-peer';
@@ -9,11 +10,6 @@ export const ELSEWHERE_HEADER = 'x-vs-elsewhere';
 
 // Hop-by-hop headers (RFC 9110 §7.6.1) never travel to the next hop.
 const HOP = ['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'proxy-connection', PEER_HEADER];
-
-/** Path and query of a canonical request's URL (everything from the first '/' after the authority). */
-function target(url: string): string {
-  return url.slice(url.indexOf('/', url.indexOf('//') + 2));
-}
 
 /**
  * Returns the function a delivery worker uses to hand a request to the main process over its Unix socket: same
@@ -30,7 +26,7 @@ export function forwarder(sock: string, problemsBase: string) {
     if (!headers.has('accept-encoding')) headers.set('accept-encoding', 'identity');
     const body = r.method === 'GET' || r.method === 'HEAD' ? undefined : r.body ?? undefined;
     try {
-      return await fetch(`http://localhost${target(r.url)}`, {
+      return await fetch(`http://localhost${requestTarget(r.url)}`, {
         unix: sock, method: r.method, headers, body, redirect: 'manual', decompress: false, signal: r.signal, duplex: 'half',
       } as RequestInit);
     } catch {

@@ -3,6 +3,8 @@ import { openDb } from '../kernel/db/sqlite';
 import { createLogger } from '../kernel/log';
 import { systemClock } from '../kernel/clock';
 import { serveApp } from '../kernel/http/server';
+import { splitUrl } from '../kernel/http/url';
+import { Slots } from '../kernel/slots';
 import { reportStalls } from '../kernel/stall';
 import type { AppContext } from '../kernel/context';
 import { servedRecord, type ServedRecord } from '../features/playback/gate';
@@ -12,12 +14,6 @@ import { ELSEWHERE_HEADER, forwarder } from './forward';
 import type { FromWorker, ToWorker } from './protocol';
 
 const DELIVERY = /^\/(t|m|live)\//;
-
-/** Per-app objects for features that keep them in the context (`ctx.slots`), for this process only. */
-function localSlots() {
-  const m = new Map<unknown, unknown>();
-  return { get<T>(k: unknown, make: () => T): T { if (!m.has(k)) m.set(k, make()); return m.get(k) as T; } };
-}
 
 /**
  * A delivery worker process: waits for its `init` message, opens the metadata database query-only, serves GET/HEAD
@@ -35,7 +31,7 @@ export async function runDeliveryWorker(): Promise<void> {
   const log = createLogger(config.logLevel);
   const db = openDb(join(config.dataDir, 'db', 'meta.sqlite'), { dataDir: config.dataDir, upgrade: false });
   db.exec('PRAGMA query_only = 1'); // this process never writes: the main process owns every write
-  const ctx = { config, db, log, clock: systemClock, slots: localSlots(), onStop: () => {} } as unknown as AppContext;
+  const ctx = { config, db, log, clock: systemClock, slots: new Slots(), onStop: () => {} } as unknown as AppContext;
   const { app, gate } = deliveryApp(ctx);
   playbackState(ctx).followWrites();
   let batch: ServedRecord[] = [];
@@ -44,7 +40,7 @@ export async function runDeliveryWorker(): Promise<void> {
   const flusher = setInterval(flush, 50);
   const forward = forwarder(init.sock, config.problemsBase);
   const handle = async (r: Request): Promise<Response> => {
-    if ((r.method === 'GET' || r.method === 'HEAD') && DELIVERY.test(r.url.slice(r.url.indexOf('/', r.url.indexOf('//') + 2)))) {
+    if ((r.method === 'GET' || r.method === 'HEAD') && DELIVERY.test(splitUrl(r.url).path)) {
       const res = await app.handle(r);
       if (!res.headers.has(ELSEWHERE_HEADER)) {
         if (init.tag) res.headers.set('x-vs-served-by', `worker-${init.id}`);

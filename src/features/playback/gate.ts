@@ -161,9 +161,9 @@ export function createGate(ctx: AppContext) {
       if (!elsewhere) report(request, g, res, status, performance.now() - t0);
     }
   };
+  const notify = (s: Served) => { for (const o of observers) { try { o(s); } catch { /* an observer never breaks delivery */ } } };
   const report = (request: Request, g: Guarded | null, res: Response | null, status: number, ttfbMs: number) => {
-    const s: Served = { request, guarded: g, response: res, status, ttfbMs, sid: verified.get(request)?.s ?? null, ip: viewerIps.has(request) ? viewerIps.get(request)! : normIp(clientIp(request)) };
-    for (const o of observers) { try { o(s); } catch { /* an observer never breaks delivery */ } }
+    notify({ request, guarded: g, response: res, status, ttfbMs, sid: verified.get(request)?.s ?? null, ip: viewerIps.has(request) ? viewerIps.get(request)! : normIp(clientIp(request)) });
   };
 
   return {
@@ -181,8 +181,7 @@ export function createGate(ctx: AppContext) {
       const request = new Request(r.url, { method: r.method, headers });
       const g: Guarded | null = r.guarded && { ...r.guarded, request };
       const res = r.response && new Response(null, r.response);
-      const s: Served = { request, guarded: g, response: res, status: r.status, ttfbMs: r.ttfbMs, sid: r.sid, ip: r.ip };
-      for (const o of observers) { try { o(s); } catch { /* an observer never breaks delivery */ } }
+      notify({ request, guarded: g, response: res, status: r.status, ttfbMs: r.ttfbMs, sid: r.sid, ip: r.ip });
     },
 
     /** Verifies the token of a /t/ request and returns the inner request to dispatch. */
