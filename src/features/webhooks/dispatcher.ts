@@ -1,6 +1,5 @@
-import { slotKey } from '../../kernel/slots';
 import type { AppContext } from '../../kernel/context';
-import type { Db } from '../../kernel/db/sqlite';
+import { slotKey } from '../../kernel/slots';
 import { onOutbox } from '../../kernel/events/outbox';
 import { fanOutBatch } from './fanout';
 import { lazyCommit } from './lazy-commit';
