@@ -48,7 +48,7 @@ export function mcpRoutes(ctx: AppContext, app: () => AnyElysia) {
       checkOrigin(ctx, request);
       const p = mcpPrincipal(ctx, request);
       const version = checkHeaders(request);
-      const text = await readBody(request);
+      const text = await readLimited(request, MCP_BODY_MAX);
       let body: unknown;
       try { body = JSON.parse(text); } catch { return rpcError(400, -32700, 'Parse error: the body is not valid JSON'); }
       const batch = Array.isArray(body);
@@ -70,7 +70,7 @@ export function mcpRoutes(ctx: AppContext, app: () => AnyElysia) {
       try {
         const res = await transport.handleRequest(sdkRequest(request, version), { parsedBody: body, authInfo: authInfoOf({ env: { ctx, p }, req: request, log, args: plan.args }) });
         // Tool calls the SDK refused before a handler ran (bad arguments, unknown tool) are audited here.
-        for (const [id, name] of plan.calls) if (!log.handled.has(id)) auditCall(deps.audit, p, request, name, (findArgs(body, id)), 'rejected', performance.now() - t0);
+        for (const [id, name] of plan.calls) if (!log.handled.has(id)) auditCall(deps.audit, p, request, name, plan.args.get(id), 'rejected', performance.now() - t0);
         res.headers.set('cache-control', 'no-store');
         return res;
       } finally {
@@ -92,26 +92,6 @@ function sdkRequest(request: Request, version: string | null): Request {
   const headers = new Headers({ accept: 'application/json, text/event-stream', 'content-type': 'application/json' });
   if (version) headers.set('mcp-protocol-version', version);
   return new Request(request.url, { method: 'POST', headers });
-}
-
-/**
- * Reads the body within 1 MiB. A declared Content-Length within the limit is read in one piece (the server never
- * hands over more than it declares; a stream reader loop cost ~18 % of a small call); otherwise the kernel's
- * bounded stream read (chunked bodies, declared lengths over the limit → 413).
- */
-async function readBody(req: Request): Promise<string> {
-  const len = req.headers.get('content-length');
-  if (len !== null && /^\d{1,7}$/.test(len) && Number(len) <= MCP_BODY_MAX) return req.text();
-  return readLimited(req, MCP_BODY_MAX);
-}
-
-/** The arguments of the tools/call with this id in the request body. */
-function findArgs(body: unknown, id: string | number): unknown {
-  for (const m of Array.isArray(body) ? body : [body]) {
-    const msg = m as { id?: unknown; params?: { arguments?: unknown } };
-    if (msg?.id === id) return msg.params?.arguments;
-  }
-  return undefined;
 }
 
 /**
