@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../kernel/context';
 import { hidden } from '../../kernel/http/plugin';
-import { SESSION_COOKIE } from '../../kernel/http/auth';
+import { cookieValue, SESSION_COOKIE } from '../../kernel/http/auth';
 import { notFound } from '../../kernel/errors';
 import { StudioFiles, type StudioFile } from './bundle';
 import { STUDIO_CSP, firstLang, studioHtml } from './page';
@@ -12,9 +12,9 @@ const SIGN_IN = '/studio/sign-in';
 export function studioRoutes(ctx: AppContext) {
   const files = new StudioFiles();
   const signedIn = (req: Request): boolean => {
-    const m = new RegExp(`(?:^|;\\s*)${SESSION_COOKIE}=([^;]+)`).exec(req.headers.get('cookie') ?? '');
-    if (!m) return false;
-    try { return ctx.keys.session(m[1]) !== null; } catch { return false; }
+    const token = cookieValue(req.headers.get('cookie'), SESSION_COOKIE);
+    if (!token) return false;
+    try { return ctx.keys.session(token) !== null; } catch { return false; }
   };
   const redirect = (to: string) => new Response(null, { status: 302, headers: { location: to, 'cache-control': 'no-store' } });
   const page = async (request: Request) => {
