@@ -1,6 +1,5 @@
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { AppContext } from '../../kernel/context';
-import type { StatsParam, StatsStore } from '../../kernel/stats';
 import { AppError, type FieldError } from '../../kernel/errors';
 import { BeaconSchema, BEACON_LIMITS, type BeaconBody } from './beacon-model';
 import { BEACON_MOVE, BEACON_STAGE_DDL, type StageRow } from './beacon-stage';
@@ -20,7 +19,6 @@ export const PLAYER_EVENTS_DDL = `CREATE TABLE IF NOT EXISTS player_events (
 
 const check = TypeCompiler.Compile(BeaconSchema);
 const KNOWN = new Set(['e', 't', 'pos', 'buf', 'startup_ms', 'dur_ms', 'level', 'error', 'pathway']);
-type Appending = StatsStore & { append?: StatsStore['append'] };
 
 /** Coarse device class from a User-Agent. */
 export function deviceOf(ua: string): string {
@@ -42,8 +40,8 @@ export function parseBeacon(text: string): BeaconBody {
 
 /**
  * Accepts viewing beacons: per-IP rate limit, bounded queue of events (503 not_ready + Retry-After when full), one
- * staged row per beacon written to DuckDB in batches off the request path (appender; multi-row INSERT where the store
- * has no appender) and unnested into player_events by SQL in the same flush (see beacon-stage.ts), flushed on stop.
+ * staged row per beacon written to DuckDB in batches off the request path (appender) and unnested into
+ * player_events by SQL in the same transaction (see beacon-stage.ts), flushed on stop.
  */
 export class BeaconIngest {
   private rows: StageRow[] = [];
@@ -144,14 +142,7 @@ export class BeaconIngest {
 
   private async write(batch: StageRow[]): Promise<void> {
     await (this.ready ??= this.prepare());
-    const st = this.ctx.stats as Appending;
     // One transaction: the staged beacons and their move (a batch of a row group or more is written compressed, not to the WAL).
-    if (typeof st.append === 'function') { await st.append('beacon_stage', batch, BEACON_MOVE); return; }
-    const one = `(${batch[0].map(() => '?').join(',')})`;
-    for (let i = 0; i < batch.length; i += 100) {
-      const part = batch.slice(i, i + 100);
-      await st.run(`INSERT INTO beacon_stage VALUES ${part.map(() => one).join(',')}`, part.flat());
-    }
-    await st.transaction(BEACON_MOVE);
+    await this.ctx.stats.append('beacon_stage', batch, BEACON_MOVE);
   }
 }
