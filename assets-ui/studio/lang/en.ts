@@ -1,5 +1,11 @@
 /** English dictionary of the studio (the reference: every key here must exist in he.ts). */
+import { EN_ASSET } from './en-asset';
+import { EN_LIVE } from './en-live';
+import { EN_GUIDE } from './en-guide';
+import { EN_CLIPS } from './en-clips';
+
 export const EN = {
+  ...EN_ASSET, ...EN_LIVE, ...EN_GUIDE, ...EN_CLIPS,
   studio: 'Studio', tenant: 'Organisation', skip: 'Skip to content', nav: 'Main', loading: 'Loading…', failed: 'That did not work:', retry: 'Try again', not_found: 'There is no such page.',
   copy: 'Copy', copied: 'Copied', show: 'Show', hide: 'Hide', save: 'Save', saved: 'Saved.', cancel: 'Cancel', done: 'Done', create: 'Create', delete: 'Delete', refresh: 'Refresh',
   nav_dashboard: 'Dashboard', nav_library: 'Library', nav_live: 'Live', nav_integrations: 'Integrations', nav_team: 'Team & settings',

@@ -1,7 +1,12 @@
 /** Hebrew dictionary of the studio (typed against the English keys: a missing key fails the type check). */
 import type { Key } from './en';
+import { HE_ASSET } from './he-asset';
+import { HE_LIVE } from './he-live';
+import { HE_GUIDE } from './he-guide';
+import { HE_CLIPS } from './he-clips';
 
 export const HE: Record<Key, string> = {
+  ...HE_ASSET, ...HE_LIVE, ...HE_GUIDE, ...HE_CLIPS,
   studio: 'סטודיו', tenant: 'ארגון', skip: 'דילוג לתוכן', nav: 'ראשי', loading: 'טוען…', failed: 'הפעולה לא הצליחה:', retry: 'לנסות שוב', not_found: 'אין דף כזה.',
   copy: 'העתקה', copied: 'הועתק', show: 'הצגה', hide: 'הסתרה', save: 'שמירה', saved: 'נשמר.', cancel: 'ביטול', done: 'סיום', create: 'יצירה', delete: 'מחיקה', refresh: 'רענון',
   nav_dashboard: 'לוח בקרה', nav_library: 'ספרייה', nav_live: 'שידור חי', nav_integrations: 'שילובים', nav_team: 'צוות והגדרות',
