@@ -9,6 +9,7 @@ import { createGate, redactToken, tokenRoutes, type Gate } from './features/play
 import { methodTable } from './kernel/http/methods';
 import { metaRoutes } from './features/meta/routes';
 import { assetRoutes } from './features/assets/routes';
+import { posterRoutes } from './features/assets/poster-routes';
 import { startTrashSweeper } from './features/assets/sweeper';
 import { uploadRoutes, startUploadWorker } from './features/uploads/routes';
 import { jobsRoutes } from './features/jobs/routes';
@@ -18,6 +19,7 @@ import { startJobQueue } from './jobs/worker';
 import { featureJobs } from './features/jobs/registry';
 import { webhookRoutes } from './features/webhooks/routes';
 import { eventRoutes } from './features/events/routes';
+import { inboxRoutes } from './features/events/inbox-routes';
 import { hookRoutes } from './features/hooks/routes';
 import { startWebhookDispatcher } from './features/webhooks/dispatcher';
 import { channelRoutes } from './features/channels/routes';
@@ -28,6 +30,7 @@ import { ChannelStore } from './features/channels/store';
 import { guideRoutes } from './features/guide/routes';
 import { guideReviewRoutes } from './features/guide/review-routes';
 import { catchupRoutes } from './features/catchup/routes';
+import { thumbnailRoutes } from './features/catchup/thumbnail-routes';
 import { catchupDeliveryRoutes } from './features/catchup/delivery';
 import { clipRoutes } from './features/clips/routes';
 import { registerClipTargets } from './features/clips/targets';
@@ -74,6 +77,7 @@ export function buildApp(ctx: AppContext, onGate?: (gate: Gate) => void): AnyEly
     .use(connectRoutes(ctx))
     .use(settingsRoutes(ctx))
     .use(assetRoutes(ctx))
+    .use(posterRoutes(ctx))
     .use(uploadRoutes(ctx))
     .use(playbackRoutes(ctx))
     .use(jobsRoutes(ctx))
@@ -81,10 +85,12 @@ export function buildApp(ctx: AppContext, onGate?: (gate: Gate) => void): AnyEly
     .use(mediaDeliveryRoutes(ctx, gate))
     .use(webhookRoutes(ctx))
     .use(eventRoutes(ctx))
+    .use(inboxRoutes(ctx))
     .use(hookRoutes(ctx))
     .use(guideRoutes(ctx))
     .use(guideReviewRoutes(ctx))
     .use(catchupRoutes(ctx))
+    .use(thumbnailRoutes(ctx))
     .use(catchupDeliveryRoutes(ctx, gate))
     .use(clipRoutes(ctx))
     .use(clipDeliveryRoutes(ctx, gate))

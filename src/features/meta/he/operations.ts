@@ -6,6 +6,8 @@ import { HE_PEOPLE } from './operations-people';
 import { HE_SUPPORT } from './operations-support';
 import { HE_STATS } from './operations-stats';
 import { HE_MONITORS } from './monitors';
+import { HE_STUDIO_OPS } from './operations-studio';
+import { HE_POSTERS } from './operations-posters';
 
 /** operationId -> Hebrew summary and description. */
-export const HE_OPERATIONS: Readonly<Record<string, { summary: string; description: string }>> = Object.freeze({ ...HE_VOD, ...HE_LIBRARY, ...HE_PEOPLE, ...HE_SUPPORT, ...HE_STATS, ...HE_MONITORS, ...heLive() });
+export const HE_OPERATIONS: Readonly<Record<string, { summary: string; description: string }>> = Object.freeze({ ...HE_VOD, ...HE_LIBRARY, ...HE_PEOPLE, ...HE_SUPPORT, ...HE_STATS, ...HE_MONITORS, ...HE_POSTERS, ...HE_STUDIO_OPS, ...heLive() });
