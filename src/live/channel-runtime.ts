@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppContext } from '../kernel/context';
 import { tx } from '../kernel/db/sqlite';
@@ -171,6 +171,7 @@ export class ChannelRuntime {
 
   private landedLead(name: InputName, r: string, l: Landed): void {
     const run = this.runs[name];
+    try { this.inputs[name].noteSegment(statSync(l.file).size, l.durationMs); } catch { /* gone: not measured */ }
     let take = name === this.feed;
     if (!take) {
       if (name === 'primary') take = true; // the primary is taken back on its first whole segment (starts on a keyframe)

@@ -42,7 +42,7 @@ export class IngestInput {
   errors = 0;
   /** Wall time of the last progress line whose media time advanced (0 = no media in this run). */
   lastMediaAt = 0;
-  info: FeedInfo = { bitrate_kbps: null, resolution: null, video_codec: null, audio_codec: null };
+  info: FeedInfo = { bitrate_kbps: null, fps: null, resolution: null, video_codec: null, audio_codec: null };
   quickFailures = 0;
   /** The feed's streams as last seen (kept across runs; undefined until a run has probed the feed). */
   feed: FeedStreams | undefined;
@@ -55,6 +55,10 @@ export class IngestInput {
   private wake: (() => void) | null = null;
   private lastOut = -1;
   private sizes: [number, number][] = [];
+  /** Recent (wall ms, frame count) progress samples of this run: the received frame rate. */
+  private frames: [number, number][] = [];
+  /** Recent (bytes, media ms) of the segments this run packaged: the received bitrate. */
+  private segs: [number, number][] = [];
 
   constructor(private o: InputOptions) {}
 
@@ -63,6 +67,20 @@ export class IngestInput {
 
   /** Redacted stderr tail. */
   logs(): string[] { return [...this.ring]; }
+
+  /**
+   * Notes one segment this input's ffmpeg finished (taken on air or not): its bytes over its media duration give the
+   * input's bitrate, since ffmpeg reports no output size for segmented outputs. Passthrough copies the feed, so this
+   * is the feed's bitrate less the transport-stream overhead; a ladder's lead rung measures what that rung encodes.
+   */
+  noteSegment(bytes: number, durationMs: number): void {
+    if (!(bytes > 0 && durationMs > 0)) return;
+    this.segs.push([bytes, durationMs]);
+    let ms = this.segs.reduce((a, s) => a + s[1], 0);
+    while (this.segs.length > 1 && ms - this.segs[0][1] >= 4000) ms -= this.segs.shift()![1]; // about the last 4 s of media
+    const bits = this.segs.reduce((a, s) => a + s[0] * 8, 0);
+    this.info.bitrate_kbps = Math.round(bits / ms);
+  }
 
   /** True when media arrived within `ms`. */
   alive(ms: number, now = Date.now()): boolean { return this.lastMediaAt > 0 && now - this.lastMediaAt < ms; }
@@ -111,6 +129,14 @@ export class IngestInput {
     if (k === 'out_time_us') {
       const t = Number(val);
       if (Number.isFinite(t) && t > this.lastOut && t > 0) { this.lastOut = Math.max(t, this.lastOut); this.lastMediaAt = Date.now(); }
+    } else if (k === 'frame') {
+      const n = Number(val), now = Date.now();
+      if (!Number.isFinite(n)) return;
+      this.frames.push([now, n]);
+      while (this.frames.length > 2 && now - this.frames[0][0] > 4000) this.frames.shift();
+      const [t0, n0] = this.frames[0];
+      // Frames received per wall-clock second over the last ~4 s (a stalled feed reads as a falling rate).
+      if (now - t0 >= 1000) this.info.fps = Math.round(((n - n0) * 10_000) / (now - t0)) / 10;
     } else if (k === 'total_size') {
       const n = Number(val), now = Date.now();
       if (!Number.isFinite(n)) return;
@@ -127,8 +153,8 @@ export class IngestInput {
       rmSync(this.o.outDir, { recursive: true, force: true });
       mkdirSync(this.o.outDir, { recursive: true });
       this.runId++;
-      this.lastMediaAt = 0; this.lastOut = -1; this.sizes = []; this.feedKnown = false; this.videoStream = null;
-      this.info = { bitrate_kbps: null, resolution: null, video_codec: null, audio_codec: null };
+      this.lastMediaAt = 0; this.lastOut = -1; this.sizes = []; this.frames = []; this.segs = []; this.feedKnown = false; this.videoStream = null;
+      this.info = { bitrate_kbps: null, fps: null, resolution: null, video_codec: null, audio_codec: null };
       this.o.onRun(this.runId);
       const began = Date.now();
       const proc = runTool(this.o.argv(), { stderrLines: 10, onStderrLine: (l) => this.push(l), onStdoutLine: (l) => this.progress(l) });

@@ -115,11 +115,14 @@ export class LiveEngine implements LiveControl {
     return { primary: rt.inputs.primary.logs(), backup: rt.inputs.backup.logs(), restarts: rt.inputs.primary.restarts + rt.inputs.backup.restarts };
   }
 
-  /** Per-input liveness (media within the last 5 s), restart counts and damaged-input counts, for monitors. */
+  /** Per-input liveness (media within the last 5 s), restart counts, damaged-input counts and what each receives now (monitors, channel view). */
   inputs(channelId: string) {
     const rt = this.runtimes.get(channelId);
     if (!rt) return null;
-    const of = (i: (typeof rt.inputs)['primary']) => ({ alive: i.alive(5000), restarts: i.restarts, errors: i.errors });
+    const of = (i: (typeof rt.inputs)['primary']) => {
+      const alive = i.alive(5000);
+      return { alive, restarts: i.restarts, errors: i.errors, bitrate_kbps: alive ? i.info.bitrate_kbps : null, fps: alive ? i.info.fps ?? null : null, resolution: alive ? i.info.resolution : null };
+    };
     return { primary: of(rt.inputs.primary), backup: of(rt.inputs.backup) };
   }
 

@@ -2,11 +2,11 @@ import type { Db } from '../kernel/db/sqlite';
 import type { FeedWarning } from './feed-health';
 
 /** Live facts about a channel's feed, measured by the ingest processes; `warnings` once the feed's streams are known. */
-export interface FeedInfo { bitrate_kbps: number | null; resolution: string | null; video_codec: string | null; audio_codec: string | null; warnings?: FeedWarning[] }
+export interface FeedInfo { bitrate_kbps: number | null; /** Frames received per second (absent in facts stored before it was measured). */ fps?: number | null; resolution: string | null; video_codec: string | null; audio_codec: string | null; warnings?: FeedWarning[] }
 
 /** What the channels service asks of the running live engine. */
 /** One ingest input's health for monitors: media within the last seconds, restarts, damaged packets/slices. */
-export interface InputHealth { alive: boolean; restarts: number; errors: number }
+export interface InputHealth { alive: boolean; restarts: number; errors: number; /** What this input receives now (nulls when no media arrives). */ bitrate_kbps?: number | null; fps?: number | null; resolution?: string | null }
 
 export interface LiveControl {
   /** Starts (or restarts) the ingest, packaging and recording of a channel. */

@@ -50,6 +50,12 @@ export const IngestView = t.Object({
   rtmp: t.Object({ primary: RtmpEndpoint, backup: RtmpEndpoint }),
 });
 
+const InputNow = t.Object({
+  connected: t.Boolean({ description: 'media arrived on this input within the last 5 s' }),
+  bitrate_kbps: t.Union([t.Number(), t.Null()]), fps: t.Union([t.Number(), t.Null()]), resolution: t.Union([t.String(), t.Null()]),
+  restarts: Int({ description: 'times this input\'s ffmpeg was restarted since the channel started' }),
+});
+
 /** A channel as answered (no secrets). */
 export const ChannelView = t.Object({
   id: t.String(), slug: t.String(), name: t.String(),
@@ -58,10 +64,13 @@ export const ChannelView = t.Object({
   feed: t.Union([t.Literal('primary'), t.Literal('backup'), t.Literal('none')]),
   recording: t.Union([t.Literal('on'), t.Literal('off'), t.Literal('gap')]),
   input: t.Object({
-    bitrate_kbps: t.Union([t.Number(), t.Null()]), resolution: t.Union([t.String(), t.Null()]),
+    bitrate_kbps: t.Union([t.Number(), t.Null()], { description: 'kbit/s of the on-air input over the last ~4 s of media (bytes of the segments it packaged ÷ their duration)' }),
+    fps: t.Union([t.Number(), t.Null()], { description: 'frames per second the on-air input receives (over the last ~4 s)' }),
+    resolution: t.Union([t.String(), t.Null()]),
     video_codec: t.Union([t.String(), t.Null()]), audio_codec: t.Union([t.String(), t.Null()]),
     warnings: t.Optional(t.Array(t.Object({ code: t.String(), detail: t.String() }), { description: 'why browsers cannot play this feed as it is (passthrough channels; a ladder channel transcodes instead)' })),
   }),
+  inputs: t.Object({ primary: InputNow, backup: InputNow }, { description: 'each ingest input now, on air or not (the backup is measured while the primary feeds the channel)' }),
   ingest: t.Object({ protocol: t.String(), srt_ports: t.Object({ primary: Int(), backup: Int() }), latency_ms: Int(), failover_s: t.Number() }),
   ladder: t.Union([t.String(), t.Array(t.Object({ height: Int(), video_kbps: Int() }))]),
   segment_s: t.Number(),
@@ -74,3 +83,21 @@ export const ChannelView = t.Object({
 
 /** Answer of GET /v1/channels/{id}/logs. */
 export const LogsView = t.Object({ primary: t.Array(t.String()), backup: t.Array(t.String()), restarts: Int() });
+
+const At = t.String({ description: 'RFC 3339' });
+/** Query of GET /v1/channels/{id}/history. */
+export const HistoryQuery = t.Object({
+  from: t.Optional(t.String({ maxLength: 40, description: 'RFC 3339; default one hour before `to`' })),
+  to: t.Optional(t.String({ maxLength: 40, description: 'RFC 3339; default now; at most 8 days after `from`' })),
+});
+/** Answer of GET /v1/channels/{id}/history. */
+export const HistoryView = t.Object({
+  channel_id: t.String(), from: At, to: At,
+  feed: t.String({ description: 'the feed now' }), recording: t.String({ description: 'the recording status now' }),
+  feed_changes: t.Array(t.Object({ at: At, feed: t.String(), previous: t.String(), reason: t.String() }), { description: 'the input on air changed (`none` when no input feeds the channel), oldest first' }),
+  failovers: t.Array(t.Object({ at: At, from: t.String(), to: t.String(), reason: t.String() }), { description: 'switches between the primary and the backup input' }),
+  recording_changes: t.Array(t.Object({ at: At, recording: t.String(), previous: t.String() }), { description: 'recording status changes (`on`, `off`, `gap`)' }),
+  gaps: t.Array(t.Object({ from: At, to: At, duration_s: t.Number(), open: t.Boolean({ description: 'still missing now: nothing recorded since `from`' }) }), { description: 'holes of a second or more in the recording (from the segment index)' }),
+  recorded_s: t.Number({ description: 'seconds recorded in the window' }),
+  truncated: t.Boolean({ description: 'more than 500 entries of a list: the newest 500 are kept' }),
+});

@@ -6,7 +6,8 @@ import { notFound } from '../../kernel/errors';
 import { isUuid } from '../../kernel/ids';
 import { liveControl } from '../../live/registry';
 import { ChannelService } from './service';
-import { ChannelView, CreateChannelBody, IngestView, LogsView, PatchChannelBody, RotateBody } from './model';
+import { ChannelView, CreateChannelBody, HistoryQuery, HistoryView, IngestView, LogsView, PatchChannelBody, RotateBody } from './model';
+import { channelHistory, historyWindow } from './history';
 import { channelView } from './view';
 import { answers, PageQuery } from '../meta/model';
 import type { ChannelRow } from './store';
@@ -17,7 +18,10 @@ const T = 'Live channels';
 /** /v1/channels: create, list, change, delete, ingest secrets, start/stop, logs. */
 export function channelRoutes(ctx: AppContext) {
   const svc = new ChannelService(ctx);
-  const view = (r: ChannelRow, tenantSlug: string) => channelView(r, tenantSlug, ctx.config.cdnBaseUrl, liveControl(ctx.db)?.feedInfo(r.id) ?? null);
+  const view = (r: ChannelRow, tenantSlug: string) => {
+    const live = liveControl(ctx.db);
+    return channelView(r, tenantSlug, ctx.config.cdnBaseUrl, live?.feedInfo(r.id) ?? null, live?.inputs?.(r.id) ?? null);
+  };
   const id = (s: string) => { if (!isUuid(s)) throw notFound('channel'); return s; };
   return new Elysia({ prefix: '/v1/channels' })
     .use(ctx.http)
@@ -59,5 +63,11 @@ export function channelRoutes(ctx: AppContext) {
       svc.get(p.tenantId, id(params.id));
       return liveControl(ctx.db)?.logs(params.id) ?? { primary: [], backup: [], restarts: 0 };
     }, { auth: { scope: 'channels:operate', platform: true }, params: Id, response: { 200: LogsView },
-      detail: doc(T, 'Ingest process logs', 'יומני תהליכי קליטה', 'The last stderr lines of each input\'s ffmpeg (secrets redacted) and how often they were restarted.') });
+      detail: doc(T, 'Ingest process logs', 'יומני תהליכי קליטה', 'The last stderr lines of each input\'s ffmpeg (secrets redacted) and how often they were restarted.') })
+    .get('/:id/history', ({ principal: p, params, query }) => {
+      const ch = svc.get(p.tenantId, id(params.id));
+      const [from, to] = historyWindow(query, ctx.clock.now());
+      return channelHistory(ctx, ch, from, to);
+    }, { auth: { scope: 'channels:read', platform: true }, params: Id, query: HistoryQuery, response: { 200: HistoryView },
+      detail: doc(T, 'Channel history', 'היסטוריית ערוץ', '`from`/`to` (RFC 3339; default the last hour; at most 8 days apart). Feed changes and primary ⇄ backup failovers with their times and reasons, recording status changes, and recording gaps (holes of a second or more between recorded segments, from the segment index; `open` while nothing is recorded yet). Each list holds at most 500 entries, oldest first (`truncated` when more happened).') });
 }

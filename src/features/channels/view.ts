@@ -1,9 +1,14 @@
 import { iso } from '../../kernel/clock';
 import type { ChannelRow } from './store';
-import type { FeedInfo } from '../../live/registry';
+import type { FeedInfo, InputHealth } from '../../live/registry';
 
-/** The public channel object (never secrets). */
-export function channelView(r: ChannelRow, tenantSlug: string, cdnBaseUrl: string, live: FeedInfo | null) {
+/** One ingest input as answered: media arriving now and what it measures (nulls when nothing arrives). */
+function inputView(h: InputHealth | undefined) {
+  return { connected: !!h?.alive, bitrate_kbps: h?.bitrate_kbps ?? null, fps: h?.fps ?? null, resolution: h?.resolution ?? null, restarts: h?.restarts ?? 0 };
+}
+
+/** The public channel object (never secrets); `inputs` is the running engine's per-input health (null when not running). */
+export function channelView(r: ChannelRow, tenantSlug: string, cdnBaseUrl: string, live: FeedInfo | null, inputs: { primary: InputHealth; backup: InputHealth } | null = null) {
   const stored = JSON.parse(r.feed_info || '{}') as Partial<FeedInfo>;
   const running = r.status === 'live';
   const info = live ?? (running ? stored : {});
@@ -15,12 +20,14 @@ export function channelView(r: ChannelRow, tenantSlug: string, cdnBaseUrl: strin
     recording: r.recording as 'on' | 'off' | 'gap',
     input: {
       bitrate_kbps: running ? info.bitrate_kbps ?? null : null,
+      fps: running ? info.fps ?? null : null,
       resolution: running ? info.resolution ?? null : null,
       video_codec: running ? info.video_codec ?? null : null,
       audio_codec: running ? info.audio_codec ?? null : null,
       /** Why the feed may not play everywhere (passthrough of a codec, profile or pixel format browsers cannot decode). */
       warnings: running ? info.warnings ?? [] : [],
     },
+    inputs: { primary: inputView(inputs?.primary), backup: inputView(inputs?.backup) },
     ingest: { protocol: r.protocol, srt_ports: { primary: r.srt_port_primary, backup: r.srt_port_backup }, latency_ms: r.srt_latency_ms, failover_s: r.failover_s },
     ladder: r.ladder.startsWith('[') ? (JSON.parse(r.ladder) as { height: number; video_kbps: number }[]) : r.ladder,
     segment_s: r.segment_s,
