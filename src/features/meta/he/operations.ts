@@ -10,4 +10,4 @@ import { HE_STUDIO_OPS } from './operations-studio';
 import { HE_POSTERS } from './operations-posters';
 
 /** operationId -> Hebrew summary and description. */
-export const HE_OPERATIONS: Readonly<Record<string, { summary: string; description: string }>> = Object.freeze({ ...HE_VOD, ...HE_LIBRARY, ...HE_PEOPLE, ...HE_SUPPORT, ...HE_STATS, ...HE_MONITORS, ...HE_STUDIO_OPS, ...HE_POSTERS, ...HE_STUDIO_OPS, ...heLive() });
+export const HE_OPERATIONS: Readonly<Record<string, { summary: string; description: string }>> = Object.freeze({ ...HE_VOD, ...HE_LIBRARY, ...HE_PEOPLE, ...HE_SUPPORT, ...HE_STATS, ...HE_MONITORS, ...HE_POSTERS, ...HE_STUDIO_OPS, ...heLive() });
