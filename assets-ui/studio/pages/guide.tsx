@@ -1,81 +1,180 @@
-/** Guide: a week grid per channel, add and remove programmes, publish a staged draft (review mode). */
-import { useState } from 'preact/hooks';
+/**
+ * Guide: a week grid per channel in the channel's time zone. Edit a programme (click), drag or resize it (or move
+ * it with the keyboard), add and remove programmes, import XMLTV, copy and shift days; in review mode the staged
+ * draft is shown against the published guide before publishing; published versions can be rolled back.
+ */
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { errorWords } from '../api';
 import { useStudio } from '../ctx';
-import { Empty, Field, Loading, PageHead, Problem, useLoad } from '../ui';
+import { Empty, Field, Loading, PageHead, Problem } from '../ui';
 import { ChannelPick } from './channel-pick';
 import type { ChannelView } from './live';
+import { DayTools } from './guide-days';
+import { EditProgramme, type ProgPatch } from './guide-edit';
+import { WeekGrid, type MoveFn } from './guide-grid';
+import { ImportXmltv } from './guide-import';
+import { applyDrafts, diff, draftRange, fromView, type Draft, type Prog, type ProgrammeView } from './guide-model';
+import { Review } from './guide-review';
+import { addDays, at, dayKey, hhmm, knownZone } from './guide-time';
+import { Versions } from './guide-versions';
 
-interface Programme { id: string; title: string; start_at: string; end_at: string; draft?: boolean; series: string | null }
+type GuideChannel = ChannelView & { timezone?: string };
+interface Settings { review_mode: boolean; lock_hours: number }
+interface Data { published: Prog[]; around: Prog[]; drafts: Draft[]; settings: Settings }
+const iso = (ms: number) => new Date(ms).toISOString();
 const DAY = 86_400_000;
-const startOfDay = (t: number) => { const d = new Date(t); d.setHours(0, 0, 0, 0); return d.getTime(); };
-const two = (n: number) => String(n).padStart(2, '0');
-const dateInput = (t: number) => { const d = new Date(t); return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`; };
 
 /** The guide page. */
 export function Guide() {
   const { t, lang, can, api, get } = useStudio();
-  const [ch, setCh] = useState<ChannelView | null>(null);
-  const [week, setWeek] = useState(() => startOfDay(Date.now()));
-  const [form, setForm] = useState({ title: '', day: dateInput(Date.now()), from: '20:00', to: '21:00' });
+  const [ch, setCh] = useState<GuideChannel | null>(null);
+  const tz = ch?.timezone && knownZone(ch.timezone) ? ch.timezone : 'UTC';
+  const today = dayKey(Date.now(), tz);
+  const [weekSet, setWeek] = useState<string | null>(null);
+  const week = weekSet ?? today;
+  const [data, setData] = useState<Data | null>(null);
+  const [loadErr, setLoadErr] = useState<string | null>(null);
   const [err, setErr] = useState<string | null>(null);
+  const [note, setNote] = useState('');
+  const [over, setOver] = useState<Map<string, { s: number; e: number }>>(new Map());
+  const [focusId, setFocusId] = useState<string | null>(null);
+  const [editing, setEditing] = useState<Prog | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [tick, setTick] = useState(0);
+  const [form, setForm] = useState({ title: '', day: today, from: '20:00', to: '21:00' });
+  const seq = useRef(0);
+  const chain = useRef<Promise<void>>(Promise.resolve());
+  const inflight = useRef(0);
   const base = ch ? `/v1/channels/${encodeURIComponent(ch.id)}` : '';
-  const progs = useLoad(async () => (ch ? (await get<{ items: Programme[] }>(`${base}/programmes?from=${new Date(week).toISOString()}&to=${new Date(week + 7 * DAY).toISOString()}`)).items : []), [ch?.id, week]);
-  const draft = useLoad(async () => (ch ? (await get<{ items: Programme[] }>(`${base}/guide/draft`)).items : []), [ch?.id, progs.data]);
-  const dayFmt = new Intl.DateTimeFormat(lang === 'he' ? 'he-IL' : 'en-GB', { weekday: 'short', day: 'numeric', month: 'short' });
-  const timeFmt = new Intl.DateTimeFormat(lang === 'he' ? 'he-IL' : 'en-GB', { hour: '2-digit', minute: '2-digit' });
-  const run = async (fn: () => Promise<unknown>) => { setErr(null); try { await fn(); progs.reload(); } catch (e) { setErr(errorWords(e)); } };
+  const canWrite = can('channels:write') || can('epg:write');
+  const canPublish = can('channels:write') || can('epg:publish');
+  const days = Array.from({ length: 7 }, (_, i) => addDays(week, i));
+  const from = at(days[0], 0, tz), to = at(addDays(week, 7), 0, tz);
+
+  /** Loads the week, the staged drafts (and the published programmes they touch) and the settings. */
+  const refresh = async (): Promise<void> => {
+    if (!ch) return;
+    const n = ++seq.current;
+    try {
+      const list = (a: number, b: number) => get<{ items: ProgrammeView[] }>(`${base}/programmes?from=${iso(a)}&to=${iso(b)}`).then((r) => r.items.map(fromView));
+      const [published, drafts, settings] = await Promise.all([list(from, to), get<{ items: Draft[] }>(`${base}/guide/draft`).then((r) => r.items), get<Settings>(`${base}/guide/settings`)]);
+      const r = draftRange(drafts);
+      const lo = r ? Math.min(r[0], from) : from, hi = r ? Math.min(Math.max(r[1], to), lo + 31 * DAY) : to;
+      const around = r && (lo < from || hi > to) ? await list(lo, hi) : published;
+      if (n === seq.current) { setData({ published, around, drafts, settings }); setLoadErr(null); }
+    } catch (e) { if (n === seq.current) setLoadErr(errorWords(e)); }
+  };
+  useEffect(() => { setData(null); void refresh(); }, [ch?.id, week, tz]);
+
+  const drafted = useMemo(() => (data ? applyDrafts(data.published, data.drafts) : []), [data]);
+  const changes = useMemo(() => (data?.drafts.length ? diff(data.around, applyDrafts(data.around, data.drafts)) : []), [data]);
+  const marks = new Map(changes.filter((c) => c.after).map((c) => [c.after!.id, c.mark]));
+  const ghosts = changes.filter((c) => c.mark === 'removed').map((c) => c.before!);
+  const shown = drafted.map((p) => { const o = over.get(p.id); return o ? { ...p, start_ms: o.s, end_ms: o.e } : p; });
+
+  const dayFmt = new Intl.DateTimeFormat(lang === 'he' ? 'he-IL' : 'en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
+  const whenWords = (s: number, e: number) => `${dayFmt.format(new Date(`${dayKey(s, tz)}T12:00:00Z`))} ${hhmm(s, tz)}–${hhmm(e, tz)}`;
+  const say = (words: string) => { setNote(words); };
+
+  /** Runs one change: clears the problem, shows the outcome, reloads. */
+  const run = async (fn: () => Promise<string | void>) => {
+    setErr(null); setBusy(true);
+    try { const w = await fn(); if (w) say(w); } catch (e) { setErr(errorWords(e)); say(`${t('failed')} ${errorWords(e)}`); } finally { setBusy(false); await refresh(); setTick((x) => x + 1); }
+  };
+
+  /** Moves or resizes a programme: shown at once, PATCHed in order, put back where it was when the API refuses. */
+  const move: MoveFn = (p, s, e, how) => {
+    setOver((o) => new Map(o).set(p.id, { s, e }));
+    setFocusId(how === 'key' ? p.id : null);
+    const hit = shown.filter((x) => x.id !== p.id && x.start_ms < e && x.end_ms > s).map((x) => `“${x.title}”`);
+    inflight.current++;
+    chain.current = chain.current.then(async () => {
+      try {
+        const r = await api<{ draft?: boolean }>('PATCH', `${base}/programmes/${encodeURIComponent(p.id)}`, { start_at: iso(s), end_at: iso(e) });
+        setErr(null);
+        say([t(how === 'resize' ? 'g_resized' : 'g_moved', { title: p.title, when: whenWords(s, e) }), r?.draft ? t('g_staged_note') : '', hit.length ? t('g_overlap', { titles: hit.join(', ') }) : ''].filter(Boolean).join(' '));
+      } catch (x) {
+        setOver((o) => { const m = new Map(o); m.delete(p.id); return m; });
+        setErr(errorWords(x));
+        say(t('g_move_refused', { title: p.title, why: errorWords(x) }));
+      } finally {
+        if (--inflight.current === 0) { await refresh(); setOver(new Map()); }
+      }
+    });
+  };
+
+  const save = async (p: Prog, patch: ProgPatch) => {
+    const r = await api<{ draft?: boolean }>('PATCH', `${base}/programmes/${encodeURIComponent(p.id)}`, patch);
+    setEditing(null);
+    say(`${t('g_saved', { title: patch.title ?? p.title })}${r?.draft ? ` ${t('g_staged_note')}` : ''}`);
+    await refresh();
+  };
+  const remove = async (p: Prog) => {
+    await api('DELETE', `${base}/programmes/${encodeURIComponent(p.id)}`);
+    setEditing(null);
+    say(t('g_removed', { title: p.title }));
+    await refresh();
+  };
   const add = (e: Event) => {
     e.preventDefault();
-    const start = new Date(`${form.day}T${form.from}`);
-    let end = new Date(`${form.day}T${form.to}`);
-    if (end <= start) end = new Date(end.getTime() + DAY); // past midnight
-    void run(async () => { await api('POST', `${base}/programmes`, { title: form.title, start_at: start.toISOString(), end_at: end.toISOString() }); setForm({ ...form, title: '' }); });
+    const [fh, fm] = form.from.split(':').map(Number), [th, tm] = form.to.split(':').map(Number);
+    const start = at(form.day, fh * 60 + fm, tz);
+    let end = at(form.day, th * 60 + tm, tz);
+    if (end <= start) end = at(addDays(form.day, 1), th * 60 + tm, tz); // past midnight
+    void run(async () => {
+      const r = await api<{ draft?: boolean }>('POST', `${base}/programmes`, { title: form.title, start_at: iso(start), end_at: iso(end) });
+      setForm({ ...form, title: '' });
+      return `${t('g_added', { title: form.title, when: whenWords(start, end) })}${r?.draft ? ` ${t('g_staged_note')}` : ''}`;
+    });
   };
-  const days = Array.from({ length: 7 }, (_, i) => week + i * DAY);
-  const all = [...(progs.data ?? []), ...(draft.data ?? []).map((d) => ({ ...d, draft: true }))];
+  const putSettings = (b: Partial<Settings>) => void run(async () => { await api('PUT', `${base}/guide/settings`, b); });
+
+  const nDrafts = data?.drafts.length ?? 0;
   return (
     <>
       <PageHead title={t('nav_guide')}>
-        <ChannelPick value={ch?.id ?? null} onPick={setCh} />
+        <ChannelPick value={ch?.id ?? null} onPick={(c) => setCh(c as GuideChannel)} />
         <div class="seg" role="group" aria-label={t('week')}>
-          <button type="button" onClick={() => setWeek(week - 7 * DAY)} aria-label={t('prev_week')}>{lang === 'he' ? '→' : '←'}</button>
-          <button type="button" onClick={() => setWeek(startOfDay(Date.now()))}>{t('today')}</button>
-          <button type="button" onClick={() => setWeek(week + 7 * DAY)} aria-label={t('next_week')}>{lang === 'he' ? '←' : '→'}</button>
+          <button type="button" onClick={() => setWeek(addDays(week, -7))} aria-label={t('prev_week')}>{lang === 'he' ? '→' : '←'}</button>
+          <button type="button" onClick={() => setWeek(today)}>{t('today')}</button>
+          <button type="button" onClick={() => setWeek(addDays(week, 7))} aria-label={t('next_week')}>{lang === 'he' ? '←' : '→'}</button>
         </div>
       </PageHead>
-      <Problem error={err ?? progs.error} />
-      {!ch ? <Empty>{t('no_channels')} <a href="/studio/live">{t('create_channel')}</a></Empty> : progs.loading && !progs.data ? <Loading /> : (
-        <div class="week" id="guide-grid">
-          {days.map((d) => (
-            <section class="day" aria-label={dayFmt.format(d)}>
-              <h2>{dayFmt.format(d)}</h2>
-              {all.filter((p) => { const s = Date.parse(p.start_at); return s >= d && s < d + DAY; }).sort((a, b) => a.start_at.localeCompare(b.start_at)).map((p) => (
-                <div class={`prog${p.draft ? ' draft' : ''}`}>
-                  <time>{timeFmt.format(new Date(p.start_at))}–{timeFmt.format(new Date(p.end_at))}</time>
-                  <strong>{p.title}</strong>{p.draft && <small class="badge b-pending">{t('draft')}</small>}
-                  {can('channels:write') && !p.draft && <button type="button" class="small link" aria-label={`${t('delete')} ${p.title}`} onClick={() => { if (confirm(t('confirm_delete'))) void run(() => api('DELETE', `${base}/programmes/${p.id}`)); }}>✕</button>}
-                </div>
-              ))}
-            </section>
-          ))}
-        </div>
-      )}
-      {ch && (draft.data?.length ?? 0) > 0 && (
-        <div class="once" role="status"><p>{t('draft_waiting', { n: draft.data!.length })}</p>
-          <button type="button" class="primary" onClick={() => run(() => api('POST', `${base}/guide/publish`))}>{t('publish_guide')}</button></div>
-      )}
-      {ch && (can('channels:write') || can('epg:write')) && (
-        <section class="panel">
-          <h2>{t('add_programme')}</h2>
-          <form onSubmit={add} class="inline-form" id="programme-form">
-            <Field label={t('title')}><input id="prog-title" required maxLength={500} value={form.title} onInput={(e) => setForm({ ...form, title: e.currentTarget.value })} /></Field>
-            <Field label={t('day')}><input type="date" id="prog-day" required value={form.day} onInput={(e) => setForm({ ...form, day: e.currentTarget.value })} /></Field>
-            <Field label={t('from')}><input type="time" id="prog-from" required value={form.from} onInput={(e) => setForm({ ...form, from: e.currentTarget.value })} /></Field>
-            <Field label={t('to')}><input type="time" id="prog-to" required value={form.to} onInput={(e) => setForm({ ...form, to: e.currentTarget.value })} /></Field>
-            <button type="submit" class="primary">{t('add')}</button>
-          </form>
-        </section>
+      <Problem error={err ?? loadErr} onRetry={err ? undefined : () => void refresh()} />
+      {!ch ? <Empty>{t('no_channels')} <a href="/studio/live">{t('create_channel')}</a></Empty> : !data ? <Loading /> : (
+        <>
+          <div class="gbar">
+            <span class="muted">{t('g_zone', { tz })}</span>
+            {can('channels:write') && <label class="check"><input type="checkbox" id="review-mode" checked={data.settings.review_mode} disabled={busy} onChange={(e) => putSettings({ review_mode: e.currentTarget.checked })} />{t('g_review_mode')}</label>}
+            {data.settings.lock_hours > 0 && <span class="badge b-pending">{t('g_locked', { n: data.settings.lock_hours })}</span>}
+            {nDrafts > 0 && <span class="badge b-pending" id="draft-count">{t('draft_waiting', { n: nDrafts })}</span>}
+          </div>
+          {nDrafts > 0 && <Review changes={changes} tz={tz} busy={busy} canPublish={canPublish} canWrite={canWrite}
+            onPublish={() => void run(async () => { const r = await api<{ version: number; changes: number }>('POST', `${base}/guide/publish`); return t('g_published', { v: r.version, n: r.changes }); })}
+            onDiscard={() => { if (confirm(t('g_confirm_discard'))) void run(async () => { const r = await api<{ discarded: number }>('DELETE', `${base}/guide/draft`); return t('g_discarded', { n: r.discarded }); }); }} />}
+          <WeekGrid days={days} tz={tz} progs={shown} marks={marks} ghosts={ghosts} canEdit={canWrite} focusId={focusId}
+            onOpen={setEditing} onMove={move} onDelete={(p) => { if (confirm(t('confirm_delete'))) void run(() => remove(p)); }} />
+          <p class="gnote" role="status" aria-live="polite" id="guide-live">{note}</p>
+          <div class="grid2">
+            {canWrite && <>
+              <section class="panel">
+                <h2>{t('add_programme')}</h2>
+                <form onSubmit={add} class="inline-form" id="programme-form">
+                  <Field label={t('title')}><input id="prog-title" required maxLength={500} value={form.title} onInput={(e) => setForm({ ...form, title: e.currentTarget.value })} /></Field>
+                  <Field label={t('day')}><input type="date" id="prog-day" required value={form.day} onInput={(e) => setForm({ ...form, day: e.currentTarget.value })} /></Field>
+                  <Field label={t('from')}><input type="time" id="prog-from" required value={form.from} onInput={(e) => setForm({ ...form, from: e.currentTarget.value })} /></Field>
+                  <Field label={t('to')}><input type="time" id="prog-to" required value={form.to} onInput={(e) => setForm({ ...form, to: e.currentTarget.value })} /></Field>
+                  <button type="submit" class="primary" disabled={busy}>{t('add')}</button>
+                </form>
+              </section>
+              <DayTools base={base} today={today} onDone={(w) => { say(w); void refresh(); }} />
+              <ImportXmltv base={base} onDone={() => void refresh()} />
+            </>}
+            <Versions base={base} tick={tick} canPublish={canPublish} onRolledBack={(w) => { say(w); void refresh(); }} />
+          </div>
+          {editing && <EditProgramme p={editing} tz={tz} canEdit={canWrite} onClose={() => setEditing(null)}
+            onSave={(patch) => save(editing, patch)} onDelete={() => remove(editing)} />}
+        </>
       )}
     </>
   );

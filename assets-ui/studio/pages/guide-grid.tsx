@@ -1,0 +1,160 @@
+/**
+ * The guide's week grid: a column per day (mirrored in right-to-left), time running down (1 px a minute). Programmes
+ * are blocks that a pointer drags to another time or day and resizes by their lower edge, snapping to 5 minutes;
+ * focused, the arrow keys move them (↑↓ 5 minutes, ←→ a day, Shift+↑↓ the end). A click or Enter opens the editor.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { useStudio } from '../ctx';
+import type { Key } from '../i18n';
+import type { Mark, Prog } from './guide-model';
+import { addDays, at, dayKey, hhmm, minuteOfDay, MIN, snap, SNAP_MIN } from './guide-time';
+
+/** Pixels per minute of the grid. */
+export const PX = 1;
+const DAY_MIN = 1440;
+
+/** A requested move: the programme and its new times. */
+export type MoveFn = (p: Prog, start: number, end: number, how: 'drag' | 'resize' | 'key') => void;
+
+interface Drag { id: string; mode: 'move' | 'resize'; day: string; x0: number; y0: number; p: Prog; moved: boolean }
+
+/** Where a moved programme lands: day columns from the pointer, minutes from the vertical delta, snapped. */
+function target(d: Drag, dayDelta: number, dyMin: number, tz: string): [number, number] {
+  const dur = d.p.end_ms - d.p.start_ms;
+  if (d.mode === 'resize') {
+    const raw = d.p.end_ms + dyMin * MIN;
+    const end = at(dayKey(raw, tz), snap(minuteOfDay(raw, tz)), tz);
+    return [d.p.start_ms, Math.max(end, d.p.start_ms + SNAP_MIN * MIN)];
+  }
+  const s0 = d.p.start_ms;
+  const startDay = addDays(dayKey(s0, tz), dayDelta);
+  const start = at(startDay, snap(minuteOfDay(s0, tz) + dyMin), tz);
+  return [start, start + dur];
+}
+
+/** The week grid. `progs` is the guide as drafted; `ghosts` are programmes the draft removes (shown struck out). */
+export function WeekGrid({ days, tz, progs, marks, ghosts, canEdit, onOpen, onMove, onDelete, focusId }: {
+  days: string[]; tz: string; progs: Prog[]; marks: Map<string, Mark>; ghosts: Prog[]; canEdit: boolean;
+  onOpen: (p: Prog) => void; onMove: MoveFn; onDelete: (p: Prog) => void; focusId: string | null;
+}) {
+  const { t, lang } = useStudio();
+  const loc = lang === 'he' ? 'he-IL' : 'en-GB';
+  const dayFmt = new Intl.DateTimeFormat(loc, { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
+  const dayName = (k: string) => dayFmt.format(new Date(`${k}T12:00:00Z`));
+  const body = useRef<HTMLDivElement>(null);
+  const drag = useRef<Drag | null>(null);
+  const suppress = useRef(false);
+  const [ghost, setGhost] = useState<{ id: string; start: number; end: number } | null>(null);
+  const bounds = days.map((k) => [at(k, 0, tz), at(addDays(k, 1), 0, tz)] as const);
+
+  useEffect(() => { // start the view at the morning, or at the week's first programme
+    const el = body.current?.parentElement;
+    if (!el) return;
+    const first = progs.filter((p) => p.end_ms > bounds[0][0] && p.start_ms < bounds[6][1]).map((p) => minuteOfDay(p.start_ms, tz));
+    el.scrollTop = Math.max(0, Math.min(7 * 60, ...first) - 30) * PX;
+  }, [days[0], tz]);
+
+  useEffect(() => { // a block moved by the keyboard keeps the focus when it lands in another column
+    if (!focusId) return;
+    const el = body.current?.querySelector<HTMLElement>(`[data-prog="${focusId}"] .gmain`);
+    if (el && (document.activeElement === document.body || !document.activeElement)) el.focus();
+  });
+
+  const colAt = (x: number): number => {
+    const cols = Array.from(body.current?.querySelectorAll<HTMLElement>('.gday') ?? []);
+    return cols.findIndex((c) => { const r = c.getBoundingClientRect(); return x >= r.left && x < r.right; });
+  };
+
+  const down = (e: PointerEvent, p: Prog, day: string, mode: Drag['mode']) => {
+    if (!canEdit || e.button !== 0 || (e.target as HTMLElement).closest('.gdel')) return;
+    if (mode === 'resize') e.stopPropagation();
+    e.preventDefault();
+    drag.current = { id: p.id, mode, day, x0: e.clientX, y0: e.clientY, p, moved: false };
+    const move = (ev: PointerEvent) => {
+      const d = drag.current!;
+      if (!d.moved && Math.abs(ev.clientX - d.x0) < 4 && Math.abs(ev.clientY - d.y0) < 4) return;
+      d.moved = true;
+      const col = d.mode === 'move' ? colAt(ev.clientX) : -1;
+      const dayDelta = col < 0 ? 0 : col - days.indexOf(d.day);
+      const [start, end] = target(d, dayDelta, (ev.clientY - d.y0) / PX, tz);
+      setGhost({ id: d.id, start, end });
+    };
+    const up = (ev: PointerEvent) => {
+      window.removeEventListener('pointermove', move); window.removeEventListener('pointerup', up); window.removeEventListener('pointercancel', up);
+      const d = drag.current!;
+      drag.current = null;
+      setGhost(null);
+      if (!d.moved) { if (d.mode === 'resize') onOpen(d.p); return; }
+      suppress.current = true;
+      if (ev.type === 'pointercancel') return;
+      const col = d.mode === 'move' ? colAt(ev.clientX) : -1;
+      const [start, end] = target(d, col < 0 ? 0 : col - days.indexOf(d.day), (ev.clientY - d.y0) / PX, tz);
+      if (start !== d.p.start_ms || end !== d.p.end_ms) onMove(d.p, start, end, d.mode === 'move' ? 'drag' : 'resize');
+    };
+    window.addEventListener('pointermove', move); window.addEventListener('pointerup', up); window.addEventListener('pointercancel', up);
+  };
+
+  const key = (e: KeyboardEvent, p: Prog) => {
+    if (!canEdit) return;
+    const rtl = document.documentElement.dir === 'rtl';
+    const dur = p.end_ms - p.start_ms;
+    let s = p.start_ms, en = p.end_ms;
+    if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+      const d = (e.key === 'ArrowUp' ? -SNAP_MIN : SNAP_MIN) * MIN;
+      if (e.shiftKey) en = Math.max(p.start_ms + SNAP_MIN * MIN, en + d); else { s += d; en = s + dur; }
+    } else if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+      const n = (e.key === 'ArrowRight') !== rtl ? 1 : -1;
+      s = at(addDays(dayKey(s, tz), n), minuteOfDay(s, tz), tz); en = s + dur;
+    } else return;
+    e.preventDefault();
+    onMove(p, s, en, 'key');
+  };
+
+  const markWord = (m: Mark) => t(`g_mark_${m}` as Key);
+  const block = (p: Prog, k: string, i: number, ghostOf?: 'removed' | 'moving') => {
+    const [ds, de] = bounds[i];
+    const s = Math.max(p.start_ms, ds), e = Math.min(p.end_ms, de);
+    const mark = ghostOf === 'removed' ? 'removed' : marks.get(p.id);
+    const cls = `prog${mark ? ` m-${mark} draft` : ''}${ghostOf === 'moving' ? ' ghost' : ''}${ghost?.id === p.id && !ghostOf ? ' lifted' : ''}`;
+    const when = `${hhmm(p.start_ms, tz)}–${hhmm(p.end_ms, tz)}`;
+    const style = { insetBlockStart: `${((s - ds) / MIN) * PX}px`, blockSize: `${Math.max(((e - s) / MIN) * PX, 20)}px` };
+    if (ghostOf) {
+      return <div class={cls} style={style} aria-hidden="true"><time dir="ltr">{when}</time> <strong>{p.title}</strong></div>;
+    }
+    const label = `${p.title}, ${dayName(dayKey(p.start_ms, tz))} ${when}${mark ? ` (${markWord(mark)})` : ''}`;
+    return (
+      <div class={cls} style={style} data-prog={p.id} onPointerDown={(ev) => down(ev, p, k, 'move')}>
+        <button type="button" class="gmain" aria-label={label} aria-describedby="guide-keys"
+          onClick={() => { if (suppress.current) { suppress.current = false; return; } onOpen(p); }} onKeyDown={(ev) => key(ev, p)}>
+          <time dir="ltr">{when}</time> <strong>{p.title}</strong>{mark && <small class={`badge gm-${mark}`}>{markWord(mark)}</small>}
+        </button>
+        {canEdit && <button type="button" class="gdel small link" aria-label={`${t('delete')} ${p.title}`} onClick={() => onDelete(p)}>✕</button>}
+        {canEdit && <span class="grip" aria-hidden="true" onPointerDown={(ev) => down(ev, p, k, 'resize')} />}
+      </div>
+    );
+  };
+
+  const moving = ghost ? progs.find((p) => p.id === ghost.id) : null;
+  return (
+    <div class="gweek" id="guide-grid">
+      <div class="ghead" aria-hidden="true"><span />{days.map((k) => <span>{dayName(k)}</span>)}</div>
+      <div class="gscroll" tabIndex={-1}>
+        <div class="gbody" ref={body} style={{ blockSize: `${DAY_MIN * PX}px` }}>
+          <div class="gaxis" aria-hidden="true">{Array.from({ length: 24 }, (_, h) => <span style={{ insetBlockStart: `${h * 60 * PX}px` }} dir="ltr">{`${String(h).padStart(2, '0')}:00`}</span>)}</div>
+          {days.map((k, i) => {
+            const [ds, de] = bounds[i];
+            const on = (p: Prog) => p.start_ms < de && p.end_ms > ds;
+            return (
+              <section class="gday day" aria-label={dayName(k)} data-day={k}>
+                {ghosts.filter(on).map((p) => block(p, k, i, 'removed'))}
+                {progs.filter(on).map((p) => block(p, k, i))}
+                {moving && ghost && ghost.start < de && ghost.end > ds && block({ ...moving, start_ms: ghost.start, end_ms: ghost.end }, k, i, 'moving')}
+              </section>
+            );
+          })}
+        </div>
+      </div>
+      <p id="guide-keys" class="sr-only">{t('g_keys')}</p>
+    </div>
+  );
+}
