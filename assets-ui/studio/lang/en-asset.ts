@@ -1,3 +1,27 @@
 /** English strings of the studio's asset pages (merged into EN; every key must also be in he-asset.ts). */
 export const EN_ASSET = {
+  // poster and sprite picker
+  ap_poster_title: 'Poster', ap_poster_intro: 'Pick a frame from the strip or pause the player where you want, then use it as the poster.',
+  ap_current_poster: 'Current poster', ap_frames: 'Frames of this video', ap_frame_at: 'Frame at {t}', ap_no_frames: 'No thumbnail frames for this video.',
+  ap_use_frame: 'Use the frame at {t}', ap_use_player: 'Use the current player frame', ap_poster_saving: 'Drawing the frame…', ap_poster_saved: 'The poster is now the frame at {t}.',
+  ap_pick_first: 'Pick a frame first.', ap_no_player: 'The player is not ready yet.',
+  // metadata
+  ap_meta_title: 'Metadata', ap_meta_intro: 'Text values as rows; anything else (numbers, lists, objects) as JSON below.',
+  ap_key: 'Key', ap_value: 'Value', ap_add_row: 'Add a row', ap_remove_row: 'Remove row {n}', ap_no_rows: 'No text values yet.',
+  ap_json: 'Other values (JSON object)', ap_save_meta: 'Save metadata and ad cues', ap_meta_saved: 'Metadata and ad cues saved.',
+  ap_err_key_empty: 'Row {n}: the key is empty.', ap_err_key_dup: 'The key "{k}" is used twice.', ap_err_key_ads: 'Row {n}: "ads" is edited under Ad cues.',
+  ap_err_json: 'The JSON is not valid: {m}', ap_err_json_obj: 'The JSON must be an object: {"key": value, …}.', ap_err_json_ads: 'Ad cues are edited under Ad cues, not in the JSON.',
+  // ad cues
+  ap_ads_title: 'Ad cues', ap_ads_disabled: 'No ads on this video', ap_cue_at: 'Ad cue at {t}', ap_cues_bar: 'Ad cues on the timeline',
+  ap_add_cue_player: 'Add a cue at the player time', ap_cue_seconds: 'Cue time (seconds)', ap_add_cue: 'Add cue', ap_sort_cues: 'Sort cues',
+  ap_remove_cue: 'Remove the cue at {t}', ap_no_cues: 'No ad cues: ads play only before the video, if any.', ap_cues_max: 'At most {n} cues.',
+  ap_n_cues: '{n} of {max} cues', ap_err_cue: 'A cue is a number of seconds, 0 or more.', ap_err_cues_max: 'There are {n} cues; at most {max} are allowed.',
+  ap_cue_past_end: 'This cue is after the end of the video.', ap_seek: 'Play from {t}',
+  // sections
+  sec_title: 'Sections', sec_intro: 'Group the library into sections (a section can have its own player configuration).', sec_none: 'No section',
+  sec_of_asset: 'Section', sec_saved: 'Section saved.', sec_name: 'Section name', sec_create: 'Create section', sec_empty: 'No sections yet. Create the first one above.',
+  sec_assets: 'Assets', sec_rename: 'Rename', sec_rename_n: 'Rename {name}', sec_delete_n: 'Delete {name}', sec_confirm_delete: 'Delete the section "{name}"? Its assets stay in the library without a section.',
+  sec_created: 'Section "{name}" created.', sec_renamed: 'Section renamed to "{name}".', sec_deleted: 'Section "{name}" deleted.', sec_name_needed: 'Give the section a name.',
+  sec_no_filter: 'The library list cannot be filtered by section yet (the API has no section filter); the counts here are live.',
+  sec_manage: 'Manage sections',
 };

@@ -2,4 +2,28 @@
 import type { EN_ASSET } from './en-asset';
 
 export const HE_ASSET: Record<keyof typeof EN_ASSET, string> = {
+  // poster and sprite picker
+  ap_poster_title: 'תמונת שער', ap_poster_intro: 'בחרו פריים מהרצועה או עצרו את הנגן במקום הרצוי, ואז הפכו אותו לתמונת השער.',
+  ap_current_poster: 'תמונת השער הנוכחית', ap_frames: 'פריימים מהסרטון', ap_frame_at: 'פריים ב-{t}', ap_no_frames: 'אין פריימים ממוזערים לסרטון הזה.',
+  ap_use_frame: 'שימוש בפריים שב-{t}', ap_use_player: 'שימוש בפריים הנוכחי של הנגן', ap_poster_saving: 'מצייר את הפריים…', ap_poster_saved: 'תמונת השער היא עכשיו הפריים שב-{t}.',
+  ap_pick_first: 'יש לבחור פריים קודם.', ap_no_player: 'הנגן עדיין לא מוכן.',
+  // metadata
+  ap_meta_title: 'מטא-נתונים', ap_meta_intro: 'ערכי טקסט כשורות; כל השאר (מספרים, רשימות, אובייקטים) כ-JSON למטה.',
+  ap_key: 'מפתח', ap_value: 'ערך', ap_add_row: 'הוספת שורה', ap_remove_row: 'הסרת שורה {n}', ap_no_rows: 'אין עדיין ערכי טקסט.',
+  ap_json: 'ערכים אחרים (אובייקט JSON)', ap_save_meta: 'שמירת מטא-נתונים ונקודות פרסומת', ap_meta_saved: 'המטא-נתונים ונקודות הפרסומת נשמרו.',
+  ap_err_key_empty: 'שורה {n}: המפתח ריק.', ap_err_key_dup: 'המפתח "{k}" מופיע פעמיים.', ap_err_key_ads: 'שורה {n}: את "ads" עורכים תחת נקודות פרסומת.',
+  ap_err_json: 'ה-JSON אינו תקין: {m}', ap_err_json_obj: 'ה-JSON חייב להיות אובייקט: {"key": value, …}.', ap_err_json_ads: 'את נקודות הפרסומת עורכים תחת נקודות פרסומת, לא ב-JSON.',
+  // ad cues
+  ap_ads_title: 'נקודות פרסומת', ap_ads_disabled: 'בלי פרסומות בסרטון הזה', ap_cue_at: 'נקודת פרסומת ב-{t}', ap_cues_bar: 'נקודות הפרסומת על ציר הזמן',
+  ap_add_cue_player: 'הוספת נקודה בזמן הנגן', ap_cue_seconds: 'זמן הנקודה (שניות)', ap_add_cue: 'הוספת נקודה', ap_sort_cues: 'מיון הנקודות',
+  ap_remove_cue: 'הסרת הנקודה שב-{t}', ap_no_cues: 'אין נקודות פרסומת: פרסומות, אם יש, מוצגות רק לפני הסרטון.', ap_cues_max: 'לכל היותר {n} נקודות.',
+  ap_n_cues: '{n} מתוך {max} נקודות', ap_err_cue: 'נקודה היא מספר שניות, 0 או יותר.', ap_err_cues_max: 'יש {n} נקודות; מותרות לכל היותר {max}.',
+  ap_cue_past_end: 'הנקודה הזו אחרי סוף הסרטון.', ap_seek: 'ניגון מ-{t}',
+  // sections
+  sec_title: 'מדורים', sec_intro: 'חלוקת הספרייה למדורים (למדור יכולה להיות תצורת נגן משלו).', sec_none: 'ללא מדור',
+  sec_of_asset: 'מדור', sec_saved: 'המדור נשמר.', sec_name: 'שם המדור', sec_create: 'יצירת מדור', sec_empty: 'אין עדיין מדורים. צרו את הראשון למעלה.',
+  sec_assets: 'נכסים', sec_rename: 'שינוי שם', sec_rename_n: 'שינוי השם של {name}', sec_delete_n: 'מחיקת {name}', sec_confirm_delete: 'למחוק את המדור "{name}"? הנכסים שבו נשארים בספרייה בלי מדור.',
+  sec_created: 'המדור "{name}" נוצר.', sec_renamed: 'שם המדור שונה ל-"{name}".', sec_deleted: 'המדור "{name}" נמחק.', sec_name_needed: 'יש לתת למדור שם.',
+  sec_no_filter: 'עדיין אי אפשר לסנן את רשימת הספרייה לפי מדור (ב-API אין מסנן מדור); המספרים כאן עדכניים.',
+  sec_manage: 'ניהול מדורים',
 };

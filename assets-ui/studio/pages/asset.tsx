@@ -1,15 +1,19 @@
-/** One asset: our player, status timeline, renditions, title, publish, trash and restore. */
+/** One asset: our player with its ad-cue bar, status timeline, renditions, poster picker, metadata and ad cues, section, title, publish, trash and restore. */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorWords } from '../api';
 import { useStudio } from '../ctx';
 import { loadPlayer } from '../player';
 import { navigate } from '../router';
 import { Badge, Field, Loading, PageHead, Problem, useLoad } from '../ui';
+import { CueBar } from './asset-cues';
+import { MetaEditor } from './asset-meta';
+import { PosterPicker } from './asset-poster';
+import { SectionPicker } from './asset-section';
 
 interface Asset {
   id: string; title: string; status: string; published: boolean; publish: string; duration_s: number | null; progress: number | null;
-  created_at: string; updated_at: string; error?: string; deleted_at?: string; external_id: string | null; ladder: string;
-  playback?: { hls: string; dash: string; poster: string; sprite: string; download: string };
+  created_at: string; updated_at: string; error?: string; deleted_at?: string; external_id: string | null; ladder: string; metadata: Record<string, unknown>;
+  playback?: { hls: string; dash: string; poster: string; sprite: string; thumbs_vtt?: string; download: string };
 }
 interface Job { id: string; type: string; status: string; progress: number | null; created_at: string; started_at: string | null; finished_at: string | null; error: string | null }
 interface Rendition { resolution: string; kbps: number; codecs: string }
@@ -36,6 +40,10 @@ export function AssetPage({ id }: { id: string }) {
   const [busy, setBusy] = useState(false);
   const [err, setErr] = useState<string | null>(null);
   const host = useRef<HTMLDivElement>(null);
+  const [cues, setCues] = useState<number[]>([]);
+  const video = () => host.current?.querySelector('video') ?? null;
+  const playerTime = () => { const v = video(); return v ? v.currentTime : null; };
+  const seek = (s: number) => { const v = video(); if (v) v.currentTime = s; };
   const asset = a.data;
   useEffect(() => { if (asset) setTitle(asset.title); }, [asset?.id]);
   useEffect(() => {
@@ -77,6 +85,7 @@ export function AssetPage({ id }: { id: string }) {
             <div class="player-wait"><p>{asset.status === 'failed' ? asset.error : t('processing')}</p>
               {asset.progress !== null && <progress max={100} value={asset.progress} aria-label={t('processing')} />}</div>
           )}
+          <CueBar cues={cues} duration={asset.duration_s} onSeek={seek} />
         </section>
         <section class="panel">
           <h2>{t('details')}</h2>
@@ -90,6 +99,7 @@ export function AssetPage({ id }: { id: string }) {
             <dt>{t('created')}</dt><dd>{f.date(asset.created_at)}</dd>
             <dt>ID</dt><dd><code dir="ltr">{asset.id}</code></dd>
           </dl>
+          {!asset.deleted_at && <SectionPicker id={asset.id} />}
           <div class="actions">
             {!asset.deleted_at && asset.status === 'ready' && !asset.published && can('assets:publish') &&
               <button type="button" class="primary" id="publish" disabled={busy} onClick={() => act('PATCH', base, { publish: true })}>{t('publish')}</button>}
@@ -109,8 +119,20 @@ export function AssetPage({ id }: { id: string }) {
             <table class="table" id="renditions"><thead><tr><th>{t('resolution')}</th><th>{t('bitrate')}</th><th>{t('codecs')}</th></tr></thead>
               <tbody>{rends.map((r) => <tr><td>{r.resolution}</td><td>{f.num(r.kbps)} kb/s</td><td dir="ltr"><code>{r.codecs}</code></td></tr>)}</tbody></table>
           )}
-          {asset.playback && <p><img src={asset.playback.poster} alt={t('poster')} class="poster" loading="lazy" /></p>}
         </section>
+        {asset.playback && !asset.deleted_at && (
+          <section class="panel wide" id="poster-panel">
+            <h2>{t('ap_poster_title')}</h2>
+            {can('assets:write') ? <PosterPicker id={asset.id} playback={asset.playback} playerTime={playerTime} onSeek={seek} onSaved={(r) => a.set(r as Asset)} />
+              : <img src={asset.playback.poster} alt={t('poster')} class="poster" loading="lazy" />}
+          </section>
+        )}
+        {!asset.deleted_at && can('assets:write') && (
+          <section class="panel wide" id="meta-panel">
+            <h2>{t('ap_meta_title')}</h2>
+            <MetaEditor asset={asset} cues={cues} setCues={setCues} playerTime={playerTime} onSeek={seek} onSaved={(r) => a.set(r as Asset)} />
+          </section>
+        )}
       </div>
     </>
   );

@@ -1,10 +1,11 @@
-/** Library: search, a virtual list of every asset (or the trash), and drag-and-drop upload of several files with progress. */
+/** Library: search, a virtual list of every asset (or the trash, or the sections), and drag-and-drop upload of several files with progress. */
 import { useEffect, useRef, useState } from 'preact/hooks';
 
 import { useStudio } from '../ctx';
 import { Badge, Empty, Loading, PageHead, Problem } from '../ui';
 import { VirtualList } from '../vlist';
 import { Uploader } from './uploader';
+import { Sections } from './sections';
 
 /** An asset as listed. */
 export interface AssetRow { id: string; title: string; status: string; published: boolean; duration_s: number | null; created_at: string; progress: number | null; deleted_at?: string }
@@ -14,6 +15,7 @@ export function Library() {
   const { t, f, get, cache } = useStudio();
   const [q, setQ] = useState(() => new URLSearchParams(location.search).get('q') ?? '');
   const [trash, setTrash] = useState(false);
+  const [sections, setSections] = useState(() => new URLSearchParams(location.search).get('view') === 'sections');
   // The first page of the plain list is kept across route changes (shown at once, then refreshed).
   const first = cache.get('lib:first') as { items: AssetRow[]; next_cursor: string | null } | undefined;
   const [items, setItems] = useState<AssetRow[]>(() => first?.items ?? []);
@@ -53,10 +55,14 @@ export function Library() {
     <>
       <PageHead title={t('nav_library')}>
         <div class="seg" role="group" aria-label={t('view')}>
-          <button type="button" aria-pressed={!trash} onClick={() => setTrash(false)}>{t('all_assets')}</button>
-          <button type="button" aria-pressed={trash} onClick={() => setTrash(true)} id="show-trash">{t('trash')}</button>
+          <button type="button" aria-pressed={!trash && !sections} onClick={() => { setSections(false); setTrash(false); }}>{t('all_assets')}</button>
+          <button type="button" aria-pressed={trash && !sections} onClick={() => { setSections(false); setTrash(true); }} id="show-trash">{t('trash')}</button>
+          <button type="button" aria-pressed={sections} onClick={() => setSections(true)} id="show-sections">{t('sec_title')}</button>
         </div>
       </PageHead>
+      {sections && <Sections />}
+      {/* Kept mounted (hidden) while the sections show: uploads in progress go on. */}
+      <div hidden={sections}>
       {!trash && <Uploader onDone={() => fetchPage(true)} />}
       <div class="toolbar">
         <input type="search" id="search" aria-label={t('search_assets')} placeholder={t('search_assets')} value={q} onInput={(e) => setQ(e.currentTarget.value)} />
@@ -75,6 +81,7 @@ export function Library() {
             </a>
           )} />
       )}
+      </div>
     </>
   );
 }
