@@ -4,6 +4,7 @@ import { useEffect } from 'preact/hooks';
 import { useStudio, type Me } from './ctx';
 import { navigate } from './router';
 import type { Key } from './i18n';
+import { Bell } from './bell';
 
 const NAV: [string, Key][] = [['/', 'nav_dashboard'], ['/library', 'nav_library'], ['/live', 'nav_live'], ['/guide', 'nav_guide'], ['/clips', 'nav_clips'], ['/delivery', 'nav_delivery'], ['/integrations', 'nav_integrations'], ['/team', 'nav_team']];
 
@@ -39,6 +40,7 @@ export function Shell({ path, children }: { path: string; children: ComponentChi
           <small>{t('studio')}</small>
         </a>
         <div class="top-actions">
+          <Bell />
           <button type="button" class="small" id="lang-switch" lang={lang === 'he' ? 'en' : 'he'} onClick={() => setLang(lang === 'he' ? 'en' : 'he')}>
             {lang === 'he' ? 'English' : 'עברית'}
           </button>

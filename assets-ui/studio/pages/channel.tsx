@@ -1,4 +1,4 @@
-/** One channel: state, start/stop, ingest addresses with copy buttons (secrets for operators), bitrate graph, logs, live player. */
+/** One channel: state, start/stop, settings, ingest addresses with copy buttons (secrets for operators), bitrate graph, per-input health, failover/gap history, logs, live player. */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorWords } from '../api';
 import { Chart } from '../chart';
@@ -7,6 +7,8 @@ import { loadPlayer } from '../player';
 import { segmentKbps } from '../livebitrate';
 import { Badge, CopyField, Loading, PageHead, Problem, useLoad } from '../ui';
 import type { ChannelView } from './live';
+import { ChannelEdit } from './channel-edit';
+import { addSample, HistoryPanel, InputsPanel, noSeries } from './channel-health';
 
 interface Ingest { srt: { primary: { url: string; port: number; passphrase: string }; backup: { url: string; port: number; passphrase: string }; latency_ms: number }; rtmp: { primary: { url: string; stream_key: string }; backup: { url: string; stream_key: string } } }
 const KEEP = 150; // points of the bitrate graph (2 s apart: five minutes)
@@ -18,6 +20,8 @@ export function ChannelPage({ id }: { id: string }) {
   const ing = useLoad(() => (can('channels:operate') ? get<Ingest>(`/v1/channels/${encodeURIComponent(id)}/ingest`) : Promise.resolve(null)), [id]);
   const logs = useLoad(() => (can('channels:operate') ? get<{ primary: string[]; backup: string[]; restarts: number }>(`/v1/channels/${encodeURIComponent(id)}/logs`) : Promise.resolve(null)), [id]);
   const [hist, setHist] = useState<{ times: number[]; kbps: (number | null)[] }>({ times: [], kbps: [] });
+  const [series, setSeries] = useState(noSeries);
+  const [editing, setEditing] = useState(false);
   const [busy, setBusy] = useState(false);
   const [err, setErr] = useState<string | null>(null);
   const host = useRef<HTMLDivElement>(null);
@@ -31,6 +35,7 @@ export function ChannelPage({ id }: { id: string }) {
         if (kbps !== null && n.input.bitrate_kbps === null) n.input = { ...n.input, bitrate_kbps: kbps };
         ch.set(n);
         setHist((o) => ({ times: [...o.times, Date.now() / 1000].slice(-KEEP), kbps: [...o.kbps, kbps].slice(-KEEP) }));
+        setSeries((o) => addSample(o, n, Date.now() / 1000));
       } catch { /* shown on the next success or by the page's error */ }
     }, 2000);
     return () => clearInterval(h);
@@ -58,12 +63,14 @@ export function ChannelPage({ id }: { id: string }) {
     <>
       <PageHead title={c.name}>
         <Badge status={c.status} />
+        {can('channels:write') && !editing && <button type="button" id="edit" onClick={() => setEditing(true)}>{t('lv_edit')}</button>}
         {can('channels:operate') && (c.started
           ? <button type="button" class="danger" id="stop" disabled={busy} onClick={() => act('stop')}>{t('stop')}</button>
           : <button type="button" class="primary" id="start" disabled={busy} onClick={() => act('start')}>{t('start')}</button>)}
       </PageHead>
       <Problem error={err} />
       <div class="grid2">
+        {editing && <ChannelEdit channel={c} onSaved={(n) => ch.set(n)} onClose={() => setEditing(false)} />}
         <section class="panel wide" id="health-panel" data-samples={hist.kbps.filter((v) => v !== null).length}>
           <h2>{t('health')}</h2>
           <dl class="kv inline" id="health">
@@ -71,6 +78,7 @@ export function ChannelPage({ id }: { id: string }) {
             <dt>{t('feed')}</dt><dd>{t(`feed_${c.feed}` as 'feed_none')}</dd>
             <dt>{t('recording')}</dt><dd><Badge status={`rec_${c.recording}`} /></dd>
             <dt>{t('bitrate')}</dt><dd id="bitrate"><bdi>{c.input.bitrate_kbps ? `${f.num(c.input.bitrate_kbps)} kb/s` : '—'}</bdi></dd>
+            <dt>{t('lv_fps')}</dt><dd id="fps"><bdi>{c.input.fps != null ? `${f.num(c.input.fps)} ${t('lv_fps_unit')}` : '—'}</bdi></dd>
             <dt>{t('resolution')}</dt><dd>{c.input.resolution ?? '—'}</dd>
             <dt>{t('codecs')}</dt><dd dir="ltr">{[c.input.video_codec, c.input.audio_codec].filter(Boolean).join(' / ') || '—'}</dd>
           </dl>
@@ -78,6 +86,8 @@ export function ChannelPage({ id }: { id: string }) {
           {hist.times.length > 1 ? <Chart timeLabel={t('time')} locale={lang === 'he' ? 'he-IL' : 'en-GB'} label={t('bitrate')} times={hist.times} values={[hist.kbps]} height={180} lines={[{ label: `${t('bitrate')} (kb/s)`, color: '#16a34a' }]} />
             : <p class="muted">{t('collecting')}</p>}
         </section>
+        <InputsPanel c={c} series={series} />
+        <HistoryPanel c={c} />
         {live && <section class="panel wide"><h2>{t('live_player')}</h2><div ref={host} class="player-host" id="live-player" /></section>}
         <section class="panel">
           <h2>{t('ingest')}</h2>

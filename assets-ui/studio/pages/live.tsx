@@ -8,10 +8,15 @@ import { Badge, Empty, Field, Loading, PageHead, Problem, useLoad } from '../ui'
 /** A channel as the API answers it (the parts the studio shows). */
 export interface ChannelView {
   id: string; slug: string; name: string; status: string; started: boolean; feed: string; recording: string;
-  input: { bitrate_kbps: number | null; resolution: string | null; video_codec: string | null; audio_codec: string | null; warnings?: { code: string; detail: string }[] };
+  input: { bitrate_kbps: number | null; fps?: number | null; resolution: string | null; video_codec: string | null; audio_codec: string | null; warnings?: { code: string; detail: string }[] };
+  inputs?: { primary: InputNow; backup: InputNow };
   ingest: { protocol: string; srt_ports: { primary: number; backup: number }; latency_ms: number; failover_s: number };
   ladder: string | unknown[]; playback: { hls: string }; created_at: string;
+  segment_s: number; dvr_window_s: number; timezone: string; recording_settings: { enabled: boolean; retention_hours: number };
 }
+
+/** One ingest input now, as the channel answers it. */
+export interface InputNow { connected: boolean; bitrate_kbps: number | null; fps: number | null; resolution: string | null; restarts: number }
 
 /** The channel list page. */
 export function Live() {
