@@ -12,15 +12,27 @@ import { identityService } from '../../src/features/identity/service';
 import { newId } from '../../src/kernel/ids';
 import { defaultTenant, makeClip, registerAsset, settled } from './transcode-helpers';
 
+/** A picture (file path, or `src` at `atS`) as 64x36 grey pixels, decoded by ffmpeg. */
+async function grey(input: string, atS?: number): Promise<Uint8Array> {
+  const p = Bun.spawn(['ffmpeg', '-nostdin', '-loglevel', 'error', ...(atS === undefined ? [] : ['-ss', String(atS)]), '-i', input,
+    '-frames:v', '1', '-vf', 'scale=64:36', '-pix_fmt', 'gray', '-f', 'rawvideo', 'pipe:1'], { stdout: 'pipe', stderr: 'ignore' });
+  const out = new Uint8Array(await new Response(p.stdout).arrayBuffer());
+  expect(await p.exited).toBe(0);
+  return out;
+}
+/** Mean absolute difference of two grey pictures. */
+const diff = (a: Uint8Array, b: Uint8Array) => a.reduce((n, v, i) => n + Math.abs(v - b[i]), 0) / a.length;
+
 let s: TestServer;
 let id = '';
 let duration = 0;
+let src = '';
 type View = { id: string; status: string; duration_s: number; playback: Record<string, string> };
 const j = async (r: Response) => r.json() as Promise<any>;
 
 beforeAll(async () => {
   s = await startTestServer({ env: { VS_TRANSCODE_ENCODER: 'libx264' } });
-  const src = await makeClip(join(s.dataDir, 'poster-src.mp4'), { seconds: 4, size: '320x180' });
+  src = await makeClip(join(s.dataDir, 'poster-src.mp4'), { seconds: 4, size: '320x180' });
   id = registerAsset(s.ctx, src);
   expect((await settled(s.ctx, id, 120_000)).status).toBe('ready');
   duration = (await j(await s.api('GET', `/v1/assets/${id}`))).duration_s;
@@ -51,6 +63,11 @@ test('a frame at a chosen time becomes the poster: new URL, JPEG and WebP, earli
   expect(p1.cache).toContain('immutable');
   expect([p1.body[0], p1.body[1]]).toEqual([0xff, 0xd8]);
   expect(Buffer.compare(Buffer.from(p1.body), Buffer.from(original.body))).not.toBe(0);
+  // It is the frame at 3.2 s: much closer to the source's frame there than to its frame at 0.5 s.
+  const file = join(s.dataDir, 'p1.jpg');
+  await Bun.write(file, p1.body);
+  const got = await grey(file), at = await grey(src, 3.2), early = await grey(src, 0.5);
+  expect(diff(got, at)).toBeLessThan(diff(got, early) / 2);
   const webp = readdirSync(outDir()).filter((f) => /^poster-.*\.webp$/.test(f));
   expect(webp.length).toBe(1);
   // GET answers the same poster; the other playback files are unchanged.
