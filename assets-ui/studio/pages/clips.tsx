@@ -1,71 +1,111 @@
-/** Clips: cut a clip from a channel's recording (start and end times), list clips and watch one with our player. */
-import { useEffect, useRef, useState } from 'preact/hooks';
+/**
+ * Catch-up and clips: the channel's recorded programmes (coverage, publish to the library with progress), a clip
+ * cutter on a timeline with a filmstrip from the recording (in/out handles snapping to frames or programme
+ * boundaries, or typed times), a preview of the range in our player, and the clips list.
+ */
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { errorWords } from '../api';
 import { useStudio } from '../ctx';
-import { loadPlayer } from '../player';
 import { Badge, Empty, Field, Loading, PageHead, Problem, useLoad } from '../ui';
 import { ChannelPick } from './channel-pick';
 import type { ChannelView } from './live';
+import { RangePlayer, rangeUrl } from './clip-player';
+import { Programmes } from './clip-programmes';
+import type { CatchupItem } from './clip-publish';
+import { Timeline, type Mark } from './clip-timeline';
+import { around, localInput, type Cut, type SnapMode, type Win } from './clip-time';
 
 interface Clip { id: string; channel_id: string; title: string | null; start_at: string; end_at: string; precision: string; status: string; expired: boolean; playback: { hls: string }; error?: string; created_at: string }
-const two = (n: number) => String(n).padStart(2, '0');
-const local = (t: number) => { const d = new Date(t); return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`; };
 
-function Watch({ clip }: { clip: Clip }) {
-  const { me } = useStudio();
-  const host = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    let p: { destroy?: () => void } | null = null;
-    let gone = false;
-    loadPlayer().then((r) => r.create(host.current!, { src: clip.playback.hls, tenant: me?.current_tenant?.slug ?? '', muted: '1', autoplay: '1' }))
-      .then((x) => { if (gone) x?.destroy?.(); else p = x; }, () => {});
-    return () => { gone = true; p?.destroy?.(); host.current?.replaceChildren(); };
-  }, [clip.id]);
-  return <div ref={host} class="player-host" id="clip-player" />;
+/** The newest two minutes of a recording, and a one-minute cut ending 10 s ago. */
+function recent(now: number): { win: Win; cut: Cut } {
+  return { win: { from: now - 120_000, to: now }, cut: { in: now - 70_000, out: now - 10_000 } };
 }
 
 /** The clips page. */
 export function Clips() {
-  const { t, f, can, api, get } = useStudio();
+  const { t, f, can, api, get, me } = useStudio();
   const [ch, setCh] = useState<ChannelView | null>(null);
-  const [form, setForm] = useState(() => ({ title: '', start: local(Date.now() - 70_000), end: local(Date.now() - 10_000), precision: 'segment' }));
+  const [view, setView] = useState(() => recent(Date.now()));
+  const [mode, setMode] = useState<SnapMode>('frame');
+  const [focused, setFocused] = useState<string | null>(null);
+  const [title, setTitle] = useState('');
+  const [precision, setPrecision] = useState('segment');
+  const [preview, setPreview] = useState<string | null>(null);
   const [err, setErr] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [open, setOpen] = useState<Clip | null>(null);
-  const list = useLoad(() => get<{ items: Clip[] }>('/v1/clips?limit=50'), []);
+  const list = useLoad(() => get<{ items: Clip[] }>(`/v1/clips?limit=50${ch ? `&channel_id=${ch.id}` : ''}`), [ch?.id]);
+  const progs = useLoad(() => (ch ? get<{ items: CatchupItem[] }>(`/v1/channels/${ch.id}/catchup`) : Promise.resolve({ items: [] })), [ch?.id]);
+  useEffect(() => { setView(recent(Date.now())); setFocused(null); setPreview(null); }, [ch?.id]);
+  const marks: Mark[] = useMemo(() => (progs.data?.items ?? []).map((p) => ({ id: p.id, title: p.title, from: Date.parse(p.play_start), to: Date.parse(p.play_end) })), [progs.data]);
+  const { win, cut } = view;
+  const setCut = (c: Cut) => setView((v) => ({ ...v, cut: c }));
+  const focus = (p: CatchupItem) => {
+    const from = Date.parse(p.play_start), to = Math.min(Date.parse(p.play_end), Date.now());
+    setView({ win: around(from, to), cut: { in: from, out: to } });
+    setFocused(p.id); setPreview(null);
+    if (!title) setTitle(p.title);
+  };
+  const zoom = (w: Win) => setView((v) => ({ ...v, win: { from: Math.round(w.from), to: Math.round(Math.min(w.to, Date.now())) } }));
+  const typed = (which: 'in' | 'out', value: string) => {
+    const ms = new Date(value).getTime();
+    if (Number.isFinite(ms)) setCut(which === 'in' ? { ...cut, in: ms } : { ...cut, out: ms });
+  };
   const create = async (e: Event) => {
     e.preventDefault();
     if (!ch) return;
     setBusy(true); setErr(null);
     try {
-      const c = await api<Clip>('POST', '/v1/clips', { channel_id: ch.id, start_at: new Date(form.start).toISOString(), end_at: new Date(form.end).toISOString(), precision: form.precision, ...(form.title ? { title: form.title } : {}) });
+      const c = await api<Clip>('POST', '/v1/clips', { channel_id: ch.id, start_at: new Date(cut.in).toISOString(), end_at: new Date(cut.out).toISOString(), precision, ...(title ? { title } : {}) });
       setOpen(c); list.reload();
     } catch (x) { setErr(errorWords(x)); } finally { setBusy(false); }
   };
+  const tenant = me?.current_tenant?.slug ?? '';
   return (
     <>
       <PageHead title={t('nav_clips')}><ChannelPick value={ch?.id ?? null} onPick={setCh} /></PageHead>
-      <div class="grid2">
+      {ch && <Programmes channelId={ch.id} list={progs} onFocus={focus} focused={focused} />}
+      <div class="grid2 c-grid">
         {can('clips:write') && ch && (
-          <section class="panel">
-            <h2>{t('cut_clip')}</h2>
-            <form onSubmit={create} id="clip-form">
-              <Field label={t('title')}><input id="clip-title" maxLength={500} value={form.title} onInput={(e) => setForm({ ...form, title: e.currentTarget.value })} /></Field>
-              <div class="row">
-                <Field label={t('clip_in')}><input id="clip-start" type="datetime-local" step={1} required value={form.start} onInput={(e) => setForm({ ...form, start: e.currentTarget.value })} /></Field>
-                <Field label={t('clip_out')}><input id="clip-end" type="datetime-local" step={1} required value={form.end} onInput={(e) => setForm({ ...form, end: e.currentTarget.value })} /></Field>
+          <section class="panel wide" aria-labelledby="cutter-title">
+            <div class="row-between">
+              <h2 id="cutter-title">{t('cut_clip')}</h2>
+              <div class="c-tools">
+                <fieldset class="c-snap"><legend>{t('c_snap')}</legend>
+                  <label><input type="radio" name="snap" value="frame" checked={mode === 'frame'} onChange={() => setMode('frame')} /> {t('c_snap_frames')}</label>
+                  <label><input type="radio" name="snap" value="programme" id="snap-programme" checked={mode === 'programme'} onChange={() => setMode('programme')} /> {t('c_snap_programmes')}</label>
+                </fieldset>
+                <button type="button" class="small" id="zoom-sel" onClick={() => zoom(around(cut.in, cut.out, 0.15))}>{t('c_zoom_sel')}</button>
+                <button type="button" class="small" id="zoom-out" onClick={() => { const span = win.to - win.from; zoom({ from: win.from - span / 2, to: win.to + span / 2 }); }}>{t('c_zoom_out')}</button>
+                <button type="button" class="small" id="zoom-recent" onClick={() => setView((v) => ({ ...v, win: recent(Date.now()).win }))}>{t('c_recent')}</button>
               </div>
-              <Field label={t('precision')}>
-                <select value={form.precision} onChange={(e) => setForm({ ...form, precision: e.currentTarget.value })}>
-                  <option value="segment">{t('precision_segment')}</option><option value="frame">{t('precision_frame')}</option>
-                </select>
-              </Field>
+            </div>
+            <Timeline channelId={ch.id} win={win} cut={cut} onCut={setCut} mode={mode} marks={marks} count={16} />
+            <form onSubmit={create} id="clip-form">
+              <div class="row">
+                <Field label={t('clip_in')}><input id="clip-start" type="datetime-local" step={1} required value={localInput(cut.in)} onInput={(e) => typed('in', e.currentTarget.value)} /></Field>
+                <Field label={t('clip_out')}><input id="clip-end" type="datetime-local" step={1} required value={localInput(cut.out)} onInput={(e) => typed('out', e.currentTarget.value)} /></Field>
+                <Field label={t('duration')}><output id="clip-length" dir="ltr">{((cut.out - cut.in) / 1000).toFixed(2)} s</output></Field>
+              </div>
+              <div class="row">
+                <Field label={t('title')}><input id="clip-title" maxLength={500} value={title} onInput={(e) => setTitle(e.currentTarget.value)} /></Field>
+                <Field label={t('precision')} hint={precision === 'frame' ? t('c_frame_hint') : t('c_segment_hint')}>
+                  <select id="clip-precision" value={precision} onChange={(e) => setPrecision(e.currentTarget.value)}>
+                    <option value="segment">{t('precision_segment')}</option><option value="frame">{t('precision_frame')}</option>
+                  </select>
+                </Field>
+              </div>
               <Problem error={err} />
-              <button type="submit" class="primary" disabled={busy}>{t('cut')}</button>
+              <div class="c-buttons">
+                <button type="button" id="preview" onClick={() => setPreview(rangeUrl(ch.playback.hls, ch.slug, tenant, cut.in, cut.out))}>{t('c_preview')}</button>
+                <button type="submit" class="primary" disabled={busy || cut.out <= cut.in}>{t('cut')}</button>
+              </div>
             </form>
           </section>
         )}
-        {open && <section class="panel"><h2>{open.title || t('clip')}</h2><Watch clip={open} /></section>}
+        {preview && <section class="panel"><h2>{t('c_preview')}</h2><RangePlayer src={preview} id="preview-player" /></section>}
+        {open && <section class="panel"><h2>{open.title || t('clip')}</h2><RangePlayer src={open.playback.hls} id="clip-player" /></section>}
         <section class="panel wide">
           <h2>{t('clips')}</h2>
           {list.loading && !list.data ? <Loading /> : list.error ? <Problem error={list.error} onRetry={list.reload} /> : !list.data?.items.length ? <Empty>{t('no_clips')}</Empty> : (

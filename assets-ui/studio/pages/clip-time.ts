@@ -1,0 +1,41 @@
+/** Pure helpers of the clip cutter: local date-time text, timeline positions and snapping. */
+
+const two = (n: number) => String(n).padStart(2, '0');
+/** Epoch ms as a `datetime-local` value (seconds). */
+export const localInput = (t: number) => { const d = new Date(t); return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`; };
+
+/** A time window of the timeline (epoch ms). */
+export interface Win { from: number; to: number }
+/** In and out points (epoch ms). */
+export interface Cut { in: number; out: number }
+/** How handles snap: to frames of the recording, or to programme boundaries (frames elsewhere). */
+export type SnapMode = 'frame' | 'programme';
+
+/** Position of `t` in the window, 0-100 (clamped). */
+export const pct = (w: Win, t: number) => Math.min(100, Math.max(0, ((t - w.from) / (w.to - w.from)) * 100));
+
+/** A time on the frame grid (`fps`, counted from the window start). */
+export function snapFrame(t: number, w: Win, fps: number): number {
+  const f = 1000 / fps;
+  return Math.min(w.to, Math.max(w.from, w.from + Math.round((t - w.from) / f) * f));
+}
+
+/** Snaps `t`: to the nearest programme boundary within 4% of the window in programme mode, else to the nearest frame. */
+export function snap(t: number, w: Win, fps: number, mode: SnapMode, bounds: number[]): number {
+  if (mode === 'programme') {
+    const reach = (w.to - w.from) * 0.04;
+    let best: number | null = null;
+    for (const b of [...bounds, w.from, w.to]) if (b >= w.from && b <= w.to && Math.abs(b - t) <= reach && (best === null || Math.abs(b - t) < Math.abs(best - t))) best = b;
+    if (best !== null) return best;
+  }
+  return Math.round(snapFrame(t, w, fps));
+}
+
+/** A window around a range with `pad` share on each side. */
+export const around = (from: number, to: number, pad = 0.08): Win => { const p = Math.max(1000, (to - from) * pad); return { from: Math.round(from - p), to: Math.round(to + p) }; };
+
+/** Whole-second-or-better clock text of epoch ms with tenths (for frame-precise handles). */
+export function clockText(t: number, timeFmt: (t: number) => string): string {
+  const tenths = Math.floor((t % 1000) / 100);
+  return `${timeFmt(t)}.${tenths}`;
+}

@@ -1,0 +1,88 @@
+/**
+ * The events inbox: the tenant's events newest first (GET /v1/events), filtered by type, older pages on demand, and
+ * new ones arriving live from the event stream. Unread = newer than the last "mark all read" (kept in this browser).
+ */
+import { useRef, useState } from 'preact/hooks';
+import { useStudio } from '../ctx';
+import { useEventStream, type Frame } from '../events';
+import { Empty, Loading, Problem, useLoad } from '../ui';
+
+interface Ev { seq: number; id: string; type: string; at: string; data: unknown }
+interface PageAnswer { items: Ev[]; next_before: number | null; event_types: string[] }
+
+const seenKey = (tenant: string) => `vs_inbox_seen_${tenant}`;
+function readSeen(tenant: string): number { try { return Number(localStorage.getItem(seenKey(tenant)) ?? 0) || 0; } catch { return 0; } }
+
+/** A short line of an event's data (ids and names first). */
+function summary(d: unknown): string {
+  if (!d || typeof d !== 'object') return String(d ?? '');
+  return Object.entries(d as Record<string, unknown>).filter(([, v]) => v !== null && typeof v !== 'object').slice(0, 4).map(([k, v]) => `${k}: ${String(v)}`).join(' · ');
+}
+
+/** The inbox panel. */
+export function Inbox() {
+  const { t, f, get, me } = useStudio();
+  const tenant = me?.current_tenant?.id ?? '';
+  const [type, setType] = useState('');
+  const typeNow = useRef(type);
+  typeNow.current = type;
+  const [seen, setSeen] = useState(() => readSeen(tenant));
+  const [extra, setExtra] = useState<{ live: Ev[]; older: Ev[]; next: number | null | undefined }>({ live: [], older: [], next: undefined });
+  const [openId, setOpenId] = useState<number | null>(null);
+  const page = useLoad(() => get<PageAnswer>(`/v1/events?limit=50${type ? `&type=${encodeURIComponent(type)}` : ''}`).then((r) => { setExtra({ live: [], older: [], next: undefined }); return r; }), [type]);
+  useEventStream((fr: Frame) => {
+    if (!fr.id || fr.event === 'stats.realtime') return;
+    const env = fr.data as { id: string; type: string; at: string; data: unknown };
+    const want = typeNow.current;
+    if (want && !(want.endsWith('.*') ? env.type.startsWith(want.slice(0, -1)) : env.type === want)) return;
+    const ev: Ev = { seq: Number(fr.id), id: env.id, type: env.type, at: env.at, data: env.data };
+    setExtra((x) => (x.live.some((e) => e.seq === ev.seq) ? x : { ...x, live: [ev, ...x.live].slice(0, 200) }));
+  }, 'stats_s=60');
+  const base = page.data?.items ?? [];
+  const top = base[0]?.seq ?? 0;
+  const items = [...extra.live.filter((e) => e.seq > top), ...base, ...extra.older];
+  const next = extra.next === undefined ? page.data?.next_before ?? null : extra.next;
+  const unread = items.filter((e) => e.seq > seen).length;
+  const more = async () => {
+    if (!next) return;
+    const r = await get<PageAnswer>(`/v1/events?limit=50&before=${next}${type ? `&type=${encodeURIComponent(type)}` : ''}`);
+    setExtra((x) => ({ ...x, older: [...x.older, ...r.items], next: r.next_before }));
+  };
+  const markRead = () => {
+    const max = items.reduce((m, e) => Math.max(m, e.seq), seen);
+    try { localStorage.setItem(seenKey(tenant), String(max)); } catch { /* storage off */ }
+    setSeen(max);
+  };
+  const families = [...new Set((page.data?.event_types ?? []).filter((x) => x.includes('.')).map((x) => `${x.split('.')[0]}.*`))];
+  return (
+    <section class="panel wide" aria-labelledby="inbox-title">
+      <div class="row-between">
+        <h2 id="inbox-title">{t('i_title')} <span class="badge b-live" aria-hidden="true">{t('i_live')}</span>{unread > 0 && <span class="badge i-unread" id="inbox-unread">{t('i_unread', { n: unread })}</span>}</h2>
+        <div class="c-tools">
+          <label class="pick"><span>{t('i_type')}</span>
+            <select id="inbox-type" value={type} onChange={(e) => setType(e.currentTarget.value)}>
+              <option value="">{t('i_all')}</option>
+              {families.map((x) => <option value={x}>{x}</option>)}
+              {(page.data?.event_types ?? []).map((x) => <option value={x}>{x}</option>)}
+            </select>
+          </label>
+          <button type="button" class="small" id="inbox-read" onClick={markRead} disabled={!unread}>{t('i_mark_read')}</button>
+        </div>
+      </div>
+      {page.loading && !page.data ? <Loading /> : page.error ? <Problem error={page.error} onRetry={page.reload} /> : !items.length ? <Empty>{t('i_none')}</Empty> : (
+        <ul class="i-list" id="inbox" aria-live="polite">{items.map((e) => (
+          <li key={e.seq} class={e.seq > seen ? 'i-new' : ''} data-type={e.type}>
+            <button type="button" class="link i-row" aria-expanded={openId === e.seq} onClick={() => setOpenId(openId === e.seq ? null : e.seq)}>
+              <code dir="ltr" class="i-type">{e.type}</code>
+              <span class="i-sum" dir="ltr">{summary(e.data)}</span>
+              <time dateTime={e.at}>{f.short(e.at)}</time>
+              {e.seq > seen && <span class="badge b-pending">{t('i_new')}</span>}
+            </button>
+            {openId === e.seq && <pre dir="ltr" class="i-data" aria-label={t('i_details')}>{JSON.stringify(e.data, null, 2)}</pre>}
+          </li>
+        ))}</ul>
+      )}
+      {next && <button type="button" class="small" id="inbox-more" onClick={more}>{t('i_more')}</button>}
+    </section>
+  );
+}
