@@ -18,7 +18,7 @@ const N = Number(values.requests), ASSETS = Number(values.assets);
 const dir = mkdtempSync(join(tmpdir(), 'vs-bench-mcp-'));
 const cfg = join(dir, 'bench.yml');
 writeFileSync(cfg, 'rate_limit: { per_second: 100000000, burst: 100000000 }\nlog_level: warn\n');
-const app = await startAppliance(join(dir, 'data'), { VS_CONFIG: cfg, VS_PRIVATE_ALLOWLIST: '127.0.0.0/8' });
+const app = await startAppliance(join(dir, 'data'), { VS_CONFIG: cfg, VS_PRIVATE_ALLOWLIST: '127.0.0.0/8', ...(process.env.BENCH_WORKERS ? { VS_DELIVERY_WORKERS: process.env.BENCH_WORKERS } : {}) });
 
 const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]; };
 const auth = { authorization: `Bearer ${app.key}` };

@@ -8,10 +8,13 @@ import { readLimited } from '../../kernel/http/body';
 import { BATCH_MAX, MCP_BODY_MAX, PROTOCOL_VERSIONS, checkHeaders, checkOrigin, mcpPrincipal } from './http-rules';
 import { openApiCatalogue } from './openapi-catalogue';
 import { auditCall, authInfoOf, buildPooledServer, buildServer, type CallLog, type McpDeps, type RequestPlan } from './server';
+import { isPlainRequest } from './direct-transport';
 import { ServerPool } from './server-pool';
 import { toolsFor } from './catalogue';
 import { auditQueue } from './audit-queue';
 import { MCP_DOC } from './doc';
+
+const JSON_HEADERS = { 'content-type': 'application/json', 'cache-control': 'no-store' };
 
 /** A JSON-RPC error answered before the SDK sees the message (parse error, invalid request, batch rules). */
 function rpcError(status: number, code: number, message: string): Response {
@@ -32,8 +35,9 @@ function planOf(msgs: unknown[]): RequestPlan | null {
 }
 
 /**
- * POST /mcp: the assistant endpoint over the official MCP SDK (a pooled McpServer and a fresh stateless web-standard
- * Streamable HTTP transport per request, JSON answers). Transport rules are checked here first: origin (403),
+ * POST /mcp: the assistant endpoint over the official MCP SDK, JSON answers. A single plain request goes to a pooled
+ * McpServer over its direct transport (direct-transport.ts says why); initialize, notifications and batches to a server
+ * built for the request behind the SDK's stateless web-standard Streamable HTTP transport. Transport rules are checked here first: origin (403),
  * key (401/403), Accept (406), Content-Type (415), MCP-Protocol-Version (400), body ≤ 1 MiB (413), batches only
  * for 2025-03-26 and at most 20. GET answers 405 with `Allow: POST` (no server-initiated stream).
  */
@@ -62,20 +66,31 @@ export function mcpRoutes(ctx: AppContext, app: () => AnyElysia) {
       if (plan.methods.has('initialize')) offerOurVersions(body);
       const log: CallLog = { handled: new Set() };
       const t0 = performance.now();
-      // initialize gets a server built for it (its answer shows the capabilities as registered); the rest a pooled one.
-      const pooled = plan.methods.has('initialize') ? null : deps.pool.take(plan.methods.has('tools/list') ? 'list' : 'call', toolsFor(p));
-      const server = pooled?.server ?? buildServer(p, plan, deps);
+      const authInfo = authInfoOf({ env: { ctx, p }, req: request, log, args: plan.args });
+      // Tool calls the SDK refused before a handler ran (bad arguments, unknown tool) are audited here.
+      const auditRefused = () => { for (const [id, name] of plan.calls) if (!log.handled.has(id)) auditCall(deps.audit, p, request, name, plan.args.get(id), 'rejected', performance.now() - t0); };
+      if (isPlainRequest(body)) {
+        // The common case — one request, not initialize: a pooled server over its direct transport.
+        const lease = await deps.pool.take(plan.methods.has('tools/list') ? 'list' : 'call', toolsFor(p));
+        try {
+          const answer = await lease.transport.exchange(body, authInfo);
+          auditRefused();
+          return new Response(JSON.stringify(answer), { headers: JSON_HEADERS });
+        } finally { deps.pool.give(lease); }
+      }
+      // initialize, notifications, batches and anything the SDK must judge: the web-standard transport on a server
+      // built for the request (initialize's answer shows the capabilities as registered).
+      const server = buildServer(p, plan, deps);
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);
       try {
-        const res = await transport.handleRequest(sdkRequest(request, version), { parsedBody: body, authInfo: authInfoOf({ env: { ctx, p }, req: request, log, args: plan.args }) });
-        // Tool calls the SDK refused before a handler ran (bad arguments, unknown tool) are audited here.
-        for (const [id, name] of plan.calls) if (!log.handled.has(id)) auditCall(deps.audit, p, request, name, plan.args.get(id), 'rejected', performance.now() - t0);
+        const res = await transport.handleRequest(sdkRequest(request, version), { parsedBody: body, authInfo });
+        auditRefused();
         res.headers.set('cache-control', 'no-store');
         return res;
       } finally {
-        // Released after the answer is handed over: the transport is closed, a pooled server waits for the next request.
-        setImmediate(() => { void (pooled ? deps.pool.give(pooled.key, server) : server.close()).catch(() => {}); });
+        // Closed after the answer is handed over.
+        setImmediate(() => { void server.close().catch(() => {}); });
       }
     }, { parse: 'none', detail: MCP_DOC });
 }

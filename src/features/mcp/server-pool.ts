@@ -1,36 +1,50 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Tool } from './tool';
+import { DirectTransport } from './direct-transport';
 
 /** How many idle servers one shape × tool set keeps, and how many shapes are kept at all. */
 const IDLE_PER_KEY = 4;
 const KEYS_MAX = 64;
 
+/** A pooled server with the direct transport it stays connected to, and the key it goes back under. */
+export interface Lease { server: McpServer; transport: DirectTransport; key: string }
+
 /**
- * Idle MCP servers by shape and allowed tool set. Building a server (SDK objects, handler maps, tool registration)
- * was a fifth of a small call; the stateless transport stays one per request (the SDK refuses reuse), the server is
- * taken from here, connected to it, and given back once the answer is out and the transport closed. A server is
- * used by one request at a time; the request's key and bookkeeping reach its handlers through `authInfo`.
+ * Idle MCP servers by shape and allowed tool set, each connected once to its own DirectTransport. Building a server
+ * (SDK objects, handler maps, tool registration) was a fifth of a small call, and connecting and closing a transport
+ * per request most of the rest; a lease serves one request at a time and goes back when its answer is out. The
+ * request's key and bookkeeping reach the handlers through `authInfo`.
  */
 export class ServerPool {
-  private idle = new Map<string, McpServer[]>();
+  private idle = new Map<string, Lease[]>();
   constructor(private build: (shape: 'list' | 'call', allowed: readonly Tool[]) => McpServer) {}
 
-  /** An idle server for this shape and tool set (built when none waits), with the key to give it back under. */
-  take(shape: 'list' | 'call', allowed: readonly Tool[]): { server: McpServer; key: string } {
+  /** An idle server for this shape and tool set (built and connected when none waits). */
+  async take(shape: 'list' | 'call', allowed: readonly Tool[]): Promise<Lease> {
     const key = `${shape}:${allowed.map((t) => t.name).join(',')}`;
-    const server = this.idle.get(key)?.pop() ?? this.build(shape, allowed);
-    return { server, key };
+    const idle = this.idle.get(key)?.pop();
+    if (idle) return idle;
+    const server = this.build(shape, allowed);
+    const transport = new DirectTransport();
+    await server.connect(transport);
+    return { server, transport, key };
   }
 
-  /** Closes the server's transport and keeps the server for the next request (dropped when enough are idle). */
-  async give(key: string, server: McpServer): Promise<void> {
-    await server.close();
-    let list = this.idle.get(key);
+  /** Keeps the lease for the next request (closed when enough are idle). */
+  give(lease: Lease): void {
+    let list = this.idle.get(lease.key);
     if (!list) {
-      if (this.idle.size >= KEYS_MAX) this.idle.clear();
+      if (this.idle.size >= KEYS_MAX) this.drop();
       list = [];
-      this.idle.set(key, list);
+      this.idle.set(lease.key, list);
     }
-    if (list.length < IDLE_PER_KEY) list.push(server);
+    if (list.length < IDLE_PER_KEY) list.push(lease);
+    else void lease.server.close().catch(() => {});
+  }
+
+  /** Closes and forgets every idle server. */
+  drop(): void {
+    for (const list of this.idle.values()) for (const l of list) void l.server.close().catch(() => {});
+    this.idle.clear();
   }
 }
