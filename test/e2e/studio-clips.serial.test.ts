@@ -45,7 +45,7 @@ async function onTimeline(page: Page): Promise<void> {
   await page.goto(`${s.url}/studio/clips?channel=${ch.slug}`);
   await page.click(`#programmes tr[data-id="${prog.id}"] .c-focus`);
   await waitFor('the filmstrip frames', () => page.evaluate(() => {
-    const imgs = [...document.querySelectorAll<HTMLImageElement>('#filmstrip img')];
+    const imgs = Array.from(document.querySelectorAll<HTMLImageElement>('#filmstrip img'));
     return imgs.length >= 3 && imgs.every((i) => i.complete && i.naturalWidth > 0);
   }), 90_000, 250);
 }
