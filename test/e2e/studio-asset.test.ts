@@ -155,6 +155,9 @@ async function journey(lang: 'en' | 'he'): Promise<void> {
     await page.locator('#meta-panel').scrollIntoViewIfNeeded();
     await shot(page, `asset-meta-${lang}`);
     if (lang === 'he') expect(await page.textContent('#meta-panel')).toContain('נקודות פרסומת');
+    // The top of the page: the player with the ad-cue markers under it, details with the section.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot(page, `asset-cues-${lang}`);
 
     // At most 50 cues: typed one after another, then adding is off.
     if (lang === 'en') {
@@ -170,3 +173,18 @@ async function journey(lang: 'en' | 'he'): Promise<void> {
 
 test('EN: sections, section picker, poster from the strip and the player, metadata and ad cues', () => journey('en'), 240_000);
 test('HE: the same journey right to left', () => journey('he'), 240_000);
+
+test('phone width (HE): the asset page and the sections fit 390 px, the strip and tables scroll inside', async () => {
+  const page = await studioTab(browser, s, { lang: 'he', phone: true });
+  try {
+    const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1);
+    await page.goto(`${s.url}/studio/library/${assets.he}`);
+    await page.waitForSelector('#frame-strip .frame');
+    await page.waitForSelector('#meta-form');
+    expect(await fits()).toBe(true);
+    await shot(page, 'phone-asset-he');
+    await page.goto(`${s.url}/studio/library?view=sections`);
+    await page.waitForSelector('#section-list');
+    expect(await fits()).toBe(true);
+  } finally { await page.context().close(); }
+}, 120_000);
