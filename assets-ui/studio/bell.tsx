@@ -50,7 +50,9 @@ export function Bell() {
   return (
     <div class="bell" ref={box} style={{ position: 'relative' }}>
       <button type="button" class="small" id="bell" aria-expanded={open} aria-controls="bell-list" aria-label={t('lv_alerts_n', { n })} onClick={() => setOpen(!open)}>
-        <span aria-hidden="true">🔔</span> <span id="bell-count" class={n ? 'badge b-firing' : 'badge'}>{f.num(n)}</span>
+        <svg aria-hidden="true" width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" style={{ verticalAlign: 'middle' }}>
+          <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" /><path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
+        </svg> <span id="bell-count" class={n ? 'badge b-firing' : 'badge'}>{f.num(n)}</span>
       </button>
       {open && (
         <div id="bell-list" class="panel" role="region" aria-label={t('lv_alerts')}
@@ -62,7 +64,7 @@ export function Bell() {
               {items.map((a) => (
                 <li key={a.id} class="bell-alert" data-id={a.id}>
                   <Badge status={a.severity} /> <strong>{a.monitor_name}</strong>
-                  <div>{a.summary}</div>
+                  <div dir="auto">{a.summary}</div>
                   <small class="muted">{t('lv_since', { t: f.short(a.started_at) })}</small>{' '}
                   {a.acked_at ? <small class="acked">{t('lv_acked', { t: f.short(a.acked_at) })}</small>
                     : <button type="button" class="small ack" onClick={() => ack(a.id)}>{t('lv_ack')}</button>}

@@ -42,7 +42,7 @@ test('edit a channel (error kept, then saved), push SRT to primary and backup �
     await page.click('#edit-channel button[type=submit]');
     await page.waitForSelector('#edit-channel .field-error');
     expect(await page.textContent('#edit-channel .field-error')).toContain('time zone');
-    expect(await page.textContent('#edit-channel [role=alert].problem')).toContain('timezone');
+    expect(await page.textContent('#edit-channel [role=alert].problem')).toContain('Guide time zone: unknown IANA time zone');
     expect(await page.inputValue('#edit-name')).toBe('Studio failover desk');
     expect(await page.inputValue('#edit-failover')).toBe('2');
     expect(await page.getAttribute('#edit-timezone', 'aria-invalid')).toBe('true');
@@ -77,6 +77,7 @@ test('edit a channel (error kept, then saved), push SRT to primary and backup �
     expect(api.inputs.primary).toMatchObject({ connected: true });
     expect(api.inputs.backup).toMatchObject({ connected: true });
     expect(api.inputs.primary.fps).toBeGreaterThan(10);
+    await page.locator('#inputs-panel').scrollIntoViewIfNeeded();
     await shot(page, 'channel-inputs-en');
 
     // The primary's encoder stops: the backup takes over within failover_s; the history lists the switch with its time.
@@ -108,6 +109,7 @@ test('edit a channel (error kept, then saved), push SRT to primary and backup �
     const h = await json(await s.api('GET', `/v1/channels/${ch.id}/history`));
     expect(h.failovers.length).toBeGreaterThanOrEqual(1);
     expect(h.gaps.some((g: Json) => !g.open && g.duration_s >= 1)).toBe(true);
+    await page.locator('#history-panel').scrollIntoViewIfNeeded();
     await shot(page, 'channel-history-en');
 
     // Hebrew: the same page reads right to left, the history and inputs in Hebrew, the bell still counting.
@@ -121,6 +123,10 @@ test('edit a channel (error kept, then saved), push SRT to primary and backup �
       await waitFor('the Hebrew bell', async () => (await he.textContent('#bell-count'))?.trim() === '1', 15_000, 200);
       await waitFor('per-input graphs in Hebrew', async () => (await he.locator('#input-primary canvas').count()) > 0, 60_000, 250);
       expect(await he.textContent('#inputs-panel')).toContain('קצב פריימים');
+      await he.locator('#history-panel').scrollIntoViewIfNeeded();
+      await shot(he, 'channel-history-he');
+      await he.locator('#inputs-panel').scrollIntoViewIfNeeded();
+      await shot(he, 'channel-inputs-he');
       // The bell's list sits inside the window on the inline-end side (the left in Hebrew).
       await he.click('#bell');
       const list = (await he.locator('#bell-list').boundingBox())!;

@@ -8,7 +8,7 @@ export const EN_LIVE = {
   lv_restart_note: 'Changing the latency, segment duration, packaging or recording restarts a running channel (viewers see a short break).',
   lv_custom_ladder: 'Custom rungs (kept as they are)', lv_no_changes: 'Nothing changed.', lv_fix_fields: 'Check the fields marked below.',
   // per-input health
-  lv_inputs: 'Inputs', lv_connected: 'receiving', lv_not_connected: 'nothing arriving', lv_on_air: 'on air', lv_fps: 'Frame rate',
+  lv_inputs: 'Inputs', lv_connected: 'receiving', lv_not_connected: 'nothing arriving', lv_on_air: 'on air', lv_fps: 'Frame rate', lv_restarts: 'Restarts',
   lv_fps_unit: 'frames/s', lv_input_graph: '{input}: bitrate and frame rate', lv_collecting_input: 'Waiting for media on this input…',
   // history
   lv_history: 'Failovers and recording', lv_history_hint: 'The last {h} hours, newest first.', lv_no_history: 'No feed changes or recording gaps in this period.',

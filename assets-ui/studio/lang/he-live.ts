@@ -10,7 +10,7 @@ export const HE_LIVE: Record<keyof typeof EN_LIVE, string> = {
   lv_restart_note: 'שינוי ההשהיה, אורך המקטע, האריזה או ההקלטה מפעיל מחדש ערוץ פעיל (הצופים רואים הפסקה קצרה).',
   lv_custom_ladder: 'שלבים מותאמים (נשארים כפי שהם)', lv_no_changes: 'לא שונה דבר.', lv_fix_fields: 'יש לבדוק את השדות המסומנים למטה.',
   // per-input health
-  lv_inputs: 'קלטים', lv_connected: 'מקבל', lv_not_connected: 'לא מגיע דבר', lv_on_air: 'בשידור', lv_fps: 'קצב פריימים',
+  lv_inputs: 'קלטים', lv_connected: 'מקבל', lv_not_connected: 'לא מגיע דבר', lv_on_air: 'בשידור', lv_fps: 'קצב פריימים', lv_restarts: 'הפעלות מחדש',
   lv_fps_unit: 'פריימים/שנייה', lv_input_graph: '{input}: קצב סיביות וקצב פריימים', lv_collecting_input: 'ממתין למדיה בקלט הזה…',
   // history
   lv_history: 'מעברים והקלטה', lv_history_hint: '{h} השעות האחרונות, מהחדש לישן.', lv_no_history: 'אין החלפות אות או פערים בהקלטה בתקופה הזו.',

@@ -2,6 +2,7 @@
 import { useState } from 'preact/hooks';
 import { ApiError, errorWords } from '../api';
 import { useStudio } from '../ctx';
+import type { Key } from '../i18n';
 import { Field, Problem } from '../ui';
 import type { ChannelView } from './live';
 
@@ -60,8 +61,14 @@ export function ChannelEdit({ channel, onSaved, onClose }: { channel: ChannelVie
       const byField: Record<string, string> = {};
       if (x instanceof ApiError) for (const fe of x.fields) if (fe.field) byField[fe.field] = fe.detail;
       setFields(byField);
-      setErr(Object.keys(byField).length ? `${t('lv_fix_fields')} ${errorWords(x)}` : errorWords(x));
+      // Field errors in words: each named by its label as the form shows it.
+      const named = Object.entries(byField).map(([k, v]) => `${labelOf(k) ?? k}: ${v}`).join('; ');
+      setErr(named ? `${t('lv_fix_fields')} ${named}` : errorWords(x));
     } finally { setBusy(false); }
+  };
+  const labelOf = (field: string): string | null => {
+    const k = (Object.keys(fieldOf) as (keyof Form)[]).find((x) => fieldOf[x] === field);
+    return k ? t(LABELS[k]) : null;
   };
   const fe = (...names: string[]) => {
     const m = names.map((n) => fields[n]).find(Boolean);
@@ -106,7 +113,13 @@ export function ChannelEdit({ channel, onSaved, onClose }: { channel: ChannelVie
   );
 }
 
-/** The API field each form value maps to (for aria-invalid). */
+/** The label of each form value. */
+const LABELS: Record<keyof Form, Key> = {
+  name: 'name', protocol: 'lv_protocol', latency: 'lv_latency', failover: 'lv_failover', ladder: 'packaging', segment: 'lv_segment',
+  dvr: 'lv_dvr', rec: 'lv_rec_enabled', retention: 'lv_retention', timezone: 'lv_timezone',
+};
+
+/** The API field each form value maps to (for aria-invalid and the labels of field errors). */
 const fieldOf: Record<keyof Form, string> = {
   name: 'name', protocol: 'ingest.protocol', latency: 'ingest.latency_ms', failover: 'ingest.failover_s', ladder: 'ladder', segment: 'segment_s',
   dvr: 'dvr_window_s', rec: 'recording.enabled', retention: 'recording.retention_hours', timezone: 'timezone',
