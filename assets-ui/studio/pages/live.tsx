@@ -49,7 +49,7 @@ export function Live() {
                   <tr key={c.id}>
                     <td><a href={`/studio/live/${c.id}`}>{c.name}</a> <small class="muted" dir="ltr">{c.slug}</small></td>
                     <td><Badge status={c.status} /></td><td>{t(`feed_${c.feed}` as 'feed_none')}</td><td><Badge status={`rec_${c.recording}`} /></td>
-                    <td class="muted">{c.input.bitrate_kbps ? `${f.num(c.input.bitrate_kbps)} kb/s` : '—'} {c.input.resolution ?? ''}</td>
+                    <td class="muted"><bdi>{c.input.bitrate_kbps ? `${f.num(c.input.bitrate_kbps)} kb/s` : '—'}</bdi> {c.input.fps ? <bdi>{`${f.num(c.input.fps)} ${t('lv_fps_unit')}`}</bdi> : ''} {c.input.resolution ?? ''}</td>
                   </tr>
                 ))}</tbody>
               </table>
