@@ -8,7 +8,7 @@ import { useEventStream, type Frame } from '../events';
 import { Empty, Loading, Problem, useLoad } from '../ui';
 
 interface Ev { seq: number; id: string; type: string; at: string; data: unknown }
-interface PageAnswer { items: Ev[]; next_before: number | null; event_types: string[] }
+interface PageAnswer { items: Ev[]; next_before: number | null; last_seq: number; event_types: string[] }
 
 const seenKey = (tenant: string) => `vs_inbox_seen_${tenant}`;
 function readSeen(tenant: string): number { try { return Number(localStorage.getItem(seenKey(tenant)) ?? 0) || 0; } catch { return 0; } }
@@ -17,6 +17,14 @@ function readSeen(tenant: string): number { try { return Number(localStorage.get
 function summary(d: unknown): string {
   if (!d || typeof d !== 'object') return String(d ?? '');
   return Object.entries(d as Record<string, unknown>).filter(([, v]) => v !== null && typeof v !== 'object').slice(0, 4).map(([k, v]) => `${k}: ${String(v)}`).join(' · ');
+}
+
+/** The live part: the event stream from the loaded page's `last_seq` on (nothing between the two is missed). */
+function Live({ after, onFrame }: { after: number; onFrame: (f: Frame) => void }) {
+  const cb = useRef(onFrame);
+  cb.current = onFrame;
+  useEventStream((f) => cb.current(f), `stats_s=60&last_event_id=${after}`);
+  return null;
 }
 
 /** The inbox panel. */
@@ -30,14 +38,14 @@ export function Inbox() {
   const [extra, setExtra] = useState<{ live: Ev[]; older: Ev[]; next: number | null | undefined }>({ live: [], older: [], next: undefined });
   const [openId, setOpenId] = useState<number | null>(null);
   const page = useLoad(() => get<PageAnswer>(`/v1/events?limit=50${type ? `&type=${encodeURIComponent(type)}` : ''}`).then((r) => { setExtra({ live: [], older: [], next: undefined }); return r; }), [type]);
-  useEventStream((fr: Frame) => {
+  const onFrame = (fr: Frame) => {
     if (!fr.id || fr.event === 'stats.realtime') return;
     const env = fr.data as { id: string; type: string; at: string; data: unknown };
     const want = typeNow.current;
     if (want && !(want.endsWith('.*') ? env.type.startsWith(want.slice(0, -1)) : env.type === want)) return;
     const ev: Ev = { seq: Number(fr.id), id: env.id, type: env.type, at: env.at, data: env.data };
     setExtra((x) => (x.live.some((e) => e.seq === ev.seq) ? x : { ...x, live: [ev, ...x.live].slice(0, 200) }));
-  }, 'stats_s=60');
+  };
   const base = page.data?.items ?? [];
   const top = base[0]?.seq ?? 0;
   const items = [...extra.live.filter((e) => e.seq > top), ...base, ...extra.older];
@@ -69,6 +77,7 @@ export function Inbox() {
           <button type="button" class="small" id="inbox-read" onClick={markRead} disabled={!unread}>{t('i_mark_read')}</button>
         </div>
       </div>
+      {page.data && <Live after={page.data.last_seq} onFrame={onFrame} />}
       {page.loading && !page.data ? <Loading /> : page.error ? <Problem error={page.error} onRetry={page.reload} /> : !items.length ? <Empty>{t('i_none')}</Empty> : (
         <ul class="i-list" id="inbox" aria-live="polite">{items.map((e) => (
           <li key={e.seq} class={e.seq > seen ? 'i-new' : ''} data-type={e.type}>

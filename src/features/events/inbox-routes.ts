@@ -14,6 +14,7 @@ export const InboxPage = t.Object({
     data: t.Unknown({ description: 'the event\'s `data`, as in webhook deliveries' }),
   })),
   next_before: t.Union([Int(), t.Null()], { description: '`before` for the next (older) page; null at the end' }),
+  last_seq: Int({ description: 'the tenant\'s newest event `seq`, whatever the filter (0 when none): open the event stream with `last_event_id` = this to miss nothing after this page' }),
   event_types: t.Array(t.String(), { description: 'every event type (for a filter)' }),
 });
 
@@ -28,6 +29,6 @@ export function inboxRoutes(ctx: AppContext) {
         before: t.Optional(t.Integer({ minimum: 1, description: 'only events with a smaller `seq` (the previous page\'s `next_before`)' })),
         limit: t.Optional(t.Integer({ minimum: 1, maximum: 200, description: '1-200 (default 50)' })),
       }),
-      detail: doc('Events', 'List events', 'רשימת אירועים', 'The events inbox: the events the tenant received (the same as webhooks and the event stream send), newest first. `type` keeps one type or a family (`asset.*`); page with `before` = the previous answer\'s `next_before`; `limit` 1-200 (default 50). New events arrive on `GET /v1/events/stream`, whose `id:` is an item\'s `seq`.', answers({ 200: InboxPage })),
+      detail: doc('Events', 'List events', 'רשימת אירועים', 'The events inbox: the events the tenant received (the same as webhooks and the event stream send), newest first. `type` keeps one type or a family (`asset.*`); page with `before` = the previous answer\'s `next_before`; `limit` 1-200 (default 50). New events arrive on `GET /v1/events/stream` (its `id:` is an item\'s `seq`; open it with `last_event_id` = `last_seq` to miss nothing).', answers({ 200: InboxPage })),
     });
 }

@@ -7,7 +7,7 @@ import { invalid } from '../../kernel/errors';
 export interface InboxItem { seq: number; id: string; type: string; at: string; data: unknown }
 
 /** Reads one page: `type` exact (`asset.ready`) or a family (`asset.*`), `before` a seq, `limit` 1-200. */
-export function inboxPage(db: Db, tenantId: string, q: { type?: string; before?: number | string; limit?: number | string }): { items: InboxItem[]; next_before: number | null } {
+export function inboxPage(db: Db, tenantId: string, q: { type?: string; before?: number | string; limit?: number | string }): { items: InboxItem[]; next_before: number | null; last_seq: number } {
   const limit = q.limit === undefined ? 50 : Number(q.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw invalid('limit', 'integer 1-200');
   const before = q.before === undefined ? Number.MAX_SAFE_INTEGER : Number(q.before);
@@ -24,5 +24,6 @@ export function inboxPage(db: Db, tenantId: string, q: { type?: string; before?:
   return {
     items: page.map((r) => ({ seq: r.seq, id: r.id, type: r.type, at: iso(r.at), data: JSON.parse(r.data) as unknown })),
     next_before: rows.length > limit ? page[page.length - 1].seq : null,
+    last_seq: db.query<{ s: number | null }, [string]>('SELECT MAX(seq) AS s FROM events WHERE tenant_id = ?').get(tenantId)?.s ?? 0,
   };
 }

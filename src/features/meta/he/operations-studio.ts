@@ -10,6 +10,6 @@ export const HE_STUDIO_OPS: Record<string, { summary: string; description: strin
   },
   listEvents: {
     summary: 'רשימת אירועים',
-    description: 'תיבת האירועים: האירועים שהדייר קיבל (אותם אירועים ש-webhooks וזרם האירועים שולחים), מהחדש לישן. `type` משאיר סוג אחד או משפחה (`asset.*`); דפדוף עם `before` = ה-`next_before` של התשובה הקודמת; `limit` בין 1 ל-200 (ברירת מחדל 50). אירועים חדשים מגיעים ב-`GET /v1/events/stream`, שה-`id:` שלו הוא ה-`seq` של פריט.',
+    description: 'תיבת האירועים: האירועים שהדייר קיבל (אותם אירועים ש-webhooks וזרם האירועים שולחים), מהחדש לישן. `type` משאיר סוג אחד או משפחה (`asset.*`); דפדוף עם `before` = ה-`next_before` של התשובה הקודמת; `limit` בין 1 ל-200 (ברירת מחדל 50). אירועים חדשים מגיעים ב-`GET /v1/events/stream` (ה-`id:` שלו הוא ה-`seq` של פריט; פותחים אותו עם `last_event_id` = `last_seq` כדי לא לפספס דבר).',
   },
 };
