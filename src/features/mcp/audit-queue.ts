@@ -8,8 +8,8 @@ const FLUSH_AT = 200;
 
 /** Buffers audit entries and writes each batch in one SQLite transaction (one commit instead of one per call). */
 export interface AuditQueue {
-  /** Queues one entry (written within AUDIT_FLUSH_MS, or at once when 200 are waiting). */
-  add(e: AuditEntry): void;
+  /** Queues one entry, or a function that makes it at write time (written within AUDIT_FLUSH_MS, or at once when 200 are waiting). */
+  add(e: AuditEntry | (() => AuditEntry)): void;
   /** Writes everything queued now. */
   flush(): void;
 }
@@ -21,7 +21,7 @@ export interface AuditQueue {
  * power cut also those committed since the last ordinary commit, see flush).
  */
 export function auditQueue(ctx: AppContext): AuditQueue {
-  let pending: AuditEntry[] = [];
+  let pending: (AuditEntry | (() => AuditEntry))[] = [];
   let timer: ReturnType<typeof setTimeout> | null = null;
   const flush = () => {
     if (timer) { clearTimeout(timer); timer = null; }
@@ -33,7 +33,7 @@ export function auditQueue(ctx: AppContext): AuditQueue {
     // loop for 1-10 ms every 100 ms under a stream of calls (8 % of the MCP bench's profile); a power cut may lose the
     // entries of the last moments, which the queue's interval already allows.
     ctx.db.exec('PRAGMA synchronous = NORMAL');
-    try { tx(ctx.db, () => { for (const e of batch) audit(ctx, e); }); } catch (err) {
+    try { tx(ctx.db, () => { for (const e of batch) audit(ctx, typeof e === 'function' ? e() : e); }); } catch (err) {
       ctx.log.error('mcp audit batch not written', { entries: batch.length, error: String(err) });
     } finally { ctx.db.exec('PRAGMA synchronous = FULL'); }
   };

@@ -34,7 +34,7 @@ export function checkOrigin(ctx: AppContext, req: Request): void {
 
 /** True when an Accept header leaves application/json acceptable (absent, * / *, application/*, or named with q > 0). */
 export function acceptsJson(accept: string | null): boolean {
-  if (accept === null || accept.trim() === '') return true;
+  if (accept === null || accept === 'application/json, text/event-stream' || accept.trim() === '') return true;
   // Without parameters every listed range has q=1: JSON is acceptable when one of them matches it.
   if (!accept.includes(';')) {
     for (const part of accept.split(',')) {

@@ -10,7 +10,6 @@ import { openApiCatalogue } from './openapi-catalogue';
 import { auditCall, authInfoOf, buildPooledServer, buildServer, type CallLog, type McpDeps, type RequestPlan } from './server';
 import { isPlainRequest } from './direct-transport';
 import { ServerPool } from './server-pool';
-import { toolsFor } from './catalogue';
 import { auditQueue } from './audit-queue';
 import { MCP_DOC } from './doc';
 
@@ -71,7 +70,7 @@ export function mcpRoutes(ctx: AppContext, app: () => AnyElysia) {
       const auditRefused = () => { for (const [id, name] of plan.calls) if (!log.handled.has(id)) auditCall(deps.audit, p, request, name, plan.args.get(id), 'rejected', performance.now() - t0); };
       if (isPlainRequest(body)) {
         // The common case — one request, not initialize: a pooled server over its direct transport.
-        const lease = await deps.pool.take(plan.methods.has('tools/list') ? 'list' : 'call', toolsFor(p));
+        const lease = await deps.pool.take(plan.methods.has('tools/list') ? 'list' : 'call', p);
         try {
           const answer = await lease.transport.exchange(body, authInfo);
           auditRefused();

@@ -1,6 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Tool } from './tool';
+import type { Principal } from '../../kernel/http/auth';
 import { DirectTransport } from './direct-transport';
+import { toolsFor } from './catalogue';
 
 /** How many idle servers one shape × tool set keeps, and how many shapes are kept at all. */
 const IDLE_PER_KEY = 4;
@@ -19,12 +21,13 @@ export class ServerPool {
   private idle = new Map<string, Lease[]>();
   constructor(private build: (shape: 'list' | 'call', allowed: readonly Tool[]) => McpServer) {}
 
-  /** An idle server for this shape and tool set (built and connected when none waits). */
-  async take(shape: 'list' | 'call', allowed: readonly Tool[]): Promise<Lease> {
-    const key = `${shape}:${allowed.map((t) => t.name).join(',')}`;
+  /** An idle server for this shape and the key's tool set (built and connected when none waits). */
+  async take(shape: 'list' | 'call', p: Principal): Promise<Lease> {
+    // What decides the tool set (toolsFor): the scopes and whether the tenant is CDN-only.
+    const key = `${shape}:${p.cdnOnly ? 'cdn' : 'all'}:${[...p.scopes].join(' ')}`;
     const idle = this.idle.get(key)?.pop();
     if (idle) return idle;
-    const server = this.build(shape, allowed);
+    const server = this.build(shape, toolsFor(p));
     const transport = new DirectTransport();
     await server.connect(transport);
     return { server, transport, key };

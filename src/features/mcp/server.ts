@@ -56,9 +56,10 @@ export function argsSummary(args: unknown): Record<string, string> {
   return out;
 }
 
-/** Queues one `mcp.tool_call` audit entry (key, tool, arguments summary, outcome, duration). */
+/** Queues one `mcp.tool_call` audit entry (key, tool, arguments summary, outcome, duration); the entry is built when the queue writes it, off the call's path. */
 export function auditCall(q: AuditQueue, p: Principal, req: Request, tool: string, args: unknown, outcome: string, ms: number, code?: string): void {
-  q.add({ tenantId: p.tenantId, action: 'mcp.tool_call', actor: p, ip: clientIp(req), target: tool, details: { key: p.keyId, tool, arguments: argsSummary(args), outcome, ...(code ? { code } : {}), duration_ms: Math.round(ms * 10) / 10 } });
+  const ip = clientIp(req);
+  q.add(() => ({ tenantId: p.tenantId, action: 'mcp.tool_call', actor: p, ip, target: tool, details: { key: p.keyId, tool, arguments: argsSummary(args), outcome, ...(code ? { code } : {}), duration_ms: Math.round(ms * 10) / 10 } }));
 }
 
 /**
