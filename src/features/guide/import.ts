@@ -3,7 +3,7 @@ import { AppError, invalid } from '../../kernel/errors';
 import { BlockedAddressError, safeFetch } from '../../kernel/net/safe-fetch';
 import type { ChannelRow } from '../channels/store';
 import { GuideReview } from './review';
-import { readXmltv, xmltvToFields, XmltvError, type XmltvSource } from './xmltv';
+import { readXmltv, xmltvToFields, XmltvError, type SkippedProgramme, type XmltvSource } from './xmltv';
 
 /** Largest XMLTV document accepted (upload or URL). */
 export const MAX_XMLTV_BYTES = 20 * 1024 * 1024;
@@ -28,7 +28,9 @@ export async function importXmltv(ctx: AppContext, ch: ChannelRow, src: XmltvSou
     else if (doc.channels.includes(ch.slug)) pick = ch.slug;
     else throw invalid('xmltv_channel', `the document lists ${doc.channels.length} channels (${doc.channels.slice(0, 10).join(', ')}); name one`);
   } else if (!doc.channels.includes(pick)) throw invalid('xmltv_channel', `no channel "${pick}" in the document`);
-  return { xmltv_channel: pick, ...new GuideReview(ctx).importProgrammes(ch, xmltvToFields(doc.programmes, pick)) };
+  const skipped: SkippedProgramme[] = [];
+  const fields = xmltvToFields(doc.programmes, pick, skipped);
+  return { xmltv_channel: pick, ...new GuideReview(ctx).importProgrammes(ch, fields, skipped) };
 }
 
 /** Turns failures while reading a remote body into 422 `url` (as failures before it). */

@@ -66,7 +66,8 @@ export const GuideSettingsView = t.Object({ review_mode: t.Boolean(), lock_hours
 /** One staged change. */
 export const DraftView = t.Object({ id: t.String(), change: t.Record(t.String(), t.Unknown(), { description: 'the staged operation: `{op: create|patch|delete|replace, ...}`' }), created_at: At });
 /** One published guide version. */
-export const VersionView = t.Object({ version: Int(), kind: t.String({ description: 'publish, import, copy, shift, rollback, ...' }), changes: Int(), created_at: At });
+export const VersionView = t.Object({ version: Int(), kind: t.String({ description: 'publish, import, copy, shift, rollback, ...' }), changes: Int(), created_at: At,
+  author: Nullable(t.String({ description: 'who published it: a person\'s name, or `API key <id>`; null for versions recorded before authors were kept' })) });
 /** Answer of POST .../guide/publish. */
 export const PublishAnswer = t.Object({ version: Int(), changes: Int() });
 /** Answer of POST .../guide/rollback. */
@@ -77,6 +78,9 @@ export const DayAnswer = t.Object({ staged: t.Boolean(), programmes: Int() });
 export const ImportAnswer = t.Object({
   xmltv_channel: t.String({ description: 'the XMLTV channel id read' }),
   staged: t.Boolean(), programmes: Int(), overlaps_resolved: Int(), from: At, to: At,
+  replaced: Int({ description: 'published programmes starting in the imported range that the import replaces' }),
+  skipped: t.Array(t.Object({ title: t.String(), start_at: At, reason: t.String({ description: '`no_end` (the last programme has no stop), `bad_time` (stop not after start), `overlap` (a later programme starts at the same time)' }) }),
+    { description: 'programmes of the document left out, by start (at most 100)' }),
 });
 /** Answer of the catch-up exclusion rules. */
 export const ExclusionsView = t.Object({ rules: t.Array(t.Object({ field: t.String(), pattern: t.String() })) });

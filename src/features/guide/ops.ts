@@ -98,7 +98,7 @@ export function applyOp(store: GuideStore, tenantId: string, channelId: string, 
  * programme wins, the earlier one is cut at its start and dropped when nothing is left. Returns the list and
  * how many programmes were cut or dropped.
  */
-export function resolveOverlaps<T extends { start_ms: number; end_ms: number }>(items: T[]): { items: T[]; resolved: number } {
+export function resolveOverlaps<T extends { start_ms: number; end_ms: number }>(items: T[], dropped?: T[]): { items: T[]; resolved: number } {
   const sorted = [...items].sort((a, b) => a.start_ms - b.start_ms || a.end_ms - b.end_ms);
   const out: T[] = [];
   let resolved = 0;
@@ -106,7 +106,7 @@ export function resolveOverlaps<T extends { start_ms: number; end_ms: number }>(
     const prev = out[out.length - 1];
     if (prev && prev.end_ms > p.start_ms) {
       resolved++;
-      if (p.start_ms <= prev.start_ms) out.pop();
+      if (p.start_ms <= prev.start_ms) { const gone = out.pop()!; dropped?.push(gone); }
       else prev.end_ms = p.start_ms;
     }
     out.push({ ...p });

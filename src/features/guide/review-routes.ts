@@ -6,12 +6,16 @@ import { CopyBody, DayAnswer, DraftView, GuideSettingsBody, GuideSettingsView, I
 import { answers } from '../meta/model';
 import { fetchXmltv, importXmltv, MAX_XMLTV_BYTES } from './import';
 import { invalid } from '../../kernel/errors';
+import type { Principal } from '../../kernel/http/auth';
 
 const T = 'Guide';
 const Id = t.Object({ id: t.String() });
 const WRITE = { anyOf: ['channels:write', 'epg:write'] as ('channels:write' | 'epg:write')[], scope: null, platform: true };
 const PUBLISH = { anyOf: ['channels:write', 'epg:publish'] as ('channels:write' | 'epg:publish')[], scope: null, platform: true };
 const READ = { scope: 'channels:read' as const, platform: true };
+
+/** Who a published version is recorded as: the signed-in person's name (or e-mail), else the API key. */
+const authorOf = (p: Principal): string => (p.session ? p.session.user.name || p.session.user.email : `API key ${p.keyId}`);
 
 /** /v1/channels/{id}/guide/...: settings, drafts, publish, rollback, versions, copy, shift, XMLTV import. */
 export function guideReviewRoutes(ctx: AppContext) {
@@ -26,10 +30,10 @@ export function guideReviewRoutes(ctx: AppContext) {
       detail: doc(T, 'Change guide settings', 'שינוי הגדרות לוח שידורים', '`review_mode`: edits are staged as a draft until someone with `epg:publish` publishes. `lock_hours`: the next N hours cannot change (409 `lock_window`).', answers({ 200: GuideSettingsView })) })
     .get('/draft', ({ principal: p, params }) => ({ items: rv.drafts(ch(p.tenantId, params.id)) }), { auth: READ, params: Id, detail: doc(T, 'Staged guide changes', 'שינויים ממתינים', 'Changes waiting for publication (review mode), oldest first.', answers({ 200: t.Object({ items: t.Array(DraftView) }) })) })
     .delete('/draft', ({ principal: p, params }) => ({ discarded: rv.discard(ch(p.tenantId, params.id)) }), { auth: WRITE, params: Id, detail: doc(T, 'Discard staged changes', 'ביטול שינויים ממתינים', 'Drops every staged change; answers how many were discarded.', answers({ 200: t.Object({ discarded: t.Integer() }) })) })
-    .post('/publish', ({ principal: p, params }) => rv.publish(ch(p.tenantId, params.id)), {
+    .post('/publish', ({ principal: p, params }) => rv.publish(ch(p.tenantId, params.id), authorOf(p)), {
       auth: PUBLISH, params: Id, detail: doc(T, 'Publish the guide', 'פרסום לוח השידורים', 'Applies the staged changes in order (the lock window is checked again), records a numbered version and emits `epg.published`.', answers({ 200: PublishAnswer })) })
     .get('/versions', ({ principal: p, params }) => ({ items: rv.versions(ch(p.tenantId, params.id)) }), { auth: READ, params: Id, detail: doc(T, 'Published guide versions', 'גרסאות שפורסמו', 'The newest 100 published versions, newest first.', answers({ 200: t.Object({ items: t.Array(VersionView) }) })) })
-    .post('/rollback', ({ principal: p, params, body }) => rv.rollback(ch(p.tenantId, params.id), body.version), {
+    .post('/rollback', ({ principal: p, params, body }) => rv.rollback(ch(p.tenantId, params.id), body.version, authorOf(p)), {
       auth: PUBLISH, params: Id, body: RollbackBody, detail: doc(T, 'Roll back the guide', 'החזרת גרסה', 'Restores a published version as a new version; `epg.published`.', answers({ 200: RollbackAnswer })) })
     .post('/copy', ({ principal: p, params, body, set }) => accepted(set, rv.copyDay(ch(p.tenantId, params.id), body.from_day, body.to_day)), {
       auth: WRITE, params: Id, body: CopyBody, detail: doc(T, 'Copy a day', 'העתקת יום', 'Replaces `to_day` (channel time zone) with copies of `from_day`\'s programmes. Staged (202) in review mode.', answers({ 200: DayAnswer, 202: DayAnswer })) })

@@ -13,6 +13,7 @@ import { dayRange } from './days';
 import { applyOp, checkLock, resolveOverlaps, type GuideOp } from './ops';
 import { GuideService, noVersion } from './service';
 import type { ProgrammeFields, ProgrammeRow } from './store';
+import type { SkippedProgramme } from './xmltv';
 
 const fieldsOf = (p: ProgrammeRow): ProgrammeFields => ({ id: p.id, title: p.title, description: p.description, series: p.series, episode: p.episode, images: p.images, start_ms: p.start_ms, end_ms: p.end_ms, source: p.source });
 
@@ -28,19 +29,19 @@ export class GuideReview {
   discard(ch: ChannelRow): number { return this.guide.store.clearDrafts(ch.id); }
 
   versions(ch: ChannelRow) {
-    return this.guide.store.versions(ch.id).map((v) => ({ version: v.version, kind: v.kind, changes: v.changes, created_at: new Date(v.created_at).toISOString() }));
+    return this.guide.store.versions(ch.id).map((v) => ({ version: v.version, kind: v.kind, changes: v.changes, created_at: new Date(v.created_at).toISOString(), author: v.author }));
   }
 
-  private snapshot(ch: ChannelRow, kind: string, changes: number, now: number): number {
+  private snapshot(ch: ChannelRow, kind: string, changes: number, now: number, author: string | null): number {
     const version = this.guide.store.lastVersion(ch.id) + 1;
     const snap = JSON.stringify(this.guide.store.all(ch.id).map(fieldsOf));
-    this.guide.store.addVersion({ tenant_id: ch.tenant_id, channel_id: ch.id, version, kind, changes, snapshot: snap, created_at: now });
+    this.guide.store.addVersion({ tenant_id: ch.tenant_id, channel_id: ch.id, version, kind, changes, snapshot: snap, created_at: now, author });
     emitEvent(this.ctx.db, ch.tenant_id, 'epg.published', { channel_id: ch.id, channel: ch.slug, version, kind, changes }, now);
     return version;
   }
 
-  /** Applies every staged change in order, records a version and emits `epg.published`. */
-  publish(ch: ChannelRow): { version: number; changes: number } {
+  /** Applies every staged change in order, records a version (with its author) and emits `epg.published`. */
+  publish(ch: ChannelRow, author: string | null = null): { version: number; changes: number } {
     const now = this.ctx.clock.now();
     const { lock_hours } = this.guide.settings(ch);
     return tx(this.ctx.db, () => {
@@ -51,12 +52,12 @@ export class GuideReview {
         changes += applyOp(this.guide.store, ch.tenant_id, ch.id, op, now).changes;
       }
       this.guide.store.clearDrafts(ch.id);
-      return { version: this.snapshot(ch, 'publish', changes, now), changes };
+      return { version: this.snapshot(ch, 'publish', changes, now, author), changes };
     });
   }
 
   /** Restores a published version (the lock window still applies); records it as a new version. */
-  rollback(ch: ChannelRow, version: number): { version: number; changes: number; restored: number } {
+  rollback(ch: ChannelRow, version: number, author: string | null = null): { version: number; changes: number; restored: number } {
     const v = this.guide.store.version(ch.id, version);
     if (!v) throw noVersion(version);
     const now = this.ctx.clock.now();
@@ -72,7 +73,7 @@ export class GuideReview {
       const from = Math.min(...all.map((p) => p.start_ms), now), to = Math.max(...all.map((p) => p.end_ms), now);
       for (const p of cur) this.guide.store.delete(p.id);
       applyOp(this.guide.store, ch.tenant_id, ch.id, { op: 'replace', kind: 'rollback', from, to, programmes: target }, now);
-      return { version: this.snapshot(ch, `rollback:${version}`, diff.length, now), changes: diff.length, restored: version };
+      return { version: this.snapshot(ch, `rollback:${version}`, diff.length, now, author), changes: diff.length, restored: version };
     });
   }
 
@@ -97,13 +98,20 @@ export class GuideReview {
     return { staged, programmes: programmes.length };
   }
 
-  /** Replaces the range an import covers with its programmes (overlaps inside it resolved first). */
-  importProgrammes(ch: ChannelRow, items: Omit<ProgrammeFields, 'id'>[]) {
+  /**
+   * Replaces the range an import covers with its programmes (overlaps inside it resolved first). Answers how many
+   * published programmes the range held (`replaced`) and which programmes of the document were left out and why.
+   */
+  importProgrammes(ch: ChannelRow, items: Omit<ProgrammeFields, 'id'>[], skipped: SkippedProgramme[] = []) {
     if (!items.length) throw invalid('file', 'the XMLTV document has no programmes for this channel');
-    const { items: clean, resolved } = resolveOverlaps(items);
+    const dropped: Omit<ProgrammeFields, 'id'>[] = [];
+    const { items: clean, resolved } = resolveOverlaps(items, dropped);
     const programmes = clean.map((p) => ({ ...p, id: newId() }));
     const from = programmes[0].start_ms, to = Math.max(...programmes.map((p) => p.end_ms));
+    const replaced = this.guide.store.overlapping(ch.id, from, to).filter((p) => p.start_ms >= from).length;
     const staged = this.guide.submit(ch, { op: 'replace', kind: 'import', from, to, programmes });
-    return { staged, programmes: programmes.length, overlaps_resolved: resolved, from: new Date(from).toISOString(), to: new Date(to).toISOString() };
+    const left = [...skipped, ...dropped.map((p): SkippedProgramme => ({ title: p.title, start_ms: p.start_ms, reason: 'overlap' }))]
+      .sort((a, b) => a.start_ms - b.start_ms).slice(0, 100).map((p) => ({ title: p.title, start_at: new Date(p.start_ms).toISOString(), reason: p.reason }));
+    return { staged, programmes: programmes.length, overlaps_resolved: resolved, replaced, skipped: left, from: new Date(from).toISOString(), to: new Date(to).toISOString() };
   }
 }

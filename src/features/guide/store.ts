@@ -17,7 +17,7 @@ export type ProgrammeFields = Pick<ProgrammeRow, 'id' | 'title' | 'description' 
 export interface GuideSettingsRow { channel_id: string; tenant_id: string; review_mode: number; lock_hours: number; updated_at: number }
 
 /** A published version of a channel's guide. */
-export interface VersionRow { seq: number; tenant_id: string; channel_id: string; version: number; kind: string; changes: number; snapshot: string; created_at: number }
+export interface VersionRow { seq: number; tenant_id: string; channel_id: string; version: number; kind: string; changes: number; snapshot: string; created_at: number; author: string | null }
 
 /** Words of a Hebrew token without a one-letter prefix (ו ה ב ל מ ש כ), so "חדשות" finds "והחדשות". */
 function stripped(text: string): string {
@@ -131,8 +131,8 @@ export class GuideStore {
 
   // ---- versions ----
   addVersion(v: Omit<VersionRow, 'seq'>): void {
-    this.db.query('INSERT INTO guide_versions (tenant_id, channel_id, version, kind, changes, snapshot, created_at) VALUES (?,?,?,?,?,?,?)')
-      .run(v.tenant_id, v.channel_id, v.version, v.kind, v.changes, v.snapshot, v.created_at);
+    this.db.query('INSERT INTO guide_versions (tenant_id, channel_id, version, kind, changes, snapshot, created_at, author) VALUES (?,?,?,?,?,?,?,?)')
+      .run(v.tenant_id, v.channel_id, v.version, v.kind, v.changes, v.snapshot, v.created_at, v.author);
   }
   lastVersion(channelId: string): number {
     return this.db.query<{ v: number | null }, [string]>('SELECT MAX(version) AS v FROM guide_versions WHERE channel_id = ?').get(channelId)?.v ?? 0;
@@ -141,7 +141,7 @@ export class GuideStore {
     return this.db.query<VersionRow, [string, number]>('SELECT * FROM guide_versions WHERE channel_id = ? AND version = ?').get(channelId, version);
   }
   versions(channelId: string): Omit<VersionRow, 'snapshot'>[] {
-    return this.db.query<Omit<VersionRow, 'snapshot'>, [string]>('SELECT seq, tenant_id, channel_id, version, kind, changes, created_at FROM guide_versions WHERE channel_id = ? ORDER BY version DESC LIMIT 100').all(channelId);
+    return this.db.query<Omit<VersionRow, 'snapshot'>, [string]>('SELECT seq, tenant_id, channel_id, version, kind, changes, created_at, author FROM guide_versions WHERE channel_id = ? ORDER BY version DESC LIMIT 100').all(channelId);
   }
 
   // ---- catch-up exclusions (tenant setting) ----

@@ -42,14 +42,17 @@ export async function readXmltv(src: XmltvSource, o: XmltvReadOptions = {}): Pro
   return r.end();
 }
 
-/** Guide fields of one XMLTV channel's programmes; a missing stop takes the next start (the last one is dropped). */
-export function xmltvToFields(list: XmltvProgramme[], channel: string) {
+/** A programme an import left out, and why (`no_end`: the last one without a stop; `bad_time`: stop not after start; `overlap`: a later one starts at the same time). */
+export interface SkippedProgramme { title: string; start_ms: number; reason: 'no_end' | 'bad_time' | 'overlap' }
+
+/** Guide fields of one XMLTV channel's programmes; a missing stop takes the next start (the last one is dropped, noted in `skipped`). */
+export function xmltvToFields(list: XmltvProgramme[], channel: string, skipped?: SkippedProgramme[]) {
   const mine = list.filter((p) => p.channel === channel).sort((a, b) => a.start_ms - b.start_ms);
   const out = [];
   for (let i = 0; i < mine.length; i++) {
     const p = mine[i];
     const end = p.end_ms ?? mine[i + 1]?.start_ms ?? null;
-    if (end === null || end <= p.start_ms) continue;
+    if (end === null || end <= p.start_ms) { skipped?.push({ title: p.title, start_ms: p.start_ms, reason: end === null ? 'no_end' : 'bad_time' }); continue; }
     out.push({
       title: p.title, description: [p.subtitle, p.description].filter(Boolean).join(' — ').slice(0, 10000) || null,
       series: p.episode ? p.title : null, episode: p.episode, images: JSON.stringify(p.icon ? { tile_16x9: p.icon } : {}),

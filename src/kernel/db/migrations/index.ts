@@ -15,6 +15,7 @@ import { m0050 } from './0050_playback';
 import { m0051 } from './0051_playback_change_counter';
 import { m0060 } from './0060_guide';
 import { m0061 } from './0061_clip_first_segment';
+import { m0062 } from './0062_guide_version_author';
 import { m0070 } from './0070_player';
 import { m0080 } from './0080_people';
 import { m0090 } from './0090_support';
@@ -38,6 +39,7 @@ export const MIGRATIONS: Migration[] = [
   m0051,
   m0060,
   m0061,
+  m0062,
   m0070,
   m0080,
   m0090,
