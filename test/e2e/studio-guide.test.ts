@@ -171,11 +171,16 @@ test('import XMLTV: a picked file, a dropped file, an EPG URL and a broken file;
         expect(text).toContain(lang === 'he' ? 'יובאו 4 תוכניות' : '4 programmes imported');
         expect(text).toContain('tv-one');
         expect(text).toContain(lang === 'he' ? '1 תוכניות חופפות' : '1 overlapping programmes');
+        expect(text).toContain(lang === 'he' ? '1 תוכניות שהיו בזמן הזה הוחלפו' : '1 programmes that were in that time were replaced');
+        expect(text).toContain(lang === 'he' ? '1 תוכניות מהקובץ לא נכללו' : '1 programmes of the file were left out');
+        expect(text).toContain(lang === 'he' ? 'Open end' : 'Open end');
+        expect(text).toContain(lang === 'he' ? 'אין שעת סיום' : 'no end time');
         const day3 = await list(id, dayAt(3, 0), dayAt(4, 0));
         expect(day3.map((p) => p.title)).toEqual(['Early news', 'Breakfast', 'Weather', 'Magazine']);
         expect(day3.every((p) => p.source === 'xmltv')).toBe(true);
         expect(day3.find((p) => p.title === 'Breakfast')!.end_at).toBe(iso(dayAt(3, 7, 30)));
         await page.waitForSelector('#guide-grid .prog >> text=Magazine');
+        await page.locator('#xmltv-result').scrollIntoViewIfNeeded();
         await shot(page, `guide-import-${lang}`);
 
         // Dropped onto the drop zone (a File built in the page, as the browser makes one for a dropped file).
@@ -230,6 +235,7 @@ test('review mode: the draft against the published guide, publish, versions, rol
       expect(await page.textContent('#guide-review [data-mark=added]')).toContain(added);
       expect(await page.textContent('#guide-review [data-mark=changed]')).toContain('18:30–19:30');
       await page.waitForSelector('#guide-grid .prog.m-removed');
+      await page.evaluate(() => window.scrollTo(0, 0));
       // The published guide is untouched until publishing.
       expect((await list(id, dayAt(2, 0), dayAt(3, 0))).map((p) => p.start_at)).toEqual([iso(dayAt(2, 18)), iso(dayAt(2, 20))]);
       await shot(page, `guide-review-${lang}`);
@@ -253,6 +259,9 @@ test('review mode: the draft against the published guide, publish, versions, rol
       day = await list(id, dayAt(2, 0), dayAt(3, 0));
       expect(day.map((p) => p.title)).toEqual([added, keep.title]);
       expect(await page.textContent('#guide-versions')).toContain(lang === 'he' ? 'חזרה לגרסה 1' : 'Rolled back to version 1');
+      expect(await page.textContent('#guide-versions tr[data-version="3"]')).toContain('Dana Editor');
+      expect((await json<{ items: { author: string }[] }>('GET', `/v1/channels/${id}/guide/versions`)).items.map((v) => v.author)).toEqual(['Dana Editor', 'Dana Editor', 'Dana Editor']);
+      await page.locator('#guide-versions').scrollIntoViewIfNeeded();
       await shot(page, `guide-versions-${lang}`);
     } finally { await page.context().close(); }
   }

@@ -127,7 +127,10 @@ export function Guide() {
       return `${t('g_added', { title: form.title, when: whenWords(start, end) })}${r?.draft ? ` ${t('g_staged_note')}` : ''}`;
     });
   };
-  const putSettings = (b: Partial<Settings>) => void run(async () => { await api('PUT', `${base}/guide/settings`, b); });
+  const putSettings = (b: Partial<Settings>) => {
+    if (data) setData({ ...data, settings: { ...data.settings, ...b } }); // the switch shows the choice at once; the reload puts it back on error
+    void run(async () => { await api('PUT', `${base}/guide/settings`, b); });
+  };
 
   const nDrafts = data?.drafts.length ?? 0;
   return (
