@@ -1,6 +1,8 @@
 import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../kernel/context';
-import { AppError } from '../../kernel/errors';
+import { AppError, invalid } from '../../kernel/errors';
+import { isUuid } from '../../kernel/ids';
+import { SectionService } from '../player/library';
 import { doc } from '../../kernel/http/plugin';
 import { parseLimit } from '../../kernel/http/pagination';
 import { AssetPage, AssetView, CreateAssetBody, PatchAssetBody, TrashSettings } from './model';
@@ -10,14 +12,29 @@ import { ftsQuery } from './search';
 import { assetView } from './view';
 import { answers, PageQuery } from '../meta/model';
 
-const ListQuery = t.Composite([PageQuery(), t.Object({ q: t.Optional(t.String({ minLength: 2, maxLength: 100, description: 'search text, 2-100 characters' })) })]);
+const ListQuery = t.Composite([PageQuery(), t.Object({
+  q: t.Optional(t.String({ minLength: 2, maxLength: 100, description: 'search text, 2-100 characters' })),
+  section: t.Optional(t.String({ maxLength: 64, description: 'a library section id (only its assets), or `none` (assets in no section)' })),
+})]);
 const IdParams = t.Object({ id: t.String() });
+
+/**
+ * The `section` list filter: undefined (no filter), null (`none`: assets in no section) or a section id of the
+ * tenant; a malformed value answers 422, another tenant's or an unknown section 404.
+ */
+function sectionFilter(ctx: AppContext, tenantId: string, section: string | undefined): string | null | undefined {
+  if (section === undefined) return undefined;
+  if (section === 'none') return null;
+  if (!isUuid(section)) throw invalid('section', 'a library section id or `none`');
+  new SectionService(ctx).get(tenantId, section);
+  return section;
+}
 
 /** /v1/assets: create, list and search, read, edit, trash, restore, purge, trash retention. */
 export function assetRoutes(ctx: AppContext) {
   const svc = new AssetService(ctx);
   const view = (a: Parameters<typeof assetView>[1]) => assetView(ctx, a);
-  const page = (tenantId: string, query: { q?: string; limit?: number; cursor?: string }, trash: boolean) => {
+  const page = (tenantId: string, query: { q?: string; section?: string; limit?: number; cursor?: string }, trash: boolean) => {
     const limit = parseLimit(query.limit, 50, 200);
     let match: string | null = null;
     if (query.q !== undefined) {
@@ -25,10 +42,11 @@ export function assetRoutes(ctx: AppContext) {
       if (n < 2 || n > 100) throw new AppError('validation_error', 'q must be 2-100 characters', { errors: [{ field: 'q', detail: '2-100 characters' }] });
       match = ftsQuery(query.q);
     }
-    const scope = `assets${trash ? ':trash' : ''}:${tenantId}:${query.q ?? ''}`;
+    const section = sectionFilter(ctx, tenantId, query.section);
+    const scope = `assets${trash ? ':trash' : ''}:${tenantId}:${query.q ?? ''}${query.section === undefined ? '' : `:s=${query.section}`}`;
     const before = query.cursor ? ctx.cursors.decode(scope, query.cursor) : null;
     if (query.q !== undefined && !match) return { items: [], next_cursor: null };
-    const rows = new AssetStore(ctx.db).list(tenantId, { before, limit, match, trash });
+    const rows = new AssetStore(ctx.db).list(tenantId, { before, limit, match, trash, section });
     return ctx.cursors.page(scope, rows, limit, view);
   };
   return new Elysia({ prefix: '/v1/assets' })
@@ -47,13 +65,13 @@ export function assetRoutes(ctx: AppContext) {
       auth: { scope: 'assets:read', platform: true },
       query: ListQuery,
       response: { 200: AssetPage },
-      detail: doc('Assets', 'List and search assets', 'רשימת נכסים וחיפוש', 'Newest first; `q` (2-100 characters) matches word prefixes of title, external id and metadata text, folding Hebrew niqqud and final letters; `limit` up to 200 (default 50).'),
+      detail: doc('Assets', 'List and search assets', 'רשימת נכסים וחיפוש', 'Newest first; `q` (2-100 characters) matches word prefixes of title, external id and metadata text, folding Hebrew niqqud and final letters; `section` keeps the assets of one library section (its id; another tenant\'s or an unknown section answers 404) or, with `none`, those in no section; `limit` up to 200 (default 50).'),
     })
     .get('/trash', ({ principal: p, query }) => page(p.tenantId, query, true), {
       auth: { scope: 'assets:read', platform: true },
       query: ListQuery,
       response: { 200: AssetPage },
-      detail: doc('Assets', 'List the trash', 'רשימת האשפה', 'Deleted assets, newest first; restorable until purged or the retention period passes.'),
+      detail: doc('Assets', 'List the trash', 'רשימת האשפה', 'Deleted assets, newest first; restorable until purged or the retention period passes. `q` and `section` filter as in the list.'),
     })
     .delete('/trash', ({ principal: p }) => ({ purged: svc.emptyTrash(p.tenantId) }), {
       auth: { scope: 'assets:purge', platform: true },

@@ -51,17 +51,22 @@ export class AssetStore {
     return this.db.query<AssetRow, [string, string]>(`SELECT ${COLS} FROM assets WHERE tenant_id = ? AND external_id = ?`).get(tenantId, externalId);
   }
 
-  /** Newest-first page of live (or trashed) assets, optionally matching an FTS expression. */
-  list(tenantId: string, o: { before: number | null; limit: number; match: string | null; trash: boolean }): AssetRow[] {
+  /**
+   * Newest-first page of live (or trashed) assets, optionally matching an FTS expression; `section` (when given)
+   * keeps the assets of that library section, or, when null, those in no section.
+   */
+  list(tenantId: string, o: { before: number | null; limit: number; match: string | null; trash: boolean; section?: string | null }): AssetRow[] {
     const before = o.before ?? Number.MAX_SAFE_INTEGER;
     const trash = o.trash ? 'a.deleted_at IS NOT NULL' : 'a.deleted_at IS NULL';
     const cols = COLS.split(',').map((c) => `a.${c.trim()}`).join(', ');
+    const sectionSql = o.section === undefined ? '' : o.section === null ? ' AND a.section_id IS NULL' : ' AND a.section_id = ?';
+    const sectionArg = typeof o.section === 'string' ? [o.section] : [];
     if (o.match) {
-      return this.db.query<AssetRow, [string, string, number, number]>(`SELECT ${cols} FROM assets_fts f JOIN assets a ON a.seq = f.rowid
-        WHERE assets_fts MATCH ? AND a.tenant_id = ? AND ${trash} AND a.seq < ? ORDER BY a.seq DESC LIMIT ?`).all(o.match, tenantId, before, o.limit + 1);
+      return this.db.query<AssetRow, (string | number)[]>(`SELECT ${cols} FROM assets_fts f JOIN assets a ON a.seq = f.rowid
+        WHERE assets_fts MATCH ? AND a.tenant_id = ? AND ${trash}${sectionSql} AND a.seq < ? ORDER BY a.seq DESC LIMIT ?`).all(o.match, tenantId, ...sectionArg, before, o.limit + 1);
     }
-    return this.db.query<AssetRow, [string, number, number]>(`SELECT ${cols} FROM assets a WHERE a.tenant_id = ? AND ${trash} AND a.seq < ?
-      ORDER BY a.seq DESC LIMIT ?`).all(tenantId, before, o.limit + 1);
+    return this.db.query<AssetRow, (string | number)[]>(`SELECT ${cols} FROM assets a WHERE a.tenant_id = ? AND ${trash}${sectionSql} AND a.seq < ?
+      ORDER BY a.seq DESC LIMIT ?`).all(tenantId, ...sectionArg, before, o.limit + 1);
   }
 
   /** Applies metadata edits and refreshes the search entry. */
