@@ -2,6 +2,7 @@
 import { useState } from 'preact/hooks';
 import { ApiError, errorWords } from '../api';
 import { useStudio } from '../ctx';
+import type { Key } from '../i18n';
 import { Field, Problem } from '../ui';
 
 /** The import answer (POST .../guide/import and /import-url). */
@@ -20,6 +21,7 @@ export function ImportXmltv({ base, onDone }: { base: string; onDone: () => void
   const [url, setUrl] = useState('');
   const [xch, setXch] = useState('');
   const done = (r: ImportResult) => { setRes(r); onDone(); };
+  const skipWords = (reason: string) => { const w = t(`g_skip_${reason}` as Key); return w.startsWith('g_skip_') ? reason : w; };
   const upload = async (file: File) => {
     setBusy(true); setErr(null); setRes(null);
     try {
@@ -70,7 +72,7 @@ export function ImportXmltv({ base, onDone }: { base: string; onDone: () => void
             {res.replaced !== undefined && <li>{t('g_import_replaced', { n: res.replaced })}</li>}
             <li>{t('g_import_overlaps', { n: res.overlaps_resolved })}</li>
             {res.skipped && <li>{t('g_import_skipped', { n: res.skipped.length })}</li>}
-            {res.skipped?.slice(0, 20).map((s) => <li class="warn"><bdi>{s.title}</bdi>{s.start_at && <> · <bdi dir="ltr">{f.short(s.start_at)}</bdi></>}: {t(`g_skip_${s.reason}` as 'g_skip_no_end') || s.reason}</li>)}
+            {res.skipped?.slice(0, 20).map((s) => <li class="warn"><span><bdi>{s.title}</bdi>{s.start_at && <> · <bdi dir="ltr">{f.short(s.start_at)}</bdi></>}: {skipWords(s.reason)}</span></li>)}
           </ul>
         </div>
       )}

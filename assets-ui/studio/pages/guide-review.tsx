@@ -25,7 +25,7 @@ export function Review({ changes, tz, busy, canPublish, canWrite, onPublish, onD
               <span class={`badge gm-${c.mark}`}>{t(`g_mark_${c.mark}` as Key)}</span>
               {c.mark === 'changed' ? (
                 <span><strong><bdi>{c.after!.title}</bdi></strong>{c.before!.title !== c.after!.title && <> <s><bdi>{c.before!.title}</bdi></s></>}{' '}
-                  <s>{when(c.before!)}</s> → {when(c.after!)}</span>
+                  <s>{when(c.before!)}</s> {lang === 'he' ? '←' : '→'} {when(c.after!)}</span>
               ) : c.mark === 'added' ? <span><strong><bdi>{c.after!.title}</bdi></strong> {when(c.after!)}</span>
                 : <span><s><bdi>{c.before!.title}</bdi></s> {when(c.before!)}</span>}
             </li>
