@@ -10,7 +10,7 @@ import { identityService } from '../../src/features/identity/service';
 
 let s: TestServer;
 afterAll(async () => { await killPushers(); await s?.stop(); });
-beforeAll(async () => { s = await startTestServer({ env: await liveEnv(), validate: true }); });
+beforeAll(async () => { s = await startTestServer({ env: await liveEnv(), validate: true }); }, 60_000);
 
 type Plan = { from: string; to: string; count: number; fps: number | null; segment_ms: number; recorded: { from: string; to: string }[]; items: { at: string; at_ms: number; segment_start: string; segment_end: string; url: string }[] };
 
@@ -62,9 +62,10 @@ test('a filmstrip of the recording: evenly spread JPEG frames, cached, gaps left
     expect(`${q} ${b.status}`).toBe(`${q} 422`);
   }
   expect((await s.api('GET', `/v1/channels/${ch.id}/thumbnails/12ab`)).status).toBe(422);
-  await fc.assert(fc.asyncProperty(fc.string({ maxLength: 30 }), fc.string({ maxLength: 30 }), async (f, t) => {
+  await fc.assert(fc.asyncProperty(fc.string({ minLength: 1, maxLength: 30 }), fc.string({ maxLength: 30 }), async (f, t) => {
+    // A non-empty `from` that is no RFC 3339 time is refused whatever `to` is (empty ones mean the defaults).
     const b = await s.api('GET', `/v1/channels/${ch.id}/thumbnails?from=${encodeURIComponent(f)}&to=${encodeURIComponent(t)}`);
-    expect([422]).toContain(b.status);
+    expect(b.status).toBe(422);
   }), { numRuns: 40 });
 
   // Another tenant's key: the channel does not exist for it (404), frames included; no key: 401.

@@ -11,7 +11,7 @@ let tenant: string;
 beforeAll(async () => {
   s = await startTestServer({ workers: false, validate: true });
   tenant = identityService(s.ctx).tenant('default').id;
-});
+}, 60_000);
 afterAll(async () => { await s?.stop(); });
 
 type Page = { items: { seq: number; id: string; type: string; at: string; data: Record<string, unknown> }[]; next_before: number | null; event_types: string[] };
