@@ -126,6 +126,20 @@ test('edit a programme, drag it to another day and time, resize it, move it by k
       p = await one(id, morning.id);
       expect(p.start_at).toBe(iso(dayAt(3, 9, 10)));
 
+      // Escape during a drag puts the programme back; nothing is sent.
+      const esc = block(page, morning.id);
+      await esc.scrollIntoViewIfNeeded();
+      const eb = (await esc.boundingBox())!;
+      await page.mouse.move(eb.x + eb.width / 2, eb.y + eb.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(eb.x + eb.width / 2, eb.y + eb.height / 2 + 90, { steps: 5 });
+      await page.waitForSelector('#guide-grid .prog.ghost');
+      await page.keyboard.press('Escape');
+      await page.mouse.up();
+      await page.waitForSelector('#guide-grid .prog.ghost', { state: 'detached' });
+      expect((await one(id, morning.id)).start_at).toBe(iso(dayAt(3, 9, 10)));
+      await page.waitForSelector('#programme-editor', { state: 'detached', timeout: 1000 });
+
       // Locked hours: the drag is refused (409) in words and the block goes back.
       await json('PUT', `/v1/channels/${id}/guide/settings`, { lock_hours: 168 });
       await page.reload();

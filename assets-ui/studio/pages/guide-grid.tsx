@@ -69,6 +69,7 @@ export function WeekGrid({ days, tz, progs, marks, ghosts, canEdit, onOpen, onMo
     if (!canEdit || e.button !== 0 || (e.target as HTMLElement).closest('.gdel')) return;
     if (mode === 'resize') e.stopPropagation();
     e.preventDefault();
+    suppress.current = false;
     drag.current = { id: p.id, mode, day, x0: e.clientX, y0: e.clientY, p, moved: false };
     const move = (ev: PointerEvent) => {
       const d = drag.current!;
@@ -79,23 +80,26 @@ export function WeekGrid({ days, tz, progs, marks, ghosts, canEdit, onOpen, onMo
       const [start, end] = target(d, dayDelta, (ev.clientY - d.y0) / PX, tz);
       setGhost({ id: d.id, start, end });
     };
-    const up = (ev: PointerEvent) => {
-      window.removeEventListener('pointermove', move); window.removeEventListener('pointerup', up); window.removeEventListener('pointercancel', up);
+    const up = (ev: PointerEvent | KeyboardEvent) => {
+      if (ev instanceof KeyboardEvent && ev.key !== 'Escape') return;
+      window.removeEventListener('pointermove', move); window.removeEventListener('pointerup', up); window.removeEventListener('pointercancel', up); window.removeEventListener('keydown', up);
       const d = drag.current!;
       drag.current = null;
       setGhost(null);
       if (!d.moved) { if (d.mode === 'resize') onOpen(d.p); return; }
+      // The click that follows this pointerup (same task) must not open the editor; later clicks must.
       suppress.current = true;
-      if (ev.type === 'pointercancel') return;
+      setTimeout(() => { suppress.current = false; }, 0);
+      if (ev.type === 'pointercancel' || ev instanceof KeyboardEvent) return; // Escape or a cancelled pointer: nothing moves
       const col = d.mode === 'move' ? colAt(ev.clientX) : -1;
       const [start, end] = target(d, col < 0 ? 0 : col - days.indexOf(d.day), (ev.clientY - d.y0) / PX, tz);
       if (start !== d.p.start_ms || end !== d.p.end_ms) onMove(d.p, start, end, d.mode === 'move' ? 'drag' : 'resize');
     };
-    window.addEventListener('pointermove', move); window.addEventListener('pointerup', up); window.addEventListener('pointercancel', up);
+    window.addEventListener('pointermove', move); window.addEventListener('pointerup', up); window.addEventListener('pointercancel', up); window.addEventListener('keydown', up);
   };
 
   const key = (e: KeyboardEvent, p: Prog) => {
-    if (!canEdit) return;
+    if (!canEdit || e.altKey || e.ctrlKey || e.metaKey) return;
     const rtl = document.documentElement.dir === 'rtl';
     const dur = p.end_ms - p.start_ms;
     let s = p.start_ms, en = p.end_ms;

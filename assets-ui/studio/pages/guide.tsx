@@ -64,7 +64,8 @@ export function Guide() {
       if (n === seq.current) { setData({ published, around, drafts, settings }); setLoadErr(null); }
     } catch (e) { if (n === seq.current) setLoadErr(errorWords(e)); }
   };
-  useEffect(() => { setData(null); void refresh(); }, [ch?.id, week, tz]);
+  useEffect(() => { setData(null); }, [ch?.id]); // another channel: nothing of the last one stays on screen
+  useEffect(() => { void refresh(); }, [ch?.id, week, tz]); // another week keeps the panels (and half-filled forms) while it loads
 
   const drafted = useMemo(() => (data ? applyDrafts(data.published, data.drafts) : []), [data]);
   const changes = useMemo(() => (data?.drafts.length ? diff(data.around, applyDrafts(data.around, data.drafts)) : []), [data]);
