@@ -70,7 +70,8 @@ export function mcpRoutes(ctx: AppContext, app: () => AnyElysia) {
       const auditRefused = () => { for (const [id, name] of plan.calls) if (!log.handled.has(id)) auditCall(deps.audit, p, request, name, plan.args.get(id), 'rejected', performance.now() - t0); };
       if (isPlainRequest(body)) {
         // The common case — one request, not initialize: a pooled server over its direct transport.
-        const lease = await deps.pool.take(plan.methods.has('tools/list') ? 'list' : 'call', p);
+        const taken = deps.pool.take(plan.methods.has('tools/list') ? 'list' : 'call', p);
+        const lease = taken instanceof Promise ? await taken : taken;
         try {
           const answer = await lease.transport.exchange(body, authInfo);
           auditRefused();

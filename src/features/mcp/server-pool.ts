@@ -22,11 +22,14 @@ export class ServerPool {
   constructor(private build: (shape: 'list' | 'call', allowed: readonly Tool[]) => McpServer) {}
 
   /** An idle server for this shape and the key's tool set (built and connected when none waits). */
-  async take(shape: 'list' | 'call', p: Principal): Promise<Lease> {
+  take(shape: 'list' | 'call', p: Principal): Lease | Promise<Lease> {
     // What decides the tool set (toolsFor): the scopes and whether the tenant is CDN-only.
     const key = `${shape}:${p.cdnOnly ? 'cdn' : 'all'}:${[...p.scopes].join(' ')}`;
-    const idle = this.idle.get(key)?.pop();
-    if (idle) return idle;
+    // An idle lease is handed over synchronously (no promise turn on the common path).
+    return this.idle.get(key)?.pop() ?? this.open(shape, p, key);
+  }
+
+  private async open(shape: 'list' | 'call', p: Principal, key: string): Promise<Lease> {
     const server = this.build(shape, toolsFor(p));
     const transport = new DirectTransport();
     await server.connect(transport);
