@@ -303,6 +303,14 @@ test('copy a day onto a range of days and shift a day by minutes', async () => {
       expect((await list(id, dayAt(3, 0), dayAt(4, 0))).map((p) => p.start_at)).toEqual([iso(dayAt(3, 11, 15)), iso(dayAt(3, 22, 15))]);
       await page.waitForSelector(`#guide-grid .gday[data-day="${key(dayAt(4, 0))}"] .prog >> text=Late`);
       await shot(page, `guide-days-${lang}`);
+      // Next week and back to today: the grid follows, the half-filled shift form stays.
+      await add(id, 'Next week', dayAt(9, 12), dayAt(9, 13));
+      await page.fill('#shift-minutes', '15');
+      await page.click(`button[aria-label="${lang === 'he' ? 'השבוע הבא' : 'Next week'}"]`);
+      await page.waitForSelector(`#guide-grid .gday[data-day="${key(dayAt(9, 0))}"] .prog >> text=Next week`);
+      expect(await page.inputValue('#shift-minutes')).toBe('15');
+      await page.click(`.page-head .seg button:nth-child(2)`);
+      await page.waitForSelector(`#guide-grid .gday[data-day="${today()}"]`);
     } finally { await page.context().close(); }
   }
 }, 180_000);
