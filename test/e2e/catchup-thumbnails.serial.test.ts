@@ -12,7 +12,7 @@ let s: TestServer;
 afterAll(async () => { await killPushers(); await s?.stop(); });
 beforeAll(async () => { s = await startTestServer({ env: await liveEnv(), validate: true }); }, 60_000);
 
-type Plan = { from: string; to: string; count: number; fps: number | null; segment_ms: number; recorded: { from: string; to: string }[]; items: { at: string; at_ms: number; segment_start: string; segment_end: string; url: string }[] };
+type Plan = { from: string; to: string; count: number; fps: number | null; segment_ms: number; segments: number[] | null; recorded: { from: string; to: string }[]; items: { at: string; at_ms: number; segment_start: string; segment_end: string; url: string }[] };
 
 test('a filmstrip of the recording: evenly spread JPEG frames, cached, gaps left out; other tenants 404; bad ranges 422', async () => {
   const { ch, pusher, segs } = await recordChannel(s, 'Thumbs One', 6, 2);
@@ -33,6 +33,8 @@ test('a filmstrip of the recording: evenly spread JPEG frames, cached, gaps left
   expect(Date.parse(plan.recorded[0].from)).toBeGreaterThanOrEqual(first - 1);
   expect(plan.fps).toBeGreaterThan(10);
   expect(plan.segment_ms).toBeGreaterThan(0);
+  // Segment boundaries: every recorded segment start and the last end.
+  expect(plan.segments).toEqual([...rec.map((x) => x.start_ms), last]);
 
   const path = new URL(plan.items[0].url).pathname;
   const img = await s.api('GET', path);

@@ -69,10 +69,14 @@ test('English: filmstrip, drag in/out with snapping, preview, cut and watch; pub
     const fps = Number(await page.getAttribute('#timeline', 'data-fps'));
     expect(fps).toBeGreaterThan(10);
 
-    // Snap to programme boundaries: the in handle dragged near the programme start lands exactly on it.
+    // Segment precision (the default): handles land on segment boundaries, where the server will cut.
+    const grid = (await page.getAttribute('#timeline', 'data-segments'))!.split(',').map(Number);
+    expect(grid.length).toBeGreaterThanOrEqual(4);
     await drag(page, '#h-in', 0.25);
-    const moved = await value(page, '#h-in');
-    expect(moved).toBeGreaterThan(prog.start);
+    expect(grid).toContain(await value(page, '#h-in'));
+    expect(await value(page, '#h-in')).toBeGreaterThan(prog.start);
+
+    // Snap to programme boundaries: the in handle dragged near the programme start lands exactly on it.
     await page.check('#snap-programme');
     const track = (await page.locator('#timeline').boundingBox())!;
     const h = (await page.locator('#h-in').boundingBox())!;
@@ -83,19 +87,33 @@ test('English: filmstrip, drag in/out with snapping, preview, cut and watch; pub
     await page.mouse.up();
     expect(await value(page, '#h-in')).toBe(prog.start);
 
-    // Snap to frames: in at 30 %, out at 75 % of the timeline, each on the recording's frame grid.
+    // Frame precision, snapping to frames: in at 30 %, out at 75 %; the arrow key moves one frame.
     await page.check('input[name=snap][value=frame]');
+    await page.selectOption('#clip-precision', 'frame');
+    expect(await page.getAttribute('#timeline', 'data-segments')).toBeNull();
+    await drag(page, '#h-in', 0.3);
+    await drag(page, '#h-out', 0.75);
+    const fIn = await value(page, '#h-in'), fOut = await value(page, '#h-out');
+    expect(fIn).toBeGreaterThan(prog.start);
+    expect(fOut).toBeLessThan(prog.end);
+    expect(await page.textContent('#clip-length')).toBe(`${((fOut - fIn) / 1000).toFixed(2)} s`);
+    await page.focus('#h-in');
+    await page.keyboard.press('ArrowRight');
+    expect(Math.abs(await value(page, '#h-in') - fIn - 1000 / fps)).toBeLessThanOrEqual(1);
+
+    // Back to segment precision for a clip that is ready at once: both handles on boundaries.
+    await page.selectOption('#clip-precision', 'segment');
     await drag(page, '#h-in', 0.3);
     await drag(page, '#h-out', 0.75);
     const cutIn = await value(page, '#h-in'), cutOut = await value(page, '#h-out');
-    expect(cutIn).toBeGreaterThan(prog.start);
-    expect(cutOut).toBeLessThan(prog.end);
-    expect(cutOut - cutIn).toBeGreaterThan(1500);
-    expect(await page.textContent('#clip-length')).toBe(`${((cutOut - cutIn) / 1000).toFixed(2)} s`);
-    // Keyboard: one frame to the right.
-    await page.focus('#h-in');
+    expect(grid).toContain(cutIn);
+    expect(grid).toContain(cutOut);
+    expect(cutOut).toBeGreaterThan(cutIn);
+    await page.focus('#h-out');
+    await page.keyboard.press('ArrowLeft');
+    expect(await value(page, '#h-out')).toBe(grid[grid.indexOf(cutOut) - 1]);
     await page.keyboard.press('ArrowRight');
-    expect(Math.abs(await value(page, '#h-in') - cutIn - 1000 / fps)).toBeLessThanOrEqual(1);
+    expect(await value(page, '#h-out')).toBe(cutOut);
 
     await page.click('#preview');
     await plays(page, '#preview-player');
@@ -106,7 +124,7 @@ test('English: filmstrip, drag in/out with snapping, preview, cut and watch; pub
     await plays(page, '#clip-player');
     const clips = await (await s.api('GET', '/v1/clips')).json() as { items: { title: string; start_at: string; end_at: string }[] };
     const c = clips.items.find((x) => x.title === 'Timeline clip')!;
-    expect(Date.parse(c.end_at) - Date.parse(c.start_at)).toBeGreaterThan(1000);
+    expect([Date.parse(c.start_at), Date.parse(c.end_at)]).toEqual([cutIn, cutOut]);
 
     // Publish the programme to the library and follow it to ready.
     await page.click(`#programmes tr[data-id="${prog.id}"] .c-publish`);

@@ -20,14 +20,25 @@ export function snapFrame(t: number, w: Win, fps: number): number {
   return Math.min(w.to, Math.max(w.from, w.from + Math.round((t - w.from) / f) * f));
 }
 
-/** Snaps `t`: to the nearest programme boundary within 4% of the window in programme mode, else to the nearest frame. */
-export function snap(t: number, w: Win, fps: number, mode: SnapMode, bounds: number[]): number {
+/** The grid value nearest to `t` (grid sorted ascending, not empty). */
+export function nearest(grid: number[], t: number): number {
+  let best = grid[0];
+  for (const g of grid) if (Math.abs(g - t) < Math.abs(best - t)) best = g;
+  return best;
+}
+
+/**
+ * Snaps `t`: to the nearest programme boundary within 4% of the window in programme mode; else to the nearest
+ * segment boundary when `segments` is given (segment precision: the server cuts there), else to the nearest frame.
+ */
+export function snap(t: number, w: Win, fps: number, mode: SnapMode, bounds: number[], segments?: number[] | null): number {
   if (mode === 'programme') {
     const reach = (w.to - w.from) * 0.04;
     let best: number | null = null;
     for (const b of [...bounds, w.from, w.to]) if (b >= w.from && b <= w.to && Math.abs(b - t) <= reach && (best === null || Math.abs(b - t) < Math.abs(best - t))) best = b;
     if (best !== null) return best;
   }
+  if (segments?.length) return nearest(segments, t);
   return Math.round(snapFrame(t, w, fps));
 }
 

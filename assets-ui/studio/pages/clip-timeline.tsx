@@ -9,15 +9,15 @@ import { Empty, Loading, useLoad } from '../ui';
 import { clockText, pct, snap, type Cut, type SnapMode, type Win } from './clip-time';
 
 /** The thumbnails plan as answered. */
-export interface ThumbPlan { from: string; to: string; fps: number | null; segment_ms: number; recorded: { from: string; to: string }[]; items: { at_ms: number; url: string; segment_start: string; segment_end: string }[] }
+export interface ThumbPlan { from: string; to: string; fps: number | null; segment_ms: number; segments: number[] | null; recorded: { from: string; to: string }[]; items: { at_ms: number; url: string; segment_start: string; segment_end: string }[] }
 /** A programme boundary marker. */
 export interface Mark { id: string; title: string; from: number; to: number }
 
 const path = (u: string) => { try { return new URL(u, location.href).pathname; } catch { return u; } };
 
 /** The timeline; `onPlan` hears the loaded plan (frame rate for the form). */
-export function Timeline({ channelId, win, cut, onCut, mode, marks, count, onPlan }: {
-  channelId: string; win: Win; cut: Cut; onCut: (c: Cut) => void; mode: SnapMode; marks: Mark[]; count: number; onPlan?: (p: ThumbPlan) => void;
+export function Timeline({ channelId, win, cut, onCut, mode, marks, count, bySegment, onPlan }: {
+  channelId: string; win: Win; cut: Cut; onCut: (c: Cut) => void; mode: SnapMode; marks: Mark[]; count: number; bySegment: boolean; onPlan?: (p: ThumbPlan) => void;
 }) {
   const { t, f, get } = useStudio();
   const box = useRef<HTMLDivElement>(null);
@@ -26,8 +26,10 @@ export function Timeline({ channelId, win, cut, onCut, mode, marks, count, onPla
   const fps = plan.data?.fps ?? 25;
   const bounds = marks.flatMap((m) => [m.from, m.to]);
   const frame = 1000 / fps;
+  // Segment precision: the handles land on segment boundaries (where the server will cut).
+  const grid = bySegment ? plan.data?.segments ?? null : null;
   const set = (which: 'in' | 'out', raw: number) => {
-    const v = snap(raw, win, fps, mode, bounds);
+    const v = snap(raw, win, fps, mode, bounds, grid);
     if (which === 'in') onCut({ in: Math.min(v, cut.out - frame), out: cut.out });
     else onCut({ in: cut.in, out: Math.max(v, cut.in + frame) });
   };
@@ -46,8 +48,9 @@ export function Timeline({ channelId, win, cut, onCut, mode, marks, count, onPla
         onKeyDown={(e) => {
           const step = e.shiftKey ? (plan.data?.segment_ms ?? 2000) : frame;
           const k = e.key;
-          if (k === 'ArrowLeft' || k === 'ArrowDown') set(which, v - step);
-          else if (k === 'ArrowRight' || k === 'ArrowUp') set(which, v + step);
+          const next = grid ? grid.find((b) => b > v + 1) ?? v : v + step, prev = grid ? [...grid].reverse().find((b) => b < v - 1) ?? v : v - step;
+          if (k === 'ArrowLeft' || k === 'ArrowDown') set(which, prev);
+          else if (k === 'ArrowRight' || k === 'ArrowUp') set(which, next);
           else if (k === 'Home') set(which, win.from);
           else if (k === 'End') set(which, win.to);
           else return;
@@ -61,11 +64,12 @@ export function Timeline({ channelId, win, cut, onCut, mode, marks, count, onPla
   const tile = 100 / count;
   return (
     <div class="c-tl">
-      <div class="c-track" dir="ltr" ref={box} id="timeline" data-fps={fps} data-frames={items.length}
+      <div class="c-track" dir="ltr" ref={box} id="timeline" data-fps={fps} data-frames={items.length} data-segments={grid ? grid.join(',') : undefined}
         onPointerDown={(e) => { if ((e.target as HTMLElement).closest('.c-handle')) return; const x = at(e.clientX); set(Math.abs(x - cut.in) <= Math.abs(x - cut.out) ? 'in' : 'out', x); }}>
         <div class="c-strip" id="filmstrip">
           {items.map((i) => <img key={i.at_ms} src={path(i.url)} alt="" loading="lazy" draggable={false} style={{ insetInlineStart: `${Math.max(0, pct(win, i.at_ms) - tile / 2)}%`, inlineSize: `${tile}%` }} />)}
         </div>
+        {grid && <div class="c-segs" aria-hidden="true">{grid.filter((b) => b >= win.from && b <= win.to).map((b) => <i style={{ insetInlineStart: `${pct(win, b)}%` }} />)}</div>}
         <div class="c-rec" aria-hidden="true">{(plan.data?.recorded ?? []).map((r) => <i style={{ insetInlineStart: `${pct(win, Date.parse(r.from))}%`, inlineSize: `${pct(win, Date.parse(r.to)) - pct(win, Date.parse(r.from))}%` }} />)}</div>
         {marks.filter((m) => m.to > win.from && m.from < win.to).map((m) => (
           <div class="c-mark" style={{ insetInlineStart: `${pct(win, m.from)}%`, inlineSize: `${pct(win, m.to) - pct(win, m.from)}%` }} title={m.title}><span>{m.title}</span></div>

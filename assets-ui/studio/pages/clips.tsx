@@ -81,7 +81,7 @@ export function Clips() {
                 <button type="button" class="small" id="zoom-recent" onClick={() => setView((v) => ({ ...v, win: recent(Date.now()).win }))}>{t('c_recent')}</button>
               </div>
             </div>
-            <Timeline channelId={ch.id} win={win} cut={cut} onCut={setCut} mode={mode} marks={marks} count={16} />
+            <Timeline channelId={ch.id} win={win} cut={cut} onCut={setCut} mode={mode} marks={marks} count={16} bySegment={precision === 'segment'} />
             <form onSubmit={create} id="clip-form">
               <div class="row">
                 <Field label={t('clip_in')}><input id="clip-start" type="datetime-local" step={1} required value={localInput(cut.in)} onInput={(e) => typed('in', e.currentTarget.value)} /></Field>

@@ -17,6 +17,7 @@ export const ThumbnailPlan = t.Object({
   segment_ms: Int({ description: 'the channel\'s nominal segment length' }),
   fps: t.Union([t.Number(), t.Null()], { description: 'frame rate of the recording (video samples per second of a segment); null when unreadable' }),
   recorded: t.Array(t.Object({ from: At, to: At }), { description: 'recorded spans inside the range (gaps are absent)' }),
+  segments: t.Union([t.Array(Int()), t.Null()], { description: 'segment boundaries (epoch ms: every segment start and the last end) where a segment-precision clip can start or end; null past 1,000 segments' }),
   items: t.Array(t.Object({
     at: At, at_ms: Int({ description: 'the frame time in epoch milliseconds (the image address ends with it)' }),
     segment_start: At, segment_end: At,
@@ -37,7 +38,7 @@ export function thumbnailRoutes(ctx: AppContext) {
         to: t.Optional(t.String({ description: 'RFC 3339; default now; at most 24 hours after `from`' })),
         count: t.Optional(t.Integer({ minimum: 1, maximum: MAX_THUMBS, description: `frames to spread over the range, 1-${MAX_THUMBS} (default 12)` })),
       }),
-      detail: doc(T, 'Recording thumbnails', 'תמונות ממוזערות של הקלטה', `A filmstrip of the channel's recording: \`count\` (1-${MAX_THUMBS}, default 12) frames evenly spread over \`from\`-\`to\` (at most 24 hours), each with its segment's bounds and the \`url\` of a small JPEG (160 pixels wide, rendered by ffmpeg on first request and cached). Frames falling in a gap of the recording are left out; \`recorded\` lists the recorded spans and \`fps\` the frame rate, for snapping a clip's in/out points. Nothing recorded in the range: 422 \`from\`.`, answers({ 200: ThumbnailPlan })),
+      detail: doc(T, 'Recording thumbnails', 'תמונות ממוזערות של הקלטה', `A filmstrip of the channel's recording: \`count\` (1-${MAX_THUMBS}, default 12) frames evenly spread over \`from\`-\`to\` (at most 24 hours), each with its segment's bounds and the \`url\` of a small JPEG (160 pixels wide, rendered by ffmpeg on first request and cached). Frames falling in a gap of the recording are left out; \`recorded\` lists the recorded spans and \`fps\` the frame rate, for snapping a clip's in/out points; \`segments\` the segment boundaries (up to 1,000) a segment-precision clip snaps to. Nothing recorded in the range: 422 \`from\`.`, answers({ 200: ThumbnailPlan })),
     })
     .get('/v1/channels/:id/thumbnails/:at_ms', async ({ principal: p, params, request }) => {
       const file = await svc.frame(guide.channel(p.tenantId, params.id), Number(params.at_ms));

@@ -20,6 +20,10 @@ import { videoFps } from './thumb-fps';
 /** Most frames one plan may name. */
 export const MAX_THUMBS = 60;
 const MAX_RANGE_MS = 24 * 3_600_000;
+/** Most segment boundaries a plan lists. */
+const MAX_BOUNDARIES = 1000;
+/** Frames waiting for a renderer before further asks are refused (429). */
+const MAX_WAITING = 120;
 /** Cached frames kept per channel before the oldest are dropped. */
 const KEEP_PER_CHANNEL = 3000;
 /** ffmpeg renders at once per app (the filmstrip asks for many frames together; the box has few cores). */
@@ -68,7 +72,13 @@ export class ThumbnailService {
     const spans = recordedSpansInRange(this.ctx, ch.id, rend, from, to);
     const recorded: { from: string; to: string }[] = [];
     for (let i = 0; i < spans.length; i += 2) recorded.push({ from: iso(Math.max(from, spans[i])), to: iso(Math.min(to, spans[i + 1])) });
-    return { from: iso(from), to: iso(to), count, rendition: rend, segment_ms: ch.segment_s * 1000, fps: this.fps(ch, rend, t.start[t.n >> 1]), recorded, items };
+    // Segment starts (and the last end) for segment-precision cutters, when the range is short enough to list them.
+    let segments: number[] | null = null;
+    if (t.n <= MAX_BOUNDARIES) {
+      segments = Array.from(t.start.subarray(0, t.n));
+      segments.push(t.start[t.n - 1] + t.dur[t.n - 1]);
+    }
+    return { from: iso(from), to: iso(to), count, rendition: rend, segment_ms: ch.segment_s * 1000, fps: this.fps(ch, rend, t.start[t.n >> 1]), recorded, segments, items };
   }
 
   /** Frame rate of the recording near `at` (video samples ÷ duration of one segment); null when unreadable. */
@@ -97,7 +107,10 @@ export class ThumbnailService {
   }
 
   private async queued<T>(st: RenderState, fn: () => Promise<T>): Promise<T> {
-    if (st.running >= PARALLEL) await new Promise<void>((res) => st.queue.push(res));
+    if (st.running >= PARALLEL) {
+      if (st.queue.length >= MAX_WAITING) throw new AppError('rate_limited', 'too many thumbnails are being rendered; ask again shortly');
+      await new Promise<void>((res) => st.queue.push(res));
+    }
     st.running++;
     try { return await fn(); } finally { st.running--; st.queue.shift()?.(); }
   }
