@@ -22,6 +22,8 @@ export const EN_ASSET = {
   sec_of_asset: 'Section', sec_saved: 'Section saved.', sec_name: 'Section name', sec_create: 'Create section', sec_empty: 'No sections yet. Create the first one above.',
   sec_assets: 'Assets', sec_rename: 'Rename', sec_rename_n: 'Rename {name}', sec_delete_n: 'Delete {name}', sec_confirm_delete: 'Delete the section "{name}"? Its assets stay in the library without a section.',
   sec_created: 'Section "{name}" created.', sec_renamed: 'Section renamed to "{name}".', sec_deleted: 'Section "{name}" deleted.', sec_name_needed: 'Give the section a name.',
-  sec_no_filter: 'The library list cannot be filtered by section yet (the API has no section filter); the counts here are live.',
   sec_manage: 'Manage sections',
+  sec_open_n: 'Show the {n} assets of {name}', sec_open_hint: 'Select a count to list that section\'s assets; the library also filters by section.',
+  lib_section_filter: 'Section', lib_all_sections: 'All sections', lib_section_unknown: 'Unknown section',
+  lib_section_empty: 'No assets in the section {name}.', lib_no_unsectioned: 'Every asset is in a section.',
 };

@@ -24,6 +24,8 @@ export const HE_ASSET: Record<keyof typeof EN_ASSET, string> = {
   sec_of_asset: 'מדור', sec_saved: 'המדור נשמר.', sec_name: 'שם המדור', sec_create: 'יצירת מדור', sec_empty: 'אין עדיין מדורים. צרו את הראשון למעלה.',
   sec_assets: 'נכסים', sec_rename: 'שינוי שם', sec_rename_n: 'שינוי השם של {name}', sec_delete_n: 'מחיקת {name}', sec_confirm_delete: 'למחוק את המדור "{name}"? הנכסים שבו נשארים בספרייה בלי מדור.',
   sec_created: 'המדור "{name}" נוצר.', sec_renamed: 'שם המדור שונה ל-"{name}".', sec_deleted: 'המדור "{name}" נמחק.', sec_name_needed: 'יש לתת למדור שם.',
-  sec_no_filter: 'עדיין אי אפשר לסנן את רשימת הספרייה לפי מדור (ב-API אין מסנן מדור); המספרים כאן עדכניים.',
   sec_manage: 'ניהול מדורים',
+  sec_open_n: 'הצגת {n} הנכסים של {name}', sec_open_hint: 'בחירה במספר מציגה את הנכסים של המדור; אפשר גם לסנן את הספרייה לפי מדור.',
+  lib_section_filter: 'מדור', lib_all_sections: 'כל המדורים', lib_section_unknown: 'מדור לא ידוע',
+  lib_section_empty: 'אין נכסים במדור {name}.', lib_no_unsectioned: 'כל הנכסים משויכים למדור.',
 };

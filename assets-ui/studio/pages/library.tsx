@@ -2,13 +2,21 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 
 import { useStudio } from '../ctx';
-import { Badge, Empty, Loading, PageHead, Problem } from '../ui';
+import { Badge, Empty, Loading, PageHead, Problem, useLoad } from '../ui';
 import { VirtualList } from '../vlist';
 import { Uploader } from './uploader';
-import { Sections } from './sections';
+import { Sections, type Section } from './sections';
 
 /** An asset as listed. */
 export interface AssetRow { id: string; title: string; status: string; published: boolean; duration_s: number | null; created_at: string; progress: number | null; deleted_at?: string }
+
+/** Keeps the section filter in the address (`?section=`), so a reload or a shared link shows the same list. */
+function sectionInUrl(section: string): void {
+  const u = new URL(location.href);
+  if (section) u.searchParams.set('section', section); else u.searchParams.delete('section');
+  u.searchParams.delete('view');
+  history.replaceState(history.state, '', u.pathname + u.search);
+}
 
 /** The library page. */
 export function Library() {
@@ -16,8 +24,15 @@ export function Library() {
   const [q, setQ] = useState(() => new URLSearchParams(location.search).get('q') ?? '');
   const [trash, setTrash] = useState(false);
   const [sections, setSections] = useState(() => new URLSearchParams(location.search).get('view') === 'sections');
+  // '' every asset, 'none' the assets in no section, else a section id.
+  const [section, setSection] = useState(() => new URLSearchParams(location.search).get('section') ?? '');
+  const sectionList = useLoad(() => get<{ items: Section[] }>('/v1/library/sections').then((r) => r.items), [], 'sections');
+  const pickSection = (v: string) => { setSection(v); sectionInUrl(v); };
+  // Sections made, renamed or deleted in the sections view show in the picker when the list comes back.
+  const shown = useRef(sections);
+  useEffect(() => { if (shown.current && !sections) sectionList.reload(); shown.current = sections; }, [sections]);
   // The first page of the plain list is kept across route changes (shown at once, then refreshed).
-  const first = cache.get('lib:first') as { items: AssetRow[]; next_cursor: string | null } | undefined;
+  const first = section ? undefined : cache.get('lib:first') as { items: AssetRow[]; next_cursor: string | null } | undefined;
   const [items, setItems] = useState<AssetRow[]>(() => first?.items ?? []);
   const [cursor, setCursor] = useState<string | null>(() => first?.next_cursor ?? null);
   const [state, setState] = useState<{ loading: boolean; error: string | null }>({ loading: !first, error: null });
@@ -30,11 +45,12 @@ export function Library() {
     const term = q.trim();
     const qs = new URLSearchParams({ limit: '200' });
     if (term.length >= 2) qs.set('q', term);
+    if (section) qs.set('section', section);
     if (!reset && cursor) qs.set('cursor', cursor);
     try {
       const r = await get<{ items: AssetRow[]; next_cursor: string | null }>(`/v1/assets${trash ? '/trash' : ''}?${qs}`);
       if (n !== seq.current) return;
-      if (reset && !trash && term.length < 2) cache.set('lib:first', r);
+      if (reset && !trash && !section && term.length < 2) cache.set('lib:first', r);
       setItems((old) => (reset ? r.items : [...old, ...r.items]));
       setCursor(r.next_cursor);
       setState({ loading: false, error: null });
@@ -50,7 +66,8 @@ export function Library() {
     setState((st) => ({ ...st, loading: true, error: null }));
     const h = setTimeout(() => { void fetchPage(true); }, q ? 250 : 0);
     return () => clearTimeout(h);
-  }, [q, trash]);
+  }, [q, trash, section]);
+  const named = (sectionList.data ?? []).find((x) => x.id === section);
   return (
     <>
       <PageHead title={t('nav_library')}>
@@ -60,16 +77,22 @@ export function Library() {
           <button type="button" aria-pressed={sections} onClick={() => setSections(true)} id="show-sections">{t('sec_title')}</button>
         </div>
       </PageHead>
-      {sections && <Sections />}
+      {sections && <Sections onOpen={(id) => { setSections(false); setTrash(false); pickSection(id); }} />}
       {/* Kept mounted (hidden) while the sections show: uploads in progress go on. */}
       <div hidden={sections}>
       {!trash && <Uploader onDone={() => fetchPage(true)} />}
       <div class="toolbar">
         <input type="search" id="search" aria-label={t('search_assets')} placeholder={t('search_assets')} value={q} onInput={(e) => setQ(e.currentTarget.value)} />
-        <span class="muted" aria-live="polite">{state.loading ? '' : t('n_shown', { n: f.num(items.length) }) + (cursor ? '+' : '')}</span>
+        <select id="section-filter" aria-label={t('lib_section_filter')} value={section} style={{ width: 'auto', maxWidth: '16rem' }} onChange={(e) => pickSection(e.currentTarget.value)}>
+          <option value="">{t('lib_all_sections')}</option>
+          <option value="none">{t('sec_none')}</option>
+          {(sectionList.data ?? []).map((x) => <option value={x.id}>{x.name}</option>)}
+          {section && section !== 'none' && !named && <option value={section}>{sectionList.loading ? t('loading') : t('lib_section_unknown')}</option>}
+        </select>
+        <span class="muted" aria-live="polite" style={{ whiteSpace: 'nowrap' }}>{state.loading ? '' : t('n_shown', { n: f.num(items.length) }) + (cursor ? '+' : '')}</span>
       </div>
       <Problem error={state.error} onRetry={() => fetchPage(true)} />
-      {state.loading && !items.length ? <Loading /> : !items.length ? <Empty>{trash ? t('trash_empty') : q ? t('no_match') : t('library_empty')}</Empty> : (
+      {state.loading && !items.length ? <Loading /> : !items.length ? <Empty>{trash ? t('trash_empty') : q ? t('no_match') : section === 'none' ? t('lib_no_unsectioned') : section ? t('lib_section_empty', { name: named?.name ?? '' }) : t('library_empty')}</Empty> : (
         <VirtualList id="asset-list" label={t('nav_library')} items={items} rowHeight={56} onNearEnd={() => { if (cursor) void fetchPage(false); }}
           render={(a) => (
             <a class="asset-row" href={`/studio/library/${encodeURIComponent(a.id)}`}>

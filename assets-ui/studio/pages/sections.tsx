@@ -7,8 +7,8 @@ import { Empty, Field, Loading, Problem, useLoad } from '../ui';
 /** A library section as the API shows it. */
 export interface Section { id: string; name: string; asset_count: number; created_at: string; updated_at: string }
 
-/** Sections: create form (kept on error), table with rename and delete. */
-export function Sections() {
+/** Sections: create form (kept on error), table with rename and delete; `onOpen` shows a section's assets in the library list. */
+export function Sections({ onOpen }: { onOpen?: (id: string) => void }) {
   const { t, f, get, api, can, cache } = useStudio();
   const list = useLoad(() => get<{ items: Section[] }>('/v1/library/sections').then((r) => r.items), [], 'sections');
   const [name, setName] = useState('');
@@ -63,7 +63,10 @@ export function Sections() {
                   <button type="button" class="small" onClick={() => setEditing(null)}>{t('cancel')}</button>
                 </form>
               ) : <bdi class="section-name">{s.name}</bdi>}</td>
-              <td>{f.num(s.asset_count)}</td>
+              <td>{onOpen ? (
+                <a class="section-open" href={`/studio/library?section=${encodeURIComponent(s.id)}`} aria-label={t('sec_open_n', { name: s.name, n: f.num(s.asset_count) })}
+                  onClick={(e) => { if (e.button === 0 && !e.ctrlKey && !e.metaKey && !e.shiftKey) { e.preventDefault(); onOpen(s.id); } }}>{f.num(s.asset_count)}</a>
+              ) : f.num(s.asset_count)}</td>
               <td>{f.short(s.created_at)}</td>
               <td>{write && editing?.id !== s.id && (
                 <div class="actions">
@@ -75,7 +78,7 @@ export function Sections() {
           ))}</tbody>
         </table>
       )}
-      <p class="muted" id="section-filter-note">{t('sec_no_filter')}</p>
+      <p class="muted" id="section-filter-note">{t('sec_open_hint')}</p>
     </section>
   );
 }
