@@ -50,7 +50,7 @@ export function DayTools({ base, today, onDone }: { base: string; today: string;
       </form>
       <form class="inline-form" id="shift-form" onSubmit={shift}>
         <Field label={t('day')}><input type="date" id="shift-day" required value={sh.day} onInput={(e) => setSh({ ...sh, day: e.currentTarget.value })} /></Field>
-        <Field label={t('g_shift_by')} hint={t('g_shift_hint')}><input type="number" id="shift-minutes" required step={5} min={-1440} max={1440} value={sh.minutes} onInput={(e) => setSh({ ...sh, minutes: e.currentTarget.value })} /></Field>
+        <Field label={t('g_shift_by')} hint={t('g_shift_hint')}><input type="number" id="shift-minutes" dir="ltr" required step={5} min={-1440} max={1440} value={sh.minutes} onInput={(e) => setSh({ ...sh, minutes: e.currentTarget.value })} /></Field>
         <button type="submit" disabled={busy}>{t('g_shift_day')}</button>
       </form>
     </section>
