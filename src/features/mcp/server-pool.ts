@@ -33,6 +33,8 @@ export class ServerPool {
     const server = this.build(shape, toolsFor(p));
     const transport = new DirectTransport();
     await server.connect(transport);
+    const entry = (server.server as unknown as { _onrequest?: unknown })._onrequest;
+    if (typeof entry === 'function') transport.requestEntry = entry.bind(server.server) as DirectTransport['requestEntry'];
     return { server, transport, key };
   }
 
