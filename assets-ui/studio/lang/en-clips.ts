@@ -6,6 +6,7 @@ export const EN_CLIPS = {
   c_open_asset: 'Open asset', c_snap: 'Snap to', c_snap_frames: 'frames', c_snap_programmes: 'programme boundaries',
   c_zoom_sel: 'Zoom to selection', c_zoom_out: 'Zoom out', c_recent: 'Latest 2 minutes', c_preview: 'Preview',
   c_no_recording: 'Nothing recorded in this part of the timeline.', c_frames_note: '{n} frames from the recording · {fps} fps · drag the handles, or use the arrow keys (Shift: one segment)',
+  c_segments_note: '{n} frames from the recording · {s} segments · the handles land on segment boundaries (arrow keys: one segment)',
   c_frame_hint: 'Cut exactly at the handles; ready after a short job.', c_segment_hint: 'Ready at once; starts and ends at the nearest segment boundaries.',
   st_recorded: 'recorded', st_partial: 'partly recorded', st_not_recorded: 'not recorded', st_publishing: 'publishing',
   // Integrations: inbound hooks and the events inbox.

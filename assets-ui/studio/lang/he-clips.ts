@@ -8,6 +8,7 @@ export const HE_CLIPS: Record<keyof typeof EN_CLIPS, string> = {
   c_open_asset: 'פתיחת הנכס', c_snap: 'הצמדה אל', c_snap_frames: 'פריימים', c_snap_programmes: 'גבולות תוכניות',
   c_zoom_sel: 'התמקדות בבחירה', c_zoom_out: 'הרחקה', c_recent: '2 הדקות האחרונות', c_preview: 'תצוגה מקדימה',
   c_no_recording: 'לא הוקלט דבר בחלק הזה של ציר הזמן.', c_frames_note: '{n} פריימים מההקלטה · {fps} פריימים לשנייה · גוררים את הידיות, או משתמשים בחצים (Shift: מקטע שלם)',
+  c_segments_note: '{n} פריימים מההקלטה · {s} מקטעים · הידיות נצמדות לגבולות המקטעים (חצים: מקטע אחד)',
   c_frame_hint: 'חיתוך מדויק בידיות; מוכן אחרי משימה קצרה.', c_segment_hint: 'מוכן מיד; מתחיל ונגמר בגבולות המקטעים הקרובים.',
   st_recorded: 'הוקלט', st_partial: 'הוקלט בחלקו', st_not_recorded: 'לא הוקלט', st_publishing: 'בפרסום',
   h_title: 'Hooks נכנסים', h_intro: 'מערכת התוכן שלכם קוראת לכתובת הזו, חתומה בסוד, כדי לפרסם את הנכסים שהיא מציינת.', h_path: 'הנתיב להפניות לנכסים ב-JSON שלה', h_match: 'ההפניות הן',

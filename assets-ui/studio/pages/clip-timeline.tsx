@@ -79,7 +79,7 @@ export function Timeline({ channelId, win, cut, onCut, mode, marks, count, bySeg
       </div>
       <div class="c-axis" dir="ltr" aria-hidden="true">{[0, 0.25, 0.5, 0.75, 1].map((x) => <span style={{ insetInlineStart: `${x * 100}%` }}>{f.time(win.from + x * (win.to - win.from))}</span>)}</div>
       {plan.loading && !plan.data ? <Loading /> : plan.error ? <Empty>{t('c_no_recording')} <small>{plan.error}</small></Empty> : null}
-      {plan.data && !plan.error && <p class="muted c-note">{t('c_frames_note', { n: items.length, fps: f.num(fps) })}</p>}
+      {plan.data && !plan.error && <p class="muted c-note">{grid ? t('c_segments_note', { n: items.length, s: Math.max(0, grid.length - 1) }) : t('c_frames_note', { n: items.length, fps: f.num(fps) })}</p>}
     </div>
   );
 }
