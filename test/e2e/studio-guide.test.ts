@@ -314,3 +314,23 @@ test('copy a day onto a range of days and shift a day by minutes', async () => {
     } finally { await page.context().close(); }
   }
 }, 180_000);
+
+test('phone width: the week grid scrolls inside itself, the page does not overflow; a block still opens its editor', async () => {
+  for (const lang of LANGS) {
+    const { id } = await channel(`phone-${lang}`);
+    const prog = await add(id, lang === 'he' ? 'מבזק' : 'Flash', dayAt(0, 9), dayAt(0, 9, 30));
+    const page = await studioTab(browser, s, { lang, phone: true });
+    try {
+      await page.goto(`${s.url}/studio/guide?channel=phone-${lang}`);
+      await block(page, prog.id).waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+      expect(await page.evaluate(() => { const g = document.querySelector('.gweek')!; return g.scrollWidth > g.clientWidth; })).toBe(true);
+      await block(page, prog.id).locator('.gmain').click();
+      await page.waitForSelector('#programme-editor[open]');
+      expect(await page.inputValue('#edit-title')).toBe(prog.title);
+      await page.keyboard.press('Escape');
+      await page.waitForSelector('#programme-editor', { state: 'detached' });
+      await shot(page, `guide-phone-${lang}`);
+    } finally { await page.context().close(); }
+  }
+}, 120_000);
