@@ -65,7 +65,7 @@ test('create a channel, start it, push SRT to the address copied from the page â
       if (v?.paused) void v.play().catch(() => {});
       return (v?.currentTime ?? 0) > 0.3;
     }), 60_000, 250);
-    await shot(page, 'clips-en');
+    // (the Clips page's screenshot comes from studio-clips.serial.test.ts, with its timeline)
     await page.goBack();
     await page.waitForSelector('#stop');
     await page.click('#stop');
