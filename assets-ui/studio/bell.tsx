@@ -48,7 +48,7 @@ export function Bell() {
   if (hidden || items === null) return null;
   const n = items.length;
   return (
-    <div class="bell" ref={box} style={{ position: 'relative' }}>
+    <div class="bell" ref={box}>
       <button type="button" class="small" id="bell" aria-expanded={open} aria-controls="bell-list" aria-label={t('lv_alerts_n', { n })} onClick={() => setOpen(!open)}>
         <svg aria-hidden="true" width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" style={{ verticalAlign: 'middle' }}>
           <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" /><path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
@@ -56,7 +56,7 @@ export function Bell() {
       </button>
       {open && (
         <div id="bell-list" class="panel" role="region" aria-label={t('lv_alerts')}
-          style={{ position: 'absolute', insetInlineEnd: 0, insetBlockStart: '2.2rem', zIndex: 20, inlineSize: 'min(24rem, 90vw)', maxBlockSize: '60vh', overflowY: 'auto', boxShadow: '0 6px 24px #0003' }}>
+          style={{ position: 'fixed', insetInlineEnd: '.5rem', insetBlockStart: '3rem', zIndex: 20, inlineSize: 'min(24rem, 90vw)', maxBlockSize: '60vh', overflowY: 'auto', boxShadow: '0 6px 24px #0003' }}>
           <h2 style={{ marginBlockStart: 0 }}>{t('lv_alerts')}</h2>
           <Problem error={err} />
           {!n ? <p class="muted">{t('lv_no_firing')}</p> : (

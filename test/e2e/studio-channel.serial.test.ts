@@ -135,6 +135,7 @@ test('edit a channel (error kept, then saved), push SRT to primary and backup 鈫
       await he.click('#bell');
       const list = (await he.locator('#bell-list').boundingBox())!;
       expect(list.x).toBeGreaterThanOrEqual(0);
+      expect(list.x).toBeLessThan(640); // the inline end is the left in Hebrew
       expect(await he.textContent('#bell-list')).toContain('讗讜砖专讛');
       await shot(he, 'channel-bell-he');
       await he.keyboard.press('Escape');
@@ -143,6 +144,18 @@ test('edit a channel (error kept, then saved), push SRT to primary and backup 鈫
       expect(await he.textContent('#channel-settings h2')).toBe('讛讙讚专讜转 讛注专讜抓');
       await shot(he, 'channel-edit-he');
     } finally { await he.context().close(); }
+
+    // On a phone the bell's list stays inside the screen.
+    const phone = await studioTab(browser, s, { phone: true });
+    try {
+      await phone.goto(page.url());
+      await waitFor('the phone bell', async () => (await phone.textContent('#bell-count'))?.trim() === '1', 15_000, 200);
+      await phone.click('#bell');
+      const box = (await phone.locator('#bell-list').boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+      await shot(phone, 'channel-bell-phone-en');
+    } finally { await phone.context().close(); }
 
     await page.click('#stop');
     await page.waitForSelector('#start');

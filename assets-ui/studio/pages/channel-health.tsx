@@ -57,7 +57,7 @@ export function InputsPanel({ c, series }: { c: ChannelView; series: InputSeries
               {count(s.kbps) + count(s.fps) > 1
                 ? <Chart timeLabel={t('time')} locale={locale} label={t('lv_input_graph', { input: t(name) })} times={s.times} values={[s.kbps, s.fps]} height={150}
                   lines={[{ label: `${t('bitrate')} (kb/s)`, color: '#16a34a' }, { label: `${t('lv_fps')} (${t('lv_fps_unit')})`, color: '#2563eb', axis: 1 }]} />
-                : <p class="muted">{t('lv_collecting_input')}</p>}
+                : <p class="muted">{i?.connected ? t('collecting') : t('lv_collecting_input')}</p>}
             </div>
           );
         })}
