@@ -7,18 +7,18 @@
  *     up; DuckDB file size per million events; API latencies (p50/p95 of --reps calls): 30-day timeseries, 30-day
  *     overview, realtime; streamed export rows/s.
  * Usage: bun scripts/bench/stats.ts [--events 5000000] [--reps 20] [--ips 32] [--beacons 100] [--only ingest|large]
+ *   [--data DIR: build the large table there and keep it, or reuse it when it exists] [--mem 3GB: DuckDB memory while generating]
  */
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startAppliance } from './lib';
 import { openStats } from '../../src/kernel/stats';
 import { ensureTables } from '../../src/features/stats/tables';
-import { EDGE_FLUSH } from '../../src/features/stats/rows';
-import { sessionize } from '../../src/features/stats/sessionizer';
+import { generate, PER_SESSION } from './stats-gen';
 
-const { values } = parseArgs({ options: { events: { type: 'string', default: '5000000' }, reps: { type: 'string', default: '20' }, ips: { type: 'string', default: '32' }, beacons: { type: 'string', default: '100' }, only: { type: 'string', default: '' } } });
+const { values } = parseArgs({ options: { events: { type: 'string', default: '5000000' }, reps: { type: 'string', default: '20' }, ips: { type: 'string', default: '32' }, beacons: { type: 'string', default: '100' }, only: { type: 'string', default: '' }, data: { type: 'string', default: '' }, mem: { type: 'string', default: '3GB' } } });
 const N = Number(values.events), REPS = Number(values.reps), IPS = Number(values.ips), PER_IP = Number(values.beacons);
 if (!Bun.which('curl')) throw new Error('curl not found');
 const dir = mkdtempSync(join(tmpdir(), 'vs-bench-stats-'));
@@ -76,9 +76,12 @@ try {
   if (values.only === 'ingest') { rmSync(dir, { recursive: true, force: true }); process.exit(0); }
 
   // ---- 2. Large synthetic table --------------------------------------------------------------------------------
-  const data2 = join(dir, 'large');
+  // --data DIR keeps (or reuses) the large table's data directory, so runs of two versions read the same table.
+  const data2 = values.data || join(dir, 'large');
+  const reuse = existsSync(dbPath(data2));
   let app = await startAppliance(data2, { VS_CONFIG: cfg });
-  const key = app.key!;
+  const key = app.key ?? readFileSync(join(data2, 'bench-key.txt'), 'utf8').trim();
+  if (!reuse) writeFileSync(join(data2, 'bench-key.txt'), key);
   app.kill('SIGTERM');
   await app.proc.exited;
   const { Database } = await import('bun:sqlite');
@@ -87,37 +90,26 @@ try {
   meta.close();
   const st = await openStats(dbPath(data2));
   await ensureTables(st);
-  const end = Math.floor(Date.now() / 60_000) * 60_000, start = end - 30 * 86_400_000;
-  const perSession = 40, sessions = Math.ceil(N / perSession);
-  console.log(`2. synthetic: ${N.toLocaleString('en')} viewer events (${sessions.toLocaleString('en')} sessions x ${perSession}) and ${N.toLocaleString('en')} origin-log rows over 30 days`);
-  const g0 = performance.now();
-  // Session s starts at a pseudo-random time in the 30 days; event k of it is 15 s later than event k-1.
-  await st.run(`INSERT INTO player_events
-    SELECT ${start} + (hash(s) % ${30 * 86_400_000 - 3_600_000})::BIGINT + k * 15000 AS ts, ${start} AS received, '${tenant}', 'sid-' || s, 'viewer-' || (s % ${Math.max(1, Math.floor(sessions / 3))}),
-      ['news.example', 'sport.example', 'blog.example'][1 + s % 3], NULL, CASE WHEN s % 5 = 0 THEN 'live' ELSE 'vod' END,
-      CASE WHEN s % 5 = 0 THEN 'channel-' || (s % 7) ELSE 'asset-' || (s % 500) END, CASE WHEN s % 5 = 0 THEN 'channel-' || (s % 7) END, s % 5 = 0,
-      CASE WHEN k = 0 THEN 'view_start' WHEN k = 1 THEN 'play_request' WHEN k = 2 THEN 'first_frame' WHEN k = ${perSession - 1} THEN 'ended'
-           WHEN k % 9 = 0 THEN 'rebuffer_start' WHEN k % 9 = 1 THEN 'rebuffer_end' ELSE 'heartbeat' END,
-      k * 15.0, 8.0, CASE WHEN k = 2 THEN 300 + s % 2000 END, CASE WHEN k % 9 = 1 AND k > 1 THEN 500 + s % 1500 END, '3', NULL, CASE WHEN s % 97 = 0 AND k = 5 THEN 'decode' END,
-      NULL, ['IL', 'US', 'DE', 'FR'][1 + s % 4], NULL, ['desktop', 'mobile', 'tablet', 'tv'][1 + s % 4], NULL, NULL, NULL
-    FROM range(${sessions}) r(s), range(${perSession}) q(k) ORDER BY 1`); // arrival order: by time, as beacons land
-  await st.run('CHECKPOINT');
-  const evBytes = statSync(dbPath(data2)).size;
-  const g1 = performance.now();
-  // Bulk: straight into the log, then the rollup by the flush's own GROUP BY (the per-batch upsert is for small batches).
-  await st.run(`INSERT INTO edge_requests
-    SELECT ${start} + (hash(i % ${sessions}) % ${30 * 86_400_000 - 3_600_000})::BIGINT + (i // ${sessions}) * 4000, '${tenant}', CASE WHEN (i % ${sessions}) % 5 = 0 THEN 'channel' ELSE 'asset' END,
-      CASE WHEN (i % ${sessions}) % 5 = 0 THEN 'channel-' || ((i % ${sessions}) % 7) ELSE 'asset-' || ((i % ${sessions}) % 500) END, '720p', 'seg.m4s', 'GET', CASE WHEN i % 100 = 0 THEN 404 ELSE 200 END,
-      1000000 + i % 1000000, 2.5, 'sid-' || (i % ${sessions}), CASE WHEN i % 10 = 0 THEN 'memory' ELSE 'disk' END, NULL, ['IL', 'US', 'DE', 'FR'][1 + (i % ${sessions}) % 4], NULL,
-      ['desktop', 'mobile', 'tablet', 'tv'][1 + (i % ${sessions}) % 4], NULL, NULL, NULL, NULL FROM range(${N}) t(i) ORDER BY 1`); // each session's segment requests, 4 s apart
-  await st.run(EDGE_FLUSH[1].sql.replace('FROM edge_stage', 'FROM edge_requests'));
-  const g2 = performance.now();
-  await sessionize(st);
-  const g3 = performance.now();
-  await st.run('CHECKPOINT');
-  st.close();
-  console.log(`   generated events ${((g1 - g0) / 1000).toFixed(1)} s; origin log + minute rollup ${((g2 - g1) / 1000).toFixed(1)} s; sessionize + session rollup ${((g3 - g2) / 1000).toFixed(1)} s`);
-  console.log(`   DuckDB file: ${(evBytes / 2 ** 20).toFixed(1)} MiB with the events only = ${(evBytes / 2 ** 20 / (N / 1e6)).toFixed(1)} MiB per million events; ${(statSync(dbPath(data2)).size / 2 ** 20).toFixed(1)} MiB with everything`);
+  let end: number, start: number;
+  if (reuse) {
+    const [r] = await st.all<{ a: number; b: number; n: number }>('SELECT min(ts)::DOUBLE AS a, max(ts)::DOUBLE AS b, count(*)::DOUBLE AS n FROM player_events');
+    end = Math.ceil((r.b + 1) / 60_000) * 60_000; start = end - 30 * 86_400_000;
+    console.log(`2. reusing ${data2}: ${r.n.toLocaleString('en')} viewer events`);
+    await st.run('CHECKPOINT');
+    await st.close();
+  } else {
+    // SET: the generator's statements use a bounded amount of memory (they spill past it).
+    await st.run(`SET memory_limit = '${values.mem}'`);
+    end = Math.floor(Date.now() / 60_000) * 60_000 - 3_600_000;
+    console.log(`2. synthetic: ${N.toLocaleString('en')} viewer events (sessions of ${PER_SESSION}) and as many origin-log rows over 30 days, pure SQL`);
+    const g0 = performance.now();
+    const g = await generate(st, { n: N, days: 30, end, tenant });
+    start = g.start;
+    await st.run('CHECKPOINT');
+    await st.close();
+    const size = statSync(dbPath(data2)).size;
+    console.log(`   built in ${((performance.now() - g0) / 1000).toFixed(1)} s; DuckDB file ${(size / 2 ** 20).toFixed(1)} MiB = ${(size / 2 ** 20 / (N / 1e6)).toFixed(1)} MiB per million events (events, origin log, sessions, rollups)`);
+  }
 
   app = await startAppliance(data2, { VS_CONFIG: cfg });
   const from = new Date(start).toISOString(), to = new Date(end).toISOString();

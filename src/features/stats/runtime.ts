@@ -9,6 +9,7 @@ import { DeviceParser } from './device';
 import { IpHasher } from './salt';
 import { EDGE_FLUSH, edgeRow, type EdgeHit } from './rows';
 import { sessionize } from './sessionizer';
+import { RealtimeTracker } from './realtime';
 
 /** The running statistics pipeline of one app: settings and the origin log's ingest queue (beacons: the player feature's /b/v1 ingest writes player_events). */
 export interface StatsRuntime {
@@ -20,6 +21,10 @@ export interface StatsRuntime {
   flush(): Promise<void>;
   /** Derives sessions from player events received since the last pass (runs every flush interval). */
   sessionize(): Promise<number>;
+  /** Concurrent viewers in memory (the beacon ingest feeds it); read it after `realtimeReady`. */
+  realtime: RealtimeTracker;
+  /** Resolves once the tracker holds the sessions of the last two minutes already written (loaded once at start). */
+  realtimeReady: Promise<void>;
 }
 
 const RUNTIME = slotKey<StatsRuntime>('stats.runtime');
@@ -64,7 +69,9 @@ function buildRuntime(ctx: AppContext): StatsRuntime {
     pass = sessionize(ctx.stats).finally(() => { pass = null; });
     return pass;
   };
-  const rt: StatsRuntime = { settings, ready, edge, flush: async () => { await edge.flush(); await runSessionize(); }, sessionize: runSessionize };
+  const realtime = new RealtimeTracker();
+  const realtimeReady = settings.enabled ? ready.then(() => realtime.warm(ctx.stats, ctx.clock.now())).catch(onError) : Promise.resolve();
+  const rt: StatsRuntime = { settings, ready, edge, flush: async () => { await edge.flush(); await runSessionize(); }, sessionize: runSessionize, realtime, realtimeReady };
   if (settings.enabled) {
     edge.start();
     const sess = setInterval(() => { if (!pass) void runSessionize().catch(onError); }, settings.flushMs);

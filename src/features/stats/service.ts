@@ -13,8 +13,7 @@ export type Interval = keyof typeof INTERVALS;
 export const DIMENSIONS = ['country', 'device', 'channel', 'asset', 'clip', 'page_host', 'pathway', 'live'] as const;
 /** A grouping dimension. */
 export type Dimension = (typeof DIMENSIONS)[number];
-/** Seconds a session stays "concurrent" after its last event while not paused or ended (2 × the longest heartbeat). */
-export const REALTIME_WINDOW_MS = 120_000;
+export { REALTIME_WINDOW_MS } from './realtime';
 
 const isEdge = (m: Metric) => (EDGE_METRICS as readonly string[]).includes(m);
 
@@ -175,16 +174,11 @@ export class StatsService {
     return { entity, metric, items: rows.map((r) => ({ id: r.id!, value: r.v })) };
   }
 
-  /** Concurrent viewers now: sessions with an event in the last two minutes whose last event is not a pause, end, error or a bare view start. */
+  /** Concurrent viewers now, from the in-memory tracker (see realtime.ts; equal to REALTIME_SQL over the events). */
   async realtime(tenantId: string, now: number) {
-    const rows = await this.rows<{ kind: string | null; id: string | null; n: number }>(
-      `SELECT kind, id, count(*)::DOUBLE AS n FROM (
-         SELECT sid, any_value(kind) AS kind, coalesce(any_value(channel), any_value(content_id)) AS id, arg_max(e, ts) AS last_e
-         FROM player_events WHERE tenant_id = ? AND ts >= ? AND ts <= ? GROUP BY sid)
-       WHERE last_e NOT IN ('pause', 'ended', 'error', 'view_start') GROUP BY ALL ORDER BY n DESC, id LIMIT 100`,
-      [tenantId, now - REALTIME_WINDOW_MS, now + 60_000],
-    );
-    return { at: new Date(now).toISOString(), window_s: REALTIME_WINDOW_MS / 1000, concurrent: rows.reduce((a, r) => a + r.n, 0), by_content: rows.map((r) => ({ kind: r.kind, id: r.id, concurrent: r.n })) };
+    const rt = statsRuntime(this.ctx);
+    await rt.realtimeReady;
+    return rt.realtime.answer(tenantId, now);
   }
 
   /** Session metrics by one dimension (top 50 values by plays). */
