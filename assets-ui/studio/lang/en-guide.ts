@@ -4,7 +4,7 @@ export const EN_GUIDE = {
   g_mark_added: 'new', g_mark_changed: 'changed', g_mark_removed: 'removed',
   g_edit_title: 'Edit the programme', g_starts: 'Starts', g_ends: 'Ends', g_series: 'Series', g_episode: 'Episode', g_description: 'Description',
   g_zone_note: 'Times are in the channel’s time zone ({tz}).', g_zone: 'Times in {tz}',
-  g_import: 'Import XMLTV', g_drop_xml: 'Drop an XMLTV file (.xml) here, or', g_pick_xml: 'choose a file', g_xml_url: 'EPG source address (URL)',
+  g_import: 'Import XMLTV', g_drop_xml: 'Drop an XMLTV file ({ext}) here, or', g_pick_xml: 'choose a file', g_xml_url: 'EPG source address (URL)',
   g_xml_channel: 'Channel in the file', g_xml_channel_hint: 'Needed only when the file lists several channels.', g_import_url: 'Import from the address',
   g_importing: 'Importing…', g_import_refused: 'The file was not imported:',
   g_import_done: 'Programmes imported: {n}.', g_import_staged: 'Programmes staged for review: {n}.',

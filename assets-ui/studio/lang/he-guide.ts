@@ -6,7 +6,7 @@ export const HE_GUIDE: Record<keyof typeof EN_GUIDE, string> = {
   g_mark_added: 'חדשה', g_mark_changed: 'שונתה', g_mark_removed: 'הוסרה',
   g_edit_title: 'עריכת התוכנית', g_starts: 'מתחילה', g_ends: 'מסתיימת', g_series: 'סדרה', g_episode: 'פרק', g_description: 'תיאור',
   g_zone_note: 'השעות לפי אזור הזמן של הערוץ ({tz}).', g_zone: 'שעות לפי {tz}',
-  g_import: 'ייבוא XMLTV', g_drop_xml: 'גררו לכאן קובץ XMLTV ‏(‎.xml‎), או', g_pick_xml: 'בחרו קובץ', g_xml_url: 'כתובת מקור לוח השידורים (URL)',
+  g_import: 'ייבוא XMLTV', g_drop_xml: 'גררו לכאן קובץ XMLTV ({ext}), או', g_pick_xml: 'בחרו קובץ', g_xml_url: 'כתובת מקור לוח השידורים (URL)',
   g_xml_channel: 'הערוץ בקובץ', g_xml_channel_hint: 'נדרש רק כשהקובץ מכיל כמה ערוצים.', g_import_url: 'ייבוא מהכתובת',
   g_importing: 'מייבא…', g_import_refused: 'הקובץ לא יובא:',
   g_import_done: 'תוכניות שיובאו: {n}.', g_import_staged: 'תוכניות שממתינות לבדיקה: {n}.',

@@ -1,9 +1,15 @@
 /** XMLTV import: pick or drop an .xml file (multipart upload) or give an EPG source URL; the answer in words. */
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { ApiError, errorWords } from '../api';
 import { useStudio } from '../ctx';
 import type { Key } from '../i18n';
 import { Field, Problem } from '../ui';
+
+/** A sentence with {name} places filled by elements (isolated values read right inside Hebrew sentences). */
+function fill(template: string, v: Record<string, ComponentChildren>): ComponentChildren[] {
+  return template.split(/(\{\w+\})/).map((x) => { const m = /^\{(\w+)\}$/.exec(x); return m && m[1] in v ? v[m[1]] : x; });
+}
 
 /** The import answer (POST .../guide/import and /import-url). */
 export interface ImportResult {
@@ -51,7 +57,7 @@ export function ImportXmltv({ base, onDone }: { base: string; onDone: () => void
     <section class="panel gimport" aria-labelledby="xmltv-h">
       <h2 id="xmltv-h">{t('g_import')}</h2>
       <div class={`drop${over ? ' over' : ''}`} id="xmltv-drop" onDragOver={(e) => { e.preventDefault(); setOver(true); }} onDragLeave={() => setOver(false)} onDrop={drop}>
-        <p>{t('g_drop_xml')}</p>
+        <p>{fill(t('g_drop_xml'), { ext: <bdi dir="ltr">.xml</bdi> })}</p>
         <label class="button">{t('g_pick_xml')}
           <input type="file" id="xmltv-file" class="sr-only" accept=".xml,application/xml,text/xml" disabled={busy}
             onChange={(e) => { const file = e.currentTarget.files?.[0]; e.currentTarget.value = ''; if (file) void upload(file); }} />
@@ -67,7 +73,7 @@ export function ImportXmltv({ base, onDone }: { base: string; onDone: () => void
       {res && (
         <div class="once" role="status" id="xmltv-result">
           <p><strong>{t(res.staged ? 'g_import_staged' : 'g_import_done', { n: res.programmes })}</strong>{' '}
-            {t('g_import_range', { ch: res.xmltv_channel, from: f.short(res.from), to: f.short(res.to) })}</p>
+            {fill(t('g_import_range'), { ch: <bdi>{res.xmltv_channel}</bdi>, from: <bdi dir="ltr">{f.short(res.from)}</bdi>, to: <bdi dir="ltr">{f.short(res.to)}</bdi> })}</p>
           <ul class="plain">
             {res.replaced !== undefined && <li>{t('g_import_replaced', { n: res.replaced })}</li>}
             <li>{t('g_import_overlaps', { n: res.overlaps_resolved })}</li>

@@ -74,7 +74,8 @@ export function Guide() {
   const shown = drafted.map((p) => { const o = over.get(p.id); return o ? { ...p, start_ms: o.s, end_ms: o.e } : p; });
 
   const dayFmt = new Intl.DateTimeFormat(lang === 'he' ? 'he-IL' : 'en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
-  const whenWords = (s: number, e: number) => `${dayFmt.format(new Date(`${dayKey(s, tz)}T12:00:00Z`))} ${hhmm(s, tz)}–${hhmm(e, tz)}`;
+  // The time range is a left-to-right isolate (U+2066…U+2069): in a Hebrew sentence it still reads 09:00–10:30.
+  const whenWords = (s: number, e: number) => `${dayFmt.format(new Date(`${dayKey(s, tz)}T12:00:00Z`))} \u2066${hhmm(s, tz)}–${hhmm(e, tz)}\u2069`;
   const say = (words: string) => { setNote(words); };
 
   /** Runs one change: clears the problem, shows the outcome, reloads. */
