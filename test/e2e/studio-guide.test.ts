@@ -153,8 +153,15 @@ test('edit a programme, drag it to another day and time, resize it, move it by k
       expect((await one(id, morning.id)).start_at).toBe(iso(dayAt(3, 9, 10)));
       expect(await page.textContent('#guide-live')).toContain(lang === 'he' ? 'הוחזרה למקומה' : 'was put back');
       await json('PUT', `/v1/channels/${id}/guide/settings`, { lock_hours: 0 });
+      // An overlap is said in words: the newer change wins and the older programme is trimmed.
+      const other = await add(id, lang === 'he' ? 'ספורט' : 'Sport', dayAt(3, 10, 15), dayAt(3, 11));
       await page.reload();
-      await block(page, morning.id).waitFor();
+      await block(page, other.id).waitFor();
+      await block(page, morning.id).locator('.gmain').focus();
+      await page.keyboard.press('ArrowDown');
+      await waitFor('the overlapped programme trimmed', async () => (await one(id, other.id)).start_at === iso(dayAt(3, 10, 20)));
+      await page.waitForFunction((t) => (document.querySelector('#guide-live')?.textContent ?? '').includes(t), `“${other.title}”`);
+      expect(await page.textContent('#guide-live')).toContain(lang === 'he' ? 'חפפה' : 'overlapped');
       await shot(page, `guide-edit-${lang}`);
     } finally { await page.context().close(); }
   }
