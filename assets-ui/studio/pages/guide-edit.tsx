@@ -4,18 +4,18 @@ import { errorWords } from '../api';
 import { useStudio } from '../ctx';
 import { Field, Problem } from '../ui';
 import type { Prog } from './guide-model';
-import { fromLocalInput, localInput } from './guide-time';
+import type { Zone } from './guide-time';
 
 /** Fields of a PATCH (only what changed). */
 export type ProgPatch = Partial<{ title: string; start_at: string; end_at: string; description: string | null; series: string | null; episode: string | null }>;
 
 /** Edits one programme; `onSave` rejects with the API's problem (shown, the dialog stays open). */
-export function EditProgramme({ p, tz, canEdit, onSave, onDelete, onClose }: {
-  p: Prog; tz: string; canEdit: boolean; onSave: (patch: ProgPatch) => Promise<void>; onDelete: () => Promise<void>; onClose: () => void;
+export function EditProgramme({ p, z, canEdit, onSave, onDelete, onClose }: {
+  p: Prog; z: Zone; canEdit: boolean; onSave: (patch: ProgPatch) => Promise<void>; onDelete: () => Promise<void>; onClose: () => void;
 }) {
   const { t } = useStudio();
   const ref = useRef<HTMLDialogElement>(null);
-  const [f, setF] = useState({ title: p.title, start: localInput(p.start_ms, tz), end: localInput(p.end_ms, tz), series: p.series ?? '', episode: p.episode ?? '', description: p.description ?? '' });
+  const [f, setF] = useState({ title: p.title, start: z.localInput(p.start_ms), end: z.localInput(p.end_ms), series: p.series ?? '', episode: p.episode ?? '', description: p.description ?? '' });
   const [err, setErr] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => { const d = ref.current; if (d && !d.open) d.showModal(); }, []);
@@ -25,7 +25,7 @@ export function EditProgramme({ p, tz, canEdit, onSave, onDelete, onClose }: {
     e.preventDefault();
     const patch: ProgPatch = {};
     if (f.title !== p.title) patch.title = f.title;
-    const s = fromLocalInput(f.start, tz), en = fromLocalInput(f.end, tz);
+    const s = z.fromLocalInput(f.start), en = z.fromLocalInput(f.end);
     if (s !== p.start_ms) patch.start_at = Number.isFinite(s) ? new Date(s).toISOString() : f.start;
     if (en !== p.end_ms) patch.end_at = Number.isFinite(en) ? new Date(en).toISOString() : f.end;
     if (nullable(f.series) !== p.series) patch.series = nullable(f.series);
@@ -56,7 +56,7 @@ export function EditProgramme({ p, tz, canEdit, onSave, onDelete, onClose }: {
             <Field label={t('g_episode')}><input id="edit-episode" maxLength={100} value={f.episode} onInput={set('episode')} /></Field>
           </div>
           <Field label={t('g_description')}><textarea id="edit-description" rows={3} maxLength={10000} value={f.description} onInput={set('description')} /></Field>
-          <p class="muted small-note">{t('g_zone_note', { tz })}</p>
+          <p class="muted small-note">{t('g_zone_note', { tz: z.tz })}</p>
         </fieldset>
         <div class="row-between">
           {canEdit ? <button type="button" class="danger" id="edit-delete" onClick={del} disabled={busy}>{t('delete')}</button> : <span />}

@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { useStudio } from '../ctx';
 import type { Key } from '../i18n';
 import type { Mark, Prog } from './guide-model';
-import { addDays, at, dayKey, hhmm, minuteOfDay, MIN, snap, SNAP_MIN } from './guide-time';
+import { addDays, MIN, snap, SNAP_MIN, type Zone } from './guide-time';
 
 /** Pixels per minute of the grid. */
 export const PX = 1;
@@ -19,22 +19,22 @@ export type MoveFn = (p: Prog, start: number, end: number, how: 'drag' | 'resize
 interface Drag { id: string; mode: 'move' | 'resize'; day: string; x0: number; y0: number; p: Prog; moved: boolean }
 
 /** Where a moved programme lands: day columns from the pointer, minutes from the vertical delta, snapped. */
-function target(d: Drag, dayDelta: number, dyMin: number, tz: string): [number, number] {
+function target(d: Drag, dayDelta: number, dyMin: number, z: Zone): [number, number] {
   const dur = d.p.end_ms - d.p.start_ms;
   if (d.mode === 'resize') {
     const raw = d.p.end_ms + dyMin * MIN;
-    const end = at(dayKey(raw, tz), snap(minuteOfDay(raw, tz)), tz);
+    const end = z.at(z.dayKey(raw), snap(z.minuteOfDay(raw)));
     return [d.p.start_ms, Math.max(end, d.p.start_ms + SNAP_MIN * MIN)];
   }
   const s0 = d.p.start_ms;
-  const startDay = addDays(dayKey(s0, tz), dayDelta);
-  const start = at(startDay, snap(minuteOfDay(s0, tz) + dyMin), tz);
+  const startDay = addDays(z.dayKey(s0), dayDelta);
+  const start = z.at(startDay, snap(z.minuteOfDay(s0) + dyMin));
   return [start, start + dur];
 }
 
 /** The week grid. `progs` is the guide as drafted; `ghosts` are programmes the draft removes (shown struck out). */
-export function WeekGrid({ days, tz, progs, marks, ghosts, canEdit, onOpen, onMove, onDelete, focusId }: {
-  days: string[]; tz: string; progs: Prog[]; marks: Map<string, Mark>; ghosts: Prog[]; canEdit: boolean;
+export function WeekGrid({ days, z, progs, marks, ghosts, canEdit, onOpen, onMove, onDelete, focusId }: {
+  days: string[]; z: Zone; progs: Prog[]; marks: Map<string, Mark>; ghosts: Prog[]; canEdit: boolean;
   onOpen: (p: Prog) => void; onMove: MoveFn; onDelete: (p: Prog) => void; focusId: string | null;
 }) {
   const { t, lang } = useStudio();
@@ -45,14 +45,14 @@ export function WeekGrid({ days, tz, progs, marks, ghosts, canEdit, onOpen, onMo
   const drag = useRef<Drag | null>(null);
   const suppress = useRef(false);
   const [ghost, setGhost] = useState<{ id: string; start: number; end: number } | null>(null);
-  const bounds = days.map((k) => [at(k, 0, tz), at(addDays(k, 1), 0, tz)] as const);
+  const bounds = days.map((k) => [z.at(k, 0), z.at(addDays(k, 1), 0)] as const);
 
   useEffect(() => { // start the view at the morning, or at the week's first programme
     const el = body.current?.parentElement;
     if (!el) return;
-    const first = progs.filter((p) => p.end_ms > bounds[0][0] && p.start_ms < bounds[6][1]).map((p) => minuteOfDay(p.start_ms, tz));
+    const first = progs.filter((p) => p.end_ms > bounds[0][0] && p.start_ms < bounds[6][1]).map((p) => z.minuteOfDay(p.start_ms));
     el.scrollTop = Math.max(0, Math.min(7 * 60, ...first) - 30) * PX;
-  }, [days[0], tz]);
+  }, [days[0], z]);
 
   useEffect(() => { // a block moved by the keyboard keeps the focus when it lands in another column
     if (!focusId) return;
@@ -77,7 +77,7 @@ export function WeekGrid({ days, tz, progs, marks, ghosts, canEdit, onOpen, onMo
       d.moved = true;
       const col = d.mode === 'move' ? colAt(ev.clientX) : -1;
       const dayDelta = col < 0 ? 0 : col - days.indexOf(d.day);
-      const [start, end] = target(d, dayDelta, (ev.clientY - d.y0) / PX, tz);
+      const [start, end] = target(d, dayDelta, (ev.clientY - d.y0) / PX, z);
       setGhost({ id: d.id, start, end });
     };
     const up = (ev: PointerEvent | KeyboardEvent) => {
@@ -92,7 +92,7 @@ export function WeekGrid({ days, tz, progs, marks, ghosts, canEdit, onOpen, onMo
       setTimeout(() => { suppress.current = false; }, 0);
       if (ev.type === 'pointercancel' || ev instanceof KeyboardEvent) return; // Escape or a cancelled pointer: nothing moves
       const col = d.mode === 'move' ? colAt(ev.clientX) : -1;
-      const [start, end] = target(d, col < 0 ? 0 : col - days.indexOf(d.day), (ev.clientY - d.y0) / PX, tz);
+      const [start, end] = target(d, col < 0 ? 0 : col - days.indexOf(d.day), (ev.clientY - d.y0) / PX, z);
       if (start !== d.p.start_ms || end !== d.p.end_ms) onMove(d.p, start, end, d.mode === 'move' ? 'drag' : 'resize');
     };
     window.addEventListener('pointermove', move); window.addEventListener('pointerup', up); window.addEventListener('pointercancel', up); window.addEventListener('keydown', up);
@@ -108,7 +108,7 @@ export function WeekGrid({ days, tz, progs, marks, ghosts, canEdit, onOpen, onMo
       if (e.shiftKey) en = Math.max(p.start_ms + SNAP_MIN * MIN, en + d); else { s += d; en = s + dur; }
     } else if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
       const n = (e.key === 'ArrowRight') !== rtl ? 1 : -1;
-      s = at(addDays(dayKey(s, tz), n), minuteOfDay(s, tz), tz); en = s + dur;
+      s = z.at(addDays(z.dayKey(s), n), z.minuteOfDay(s)); en = s + dur;
     } else return;
     e.preventDefault();
     onMove(p, s, en, 'key');
@@ -120,12 +120,12 @@ export function WeekGrid({ days, tz, progs, marks, ghosts, canEdit, onOpen, onMo
     const s = Math.max(p.start_ms, ds), e = Math.min(p.end_ms, de);
     const mark = ghostOf === 'removed' ? 'removed' : marks.get(p.id);
     const cls = `prog${mark ? ` m-${mark} draft` : ''}${ghostOf === 'moving' ? ' ghost' : ''}${ghost?.id === p.id && !ghostOf ? ' lifted' : ''}`;
-    const when = `${hhmm(p.start_ms, tz)}–${hhmm(p.end_ms, tz)}`;
+    const when = `${z.hhmm(p.start_ms)}–${z.hhmm(p.end_ms)}`;
     const style = { insetBlockStart: `${((s - ds) / MIN) * PX}px`, blockSize: `${Math.max(((e - s) / MIN) * PX, 20)}px` };
     if (ghostOf) {
       return <div class={cls} style={style} aria-hidden="true"><time dir="ltr">{when}</time> <strong>{p.title}</strong></div>;
     }
-    const label = `${p.title}, ${dayName(dayKey(p.start_ms, tz))} ${when}${mark ? ` (${markWord(mark)})` : ''}`;
+    const label = `${p.title}, ${dayName(z.dayKey(p.start_ms))} ${when}${mark ? ` (${markWord(mark)})` : ''}`;
     return (
       <div class={cls} style={style} data-prog={p.id} onPointerDown={(ev) => down(ev, p, k, 'move')}>
         <button type="button" class="gmain" aria-label={label} aria-describedby="guide-keys"

@@ -2,15 +2,15 @@
 import { useStudio } from '../ctx';
 import type { Key } from '../i18n';
 import type { Change, Prog } from './guide-model';
-import { dayKey, hhmm } from './guide-time';
+import type { Zone } from './guide-time';
 
 /** The list of staged changes with publish and discard. */
-export function Review({ changes, tz, busy, canPublish, canWrite, onPublish, onDiscard }: {
-  changes: Change[]; tz: string; busy: boolean; canPublish: boolean; canWrite: boolean; onPublish: () => void; onDiscard: () => void;
+export function Review({ changes, z, busy, canPublish, canWrite, onPublish, onDiscard }: {
+  changes: Change[]; z: Zone; busy: boolean; canPublish: boolean; canWrite: boolean; onPublish: () => void; onDiscard: () => void;
 }) {
   const { t, lang } = useStudio();
   const dayFmt = new Intl.DateTimeFormat(lang === 'he' ? 'he-IL' : 'en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
-  const when = (p: Prog) => <><bdi>{dayFmt.format(new Date(`${dayKey(p.start_ms, tz)}T12:00:00Z`))}</bdi> <bdi dir="ltr">{hhmm(p.start_ms, tz)}–{hhmm(p.end_ms, tz)}</bdi></>;
+  const when = (p: Prog) => <><bdi>{dayFmt.format(new Date(`${z.dayKey(p.start_ms)}T12:00:00Z`))}</bdi> <bdi dir="ltr">{z.hhmm(p.start_ms)}–{z.hhmm(p.end_ms)}</bdi></>;
   const count = (m: Change['mark']) => changes.filter((c) => c.mark === m).length;
   return (
     <section class="panel greview" id="guide-review" aria-labelledby="review-h">

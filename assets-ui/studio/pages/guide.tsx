@@ -15,7 +15,7 @@ import { WeekGrid, type MoveFn } from './guide-grid';
 import { ImportXmltv } from './guide-import';
 import { applyDrafts, diff, draftRange, fromView, type Draft, type Prog, type ProgrammeView } from './guide-model';
 import { Review } from './guide-review';
-import { addDays, at, dayKey, hhmm, knownZone } from './guide-time';
+import { addDays, knownZone, zone } from './guide-time';
 import { Versions } from './guide-versions';
 
 type GuideChannel = ChannelView & { timezone?: string };
@@ -29,7 +29,8 @@ export function Guide() {
   const { t, lang, can, api, get } = useStudio();
   const [ch, setCh] = useState<GuideChannel | null>(null);
   const tz = ch?.timezone && knownZone(ch.timezone) ? ch.timezone : 'UTC';
-  const today = dayKey(Date.now(), tz);
+  const z = useMemo(() => zone(tz), [tz]);
+  const today = z.dayKey(Date.now());
   const [weekSet, setWeek] = useState<string | null>(null);
   const week = weekSet ?? today;
   const [data, setData] = useState<Data | null>(null);
@@ -49,7 +50,7 @@ export function Guide() {
   const canWrite = can('channels:write') || can('epg:write');
   const canPublish = can('channels:write') || can('epg:publish');
   const days = Array.from({ length: 7 }, (_, i) => addDays(week, i));
-  const from = at(days[0], 0, tz), to = at(addDays(week, 7), 0, tz);
+  const from = z.at(days[0], 0), to = z.at(addDays(week, 7), 0);
 
   /** Loads the week, the staged drafts (and the published programmes they touch) and the settings. */
   const refresh = async (): Promise<void> => {
@@ -75,7 +76,7 @@ export function Guide() {
 
   const dayFmt = new Intl.DateTimeFormat(lang === 'he' ? 'he-IL' : 'en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
   // The time range is a left-to-right isolate (U+2066…U+2069): in a Hebrew sentence it still reads 09:00–10:30.
-  const whenWords = (s: number, e: number) => `${dayFmt.format(new Date(`${dayKey(s, tz)}T12:00:00Z`))} \u2066${hhmm(s, tz)}–${hhmm(e, tz)}\u2069`;
+  const whenWords = (s: number, e: number) => `${dayFmt.format(new Date(`${z.dayKey(s)}T12:00:00Z`))} \u2066${z.hhmm(s)}–${z.hhmm(e)}\u2069`;
   const say = (words: string) => { setNote(words); };
 
   /** Runs one change: clears the problem, shows the outcome, reloads. */
@@ -120,9 +121,9 @@ export function Guide() {
   const add = (e: Event) => {
     e.preventDefault();
     const [fh, fm] = form.from.split(':').map(Number), [th, tm] = form.to.split(':').map(Number);
-    const start = at(form.day, fh * 60 + fm, tz);
-    let end = at(form.day, th * 60 + tm, tz);
-    if (end <= start) end = at(addDays(form.day, 1), th * 60 + tm, tz); // past midnight
+    const start = z.at(form.day, fh * 60 + fm);
+    let end = z.at(form.day, th * 60 + tm);
+    if (end <= start) end = z.at(addDays(form.day, 1), th * 60 + tm); // past midnight
     void run(async () => {
       const r = await api<{ draft?: boolean }>('POST', `${base}/programmes`, { title: form.title, start_at: iso(start), end_at: iso(end) });
       setForm({ ...form, title: '' });
@@ -154,10 +155,10 @@ export function Guide() {
             {data.settings.lock_hours > 0 && <span class="badge b-pending">{t('g_locked', { n: data.settings.lock_hours })}</span>}
             {nDrafts > 0 && <span class="badge b-pending" id="draft-count">{t('draft_waiting', { n: nDrafts })}</span>}
           </div>
-          {nDrafts > 0 && <Review changes={changes} tz={tz} busy={busy} canPublish={canPublish} canWrite={canWrite}
+          {nDrafts > 0 && <Review changes={changes} z={z} busy={busy} canPublish={canPublish} canWrite={canWrite}
             onPublish={() => void run(async () => { const r = await api<{ version: number; changes: number }>('POST', `${base}/guide/publish`); return t('g_published', { v: r.version, n: r.changes }); })}
             onDiscard={() => { if (confirm(t('g_confirm_discard'))) void run(async () => { const r = await api<{ discarded: number }>('DELETE', `${base}/guide/draft`); return t('g_discarded', { n: r.discarded }); }); }} />}
-          <WeekGrid days={days} tz={tz} progs={shown} marks={marks} ghosts={ghosts} canEdit={canWrite} focusId={focusId}
+          <WeekGrid days={days} z={z} progs={shown} marks={marks} ghosts={ghosts} canEdit={canWrite} focusId={focusId}
             onOpen={setEditing} onMove={move} onDelete={(p) => { if (confirm(t('confirm_delete'))) void run(() => remove(p)); }} />
           <p class="gnote" role="status" aria-live="polite" id="guide-live">{note}</p>
           <div class="grid2">
@@ -177,7 +178,7 @@ export function Guide() {
             </>}
             <Versions base={base} tick={tick} canPublish={canPublish} onRolledBack={(w) => { say(w); void refresh(); }} />
           </div>
-          {editing && <EditProgramme p={editing} tz={tz} canEdit={canWrite} onClose={() => setEditing(null)}
+          {editing && <EditProgramme p={editing} z={z} canEdit={canWrite} onClose={() => setEditing(null)}
             onSave={(patch) => save(editing, patch)} onDelete={() => remove(editing)} />}
         </>
       )}
