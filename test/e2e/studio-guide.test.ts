@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor, type TestServer } from '../helpers/server';
 import { expectLtr, expectRtl, shot, startStudio, studioTab } from './studio-helpers';
+import { at } from '../../assets-ui/studio/pages/guide-time';
 
 let s: TestServer;
 let browser: Browser;
@@ -341,3 +342,18 @@ test('phone width: the week grid scrolls inside itself, the page does not overfl
     } finally { await page.context().close(); }
   }
 }, 120_000);
+
+test('the grid reads the channel\'s time zone (Asia/Jerusalem), whatever the browser\'s: a drag lands on the zone\'s wall clock', async () => {
+  const { id } = await json<{ id: string }>('POST', '/v1/channels', { name: 'Guide Jerusalem', slug: 'guide-jlm', timezone: 'Asia/Jerusalem' });
+  const day = key(dayAt(1, 12));
+  const prog = await add(id, 'Evening', at(day, 20 * 60, 'Asia/Jerusalem'), at(day, 21 * 60, 'Asia/Jerusalem'));
+  const page = await open('en', 'guide-jlm');
+  try {
+    const b = page.locator(`#guide-grid .gday[data-day="${day}"] [data-prog="${prog.id}"]`);
+    await b.waitFor();
+    expect(await b.locator('time').textContent()).toBe('20:00–21:00');
+    expect(await page.textContent('.gbar')).toContain('Asia/Jerusalem');
+    await drag(page, b, (x) => [x.x + x.width / 2, x.y + x.height / 2 + 45]);
+    await waitFor('the drag saved', async () => (await one(id, prog.id)).start_at === iso(at(day, 20 * 60 + 45, 'Asia/Jerusalem')));
+  } finally { await page.context().close(); }
+}, 90_000);
