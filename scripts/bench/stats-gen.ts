@@ -8,6 +8,7 @@ import type { StatsStore } from '../../src/kernel/stats';
 import { deriveSessionsSql } from '../../src/features/stats/sessions';
 import { ROLLUP_FROM_SCRATCH } from '../../src/features/stats/sessionizer';
 import { EDGE_FLUSH } from '../../src/features/stats/rows';
+import { rebuildDayRollups } from '../../src/features/stats/rollup-day';
 
 /** Events per synthetic session (one every 15 s: a 10-minute view). */
 export const PER_SESSION = 40;
@@ -73,7 +74,7 @@ export async function generate(st: StatsStore, o: { n: number; days: number; end
   await st.run(`CREATE OR REPLACE TEMP TABLE gen_sample AS ${sample}`);
   const [{ n: bad }] = await st.all<{ n: number }>(`SELECT count(*)::DOUBLE AS n FROM (
     (SELECT * EXCLUDE (max_pos) FROM (${deriveSessionsSql('SELECT * FROM gen_sample')}))
-    EXCEPT ALL (SELECT * EXCLUDE (max_pos) FROM viewer_sessions SEMI JOIN gen_sample USING (tenant_id, sid)))`);
+    EXCEPT ALL (SELECT * EXCLUDE (max_pos, prev_started) FROM viewer_sessions SEMI JOIN gen_sample USING (tenant_id, sid)))`);
   if (bad) throw new Error(`generator: ${bad} of 200 sampled sessions differ from the sessionizer's derivation`);
   await timed('session_minute', () => st.run(`INSERT INTO session_minute ${ROLLUP_FROM_SCRATCH} ORDER BY minute`));
   // The origin rollup one day at a time (the log is ordered by ts: each day reads its own row groups; modest memory).
@@ -85,5 +86,6 @@ export async function generate(st: StatsStore, o: { n: number; days: number; end
   });
   // Events are "received" at their own time: the sessionizer's next pass looks at the last 30 s only.
   await st.run('INSERT INTO sessionizer_state SELECT 1, max(received) FROM player_events ON CONFLICT DO UPDATE SET watermark = excluded.watermark');
+  await timed('day rollups and prev_started', () => rebuildDayRollups(st));
   return { sessions: S, start };
 }

@@ -18,7 +18,7 @@ import { openStats } from '../../src/kernel/stats';
 import { ensureTables } from '../../src/features/stats/tables';
 import { generate, PER_SESSION } from './stats-gen';
 
-const { values } = parseArgs({ options: { events: { type: 'string', default: '5000000' }, reps: { type: 'string', default: '20' }, ips: { type: 'string', default: '32' }, beacons: { type: 'string', default: '100' }, only: { type: 'string', default: '' }, data: { type: 'string', default: '' }, mem: { type: 'string', default: '3GB' } } });
+const { values } = parseArgs({ options: { events: { type: 'string', default: '5000000' }, reps: { type: 'string', default: '20' }, ips: { type: 'string', default: '32' }, beacons: { type: 'string', default: '100' }, only: { type: 'string', default: '' }, data: { type: 'string', default: '' }, 'build-only': { type: 'boolean', default: false }, mem: { type: 'string', default: '3GB' } } });
 const N = Number(values.events), REPS = Number(values.reps), IPS = Number(values.ips), PER_IP = Number(values.beacons);
 if (!Bun.which('curl')) throw new Error('curl not found');
 const dir = mkdtempSync(join(tmpdir(), 'vs-bench-stats-'));
@@ -110,6 +110,7 @@ try {
     const size = statSync(dbPath(data2)).size;
     console.log(`   built in ${((performance.now() - g0) / 1000).toFixed(1)} s; DuckDB file ${(size / 2 ** 20).toFixed(1)} MiB = ${(size / 2 ** 20 / (N / 1e6)).toFixed(1)} MiB per million events (events, origin log, sessions, rollups)`);
   }
+  if (values['build-only']) { rmSync(dir, { recursive: true, force: true }); process.exit(0); }
 
   app = await startAppliance(data2, { VS_CONFIG: cfg });
   const from = new Date(start).toISOString(), to = new Date(end).toISOString();

@@ -3,7 +3,7 @@ import type { AppContext } from '../../kernel/context';
 import { AppError, type FieldError } from '../../kernel/errors';
 import { BeaconSchema, BEACON_LIMITS, type BeaconBody } from './beacon-model';
 import { BEACON_MOVE, BEACON_STAGE_DDL, type StageRow } from './beacon-stage';
-import { statsRuntime } from '../stats/runtime';
+import { realtimeTracker } from '../stats/realtime';
 
 /** Columns of the raw player event table, in append order (shared with the statistics feature's table). */
 export const EVENT_COLUMNS = [
@@ -115,7 +115,7 @@ export class BeaconIngest {
       ipHash, meta.country ?? null, meta.asn ?? null, device, meta.ua.slice(0, 500) || null, meta.referrer?.slice(0, 2000) ?? null, JSON.stringify(events),
     ]);
     // Concurrent viewers are answered from memory: the session's latest event goes to the realtime tracker now.
-    statsRuntime(this.ctx).realtime.observe(tenant, b.sid, b.kind ?? null, b.id ?? null, b.events, now);
+    realtimeTracker(this.ctx).observe(tenant, b.sid, b.kind ?? null, b.id ?? null, b.events, now);
     this.queued += b.events.length;
     this.counts.accepted += b.events.length;
     if (this.queued >= BEACON_LIMITS.flushRows && !this.writing) void this.flush();

@@ -4,6 +4,7 @@ import type { StatsParam } from '../../kernel/stats';
 import { edgeWhere, eventWhere, sessionWhere, type StatsQuery } from './query';
 import { sessionsSql } from './sessions';
 import { statsRuntime } from './runtime';
+import { exportPlan, type ExportPlan } from './export-windows';
 
 /** Report names of the exports (the 422 detail lists them: clients read them from there). */
 export const REPORTS = ['sessions', 'player_events', 'edge_requests', 'site_events', 'programmes'] as const;
@@ -114,8 +115,8 @@ export async function countReport(ctx: AppContext, report: Report, q: StatsQuery
  * DuckDB chunk by chunk as the client reads (back-pressure). A failure or the time limit errors the stream, which
  * aborts the connection (the client sees a broken transfer, never a short file that looks complete).
  */
-export function exportStream(ctx: AppContext, report: Report, q: StatsQuery, o: { format: 'csv' | 'ndjson'; pii: boolean; maxRows: number; onEnd: (rows: number, ok: boolean) => void }): ReadableStream<Uint8Array> {
-  const { sql, params, columns } = reportQuery(report, q, o.pii);
+export function exportStream(ctx: AppContext, report: Report, q: StatsQuery, o: { format: 'csv' | 'ndjson'; pii: boolean; maxRows: number; plan?: ExportPlan | null; onEnd: (rows: number, ok: boolean) => void }): ReadableStream<Uint8Array> {
+  const { columns } = reportQuery(report, q, o.pii);
   const enc = new TextEncoder();
   let wake: (() => void) | null = null;
   let cancelled = false;
@@ -127,16 +128,23 @@ export function exportStream(ctx: AppContext, report: Report, q: StatsQuery, o: 
       void (async () => {
         try {
           const eol = o.format === 'csv' ? '\r\n' : '\n';
-          await ctx.stats.stream(lineQuery(sql, columns, o.format, o.maxRows), params, async (rows) => {
-            if (cancelled) return false;
-            if (Date.now() - started > EXPORT_MAX_MS) throw new Error('export ran past 20 minutes');
-            let text = '';
-            for (const r of rows) text += (r.line as string) + eol;
-            c.enqueue(enc.encode(text));
-            sent += rows.length;
-            while (!cancelled && (c.desiredSize ?? 1) <= 0) await new Promise<void>((r) => { wake = r; });
-            return !cancelled;
-          });
+          // Window by window (export-windows.ts): each is sorted on its own; aggregate reports are one window.
+          const plan = o.plan !== undefined ? o.plan : await exportPlan(ctx, report, q, o.maxRows);
+          const windows = plan ? plan.windows : [{ from: q.from, to: q.to, limit: o.maxRows }];
+          for (const w of windows) {
+            if (cancelled) break;
+            const part = reportQuery(report, { ...q, from: w.from, to: w.to }, o.pii);
+            await ctx.stats.stream(lineQuery(part.sql, columns, o.format, w.limit), part.params, async (rows) => {
+              if (cancelled) return false;
+              if (Date.now() - started > EXPORT_MAX_MS) throw new Error('export ran past 20 minutes');
+              let text = '';
+              for (const r of rows) text += (r.line as string) + eol;
+              c.enqueue(enc.encode(text));
+              sent += rows.length;
+              while (!cancelled && (c.desiredSize ?? 1) <= 0) await new Promise<void>((r) => { wake = r; });
+              return !cancelled;
+            });
+          }
           if (cancelled) { o.onEnd(sent, false); return; }
           c.close();
           o.onEnd(sent, true);

@@ -43,7 +43,7 @@ export function sessionWhere(q: StatsQuery): { sql: string; params: StatsParam[]
 }
 
 /** SQL conditions of the filters over `player_events` (alias-free) with their parameters. */
-export function eventWhere(q: StatsQuery, tsCol: 'ts' | 'started' | 'minute' = 'ts'): { sql: string; params: StatsParam[] } {
+export function eventWhere(q: StatsQuery, tsCol: 'ts' | 'started' | 'minute' | 'day' = 'ts'): { sql: string; params: StatsParam[] } {
   const c: string[] = ['tenant_id = ?', `${tsCol} >= ?`, `${tsCol} < ?`];
   const p: StatsParam[] = [q.tenantId, q.from, q.to];
   const f = q.filters;
@@ -60,7 +60,7 @@ export function eventWhere(q: StatsQuery, tsCol: 'ts' | 'started' | 'minute' = '
  * (`pathway`, `page_host`) match through the viewer sessions' `sid` on the raw log, and make rollup reads fall back
  * to the raw log (see `edgeUsesRollup`).
  */
-export function edgeWhere(q: StatsQuery, tsCol: 'ts' | 'minute'): { sql: string; params: StatsParam[] } {
+export function edgeWhere(q: StatsQuery, tsCol: 'ts' | 'minute' | 'day'): { sql: string; params: StatsParam[] } {
   const c: string[] = ['tenant_id = ?', `${tsCol} >= ?`, `${tsCol} < ?`];
   const p: StatsParam[] = [q.tenantId, tsCol === 'minute' ? Math.floor(q.from / 60_000) * 60_000 : q.from, q.to];
   const f = q.filters;

@@ -1,3 +1,5 @@
+import type { AppContext } from '../../kernel/context';
+import { slotKey } from '../../kernel/slots';
 import type { StatsStore } from '../../kernel/stats';
 
 /** Seconds a session stays "concurrent" after its last event while not paused or ended (2 × the longest heartbeat). */
@@ -114,3 +116,10 @@ const LAST_SQL = `arg_max_null(kind, ${KEY}) AS kind, arg_max_null(coalesce(chan
 export const REALTIME_SQL = `SELECT kind, id, count(*)::DOUBLE AS n, sum(count(*)) OVER ()::DOUBLE AS total FROM (
     SELECT sid, ${LAST_SQL} FROM player_events WHERE tenant_id = ? AND ts >= ? GROUP BY sid)
   WHERE ts <= ? AND e NOT IN ('pause', 'ended', 'error', 'view_start') GROUP BY ALL ORDER BY n DESC, id, kind LIMIT ${REALTIME_MAX_ROWS}`;
+
+const TRACKER = slotKey<RealtimeTracker>('stats.realtime');
+
+/** The app's realtime tracker (one per context; the stats runtime warms it, the beacon ingest feeds it). */
+export function realtimeTracker(ctx: AppContext): RealtimeTracker {
+  return ctx.slots.get(TRACKER, () => new RealtimeTracker());
+}

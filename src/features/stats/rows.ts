@@ -1,5 +1,6 @@
 import type { StatsParam } from '../../kernel/stats';
 import type { Device } from './device';
+import { EDGE_DAY_APPEND } from './rollup-day';
 
 /** One delivery answer as queued (raw; hashed and enriched at flush time). */
 export interface EdgeHit {
@@ -26,5 +27,6 @@ export const EDGE_FLUSH = [
         coalesce(sum(bytes) FILTER (WHERE source = 'memory'), 0), coalesce(sum(ttfb_ms), 0)
       FROM edge_stage GROUP BY ALL`,
   },
+  { sql: EDGE_DAY_APPEND },
   { sql: 'DELETE FROM edge_stage' },
 ];

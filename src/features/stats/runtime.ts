@@ -9,7 +9,8 @@ import { DeviceParser } from './device';
 import { IpHasher } from './salt';
 import { EDGE_FLUSH, edgeRow, type EdgeHit } from './rows';
 import { sessionize } from './sessionizer';
-import { RealtimeTracker } from './realtime';
+import { realtimeTracker } from './realtime';
+import { compactEdgeDays, DAY_MS } from './rollup-day';
 
 /** The running statistics pipeline of one app: settings and the origin log's ingest queue (beacons: the player feature's /b/v1 ingest writes player_events). */
 export interface StatsRuntime {
@@ -22,7 +23,7 @@ export interface StatsRuntime {
   /** Derives sessions from player events received since the last pass (runs every flush interval). */
   sessionize(): Promise<number>;
   /** Concurrent viewers in memory (the beacon ingest feeds it); read it after `realtimeReady`. */
-  realtime: RealtimeTracker;
+  realtime: ReturnType<typeof realtimeTracker>;
   /** Resolves once the tracker holds the sessions of the last two minutes already written (loaded once at start). */
   realtimeReady: Promise<void>;
 }
@@ -66,10 +67,11 @@ function buildRuntime(ctx: AppContext): StatsRuntime {
   const runSessionize = async (): Promise<number> => {
     while (pass) await pass.catch(() => 0);
     await ready;
-    pass = sessionize(ctx.stats).finally(() => { pass = null; });
+    // The pass, then the origin day rollup's per-flush rows of the last two days folded into one per key.
+    pass = sessionize(ctx.stats).then(async (n) => { await compactEdgeDays(ctx.stats, Math.floor(ctx.clock.now() / DAY_MS) * DAY_MS - DAY_MS); return n; }).finally(() => { pass = null; });
     return pass;
   };
-  const realtime = new RealtimeTracker();
+  const realtime = realtimeTracker(ctx);
   const realtimeReady = settings.enabled ? ready.then(() => realtime.warm(ctx.stats, ctx.clock.now())).catch(onError) : Promise.resolve();
   const rt: StatsRuntime = { settings, ready, edge, flush: async () => { await edge.flush(); await runSessionize(); }, sessionize: runSessionize, realtime, realtimeReady };
   if (settings.enabled) {

@@ -4,6 +4,7 @@ import type { StatsParam } from '../../kernel/stats';
 import { edgeUsesRollup, edgeWhere, eventWhere, minuteAligned, sessionWhere, type StatsQuery } from './query';
 import { EDGE_METRICS, METRICS, ROLLUP_AGG, SESSION_AGG, edgeAgg, sessionsSql, withSecs, type Metric } from './sessions';
 import { statsRuntime } from './runtime';
+import { rollupRows, startupP95Sql, unfiltered, viewersSql } from './rollup-day';
 
 /** Timeseries intervals: bucket length and the longest range each accepts. */
 export const INTERVALS = { '1m': { ms: 60_000, maxMs: 2 * 86_400_000 }, '1h': { ms: 3_600_000, maxMs: 180 * 86_400_000 }, '1d': { ms: 86_400_000, maxMs: 731 * 86_400_000 } } as const;
@@ -69,12 +70,17 @@ export class StatsService {
     const sm = metrics.filter((m) => !isEdge(m)), em = metrics.filter(isEdge);
     // Session metrics: from the minute rollup when the range is on minutes, the rest from the materialized sessions.
     const rolled = minuteAligned(q) ? sm.filter((m) => ROLLUP_AGG[m]) : [];
-    const direct = sm.filter((m) => !rolled.includes(m));
+    // Minute-aligned: whole days from the day rollups, the rest from the minute rollups (rollup-day.ts).
     if (rolled.length) {
-      const w = eventWhere(q, 'minute');
-      const [r] = await this.rows<Record<string, number | null>>(`SELECT ${rolled.map((m) => `${ROLLUP_AGG[m]} AS ${m}`).join(', ')} FROM session_minute WHERE ${w.sql}`, w.params);
+      const src = rollupRows('session', q);
+      const [r] = await this.rows<Record<string, number | null>>(`SELECT ${rolled.map((m) => `${ROLLUP_AGG[m]} AS ${m}`).join(', ')} FROM ${src.sql}`, src.params);
       for (const m of rolled) out[m] = r?.[m] ?? null;
     }
+    // Without filters, distinct viewers and the startup p95 come from prev_started and the day histograms (exact).
+    const plain = unfiltered(q);
+    const direct = sm.filter((m) => !rolled.includes(m) && !(plain && (m === 'viewers' || m === 'startup_p95')));
+    if (plain && sm.includes('viewers')) { const v = viewersSql(q); out.viewers = (await this.rows<{ v: number | null }>(v.sql, v.params))[0]?.v ?? 0; }
+    if (plain && sm.includes('startup_p95')) { const p = startupP95Sql(q); out.startup_p95 = (await this.rows<{ v: number | null }>(p.sql, p.params))[0]?.v ?? null; }
     if (direct.length) {
       const w = sessionWhere(q);
       const cols = direct.map((m) => `${SESSION_AGG[m]} AS ${m}`).join(', ');
@@ -83,10 +89,10 @@ export class StatsService {
     }
     if (em.length) {
       const raw = !edgeUsesRollup(q);
-      const w = edgeWhere(q, raw ? 'ts' : 'minute');
+      const w = raw ? edgeWhere(q, 'ts') : rollupRows('edge', q);
       const agg = edgeAgg(raw);
       const cols = em.map((m) => `${withSecs(agg[m], (q.to - q.from) / 1000)} AS ${m}`).join(', ');
-      const [r] = await this.rows<Record<string, number | null>>(`SELECT ${cols} FROM ${raw ? 'edge_requests' : 'edge_minute'} WHERE ${w.sql}`, w.params);
+      const [r] = await this.rows<Record<string, number | null>>(raw ? `SELECT ${cols} FROM edge_requests WHERE ${w.sql}` : `SELECT ${cols} FROM ${w.sql}`, w.params);
       for (const m of em) out[m] = r?.[m] ?? null;
     }
     for (const m of metrics) if (out[m] === null && !/ratio|rate|avg|p95/.test(m)) out[m] = 0;

@@ -1,5 +1,6 @@
 import type { StatsStore } from '../../kernel/stats';
 import { deriveSessionsSql } from './sessions';
+import { DAY_PASS } from './rollup-day';
 
 /** Events received up to this long before the watermark are looked at again (batches that committed late). */
 export const SESSIONIZE_OVERLAP_MS = 30_000;
@@ -17,7 +18,7 @@ const ROLLUP_SELECT = `SELECT tenant_id, ${MINUTE} AS minute, kind, content_id, 
 /**
  * One incremental pass: every session with an event received since the watermark (less an overlap) is derived again
  * from all its events and replaced in `viewer_sessions`; every minute such a session started in (before or after)
- * is rebuilt in `session_minute` from `viewer_sessions`. One transaction: readers see the old or the new state.
+ * is rebuilt in `session_minute` from `viewer_sessions`, and their days in the day rollups (rollup-day.ts). One transaction: readers see the old or the new state.
  * Idempotent, so overlapping passes are harmless. Returns the sessions touched.
  */
 export async function sessionize(stats: StatsStore): Promise<number> {
@@ -28,13 +29,17 @@ export async function sessionize(stats: StatsStore): Promise<number> {
   await stats.transaction([
     { sql: 'DELETE FROM sess_touched' },
     { sql: 'DELETE FROM sess_minutes' },
+    { sql: 'DELETE FROM sess_viewers' },
     { sql: 'INSERT INTO sess_touched SELECT DISTINCT tenant_id, sid FROM player_events WHERE received > ? AND received <= ?', params: [from, st.hi] },
     { sql: `INSERT INTO sess_minutes SELECT DISTINCT v.tenant_id, v.${MINUTE} FROM viewer_sessions v SEMI JOIN sess_touched t ON v.tenant_id = t.tenant_id AND v.sid = t.sid` },
+    { sql: 'INSERT INTO sess_viewers SELECT DISTINCT v.tenant_id, v.viewer_id FROM viewer_sessions v SEMI JOIN sess_touched t ON v.tenant_id = t.tenant_id AND v.sid = t.sid' },
     { sql: 'DELETE FROM viewer_sessions v USING sess_touched t WHERE v.tenant_id = t.tenant_id AND v.sid = t.sid' },
     { sql: `INSERT INTO viewer_sessions BY NAME ${deriveSessionsSql('SELECT tenant_id, sid FROM sess_touched')}` },
     { sql: `INSERT INTO sess_minutes SELECT DISTINCT v.tenant_id, v.${MINUTE} FROM viewer_sessions v SEMI JOIN sess_touched t ON v.tenant_id = t.tenant_id AND v.sid = t.sid` },
+    { sql: 'INSERT INTO sess_viewers SELECT DISTINCT v.tenant_id, v.viewer_id FROM viewer_sessions v SEMI JOIN sess_touched t ON v.tenant_id = t.tenant_id AND v.sid = t.sid' },
     { sql: 'DELETE FROM session_minute r USING (SELECT DISTINCT * FROM sess_minutes) m WHERE r.tenant_id = m.tenant_id AND r.minute = m.minute' },
     { sql: `INSERT INTO session_minute ${ROLLUP_SELECT} FROM viewer_sessions v SEMI JOIN (SELECT DISTINCT * FROM sess_minutes) m ON v.tenant_id = m.tenant_id AND v.${MINUTE} = m.minute GROUP BY ALL` },
+    ...DAY_PASS,
     { sql: 'INSERT INTO sessionizer_state VALUES (1, ?) ON CONFLICT DO UPDATE SET watermark = excluded.watermark', params: [st.hi] },
   ]);
   const [n] = await stats.all<{ n: number }>('SELECT count(*)::DOUBLE AS n FROM sess_touched');

@@ -1,4 +1,5 @@
 import type { StatsStore } from '../../kernel/stats';
+import { ensureDayRollups } from './rollup-day';
 
 /** Columns of the origin request log, in append order (times are epoch milliseconds). */
 export const EDGE_COLUMNS = [
@@ -55,6 +56,7 @@ const DDL = [
 /** Creates the statistics tables when missing (idempotent; run at start). */
 export async function ensureTables(stats: StatsStore): Promise<void> {
   for (const sql of DDL) await stats.run(sql);
+  await ensureDayRollups(stats);
 }
 
 /** Deletes rows past each table's retention (days); returns nothing, runs in the background daily. */
@@ -65,5 +67,6 @@ export async function applyRetention(stats: StatsStore, now: number, days: { edg
   await stats.run('DELETE FROM edge_minute WHERE minute < ?', [now - days.rollups * day]);
   await stats.run('DELETE FROM viewer_sessions WHERE started < ?', [now - days.player_events * day]);
   await stats.run('DELETE FROM session_minute WHERE minute < ?', [now - days.rollups * day]);
+  for (const t of ['session_day', 'edge_day', 'startup_day']) await stats.run(`DELETE FROM ${t} WHERE day < ?`, [now - days.rollups * day]);
   await stats.run('DELETE FROM ip_salts WHERE day < ?', [now - 2 * day]);
 }
