@@ -20,15 +20,23 @@ async function problemOf(r: Response): Promise<ApiError> {
   return new ApiError(r.status, p.title ?? r.statusText, p.detail ?? '', fields);
 }
 
+/** How long a prefetched GET answer serves the page that asked for it (ms after it arrived). */
+const PREFETCH_FRESH_MS = 1500;
+
+/** A shared GET: its body text (each caller parses its own copy), when it arrived, the write generation it belongs to. */
+interface SharedGet { text: Promise<string>; at: number; gen: number; prefetched: boolean }
+
 /** The studio's one API client (created by the app, handed to pages through the context): CSRF token and the 401 handler live here. */
 export class ApiClient {
   /** CSRF token of the current session (from sign-in or GET /v1/session). */
   csrf = '';
   /** Called when any call answers 401 (the session ended): the app goes to sign-in. */
   onSignedOut: () => void = () => {};
+  /** GETs in flight (joined by the same GET) and prefetched answers (served for a moment); any write drops them. */
+  private shared = new Map<string, SharedGet>();
+  private gen = 0;
 
-  /** Calls the API; resolves with the parsed JSON (null for 204), rejects with ApiError. */
-  readonly api = async <T = unknown>(method: string, path: string, body?: unknown, o: { silent401?: boolean } = {}): Promise<T> => {
+  private async request(method: string, path: string, body: unknown, o: { silent401?: boolean }): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (method !== 'GET' && method !== 'HEAD') headers['x-csrf-token'] = this.csrf;
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -37,12 +45,50 @@ export class ApiClient {
       if (r.status === 401 && !o.silent401) this.onSignedOut();
       throw await problemOf(r);
     }
-    if (r.status === 204) return null as T;
-    return (await r.json()) as T;
+    return r;
+  }
+
+  /** Calls the API; resolves with the parsed JSON (null for 204), rejects with ApiError. GETs go through get(). */
+  readonly api = async <T = unknown>(method: string, path: string, body?: unknown, o: { silent401?: boolean } = {}): Promise<T> => {
+    if (method === 'GET' && body === undefined && !o.silent401) return this.get<T>(path);
+    if (method !== 'GET' && method !== 'HEAD') { this.gen++; this.shared.clear(); }
+    try {
+      const r = await this.request(method, path, body, o);
+      return r.status === 204 ? null as T : (await r.json()) as T;
+    } finally {
+      // Answers read while the write was under way may predate it.
+      if (method !== 'GET' && method !== 'HEAD') { this.gen++; this.shared.clear(); }
+    }
   };
 
-  /** Same as api() for GET. */
-  readonly get = <T = unknown>(path: string) => this.api<T>('GET', path);
+  private start(path: string, prefetched: boolean): SharedGet {
+    const e: SharedGet = { text: Promise.resolve(''), at: 0, gen: this.gen, prefetched };
+    e.text = this.request('GET', path, undefined, {}).then((r) => (r.status === 204 ? 'null' : r.text())).then(
+      (t) => { e.at = performance.now(); if (!prefetched || e.gen !== this.gen) this.drop(path, e); return t; },
+      (err) => { this.drop(path, e); throw err; });
+    this.shared.set(path, e);
+    return e;
+  }
+
+  private drop(path: string, e: SharedGet): void { if (this.shared.get(path) === e) this.shared.delete(path); }
+
+  private usable(e: SharedGet | undefined): e is SharedGet {
+    return !!e && e.gen === this.gen && (e.at === 0 || (e.prefetched && performance.now() - e.at < PREFETCH_FRESH_MS));
+  }
+
+  /** GET: joins the same GET in flight or just prefetched, else calls the API; each caller gets its own parsed copy. */
+  readonly get = <T = unknown>(path: string): Promise<T> => {
+    const e = this.shared.get(path);
+    return (this.usable(e) ? e : this.start(path, false)).text.then((t) => JSON.parse(t) as T);
+  };
+
+  /**
+   * Starts a GET ahead of the page that will ask for it (on navigation, hover or focus of a link): the page's own
+   * get() of the same path joins it, or takes its answer if it arrived less than a moment ago.
+   */
+  prefetch(path: string): void {
+    if (!this.usable(this.shared.get(path))) this.start(path, true).text.catch(() => {});
+  }
 
   /** PUTs raw bytes with progress (XMLHttpRequest: fetch has no upload progress); resolves with the JSON answer. */
   putBytes<T>(url: string, blob: Blob, onProgress: (sent: number) => void, signal?: AbortSignal): Promise<T> {

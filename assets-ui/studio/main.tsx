@@ -4,7 +4,8 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiClient } from './api';
 import { applyLang, formats, initialLang, translator, type Lang } from './i18n';
 import { StudioCtx, type Brand, type Me, type Studio } from './ctx';
-import { currentPath, interceptLinks, match, navigate, onRoute } from './router';
+import { currentPath, interceptLinks, match, navigate, onLinkIntent, onRoute } from './router';
+import { prefetchRoute, warmPages } from './prefetch';
 import { Shell } from './shell';
 import { Loading } from './ui';
 import { SignIn } from './pages/signin';
@@ -53,7 +54,10 @@ function App() {
   useEffect(() => { applyLang(lang); }, [lang]);
   useEffect(() => {
     const offLinks = interceptLinks();
+    const offIntent = onLinkIntent((p) => prefetchRoute(client, p));
     const offRoute = onRoute(() => {
+      // The new page's API reads start now, before it is drawn; its own calls join them.
+      prefetchRoute(client, currentPath() + location.search);
       setPath(currentPath());
       // Keyboard and screen-reader users land on the new page's heading.
       requestAnimationFrame(() => (document.getElementById('page-title') as HTMLElement | null)?.focus({ preventScroll: true }));
@@ -73,8 +77,16 @@ function App() {
       }
       setReady(true);
     })();
-    return () => { offLinks(); offRoute(); };
+    return () => { offLinks(); offIntent(); offRoute(); };
   }, []);
+  // Once signed in and idle, the main pages' first answers go into the cache: a first visit draws at once.
+  const tenant = useRef<string | null>(null);
+  tenant.current = me?.current_tenant?.id ?? null;
+  useEffect(() => {
+    const id = me?.current_tenant?.id;
+    if (!ready || !id) return;
+    return warmPages(client, cache, () => tenant.current === id);
+  }, [ready, me?.current_tenant?.id]);
   const refreshBrand = () => { api<Brand>('GET', '/v1/settings').then((b) => { setBrand(b); applyBrand(b); }, () => {}); };
   useEffect(() => { if (me?.current_tenant) refreshBrand(); }, [me?.current_tenant?.id]);
 

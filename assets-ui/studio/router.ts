@@ -49,3 +49,22 @@ export function match(pattern: string, path: string): Record<string, string> | n
   }
   return out;
 }
+
+/**
+ * Calls fn with the studio path of a same-app link the person is about to follow: pointer over it, pressed on it
+ * (touch has no hover) or keyboard focus on it. Returns the unsubscribe function.
+ */
+export function onLinkIntent(fn: (path: string) => void): () => void {
+  let last: Element | null = null;
+  const h = (e: Event) => {
+    const a = (e.target as Element | null)?.closest?.('a');
+    if (!a || a === last && e.type === 'pointerover') return;
+    last = a;
+    const u = new URL(a.href, location.href);
+    if (u.origin !== location.origin || !u.pathname.startsWith(BASE + '/')) return;
+    fn(u.pathname.slice(BASE.length) + u.search);
+  };
+  const types = ['pointerover', 'pointerdown', 'focusin'] as const;
+  for (const t of types) document.addEventListener(t, h, { passive: true });
+  return () => { for (const t of types) document.removeEventListener(t, h); };
+}

@@ -9,7 +9,8 @@
  *    against the same API calls made with a bare fetch from the same page;
  * 4. the library with 10,000 assets (seeded in SQLite) scrolled from top to bottom: long tasks over 50 ms, against a
  *    plain list of the same 10,000 rows put in the DOM at once.
- * Usage: bun scripts/bench/studio.ts [--rounds 5]
+ * Usage: bun scripts/bench/studio.ts [--rounds 5] [--no-tti] [--trace]  (--no-tti skips part 2 when working on the others;
+ *   --trace records a Chromium trace of the route changes and the scrolls and tells the long tasks' CPU time from their wall time)
  */
 import { parseArgs } from 'node:util';
 import { cpus, loadavg } from 'node:os';
@@ -20,18 +21,13 @@ import { PeopleService } from '../../src/features/people/service';
 import { createMailer } from '../../src/kernel/mail';
 import { identityService } from '../../src/features/identity/service';
 import { newId } from '../../src/kernel/ids';
+import { OBSERVE as LONG, TRACE_CATEGORIES, describeLoafs, summariseTrace, type Loaf } from './studio-detail';
 
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' } } });
+const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' }, 'no-tti': { type: 'boolean', default: false }, trace: { type: 'boolean', default: false } } });
 const rounds = Number(values.rounds);
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))];
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
-const LONG = () => {
-  const w = window as unknown as { __long: { start: number; dur: number }[] };
-  w.__long = [];
-  new PerformanceObserver((l) => { for (const e of l.getEntries()) w.__long.push({ start: e.startTime, dur: e.duration }); }).observe({ type: 'longtask', buffered: true });
-};
-
 const s = await startTestServer({ workers: false, env: { VS_LOG_LEVEL: 'error' } });
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
 try {
@@ -77,7 +73,7 @@ try {
     return Math.max(at, ...long.map((l) => l.start + l.dur));
   };
   const dash: number[] = []; const sign: number[] = [];
-  for (let i = 0; i < rounds; i++) {
+  for (let i = 0; i < (values['no-tti'] ? 0 : rounds); i++) {
     const c1 = await signedIn(); const p1 = await c1.newPage();
     dash.push(await tti(p1, `${s.url}/studio/`, '.chart canvas'));
     await c1.close();
@@ -85,7 +81,7 @@ try {
     sign.push(await tti(await c2.newPage(), `${s.url}/studio/sign-in`, '#signin'));
     await c2.close();
   }
-  console.log(`dashboard time to interactive: median ${median(dash).toFixed(0)} ms (p95 ${p95(dash).toFixed(0)}); sign-in page ${median(sign).toFixed(0)} ms; ratio ${(median(dash) / median(sign)).toFixed(2)}`);
+  if (dash.length) console.log(`dashboard time to interactive: median ${median(dash).toFixed(0)} ms (p95 ${p95(dash).toFixed(0)}); sign-in page ${median(sign).toFixed(0)} ms; ratio ${(median(dash) / median(sign)).toFixed(2)}`);
 
   // 3. Route changes through the navigation.
   const ctx = await signedIn();
@@ -95,30 +91,53 @@ try {
   const routes: [string, string, string][] = [['/studio/library', '#asset-list .asset-row', '/v1/assets?limit=200'], ['/studio/live', '#channels, .empty', '/v1/channels?limit=100'],
     ['/studio/integrations', '#webhooks, #webhook-form', '/v1/webhooks?limit=100'], ['/studio/team', '#members', '/v1/team/members'], ['/studio/', '#viewers-now', '/v1/stats/realtime']];
   const change: number[] = []; const bare: number[] = []; const per = new Map<string, number[]>();
-  for (let i = 0; i < rounds; i++) {
+  const trace = async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (!values.trace) return fn();
+    await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+    try { return await fn(); } finally { console.log(`  ${summariseTrace((await browser.stopTracing()).toString())}`); }
+  };
+  const visits: { href: string; round: number; ms: number; dom: number; calls: string[]; loafs: Loaf[] }[] = [];
+  await trace(async () => { for (let i = 0; i < rounds; i++) {
     for (const [href, sel, api] of routes) {
-      change.push(await page.evaluate(async ([h, s]) => {
+      await page.evaluate(() => { (window as unknown as { __loaf: unknown[] }).__loaf = []; });
+      const v = await page.evaluate(async ([h, s]) => {
+        // When the page's element is in the DOM (a mutation observer), when the frame shows it (rAF), and the API
+        // calls started meanwhile (resource timing): tells waiting for data from drawing.
+        let dom = 0;
+        const mo = new MutationObserver(() => { if (!dom && document.querySelector(s) && location.pathname === h) dom = performance.now(); });
+        mo.observe(document.body, { childList: true, subtree: true });
         const t0 = performance.now();
         document.querySelector<HTMLAnchorElement>(`nav.side a[href="${h}"]`)!.click();
         for (;;) {
           if (document.querySelector(s) && location.pathname === h) break;
           await new Promise((r) => requestAnimationFrame(r));
         }
-        return performance.now() - t0;
-      }, [href, sel] as const));
-      per.set(href, [...(per.get(href) ?? []), change[change.length - 1]]);
+        const t1 = performance.now();
+        mo.disconnect();
+        const calls = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((e) => e.startTime >= t0 && e.startTime <= t1 && /\/(v1|studio\/assets)\//.test(e.name));
+        return { ms: t1 - t0, dom: (dom || t1) - t0, calls: calls.map((e) => `${new URL(e.name).pathname.replace('/studio/assets/', '')} ${(e.startTime - t0).toFixed(0)}→${(e.responseEnd - t0).toFixed(0)}`) };
+      }, [href, sel] as const);
+      change.push(v.ms);
+      const ms = v.ms;
+      per.set(href, [...(per.get(href) ?? []), ms]);
+      visits.push({ href, round: i, ms, dom: v.dom, calls: v.calls, loafs: await page.evaluate(() => (window as unknown as { __loaf: Loaf[] }).__loaf) });
       bare.push(await page.evaluate(async (u) => { const t0 = performance.now(); await (await fetch(u)).json(); return performance.now() - t0; }, api));
     }
-  }
+  } });
   console.log(`route change: median ${median(change).toFixed(1)} ms, p95 ${p95(change).toFixed(1)} ms over ${change.length} (target < 100 ms: ${p95(change) < 100 ? 'met' : 'NOT met'}); bare fetch of the same data ${median(bare).toFixed(1)} ms; ratio ${(median(change) / median(bare)).toFixed(2)}`);
 
   console.log(`  per route (median ms): ${[...per].map(([h, xs]) => `${h.replace('/studio', '') || '/'} ${median(xs).toFixed(0)}`).join(', ')}`);
+  const short = (h: string) => h.replace('/studio', '') || '/';
+  console.log(`  first visits (ms): ${visits.filter((v) => v.round === 0).map((v) => `${short(v.href)} ${v.ms.toFixed(0)}`).join(', ')}; later visits median ${median(visits.filter((v) => v.round > 0).map((v) => v.ms)).toFixed(1)}`);
+  for (const v of [...visits].sort((a, b) => b.ms - a.ms).slice(0, 4)) {
+    console.log(`  slow: ${short(v.href)} round ${v.round + 1} ${v.ms.toFixed(0)} ms (in the DOM at ${v.dom.toFixed(0)} ms; calls ${v.calls.join(', ') || 'none'}) — ${describeLoafs(v.loafs, 2)}`);
+  }
 
   // 4. Scrolling 10,000 assets top to bottom (pages of 200 load as the end nears).
   await page.click('nav.side a[href="/studio/library"]');
   await page.waitForSelector('#asset-list .asset-row');
-  await page.evaluate(() => { (window as unknown as { __long: unknown[] }).__long = []; });
-  const scroll = await page.evaluate(async () => {
+  await page.evaluate(() => { (window as unknown as { __long: unknown[]; __loaf: unknown[] }).__long = []; (window as unknown as { __loaf: unknown[] }).__loaf = []; });
+  const scroll = await trace(() => page.evaluate(async () => {
     const el = document.getElementById('asset-list')!;
     const t0 = performance.now();
     let frames = 0;
@@ -130,26 +149,32 @@ try {
       if (end && el.scrollHeight >= 10_000 * 56) break;
     }
     return { ms: performance.now() - t0, frames, rows: el.scrollHeight / 56, dom: el.querySelectorAll('.asset-row').length };
-  });
+  }));
   const long = await page.evaluate(() => (window as unknown as { __long: { start: number; dur: number }[] }).__long);
   const over = long.filter((l) => l.dur > 50);
+  const scrollLoafs = await page.evaluate(() => (window as unknown as { __loaf: Loaf[] }).__loaf);
   console.log(`library scroll: ${scroll.rows} rows in ${(scroll.ms / 1000).toFixed(1)} s (${scroll.frames} frames), ${scroll.dom} rows in the DOM at the end; long tasks > 50 ms: ${over.length} (longest ${Math.max(0, ...long.map((l) => l.dur)).toFixed(0)} ms)`);
+  console.log(`  frames: ${describeLoafs(scrollLoafs)}`);
   // A second pass over rows already loaded (no fetching), and the page idle for as long, tell scrolling from loading and noise.
-  const again = await page.evaluate(async () => {
+  const again = await trace(() => page.evaluate(async () => {
     (window as unknown as { __long: unknown[] }).__long = [];
     const el = document.getElementById('asset-list')!;
     el.scrollTop = 0;
+    await new Promise((r) => requestAnimationFrame(r));
+    (window as unknown as { __loaf: unknown[] }).__loaf = [];
     await new Promise((r) => requestAnimationFrame(r));
     const t0 = performance.now();
     while (el.scrollTop + el.clientHeight < el.scrollHeight - 2) { el.scrollTop += 2800; await new Promise((r) => requestAnimationFrame(r)); }
     const ms = performance.now() - t0;
     const a = (window as unknown as { __long: { dur: number }[] }).__long.filter((l) => l.dur > 50);
+    const loafs = (window as unknown as { __loaf: Loaf[] }).__loaf;
     (window as unknown as { __long: unknown[] }).__long = [];
     await new Promise((r) => setTimeout(r, ms));
     const idle = (window as unknown as { __long: { dur: number }[] }).__long.filter((l) => l.dur > 50);
-    return { ms, over: a.length, longest: Math.max(0, ...a.map((l) => l.dur)), idle: idle.length };
-  });
+    return { ms, over: a.length, longest: Math.max(0, ...a.map((l) => l.dur)), idle: idle.length, loafs };
+  }));
   console.log(`library scroll again (all rows loaded): ${(again.ms / 1000).toFixed(1)} s, long tasks > 50 ms: ${again.over} (longest ${again.longest.toFixed(0)} ms); the idle page over the same time: ${again.idle}`);
+  console.log(`  frames: ${describeLoafs(again.loafs)}`);
   // Baseline: the same 10,000 rows as a plain list put in the DOM at once, then scrolled the same way.
   const plain = await page.evaluate(async () => {
     (window as unknown as { __long: unknown[] }).__long = [];

@@ -20,7 +20,7 @@ function sectionInUrl(section: string): void {
 
 /** The library page. */
 export function Library() {
-  const { t, f, get, cache } = useStudio();
+  const { t, f, get, cache, lang } = useStudio();
   const [q, setQ] = useState(() => new URLSearchParams(location.search).get('q') ?? '');
   const [trash, setTrash] = useState(false);
   const [sections, setSections] = useState(() => new URLSearchParams(location.search).get('view') === 'sections');
@@ -32,7 +32,7 @@ export function Library() {
   const shown = useRef(sections);
   useEffect(() => { if (shown.current && !sections) sectionList.reload(); shown.current = sections; }, [sections]);
   // The first page of the plain list is kept across route changes (shown at once, then refreshed).
-  const first = section ? undefined : cache.get('lib:first') as { items: AssetRow[]; next_cursor: string | null } | undefined;
+  const first = section || q ? undefined : cache.get('lib:first') as { items: AssetRow[]; next_cursor: string | null } | undefined;
   const [items, setItems] = useState<AssetRow[]>(() => first?.items ?? []);
   const [cursor, setCursor] = useState<string | null>(() => first?.next_cursor ?? null);
   const [state, setState] = useState<{ loading: boolean; error: string | null }>({ loading: !first, error: null });
@@ -93,7 +93,7 @@ export function Library() {
       </div>
       <Problem error={state.error} onRetry={() => fetchPage(true)} />
       {state.loading && !items.length ? <Loading /> : !items.length ? <Empty>{trash ? t('trash_empty') : q ? t('no_match') : section === 'none' ? t('lib_no_unsectioned') : section ? t('lib_section_empty', { name: named?.name ?? '' }) : t('library_empty')}</Empty> : (
-        <VirtualList id="asset-list" label={t('nav_library')} items={items} rowHeight={56} onNearEnd={() => { if (cursor) void fetchPage(false); }}
+        <VirtualList id="asset-list" label={t('nav_library')} items={items} rowHeight={56} renderKey={lang} onNearEnd={() => { if (cursor) void fetchPage(false); }}
           render={(a) => (
             <a class="asset-row" href={`/studio/library/${encodeURIComponent(a.id)}`}>
               <span class="title">{a.title || a.id}</span>
