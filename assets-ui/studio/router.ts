@@ -51,20 +51,28 @@ export function match(pattern: string, path: string): Record<string, string> | n
 }
 
 /**
- * Calls fn with the studio path of a same-app link the person is about to follow: pointer over it, pressed on it
- * (touch has no hover) or keyboard focus on it. Returns the unsubscribe function.
+ * Calls fn with the studio path of a same-app link the person is about to follow: pointer resting on it a moment
+ * (rows passing under a still pointer while the list scrolls do not count), pressed on it (touch has no hover) or
+ * keyboard focus on it. Returns the unsubscribe function.
  */
-export function onLinkIntent(fn: (path: string) => void): () => void {
-  let last: Element | null = null;
-  const h = (e: Event) => {
+export function onLinkIntent(fn: (path: string) => void, restMs = 60): () => void {
+  let timer = 0;
+  const pathOf = (e: Event): string | null => {
     const a = (e.target as Element | null)?.closest?.('a');
-    if (!a || a === last && e.type === 'pointerover') return;
-    last = a;
+    if (!a || !a.href) return null;
     const u = new URL(a.href, location.href);
-    if (u.origin !== location.origin || !u.pathname.startsWith(BASE + '/')) return;
-    fn(u.pathname.slice(BASE.length) + u.search);
+    return u.origin === location.origin && u.pathname.startsWith(BASE + '/') ? u.pathname.slice(BASE.length) + u.search : null;
   };
-  const types = ['pointerover', 'pointerdown', 'focusin'] as const;
-  for (const t of types) document.addEventListener(t, h, { passive: true });
-  return () => { for (const t of types) document.removeEventListener(t, h); };
+  const now = (e: Event) => { const p = pathOf(e); if (p) fn(p); };
+  const over = (e: Event) => { clearTimeout(timer); const p = pathOf(e); if (p) timer = setTimeout(() => fn(p), restMs) as unknown as number; };
+  const out = () => clearTimeout(timer);
+  document.addEventListener('pointerover', over, { passive: true });
+  document.addEventListener('pointerout', out, { passive: true });
+  document.addEventListener('pointerdown', now, { passive: true });
+  document.addEventListener('focusin', now);
+  return () => {
+    clearTimeout(timer);
+    document.removeEventListener('pointerover', over); document.removeEventListener('pointerout', out);
+    document.removeEventListener('pointerdown', now); document.removeEventListener('focusin', now);
+  };
 }
