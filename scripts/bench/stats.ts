@@ -137,6 +137,7 @@ try {
   console.log(`   realtime (100 playing now):     ${await time('/v1/stats/realtime')} (target p95 < 20 ms)`);
   // curl is the client (a JS reader here would measure itself): bytes and time of the body.
   // curl is the client (a JS reader here would measure itself); rows are the lines received (--max-time caps a slow run).
+  const exportRates: { report: string; format: string; rate: number }[] = [];
   for (const [report, format] of [['player_events', 'ndjson'], ['player_events', 'csv'], ['sessions', 'csv']]) {
     const url = `${app.url}/v1/stats/export?report=${report}&format=${format}&from=${new Date(end - 31 * 86_400_000).toISOString()}&to=${to}`;
     const hdr = join(dir, 'export-headers.txt');
@@ -147,10 +148,27 @@ try {
     const heads = await Bun.file(hdr).text();
     const totalRows = Number(/x-export-total-rows: (\d+)/i.exec(heads)?.[1] ?? 0);
     const rows = format === 'csv' ? lines - 1 : lines;
+    exportRates.push({ report, format, rate: rows / secs });
     console.log(`   streamed export (${report}, ${format}): ${rows.toLocaleString('en')} rows, ${(size / 2 ** 20).toFixed(0)} MiB in ${secs.toFixed(2)} s = ${Math.round(rows / secs).toLocaleString('en')} rows/s (X-Export-Total-Rows ${totalRows}${rows < Math.min(totalRows, 1_000_000) ? `, cut at --export-max-s ${values['export-max-s']}` : ''}; target >= 200,000)`);
   }
   app.kill('SIGTERM');
   await app.proc.exited;
+  // Ceiling, same run: DuckDB building the same lines of the same first 1,000,000 rows in time order, nothing sent.
+  if (existsSync(join(import.meta.dir, '../../src/features/stats/export-windows.ts'))) {
+    const { reportQuery, lineQuery } = await import('../../src/features/stats/export');
+    const db = await openStats(dbPath(data2));
+    const q0 = { tenantId: tenant, from: end - 31 * 86_400_000, to: end, filters: {} };
+    for (const x of exportRates) {
+      const tcol = x.report === 'sessions' ? 'started' : 'ts', table = x.report === 'sessions' ? 'viewer_sessions' : 'player_events';
+      const [c] = await db.all<{ t: number | null }>(`SELECT max(${tcol})::DOUBLE AS t FROM (SELECT ${tcol} FROM ${table} WHERE tenant_id = ? AND ${tcol} >= ? AND ${tcol} < ? ORDER BY ${tcol} LIMIT 1000000)`, [tenant, q0.from, q0.to]);
+      const r = reportQuery(x.report as 'sessions', { ...q0, to: (c.t ?? q0.from) + 1 }, true);
+      const a = performance.now();
+      const [{ n }] = await db.all<{ n: number }>(`SELECT count(*)::DOUBLE AS n, sum(length(line)) AS b FROM (${lineQuery(r.sql, r.columns, x.format as 'csv', 1_000_000)})`, r.params);
+      const ceil = n / ((performance.now() - a) / 1000);
+      console.log(`   ceiling ${x.report} ${x.format}: DuckDB builds the lines of ${n.toLocaleString('en')} rows at ${Math.round(ceil).toLocaleString('en')} rows/s; streamed export / ceiling ${(x.rate / ceil).toFixed(2)}`);
+    }
+    await db.close();
+  }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
