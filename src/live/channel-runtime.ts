@@ -29,8 +29,9 @@ export function channelRenditions(ladder: string): string[] {
 
 /**
  * One started channel: two supervised inputs, the recorder loop that moves finished segments into the
- * recording and index, and failover (primary preferred; backup after `failover_s` of primary silence; primary
- * taken back on its next segment, which starts on a keyframe). With a ladder, the first rendition leads: its
+ * recording and index, and failover (primary preferred; backup after `failover_s` of primary silence, its held
+ * segments since the primary's last one spliced in first so the recording has no hole; primary taken back on its
+ * next segment, which starts on a keyframe). With a ladder, the first rendition leads: its
  * segments decide the feed and the start times, and every other rendition's segment of the same number follows
  * that decision, so renditions stay aligned (same start times, same file names). Every segment is rebased onto
  * the channel's one media timeline (decode time = wall-clock time since the channel's creation) as it lands,
@@ -174,10 +175,54 @@ export class ChannelRuntime {
     try { this.inputs[name].noteSegment(statSync(l.file).size, l.durationMs); } catch { /* gone: not measured */ }
     let take = name === this.feed;
     if (!take) {
-      if (name === 'primary') take = true; // the primary is taken back on its first whole segment (starts on a keyframe)
+      // The primary is taken back on its first whole segment (starts on a keyframe) while it receives media; the last
+      // segment of a primary that fell silent (written when its ffmpeg is stopped) is stale: the backup recorded that time.
+      if (name === 'primary') take = this.feed === 'none' || this.inputs.primary.alive(this.failMs());
       else take = this.feed === 'none' || !this.inputs[this.feed].alive(this.failMs());
     }
-    if (!take) { run.lead.set(l.index, { take: false, startMs: 0, shift: null }); rmSync(l.file, { force: true }); run.nextStart = null; return; }
+    if (!take) { this.hold(name, l); return; }
+    if (run.held.length) this.splice(name, r);
+    this.takeLead(name, r, l);
+  }
+
+  /**
+   * Keeps a lead segment of an input that is not on air while it receives media (a hot backup), for a splice at a
+   * failover: about failover_s plus two segments of them, the oldest dropped. A segment of a silent input drops them all.
+   */
+  private hold(name: InputName, l: Landed): void {
+    const run = this.runs[name];
+    run.nextStart = null;
+    if (!this.inputs[name].alive(this.failMs())) { for (const h of run.held.splice(0).concat(l)) this.drop(run, h); return; }
+    run.held.push(l);
+    const keepMs = this.failMs() + 2 * this.ch.segment_s * 1000;
+    let ms = run.held.reduce((a, h) => a + h.durationMs, 0);
+    while (run.held.length > 1 && ms > keepMs) { const h = run.held.shift()!; ms -= h.durationMs; this.drop(run, h); }
+  }
+
+  /** A lead segment not recorded: deleted, and its followers with it. */
+  private drop(run: RunState, l: Landed): void {
+    run.lead.set(l.index, { take: false, startMs: 0, shift: null });
+    run.lead.delete(l.index - 300);
+    rmSync(l.file, { force: true });
+  }
+
+  /**
+   * A switch to `name`: its held segments that lie mostly after the recording's last segment are recorded first, in
+   * order, so the recording goes on where the silent input's last segment ended (no hole of failover_s); the rest are
+   * dropped. They start a new chain (new shift, a discontinuity where the init changes), as any switch does.
+   */
+  private splice(name: InputName, r: string): void {
+    const run = this.runs[name];
+    const last = this.index.lastSegment(this.ch, r);
+    const end = last ? last.start_ms + last.duration_ms : -Infinity;
+    for (const h of run.held.splice(0)) {
+      if (h.landedAt - h.durationMs / 2 > end) this.takeLead(name, r, h); else this.drop(run, h);
+    }
+  }
+
+  /** Records a lead segment of `name` (switching the feed to it when needed); its followers follow. */
+  private takeLead(name: InputName, r: string, l: Landed): void {
+    const run = this.runs[name];
     // Inputs run side by side, so a switching segment may overlap the last one indexed: it starts where that ended
     // (its program date time moves by less than one segment); within one run, segments follow each other.
     const last = this.index.lastSegment(this.ch, r);
@@ -204,7 +249,7 @@ export class ChannelRuntime {
       if (!d.take) { rmSync(l.file, { force: true }); continue; }
       this.commit(name, r, l, d.startMs, followerRebase(run, l.init, d.shift));
     }
-    run.pending.set(r, wait.slice(-30));
+    run.pending.set(r, wait.slice(-(30 + run.held.length))); // followers of held lead segments wait too
   }
 
   private commit(name: InputName, r: string, l: Landed, startMs: number, rebase: Rebase | undefined): void {

@@ -9,16 +9,18 @@ export interface LeadDecision { take: boolean; startMs: number; shift: Shift | n
 /**
  * Per input run: where the next lead segment starts, the run's init name, the lead's decision per segment number,
  * follower segments waiting for it, the shift that puts this run's media time on the channel's timeline (wall
- * clock), each init's tracks (read once), and the renditions this run encodes and records (null: all of them).
+ * clock), each init's tracks (read once), the renditions this run encodes and records (null: all of them), and
+ * the lead segments this input packaged while another input was on air (`held`, newest last: a hot backup's last
+ * seconds, spliced into the recording at a failover so that it leaves no hole).
  */
 export interface RunState {
   nextStart: number | null; initMs: number | null; lead: Map<number, LeadDecision>; pending: Map<string, Landed[]>;
   shift: Shift | null; tracks: Map<string, Map<number, { timescale: number; kind: string }> | null>;
-  encoded: string[] | null; recorded: string[] | null;
+  encoded: string[] | null; recorded: string[] | null; held: Landed[];
 }
 
 /** State of a run that just started. */
-export const freshRun = (): RunState => ({ nextStart: null, initMs: null, lead: new Map(), pending: new Map(), shift: null, tracks: new Map(), encoded: null, recorded: null });
+export const freshRun = (): RunState => ({ nextStart: null, initMs: null, lead: new Map(), pending: new Map(), shift: null, tracks: new Map(), encoded: null, recorded: null, held: [] });
 
 function tracksOf(run: RunState, initFile: string) {
   if (!run.tracks.has(initFile)) {
