@@ -100,7 +100,7 @@ test('edit a channel (error kept, then saved), push SRT to primary and backup â†
     await page.waitForSelector('#bell-list', { state: 'detached' });
 
     // The backup stops too: a recording gap opens; the primary comes back: the gap closes and is listed with its length.
-    // (The switch itself may leave a hole of about failover_s, listed as a gap of its own.)
+    // (The failover to the receiving backup itself leaves no gap: its held segments are spliced in, see live-failover-seamless.)
     backup.kill();
     await page.waitForSelector('#history li.hist-gap:has-text("still open")', { timeout: 60_000 });
     const open = (await json(await s.api('GET', `/v1/channels/${ch.id}/history`))).gaps.find((g: Json) => g.open);
