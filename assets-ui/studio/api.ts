@@ -20,11 +20,13 @@ async function problemOf(r: Response): Promise<ApiError> {
   return new ApiError(r.status, p.title ?? r.statusText, p.detail ?? '', fields);
 }
 
-/** How long a prefetched GET answer serves the page that asked for it (ms after it arrived). */
+/** How long a prefetched GET answer waits for the page that asked for it (ms after it arrived); it serves one call. */
 const PREFETCH_FRESH_MS = 1500;
+/** A GET in flight is joined only this long after it started: a later reload (after an event) wants a newer answer. */
+const JOIN_MS = 1000;
 
-/** A shared GET: its body text (each caller parses its own copy), when it arrived, the write generation it belongs to. */
-interface SharedGet { text: Promise<string>; at: number; gen: number; prefetched: boolean }
+/** A shared GET: its body text (each caller parses its own copy), when it started and arrived, its write generation. */
+interface SharedGet { text: Promise<string>; started: number; at: number; gen: number; prefetched: boolean; used: boolean }
 
 /** The studio's one API client (created by the app, handed to pages through the context): CSRF token and the 401 handler live here. */
 export class ApiClient {
@@ -62,9 +64,9 @@ export class ApiClient {
   };
 
   private start(path: string, prefetched: boolean): SharedGet {
-    const e: SharedGet = { text: Promise.resolve(''), at: 0, gen: this.gen, prefetched };
+    const e: SharedGet = { text: Promise.resolve(''), started: performance.now(), at: 0, gen: this.gen, prefetched, used: false };
     e.text = this.request('GET', path, undefined, {}).then((r) => (r.status === 204 ? 'null' : r.text())).then(
-      (t) => { e.at = performance.now(); if (!prefetched || e.gen !== this.gen) this.drop(path, e); return t; },
+      (t) => { e.at = performance.now(); if (!prefetched || e.used || e.gen !== this.gen) this.drop(path, e); return t; },
       (err) => { this.drop(path, e); throw err; });
     this.shared.set(path, e);
     return e;
@@ -73,13 +75,15 @@ export class ApiClient {
   private drop(path: string, e: SharedGet): void { if (this.shared.get(path) === e) this.shared.delete(path); }
 
   private usable(e: SharedGet | undefined): e is SharedGet {
-    return !!e && e.gen === this.gen && (e.at === 0 || (e.prefetched && performance.now() - e.at < PREFETCH_FRESH_MS));
+    const now = performance.now();
+    return !!e && e.gen === this.gen && (e.at === 0 ? now - e.started < JOIN_MS : e.prefetched && now - e.at < PREFETCH_FRESH_MS);
   }
 
-  /** GET: joins the same GET in flight or just prefetched, else calls the API; each caller gets its own parsed copy. */
+  /** GET: joins the same GET just started or just prefetched (once), else calls the API; each caller parses its own copy. */
   readonly get = <T = unknown>(path: string): Promise<T> => {
-    const e = this.shared.get(path);
-    return (this.usable(e) ? e : this.start(path, false)).text.then((t) => JSON.parse(t) as T);
+    let e = this.shared.get(path);
+    if (this.usable(e)) { e.used = true; if (e.at) this.drop(path, e); } else e = this.start(path, false);
+    return e.text.then((t) => JSON.parse(t) as T);
   };
 
   /**
