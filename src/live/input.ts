@@ -130,20 +130,12 @@ export class IngestInput {
       const t = Number(val);
       if (Number.isFinite(t) && t > this.lastOut && t > 0) { this.lastOut = Math.max(t, this.lastOut); this.lastMediaAt = Date.now(); }
     } else if (k === 'frame') {
-      const n = Number(val), now = Date.now();
-      if (!Number.isFinite(n)) return;
-      this.frames.push([now, n]);
-      while (this.frames.length > 2 && now - this.frames[0][0] > 4000) this.frames.shift();
-      const [t0, n0] = this.frames[0];
       // Frames received per wall-clock second over the last ~4 s (a stalled feed reads as a falling rate).
-      if (now - t0 >= 1000) this.info.fps = Math.round(((n - n0) * 10_000) / (now - t0)) / 10;
+      const r = windowRate(this.frames, Number(val));
+      if (r !== null) this.info.fps = Math.round(r * 10) / 10;
     } else if (k === 'total_size') {
-      const n = Number(val), now = Date.now();
-      if (!Number.isFinite(n)) return;
-      this.sizes.push([now, n]);
-      while (this.sizes.length > 2 && now - this.sizes[0][0] > 4000) this.sizes.shift();
-      const [t0, s0] = this.sizes[0];
-      if (now - t0 >= 1000) this.info.bitrate_kbps = Math.round(((n - s0) * 8) / (now - t0));
+      const r = windowRate(this.sizes, Number(val));
+      if (r !== null) this.info.bitrate_kbps = Math.round((r * 8) / 1000);
     }
   }
 
@@ -179,4 +171,14 @@ export class IngestInput {
       this.wake = null;
     }
   }
+}
+
+/** Per-second rate of a growing counter over its samples of the last ~4 s (the new value added); null until they span a second or for a non-number. */
+function windowRate(samples: [number, number][], n: number): number | null {
+  if (!Number.isFinite(n)) return null;
+  const now = Date.now();
+  samples.push([now, n]);
+  while (samples.length > 2 && now - samples[0][0] > 4000) samples.shift();
+  const [t0, n0] = samples[0];
+  return now - t0 >= 1000 ? ((n - n0) * 1000) / (now - t0) : null;
 }
