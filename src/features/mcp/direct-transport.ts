@@ -37,7 +37,7 @@ export class DirectTransport implements Transport {
   private waiting: { id: RequestId; resolve: (m: JSONRPCMessage) => void } | null = null;
   /**
    * The protocol's own request entry, when the SDK has one (`Protocol._onrequest`, pinned by bun.lock and checked by
-   * test/e2e/mcp-transport): `onmessage` first asks zod whether the message is a result, an error, a request or a
+   * test/unit/mcp-direct-transport): `onmessage` first asks zod whether the message is a result, an error, a request or a
    * notification (two failed parses and one passed per request, ~35 µs), which isPlainRequest has already settled.
    */
   requestEntry: ((request: JSONRPCRequest, extra: { authInfo: AuthInfo }) => void) | null = null;

@@ -17,7 +17,7 @@ const JSON_HEADERS = { 'content-type': 'application/json', 'cache-control': 'no-
 
 /** A JSON-RPC error answered before the SDK sees the message (parse error, invalid request, batch rules). */
 function rpcError(status: number, code: number, message: string): Response {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+  return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }), { status, headers: JSON_HEADERS });
 }
 
 /** Methods and tool calls of the parsed message(s); null when a message is not a JSON-RPC object. */
