@@ -85,6 +85,8 @@ try {
   await app.proc.exited;
   const { Database } = await import('bun:sqlite');
   const meta = new Database(join(data2, 'db', 'meta.sqlite'));
+  // The appliance's delivery workers may still hold the file for a moment after the main process exits.
+  meta.exec('PRAGMA busy_timeout = 10000');
   const tenant = meta.query<{ id: string }, []>(`SELECT id FROM tenants WHERE slug = 'default'`).get()!.id;
   meta.close();
   const st = await openStats(dbPath(data2));

@@ -25,6 +25,11 @@ export interface StatsStore {
   /** Streams a query's rows in chunks (plain JSON-safe objects) on a connection of its own; stop early by returning false. */
   stream(sql: string, params: StatsParam[], onRows: (rows: Record<string, unknown>[]) => boolean | Promise<boolean>): Promise<void>;
   /**
+   * Streams a one-column text query as text: each chunk's values joined, each followed by `eol` (no row objects);
+   * `onText` gets the text and its row count; stop early by returning false.
+   */
+  streamText(sql: string, params: StatsParam[], eol: string, onText: (text: string, rows: number) => boolean | Promise<boolean>): Promise<void>;
+  /**
    * Refuses new work, waits for what is running (at most 10 s), then closes the connections. Closing DuckDB under a
    * running query crashed the process (segfault) when an app stopped while its statistics tables were being created.
    */
@@ -109,6 +114,9 @@ export async function openStats(path: string): Promise<StatsStore> {
     stream(sql, params, onRows) {
       return track(() => streamOn(sql, params, onRows));
     },
+    streamText(sql, params, eol, onText) {
+      return track(() => streamTextOn(instance, sql, params, eol, onText));
+    },
     async close() {
       closed = true;
       await Promise.race([Promise.allSettled([...inflight, appendChain]), new Promise((r) => setTimeout(r, 10_000))]);
@@ -138,6 +146,20 @@ export async function openStats(path: string): Promise<StatsStore> {
       }
     } finally { try { c.closeSync(); } catch { /* closed */ } }
   }
+}
+
+/** Reads a one-column text query in chunks on a connection of its own (the text of each chunk in one string). */
+async function streamTextOn(instance: Instance, sql: string, params: StatsParam[], eol: string, onText: (text: string, rows: number) => boolean | Promise<boolean>): Promise<void> {
+  const c = await instance.connect();
+  try {
+    const res = await c.stream(sql, params as never);
+    for (;;) {
+      const chunk = await res.fetchChunk();
+      if (!chunk || chunk.rowCount === 0) break;
+      const values = chunk.getColumnValues(0);
+      if ((await onText(values.join(eol) + eol, values.length)) === false) break;
+    }
+  } finally { try { c.closeSync(); } catch { /* closed */ } }
 }
 
 type Appender = import('@duckdb/node-api').DuckDBAppender;

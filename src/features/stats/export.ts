@@ -2,7 +2,6 @@ import type { AppContext } from '../../kernel/context';
 import { invalid } from '../../kernel/errors';
 import type { StatsParam } from '../../kernel/stats';
 import { edgeWhere, eventWhere, sessionWhere, type StatsQuery } from './query';
-import { sessionsSql } from './sessions';
 import { statsRuntime } from './runtime';
 import { exportPlan, type ExportPlan } from './export-windows';
 
@@ -28,28 +27,41 @@ export function checkReport(r: string): Report {
 
 const ts = (c: string) => `strftime(make_timestamp(${c} * 1000), '%Y-%m-%dT%H:%M:%S.%g') || 'Z' AS ${c}`;
 
-/** The SELECT of a report: [sql without ORDER/LIMIT, params, columns]. */
-export function reportQuery(report: Report, q: StatsQuery, pii: boolean): { sql: string; params: StatsParam[]; columns: string[] } {
+/**
+ * A report's query: `sql` (the rows in order, without LIMIT), its params and columns; row reports also give `sorted`:
+ * the same rows unsorted (`inner`) with their sort key as extra columns (`keys`), so lines can be built before the sort.
+ */
+export interface ReportQuery { sql: string; params: StatsParam[]; columns: string[]; sorted?: { inner: string; keys: string[] } }
+
+/** The SELECT of a report. */
+export function reportQuery(report: Report, q: StatsQuery, pii: boolean): ReportQuery {
   const keep = (cols: string[]) => cols.filter((c) => pii || !PII_COLUMNS.has(c));
+  // One row report: the columns (times formatted), the table and filter, the sort key.
+  const rows = (cols: string[], timeCols: string[], table: string, w: { sql: string; params: StatsParam[] }, order: string[]): ReportQuery => {
+    const list = cols.map((c) => (timeCols.includes(c) ? ts(c) : c)).join(', ');
+    const keys = order.map((_, i) => `_o${i + 1}`);
+    return {
+      sql: `SELECT ${list} FROM ${table} WHERE ${w.sql} ORDER BY ${order.map((o) => `${table}.${o}`).join(', ')}`,
+      sorted: { inner: `SELECT ${list}, ${order.map((o, i) => `${table}.${o} AS ${keys[i]}`).join(', ')} FROM ${table} WHERE ${w.sql}`, keys },
+      params: w.params, columns: cols,
+    };
+  };
   switch (report) {
-    case 'edge_requests': {
-      const cols = keep(['ts', 'kind', 'target', 'rendition', 'file', 'method', 'status', 'bytes', 'ttfb_ms', 'sid', 'source', 'ip_hash', 'country', 'asn', 'device', 'browser', 'os', 'user_agent', 'referrer']);
-      const w = edgeWhere(q, 'ts');
-      return { sql: `SELECT ${cols.map((c) => (c === 'ts' ? ts(c) : c)).join(', ')} FROM edge_requests WHERE ${w.sql} ORDER BY edge_requests.ts`, params: w.params, columns: cols };
-    }
+    case 'edge_requests':
+      return rows(keep(['ts', 'kind', 'target', 'rendition', 'file', 'method', 'status', 'bytes', 'ttfb_ms', 'sid', 'source', 'ip_hash', 'country', 'asn', 'device', 'browser', 'os', 'user_agent', 'referrer']), ['ts'], 'edge_requests', edgeWhere(q, 'ts'), ['ts']);
     case 'player_events': case 'site_events': {
       const all = report === 'site_events'
         ? ['ts', 'page_host', 'page_url', 'referrer', 'sid', 'viewer_id', 'e', 'kind', 'content_id']
         : ['ts', 'sid', 'viewer_id', 'e', 'kind', 'content_id', 'channel', 'live', 'pos', 'buf', 'startup_ms', 'dur_ms', 'level', 'pathway', 'error', 'page_host', 'page_url', 'country', 'asn', 'device', 'ip_hash', 'user_agent', 'referrer'];
-      const cols = keep(all);
       const w = eventWhere(q);
       const extra = report === 'site_events' ? ' AND page_host IS NOT NULL' : '';
-      return { sql: `SELECT ${cols.map((c) => (c === 'ts' ? ts(c) : c)).join(', ')} FROM player_events WHERE ${w.sql}${extra} ORDER BY player_events.ts`, params: w.params, columns: cols };
+      return rows(keep(all), ['ts'], 'player_events', { sql: w.sql + extra, params: w.params }, ['ts']);
     }
     case 'sessions': {
       const cols = keep(['sid', 'viewer_id', 'started', 'last_ts', 'kind', 'content_id', 'channel', 'page_host', 'country', 'device', 'pathway', 'attempted', 'played', 'startup_ms', 'watch_ms', 'rebuffers', 'rebuffer_ms', 'errors', 'completed', 'ad_impressions', 'last_level']);
       const w = sessionWhere(q);
-      return { sql: `WITH ${sessionsSql(w.sql)} SELECT ${cols.map((c) => (c === 'started' || c === 'last_ts' ? ts(c) : c)).join(', ')} FROM sessions ORDER BY sessions.started, sessions.sid`, params: w.params, columns: cols };
+      // The sessions the sessionizer materialized (what sessionsSql's CTE selects).
+      return rows(cols, ['started', 'last_ts'], 'viewer_sessions', w, ['started', 'sid']);
     }
     case 'programmes': {
       const cols = ['kind', 'channel', 'programme', 'viewers', 'bytes', 'requests'];
@@ -96,10 +108,25 @@ function csvSql(col: string): string {
   return `coalesce(CASE WHEN ${special} THEN '"' || replace(${v}, '"', '""') || '"' ELSE ${v} END, '')`;
 }
 
-/** The report's query turned into one text line per row (NDJSON object or CSV record), built by DuckDB. */
+/** The text of one line: an NDJSON object (keys in column order) or a CSV record, over the columns of `x`. */
+function lineSql(columns: string[], format: 'csv' | 'ndjson'): string {
+  return format === 'ndjson'
+    ? `json_object(${columns.map((c) => `'${c}', x."${c}"`).join(', ')})::VARCHAR`
+    : columns.map(csvSql).join(` || ',' || `);
+}
+
+/** Any query's rows (its first `maxRows`, in its order) turned into one text line per row, built by DuckDB. */
 export function lineQuery(sql: string, columns: string[], format: 'csv' | 'ndjson', maxRows: number): string {
-  const line = format === 'ndjson' ? `to_json(x)::VARCHAR` : columns.map(csvSql).join(` || ',' || `);
-  return `SELECT ${line} AS line FROM (${sql} LIMIT ${maxRows}) x`;
+  return `SELECT ${lineSql(columns, format)} AS line FROM (${sql} LIMIT ${maxRows}) x`;
+}
+
+/**
+ * A report's first `maxRows` lines in order. Row reports build each line below the sort (the expressions run in the
+ * parallel scan pipeline, the top-N carries the text): built after a LIMIT, the lines were made by one thread.
+ */
+export function reportLineQuery(rq: ReportQuery, format: 'csv' | 'ndjson', maxRows: number): string {
+  if (!rq.sorted) return lineQuery(rq.sql, rq.columns, format, maxRows);
+  return `SELECT ${lineSql(rq.columns, format)} AS line FROM (${rq.sorted.inner}) x ORDER BY ${rq.sorted.keys.map((k) => `x.${k}`).join(', ')} LIMIT ${maxRows}`;
 }
 
 /** Counts the rows of a report (for X-Export-Total-Rows). */
@@ -134,13 +161,11 @@ export function exportStream(ctx: AppContext, report: Report, q: StatsQuery, o: 
           for (const w of windows) {
             if (cancelled) break;
             const part = reportQuery(report, { ...q, from: w.from, to: w.to }, o.pii);
-            await ctx.stats.stream(lineQuery(part.sql, columns, o.format, w.limit), part.params, async (rows) => {
+            await ctx.stats.streamText(reportLineQuery(part, o.format, w.limit), part.params, eol, async (text, n) => {
               if (cancelled) return false;
               if (Date.now() - started > EXPORT_MAX_MS) throw new Error('export ran past 20 minutes');
-              let text = '';
-              for (const r of rows) text += (r.line as string) + eol;
               c.enqueue(enc.encode(text));
-              sent += rows.length;
+              sent += n;
               while (!cancelled && (c.desiredSize ?? 1) <= 0) await new Promise<void>((r) => { wake = r; });
               return !cancelled;
             });
