@@ -8,6 +8,8 @@ import { IdentityService } from '../identity/service';
 import type { Gate, Guarded } from '../playback/gate';
 import { serveFile } from './serve-file';
 import { assetKey, serveEncrypted } from './aes';
+import { containedFiles } from './contained';
+import { dbMemo } from './db-memo';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -24,35 +26,43 @@ function cacheFor(name: string, preview: boolean): string {
  * under `/t/<token>/m/...`. Files are served only from inside the asset's own output directory.
  */
 export function mediaDeliveryRoutes(ctx: AppContext, gate: Gate) {
+  const files = containedFiles(ctx.config.dataDir);
+  const assets = dbMemo<ReturnType<typeof lookup>>(ctx.db);
   /** The asset and output directory a checked request names (404 otherwise); preview only while encoding. */
   const resolve = ({ params, tenant }: Guarded) => {
-    const a = tenantAsset(ctx.db, tenant.id, params.asset);
-    if (!a || !a.output) throw notFound('file');
+    const hit = assets.get(`${tenant.id}/${params.asset}/${params.ver}`, () => lookup(tenant.id, params.asset, params.ver));
+    if (!hit) throw notFound('file');
+    return hit;
+  };
+  /** What `resolve` answers, read from the database (null: 404). */
+  const lookup = (tenantId: string, asset: string, ver: string) => {
+    const a = tenantAsset(ctx.db, tenantId, asset);
+    if (!a || !a.output) return null;
     let rel: string | null = null, version = 0;
-    const preview = params.ver === 'preview';
+    const preview = ver === 'preview';
     // The preview URL plays the quick-play remux or the growing ladder while working, then the ready output (same master URL).
     if (preview) rel = a.status === 'ready' ? parseAssetOutput(a.output)?.dir ?? null : ['queued', 'encoding', 'packaging'].includes(a.status) ? previewDirOf(a.output) : null;
     else if (a.status === 'ready') {
       const out = parseAssetOutput(a.output);
-      if (out && params.ver === `v${out.version}`) { rel = out.dir; version = out.version; }
+      if (out && ver === `v${out.version}`) { rel = out.dir; version = out.version; }
     }
-    const dir = rel && containedPath(ctx.config.dataDir, rel);
-    if (!dir) throw notFound('file');
-    return { a, dir, version, preview };
+    return rel ? { a, rel, version, preview } : null;
   };
   const secret = new IdentityService(ctx.db, null).secret('hls-aes');
   const app = new Elysia();
   gate.route(app, 'vodAesFile', (g) => {
     // The AES-128 view exists only for a ready asset's versioned output (never the growing preview).
-    const { dir, version, preview } = resolve(g);
+    const { rel, version, preview } = resolve(g);
     if (preview) throw notFound('file');
+    const dir = containedPath(ctx.config.dataDir, rel);
+    if (!dir) throw notFound('file');
     const res = serveEncrypted(dir, g.params.file, assetKey(secret, g.params.asset, version), g.request);
     if (!res) throw notFound('file');
     return res;
   });
   gate.route(app, 'vodFile', (g) => {
-    const { a, dir, preview } = resolve(g);
-    const file = containedPath(dir, g.params.file);
+    const { a, rel, preview } = resolve(g);
+    const file = files.file(rel, g.params.file);
     const res = file && serveFile(g.request, file, cacheFor(g.params.file, preview),
       g.params.file === 'download.mp4' ? { 'content-disposition': `attachment; filename="${a.external_id?.replace(/[^A-Za-z0-9_.-]/g, '_') || a.id}.mp4"` } : {});
     if (!res) throw notFound('file');

@@ -5,7 +5,9 @@ import { clientIp } from '../../kernel/http/server';
 import { hidden } from '../../kernel/http/plugin';
 import { IdentityService } from '../identity/service';
 import { DELIVERY, type DeliveryName, type DeliveryRoute, type DeliveryTarget } from './delivery-table';
-import { verifyToken, type Claims } from './token';
+import type { Claims } from './token';
+import { tokenMemo } from './token-memo';
+import { splitUrl } from '../../kernel/http/url';
 import { playbackState } from './service';
 
 /** The tenant a delivery request was checked against (handlers serve only from it). */
@@ -17,8 +19,12 @@ export interface Guarded { params: Record<string, string>; request: Request; ten
 /** A delivery handler behind the gate. */
 export type DeliveryHandler = (g: Guarded) => Response | Promise<Response>;
 
-/** One delivery answer as observers see it (the origin request log): status, time to the answer, token sid, viewer IP. */
-export interface Served { request: Request; guarded: Guarded | null; response: Response | null; status: number; ttfbMs: number; sid: string | null; ip: string | null }
+/**
+ * One delivery answer as observers see it (the origin request log): status, time to the answer, token sid, viewer
+ * IP. `url` is the delivery URL without its /t/<token> prefix (a /t/ request may be served on the original request,
+ * whose URL still carries the token).
+ */
+export interface Served { request: Request; url: string; guarded: Guarded | null; response: Response | null; status: number; ttfbMs: number; sid: string | null; ip: string | null }
 
 /**
  * Thrown by a delivery handler that cannot answer in this process (a delivery worker whose read would have to write,
@@ -46,7 +52,7 @@ export function servedRecord(s: Served): ServedRecord {
   }
   const g = s.guarded;
   return {
-    url: s.request.url, method: s.request.method, ua: s.request.headers.get('user-agent'), referer: s.request.headers.get('referer'),
+    url: s.url, method: s.request.method, ua: s.request.headers.get('user-agent'), referer: s.request.headers.get('referer'),
     status: s.status, ttfbMs: s.ttfbMs, sid: s.sid, ip: s.ip, guarded: g ? { params: g.params, tenant: g.tenant, target: g.target } : null, response,
   };
 }
@@ -91,6 +97,11 @@ export function createGate(ctx: AppContext) {
   const tenants = new Map<string, GateTenant>();
   const verified = new WeakMap<Request, Claims>();
   const viewerIps = new WeakMap<Request, string | null>();
+  // The URL without the token of a /t/ request served on its original request object.
+  const innerUrls = new WeakMap<Request, string>();
+  const memo = tokenMemo();
+  // Every gate route with its pattern split into segments, for /t/ requests dispatched without the router.
+  const direct: { segs: string[]; h: (c: { params: Record<string, string>; request: Request }) => Response | Promise<Response> }[] = [];
   const observers: ((s: Served) => void)[] = [];
   const registered = new Set<string>();
   const deny = (detail: string) => new AppError('forbidden', detail);
@@ -163,7 +174,48 @@ export function createGate(ctx: AppContext) {
   };
   const notify = (s: Served) => { for (const o of observers) { try { o(s); } catch { /* an observer never breaks delivery */ } } };
   const report = (request: Request, g: Guarded | null, res: Response | null, status: number, ttfbMs: number) => {
-    notify({ request, guarded: g, response: res, status, ttfbMs, sid: verified.get(request)?.s ?? null, ip: viewerIps.has(request) ? viewerIps.get(request)! : normIp(clientIp(request)) });
+    notify({
+      request, url: innerUrls.get(request) ?? request.url, guarded: g, response: res, status, ttfbMs, sid: verified.get(request)?.s ?? null,
+      ip: viewerIps.has(request) ? viewerIps.get(request)! : normIp(clientIp(request)),
+    });
+  };
+
+  /** Checks the token of a /t/ request (signature, key, expiry, revocation, viewer address): claims and inner target. */
+  const open = (req: Request) => {
+    const { path } = splitUrl(req.url);
+    const m = /^\/t\/([A-Za-z0-9._-]{1,2048})(\/.*)$/.exec(path);
+    if (!m) throw deny('malformed token path');
+    state.sync();
+    const r = memo.verify(m[1], (kid, tenant) => state.keyFor(kid, tenant), Math.floor(ctx.clock.now() / 1000));
+    if (!r.ok) throw deny(r.fault === 'expired' ? 'playback token expired' : 'playback token invalid');
+    if (state.isRevoked(r.claims.s)) throw deny('playback session revoked');
+    let ip: string | null | undefined;
+    if (r.claims.ip) {
+      ip = normIp(clientIp(req));
+      if (normIp(r.claims.ip) !== ip) throw deny('playback token is bound to another viewer address');
+    }
+    const at = req.url.indexOf(path, req.url.indexOf('//') + 2); // the path as splitUrl found it
+    return { claims: r.claims, ip, path: m[2], url: `${req.url.slice(0, at)}${m[2]}${req.url.slice(at + path.length)}` };
+  };
+
+  /** The one gate route whose pattern a clean path matches (null when none, several, or the path needs decoding). */
+  const matchDirect = (path: string) => {
+    if (path.includes('%')) return null;
+    const parts = path.split('/');
+    let found: { h: (typeof direct)[number]['h']; params: Record<string, string> } | null = null;
+    for (const d of direct) {
+      if (d.segs.length !== parts.length) continue;
+      let params: Record<string, string> | null = {};
+      for (let i = 1; i < parts.length && params; i++) {
+        const seg = d.segs[i], part = parts[i];
+        if (seg.charCodeAt(0) === 58) { if (part) params[seg.slice(1)] = part; else params = null; } // ':name'
+        else if (seg !== part) params = null;
+      }
+      if (!params) continue;
+      if (found) return null;
+      found = { h: d.h, params };
+    }
+    return found;
   };
 
   return {
@@ -181,25 +233,37 @@ export function createGate(ctx: AppContext) {
       const request = new Request(r.url, { method: r.method, headers });
       const g: Guarded | null = r.guarded && { ...r.guarded, request };
       const res = r.response && new Response(null, r.response);
-      notify({ request, guarded: g, response: res, status: r.status, ttfbMs: r.ttfbMs, sid: r.sid, ip: r.ip });
+      notify({ request, url: r.url, guarded: g, response: res, status: r.status, ttfbMs: r.ttfbMs, sid: r.sid, ip: r.ip });
     },
 
     /** Verifies the token of a /t/ request and returns the inner request to dispatch. */
     unwrap(req: Request): Request {
-      const q = req.url.indexOf('?');
-      const url = new URL(req.url);
-      const m = /^\/t\/([A-Za-z0-9._-]{1,2048})(\/.*)$/.exec(url.pathname);
-      if (!m) throw deny('malformed token path');
-      state.sync();
-      const r = verifyToken(m[1], (kid, tenant) => state.keyFor(kid, tenant), Math.floor(ctx.clock.now() / 1000));
-      if (!r.ok) throw deny(r.fault === 'expired' ? 'playback token expired' : 'playback token invalid');
-      if (state.isRevoked(r.claims.s)) throw deny('playback session revoked');
-      const ip = normIp(clientIp(req));
-      if (r.claims.ip && normIp(r.claims.ip) !== ip) throw deny('playback token is bound to another viewer address');
-      const inner = new Request(`${url.origin}${m[2]}${q < 0 ? '' : req.url.slice(q)}`, { method: req.method, headers: req.headers });
-      verified.set(inner, r.claims);
-      viewerIps.set(inner, ip);
+      const t = open(req);
+      const inner = new Request(t.url, { method: req.method, headers: req.headers });
+      verified.set(inner, t.claims);
+      viewerIps.set(inner, t.ip === undefined ? normIp(clientIp(req)) : t.ip);
       return inner;
+    },
+
+    /**
+     * Serves a /t/ request: verifies its token, then runs the gate route its inner path names. A clean path that
+     * exactly one gate route matches runs that route's guarded handler on the original request (no second routing
+     * pass, no copied request; the same checks as through the router); anything else goes through the app's router
+     * with an inner request (`unwrap`).
+     */
+    dispatch(req: Request, app: () => AnyElysia): Response | Promise<Response> {
+      const t = open(req);
+      const hit = matchDirect(t.path);
+      if (!hit) {
+        const inner = new Request(t.url, { method: req.method, headers: req.headers });
+        verified.set(inner, t.claims);
+        viewerIps.set(inner, t.ip === undefined ? normIp(clientIp(req)) : t.ip);
+        return app().handle(inner);
+      }
+      verified.set(req, t.claims);
+      if (t.ip !== undefined) viewerIps.set(req, t.ip);
+      innerUrls.set(req, t.url);
+      return hit.h({ params: hit.params, request: req });
     },
 
     /** Adds a GET and HEAD delivery route from the table to `app`, behind the gate. */
@@ -212,6 +276,7 @@ export function createGate(ctx: AppContext) {
       const h = ({ params, request }: Record<string, any>) => (observers.length
         ? observed(request as Request, () => guard(def, params as Record<string, string>, request as Request), handler)
         : handler(guard(def, params as Record<string, string>, request as Request)));
+      direct.push({ segs: def.path.split('/'), h });
       return app.get(def.path, h, { detail: hidden }).head(def.path, h, { detail: hidden }) as A;
     },
 
@@ -231,6 +296,6 @@ export type Gate = ReturnType<typeof createGate>;
 /** The `/t/<token>/...` entry: verifies the token and dispatches the inner request to the app. */
 export function tokenRoutes(gate: Gate, app: () => AnyElysia) {
   return new Elysia()
-    .get('/t/*', ({ request }) => app().handle(gate.unwrap(request)), { detail: hidden })
-    .head('/t/*', ({ request }) => app().handle(gate.unwrap(request)), { detail: hidden });
+    .get('/t/*', ({ request }) => gate.dispatch(request, app), { detail: hidden })
+    .head('/t/*', ({ request }) => gate.dispatch(request, app), { detail: hidden });
 }
