@@ -4,8 +4,8 @@ import { Slots } from '../../src/kernel/slots';
 import { openStats, type StatsParam, type StatsStore } from '../../src/kernel/stats';
 import { statsRuntime } from '../../src/features/stats/runtime';
 import type { AppContext } from '../../src/kernel/context';
-import { EVENT_COLUMNS } from '../../src/features/stats/tables';
-import { exportStream, lineQuery, reportQuery } from '../../src/features/stats/export';
+import { EDGE_COLUMNS, EVENT_COLUMNS } from '../../src/features/stats/tables';
+import { exportStream, lineQuery, reportLineQuery, reportQuery, type Report } from '../../src/features/stats/export';
 import { exportPlan } from '../../src/features/stats/export-windows';
 import type { StatsQuery } from '../../src/features/stats/query';
 
@@ -55,5 +55,26 @@ describe('windowed export = one sorted query (fast-check)', () => {
         expect(format === 'csv' ? lines.slice(1) : lines).toEqual(ref.map((r) => r.line));
         expect(ended!).toEqual([ref.length, true]);
       }), { numRuns: 60 });
+  }, 120_000);
+});
+
+describe('lines built below the sort = lines built after the LIMIT (fast-check)', () => {
+  test('every row report, csv and ndjson, hostile text, nulls, random limits', async () => {
+    const text = fc.oneof(fc.constant(null), fc.string({ maxLength: 12 }), fc.constantFrom('=1+1', 'a,"b"', 'x\ny', 'עברית', '@x', '-3'));
+    await fc.assert(fc.asyncProperty(
+      fc.uniqueArray(fc.integer({ min: 0, max: 20 * H }), { minLength: 0, maxLength: 60 }), fc.array(text, { minLength: 60, maxLength: 60 }),
+      fc.integer({ min: 1, max: 80 }), fc.constantFrom<'csv' | 'ndjson'>('csv', 'ndjson'), fc.constantFrom<Report>('player_events', 'site_events', 'edge_requests', 'sessions'),
+      async (times, texts, maxRows, format, report) => {
+        run++;
+        const tenant = `y${run}`;
+        const ev: Record<string, StatsParam>[] = times.map((dt, i) => ({ ts: T0 + dt, received: T0, tenant_id: tenant, sid: `s${i}`, viewer_id: texts[i], page_host: i % 2 ? 'h.example' : null, page_url: texts[59 - i], e: 'play', pos: i / 3, live: i % 3 === 0, asn: i, status: 200 + i, bytes: i * 1000, started: T0 + dt, last_ts: T0 + dt + 5, played: i % 2 === 0, startup_ms: i * 1.5 }));
+        if (report === 'edge_requests') { if (ev.length) await stats.append('edge_requests', ev.map((v) => EDGE_COLUMNS.map((c) => v[c] ?? null))); }
+        else if (report === 'sessions') { for (const v of ev) await stats.run('INSERT INTO viewer_sessions (tenant_id, sid, viewer_id, started, last_ts, kind, played, startup_ms, page_host) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [tenant, v.sid, v.viewer_id, v.started, v.last_ts, 'vod', v.played, v.startup_ms, v.page_host]); }
+        else if (ev.length) await stats.append('player_events', ev.map((v) => EVENT_COLUMNS.map((c) => v[c] ?? null)));
+        const rq = reportQuery(report, { tenantId: tenant, from: T0, to: T0 + 20 * H + 1, filters: {} }, true);
+        const after = await stats.all<{ line: string }>(lineQuery(rq.sql, rq.columns, format, maxRows), rq.params);
+        const below = await stats.all<{ line: string }>(reportLineQuery(rq, format, maxRows), rq.params);
+        expect(below.map((r) => r.line)).toEqual(after.map((r) => r.line));
+      }), { numRuns: 40 });
   }, 120_000);
 });
