@@ -157,7 +157,10 @@ try {
   await app.proc.exited;
   // Ceiling, same run: DuckDB building the same lines of the same first 1,000,000 rows in time order, nothing sent.
   if (existsSync(join(import.meta.dir, '../../src/features/stats/export-windows.ts'))) {
-    const { reportQuery, lineQuery } = await import('../../src/features/stats/export');
+    const ex = await import('../../src/features/stats/export');
+    const { reportQuery, lineQuery } = ex;
+    // The same form of query the export runs (lines built below the sort where the version has it).
+    const lines = (r: ReturnType<typeof reportQuery>, f: 'csv' | 'ndjson') => ('reportLineQuery' in ex ? ex.reportLineQuery(r, f, 1_000_000) : lineQuery(r.sql, r.columns, f, 1_000_000));
     const db = await openStats(dbPath(data2));
     const q0 = { tenantId: tenant, from: end - 31 * 86_400_000, to: end, filters: {} };
     for (const x of exportRates) {
@@ -165,10 +168,21 @@ try {
       const [c] = await db.all<{ t: number | null }>(`SELECT max(${tcol})::DOUBLE AS t FROM (SELECT ${tcol} FROM ${table} WHERE tenant_id = ? AND ${tcol} >= ? AND ${tcol} < ? ORDER BY ${tcol} LIMIT 1000000)`, [tenant, q0.from, q0.to]);
       const r = reportQuery(x.report as 'sessions', { ...q0, to: (c.t ?? q0.from) + 1 }, true);
       const a = performance.now();
-      const [{ n }] = await db.all<{ n: number }>(`SELECT count(*)::DOUBLE AS n, sum(length(line)) AS b FROM (${lineQuery(r.sql, r.columns, x.format as 'csv', 1_000_000)})`, r.params);
+      const [{ n }] = await db.all<{ n: number }>(`SELECT count(*)::DOUBLE AS n, sum(length(line)) AS b FROM (${lines(r, x.format as 'csv')})`, r.params);
       const ceil = n / ((performance.now() - a) / 1000);
       console.log(`   ceiling ${x.report} ${x.format}: DuckDB builds the lines of ${n.toLocaleString('en')} rows at ${Math.round(ceil).toLocaleString('en')} rows/s; streamed export / ceiling ${(x.rate / ceil).toFixed(2)}`);
     }
+    // Background cost of the sessionizer at this size: one pass after one new event of one session (as each flush
+    // interval does while beacons arrive): the session, its minute and its day are rebuilt in the rollups.
+    const { sessionize } = await import('../../src/features/stats/sessionizer');
+    const passes: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      await db.run(`INSERT INTO player_events SELECT * REPLACE (ts + 1 AS ts, ? AS received) FROM player_events WHERE ts = (SELECT max(ts) FROM player_events) LIMIT 1`, [Date.now()]);
+      const a = performance.now();
+      await sessionize(db);
+      passes.push(performance.now() - a);
+    }
+    console.log(`   sessionizer pass after one new event (3 passes): ${passes.map((x) => x.toFixed(0)).join(', ')} ms`);
     await db.close();
   }
 } finally {
