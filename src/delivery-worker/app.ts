@@ -26,29 +26,42 @@ function elsewhere(): Response {
  * does not serve (router miss) and a handler whose read would write answer "elsewhere": the front forwards the
  * original request to the main process, which answers (and observes) it as usual.
  */
-export function deliveryApp(ctx: AppContext): { app: AnyElysia; gate: Gate } {
+export function deliveryApp(ctx: AppContext): { app: AnyElysia; gate: Gate; token: (r: Request) => Response | Promise<Response> } {
   const gate = createGate(ctx);
   // Handlers whose read would write (a recording hour indexed on first read) are answered by the main process.
+  const notHere = (e: unknown): never => { if (isReadOnlyRefusal(e)) throw new NotHere('needs the main process'); throw e; };
   const local: Gate = {
     ...gate,
-    route: (app, name, handler) => gate.route(app, name, async (g) => {
-      try { return await handler(g); } catch (e) { if (isReadOnlyRefusal(e)) throw new NotHere('needs the main process'); throw e; }
+    route: (app, name, handler) => gate.route(app, name, (g) => {
+      try {
+        const out = handler(g);
+        return out instanceof Response ? out : Promise.resolve(out).catch(notHere);
+      } catch (e) { return notHere(e); }
     }),
+  };
+  /** The app's answer to an error (also for /t/ requests answered without the router). */
+  const answerError = (code: string | number, error: unknown, request: Request): Response => {
+    if (error instanceof NotHere || (code === 'NOT_FOUND' && !(error instanceof AppError))) return elsewhere();
+    const { err, fault } = toAppError(code, error);
+    const id = requestId(request);
+    if (fault) ctx.log.error('unhandled error', { request_id: id, path: redactToken(new URL(request.url).pathname), error: String((error as Error)?.stack ?? error) });
+    return problemResponse(err, ctx.config.problemsBase, id);
   };
   let app: AnyElysia;
   app = new Elysia({ normalize: false, aot: true })
-    .onError({ as: 'global' }, ({ code, error, request }) => {
-      if (error instanceof NotHere || (code === 'NOT_FOUND' && !(error instanceof AppError))) return elsewhere();
-      const { err, fault } = toAppError(code, error);
-      const id = requestId(request);
-      if (fault) ctx.log.error('unhandled error', { request_id: id, path: redactToken(new URL(request.url).pathname), error: String((error as Error)?.stack ?? error) });
-      return problemResponse(err, ctx.config.problemsBase, id);
-    })
+    .onError({ as: 'global' }, ({ code, error, request }) => answerError(code, error, request))
     .use(tokenRoutes(local, () => app))
     .use(mediaDeliveryRoutes(ctx, local))
     .use(catchupDeliveryRoutes(ctx, local))
     .use(clipDeliveryRoutes(ctx, local))
     .use(liveRoutes(ctx, local));
   gate.assertCovered(app);
-  return { app, gate };
+  /** A /t/ GET or HEAD without the router's own pass: the same `/t/*` entry (`dispatch`), errors answered as above. */
+  const token = (r: Request): Response | Promise<Response> => {
+    try {
+      const out = local.dispatch(r, () => app);
+      return out instanceof Response ? out : out.then(undefined, (e: unknown) => answerError('UNKNOWN', e, r));
+    } catch (e) { return answerError('UNKNOWN', e, r); }
+  };
+  return { app, gate, token };
 }

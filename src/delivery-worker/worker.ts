@@ -32,20 +32,28 @@ export async function runDeliveryWorker(): Promise<void> {
   const db = openDb(join(config.dataDir, 'db', 'meta.sqlite'), { dataDir: config.dataDir, upgrade: false });
   db.exec('PRAGMA query_only = 1'); // this process never writes: the main process owns every write
   const ctx = { config, db, log, clock: systemClock, slots: new Slots(), onStop: () => {} } as unknown as AppContext;
-  const { app, gate } = deliveryApp(ctx);
+  const { app, gate, token } = deliveryApp(ctx);
   playbackState(ctx).followWrites();
   let batch: ServedRecord[] = [];
   const flush = () => { if (batch.length) { send({ type: 'served', items: batch }); batch = []; } };
   if (init.observe) gate.observe((s) => { batch.push(servedRecord(s)); if (batch.length >= 512) flush(); });
   const flusher = setInterval(flush, 50);
   const forward = forwarder(init.sock, config.problemsBase);
-  const handle = async (r: Request): Promise<Response> => {
-    if ((r.method === 'GET' || r.method === 'HEAD') && DELIVERY.test(splitUrl(r.url).path)) {
-      const res = await app.handle(r);
-      if (!res.headers.has(ELSEWHERE_HEADER)) {
-        if (init.tag) res.headers.set('x-vs-served-by', `worker-${init.id}`);
-        return res;
+  /** This worker's answer, or the main process's when the worker's app says "elsewhere". */
+  const mine = (r: Request, res: Response): Response | Promise<Response> => {
+    if (res.headers.has(ELSEWHERE_HEADER)) return forward(r);
+    if (init.tag) res.headers.set('x-vs-served-by', `worker-${init.id}`);
+    return res;
+  };
+  // Synchronous when the answer is (a token file answer is): no promise on the common path.
+  const handle = (r: Request): Response | Promise<Response> => {
+    if (r.method === 'GET' || r.method === 'HEAD') {
+      const path = splitUrl(r.url).path;
+      if (path.startsWith('/t/')) {
+        const out = token(r);
+        return out instanceof Response ? mine(r, out) : out.then((res) => mine(r, res));
       }
+      if (DELIVERY.test(path)) return app.handle(r).then((res: Response) => mine(r, res));
     }
     return forward(r);
   };

@@ -27,10 +27,10 @@ function cacheFor(name: string, preview: boolean): string {
  */
 export function mediaDeliveryRoutes(ctx: AppContext, gate: Gate) {
   const files = containedFiles(ctx.config.dataDir);
-  const assets = dbMemo<ReturnType<typeof lookup>>(ctx.db);
+  const assets = dbMemo<ReturnType<typeof lookup>>();
   /** The asset and output directory a checked request names (404 otherwise); preview only while encoding. */
-  const resolve = ({ params, tenant }: Guarded) => {
-    const hit = assets.get(`${tenant.id}/${params.asset}/${params.ver}`, () => lookup(tenant.id, params.asset, params.ver));
+  const resolve = ({ params, tenant, dbGeneration }: Guarded) => {
+    const hit = assets.get(dbGeneration, `${tenant.id}/${params.asset}/${params.ver}`, () => lookup(tenant.id, params.asset, params.ver));
     if (!hit) throw notFound('file');
     return hit;
   };

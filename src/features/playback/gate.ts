@@ -13,8 +13,12 @@ import { playbackState } from './service';
 /** The tenant a delivery request was checked against (handlers serve only from it). */
 export interface GateTenant { id: string; slug: string }
 
-/** What a guarded delivery handler receives: the route's checked parameters, tenant and target. */
-export interface Guarded { params: Record<string, string>; request: Request; tenant: GateTenant; target: DeliveryTarget }
+/**
+ * What a guarded delivery handler receives: the route's checked parameters, tenant and target, and the database's
+ * change generation read by the gate for this request (`PlaybackState.sync`): what a handler read from the database
+ * under the same generation is still current.
+ */
+export interface Guarded { params: Record<string, string>; request: Request; tenant: GateTenant; target: DeliveryTarget; dbGeneration: number }
 
 /** A delivery handler behind the gate. */
 export type DeliveryHandler = (g: Guarded) => Response | Promise<Response>;
@@ -95,10 +99,12 @@ export function createGate(ctx: AppContext) {
   const state = playbackState(ctx);
   const identity = new IdentityService(ctx.db, null);
   const tenants = new Map<string, GateTenant>();
-  const verified = new WeakMap<Request, Claims>();
-  const viewerIps = new WeakMap<Request, string | null>();
-  // The URL without the token of a /t/ request served on its original request object.
-  const innerUrls = new WeakMap<Request, string>();
+  // What this gate learnt from a request's token, kept on the Request under a key of this gate (cheaper than a WeakMap):
+  // its claims, the viewer address (undefined: read from the socket when asked) and the URL without the token.
+  const TOKEN = Symbol('vs.gate.token');
+  type Opened = { claims: Claims; ip: string | null | undefined; url: string; dbGeneration: number };
+  const opened = (r: Request): Opened | undefined => (r as Request & { [TOKEN]?: Opened })[TOKEN];
+  const mark = (r: Request, o: Opened) => { (r as Request & { [TOKEN]?: Opened })[TOKEN] = o; };
   const memo = tokenMemo();
   // Every gate route with its pattern split into segments, for /t/ requests dispatched without the router.
   const direct: { segs: string[]; h: (c: { params: Record<string, string>; request: Request }) => Response | Promise<Response> }[] = [];
@@ -132,7 +138,9 @@ export function createGate(ctx: AppContext) {
   };
 
   const guard = (def: DeliveryRoute, params: Record<string, string>, request: Request): Guarded => {
-    if (!verified.has(request)) state.sync(); // a /t/ request was brought up to date when its token was checked
+    const o = opened(request);
+    const claims = o?.claims;
+    const dbGeneration = o ? o.dbGeneration : state.sync(); // a /t/ request was brought up to date when its token was checked
     for (const [k, re] of Object.entries(def.params)) {
       const v = params[k];
       if (typeof v !== 'string' || !re.test(v)) throw notFound('file');
@@ -144,7 +152,6 @@ export function createGate(ctx: AppContext) {
     const tenant = tenantOf(ref);
     const target = def.target(params);
     if (!target) throw notFound('file');
-    const claims = verified.get(request);
     if (claims && (claims.t !== tenant.id || !claimsOpen(claims, target))) throw deny('playback token does not open this content');
     const kind = target.kind === 'asset' || target.kind === 'clip' ? target.kind : 'channel';
     const { rules } = state.rulesFor(tenant.id, { kind, ref: target.id, channel: null });
@@ -152,31 +159,37 @@ export function createGate(ctx: AppContext) {
     if (rules.require_encryption && target.kind === 'asset' && !target.encrypted && /\.(m3u8|m4s|mpd|mp4)$/.test(target.file ?? '.m4s')) {
       throw deny('this content is delivered only as AES-128 HLS (.../aes/master.m3u8)');
     }
-    return { params, request, tenant, target };
+    return { params, request, tenant, target, dbGeneration };
   };
 
-  /** Runs a guarded handler and reports its answer (or refusal) to every observer; observers never fail the request. */
-  const observed = async (request: Request, guarded: () => Guarded, handler: DeliveryHandler): Promise<Response> => {
+  /**
+   * Runs a guarded handler and reports its answer (or refusal) to every observer; observers never fail the request.
+   * Synchronous when the handler answers synchronously (no promise on the common path).
+   */
+  const observed = (request: Request, guarded: () => Guarded, handler: DeliveryHandler): Response | Promise<Response> => {
     const t0 = performance.now();
-    let g: Guarded | null = null, res: Response | null = null, status = 500, elsewhere = false;
+    let g: Guarded | null = null, out: Response | Promise<Response>;
     try {
       g = guarded();
-      res = await handler(g);
-      status = res.status;
-      return res;
+      out = handler(g);
     } catch (e) {
-      status = e instanceof AppError ? e.status : 500;
-      elsewhere = e instanceof NotHere;
+      refused(request, g, e, t0);
       throw e;
-    } finally {
-      if (!elsewhere) report(request, g, res, status, performance.now() - t0);
     }
+    const done = (res: Response) => { report(request, g, res, res.status, performance.now() - t0); return res; };
+    if (out instanceof Response) return done(out);
+    return Promise.resolve(out).then(done, (e: unknown) => { refused(request, g, e, t0); throw e; });
+  };
+  /** Reports a handler's error (not a request handed to another process). */
+  const refused = (request: Request, g: Guarded | null, e: unknown, t0: number) => {
+    if (!(e instanceof NotHere)) report(request, g, null, e instanceof AppError ? e.status : 500, performance.now() - t0);
   };
   const notify = (s: Served) => { for (const o of observers) { try { o(s); } catch { /* an observer never breaks delivery */ } } };
   const report = (request: Request, g: Guarded | null, res: Response | null, status: number, ttfbMs: number) => {
+    const o = opened(request);
     notify({
-      request, url: innerUrls.get(request) ?? request.url, guarded: g, response: res, status, ttfbMs, sid: verified.get(request)?.s ?? null,
-      ip: viewerIps.has(request) ? viewerIps.get(request)! : normIp(clientIp(request)),
+      request, url: o?.url ?? request.url, guarded: g, response: res, status, ttfbMs, sid: o?.claims.s ?? null,
+      ip: o?.ip !== undefined ? o.ip : normIp(clientIp(request)),
     });
   };
 
@@ -185,7 +198,7 @@ export function createGate(ctx: AppContext) {
     const { path } = splitUrl(req.url);
     const m = /^\/t\/([A-Za-z0-9._-]{1,2048})(\/.*)$/.exec(path);
     if (!m) throw deny('malformed token path');
-    state.sync();
+    const dbGeneration = state.sync();
     const r = memo.verify(m[1], (kid, tenant) => state.keyFor(kid, tenant), Math.floor(ctx.clock.now() / 1000));
     if (!r.ok) throw deny(r.fault === 'expired' ? 'playback token expired' : 'playback token invalid');
     if (state.isRevoked(r.claims.s)) throw deny('playback session revoked');
@@ -195,7 +208,7 @@ export function createGate(ctx: AppContext) {
       if (normIp(r.claims.ip) !== ip) throw deny('playback token is bound to another viewer address');
     }
     const at = req.url.indexOf(path, req.url.indexOf('//') + 2); // the path as splitUrl found it
-    return { claims: r.claims, ip, path: m[2], url: `${req.url.slice(0, at)}${m[2]}${req.url.slice(at + path.length)}` };
+    return { claims: r.claims, ip, dbGeneration, path: m[2], url: `${req.url.slice(0, at)}${m[2]}${req.url.slice(at + path.length)}` };
   };
 
   /** The one gate route whose pattern a clean path matches (null when none, several, or the path needs decoding). */
@@ -231,7 +244,7 @@ export function createGate(ctx: AppContext) {
       if (r.ua !== null) headers['user-agent'] = r.ua;
       if (r.referer !== null) headers.referer = r.referer;
       const request = new Request(r.url, { method: r.method, headers });
-      const g: Guarded | null = r.guarded && { ...r.guarded, request };
+      const g: Guarded | null = r.guarded && { ...r.guarded, request, dbGeneration: -1 };
       const res = r.response && new Response(null, r.response);
       notify({ request, url: r.url, guarded: g, response: res, status: r.status, ttfbMs: r.ttfbMs, sid: r.sid, ip: r.ip });
     },
@@ -240,8 +253,8 @@ export function createGate(ctx: AppContext) {
     unwrap(req: Request): Request {
       const t = open(req);
       const inner = new Request(t.url, { method: req.method, headers: req.headers });
-      verified.set(inner, t.claims);
-      viewerIps.set(inner, t.ip === undefined ? normIp(clientIp(req)) : t.ip);
+      // The inner request has no socket of its own: its viewer address is read from the original one now.
+      mark(inner, { ...t, ip: t.ip === undefined ? normIp(clientIp(req)) : t.ip });
       return inner;
     },
 
@@ -256,13 +269,10 @@ export function createGate(ctx: AppContext) {
       const hit = matchDirect(t.path);
       if (!hit) {
         const inner = new Request(t.url, { method: req.method, headers: req.headers });
-        verified.set(inner, t.claims);
-        viewerIps.set(inner, t.ip === undefined ? normIp(clientIp(req)) : t.ip);
+        mark(inner, { ...t, ip: t.ip === undefined ? normIp(clientIp(req)) : t.ip });
         return app().handle(inner);
       }
-      verified.set(req, t.claims);
-      if (t.ip !== undefined) viewerIps.set(req, t.ip);
-      innerUrls.set(req, t.url);
+      mark(req, t);
       return hit.h({ params: hit.params, request: req });
     },
 

@@ -79,6 +79,10 @@ export class PlaybackStore {
   changeCounter(): number | null {
     return this.db.query<{ v: number }, []>('SELECT v FROM playback_state_version WHERE id = 1').get()?.v ?? null;
   }
+  /** This connection's total_changes() and SQLite's data_version in one statement (no table read). */
+  changeStamp(): [number, number] {
+    return this.db.query<[number, number], []>('SELECT total_changes(), data_version FROM pragma_data_version').values()[0] as [number, number];
+  }
   /** SQLite's data_version: changes when another connection committed anything (cheap; no table read). */
   dataVersion(): number {
     return this.db.query<{ data_version: number }, []>('PRAGMA data_version').get()!.data_version;
