@@ -6,9 +6,9 @@
  * Whatever a worker fails to answer is listed on the calling thread instead (`listHoursSync`): workers only speed
  * it up, they never change a summary.
  */
-import { readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { nameParsers, summarizeNames } from './hours';
+import { nameParsers } from './hours';
+import { hourLister, type ListHour } from './hour-list';
 import { hourWorkerMain } from './hour-worker';
 
 /** Hours per message: small enough to balance two workers, large enough that messages cost nothing. */
@@ -18,16 +18,17 @@ export const MIN_HOURS_FOR_WORKERS = 48;
 
 let url: string | null = null;
 
-/** Summaries of `paths` listed on this thread: 4 numbers per path as hour-worker.ts answers them. */
-export function listHoursSync(paths: string[], target: number, inits: number[], out = new Float64Array(paths.length * 4), at = 0): Float64Array {
-  for (let i = 0; i < paths.length; i++) {
-    const o = (at + i) * 4;
-    let names: string[];
-    try { names = readdirSync(paths[i]); } catch { out[o] = -1; continue; }
-    const s = summarizeNames(names, target, inits);
-    if (!s) { out[o] = 0; continue; }
-    out[o] = s.n; out[o + 1] = s.first; out[o + 2] = s.last; out[o + 3] = s.inner;
-  }
+/** From this many hours on, a sync listing loads the native lister (~1 ms) rather than making strings of every name. */
+const MIN_HOURS_FOR_NATIVE = 8;
+
+/**
+ * Summaries of `paths` listed on this thread: 4 numbers per path as hour-worker.ts answers them (hour-list.ts).
+ * `listHour` is the thread's lister when the caller keeps one.
+ */
+export function listHoursSync(paths: string[], target: number, inits: number[], out = new Float64Array(paths.length * 4), at = 0, listHour?: ListHour): Float64Array {
+  if (!paths.length) return out;
+  const list = listHour ?? hourLister(nameParsers, paths.length >= MIN_HOURS_FOR_NATIVE).listHour;
+  for (let i = 0; i < paths.length; i++) list(paths[i], target, inits, out, (at + i) * 4);
   return out;
 }
 
@@ -41,13 +42,15 @@ type Answer = { id: number; out?: Float64Array; error?: string };
 export class HourPool {
   private workers: Worker[] = [];
   private failed = false;
+  /** This thread's lister (it lists beside the workers), loaded on first use. */
+  private own: ListHour | null = null;
 
   constructor(private size = Math.max(1, Math.min(3, availableParallelism() - 1))) {}
 
   private start(): boolean {
     if (this.workers.length || this.failed) return !this.failed;
     try {
-      url ??= URL.createObjectURL(new Blob([`(${hourWorkerMain.toString()})(${nameParsers.toString()})`], { type: 'application/javascript' }));
+      url ??= URL.createObjectURL(new Blob([`(${hourWorkerMain.toString()})(${nameParsers.toString()}, ${hourLister.toString()})`], { type: 'application/javascript' }));
       for (let i = 0; i < this.size; i++) {
         const w = new Worker(url);
         (w as Worker & { unref(): void }).unref(); // Bun's Worker; the DOM type lacks it
@@ -70,14 +73,15 @@ export class HourPool {
     for (let at = 0; at < paths.length; at += CHUNK) queue.push({ paths: paths.slice(at, at + CHUNK), at });
     const leftover: Job[] = [];
     const drains = this.start() ? this.workers.map((w) => this.drain(w, queue, leftover, out, target, inits)) : [];
+    const own = (this.own ??= hourLister(nameParsers).listHour);
     // This thread takes chunks from the same queue meanwhile (it is warm while the workers still start), yielding
     // between chunks so the workers' answers are taken in and they are given more.
     for (let j = queue.shift(); j; j = queue.shift()) {
-      listHoursSync(j.paths, target, inits, out, j.at);
+      listHoursSync(j.paths, target, inits, out, j.at, own);
       await new Promise<void>((r) => setImmediate(r));
     }
     await Promise.all(drains);
-    for (const j of leftover) listHoursSync(j.paths, target, inits, out, j.at);
+    for (const j of leftover) listHoursSync(j.paths, target, inits, out, j.at, own);
     return out;
   }
 

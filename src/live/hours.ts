@@ -6,13 +6,16 @@ import { renditionDir } from './paths';
 /** One hour in ms: the grain of the recording tree and of the index summary. */
 export const HOUR_MS = 3_600_000;
 
-/** One `YYYY/MM/DD/HH` directory of a rendition. */
-export interface HourDir { hourMs: number; path: string }
+/** One `YYYY/MM/DD/HH` directory of a rendition: its day directory and whether a legacy per-hour manifest (`HH.json`) sits beside it. */
+export interface HourDir { hourMs: number; path: string; day: string; legacy: boolean }
 
 const pad = (n: number) => String(n).padStart(2, '0');
-const numericDirs = (p: string): string[] => {
-  try { return readdirSync(p).filter((n) => /^\d+$/.test(n)).sort((a, b) => Number(a) - Number(b)); } catch { return []; }
+const isNumeric = (n: string) => /^\d+$/.test(n);
+const byNumber = (a: string, b: string) => Number(a) - Number(b);
+const listNames = (p: string): string[] => {
+  try { return readdirSync(p); } catch { return []; }
 };
+const numericDirs = (p: string): string[] => listNames(p).filter(isNumeric).sort(byNumber);
 
 /** Directory of one rendition-hour (UTC). */
 export function hourDir(dataDir: string, tenantId: string, channelId: string, rendition: string, hourMs: number): string {
@@ -24,7 +27,12 @@ export function hourDir(dataDir: string, tenantId: string, channelId: string, re
 export function listHourDirs(dir: string): HourDir[] {
   const out: HourDir[] = [];
   for (const y of numericDirs(dir)) for (const m of numericDirs(join(dir, y))) for (const d of numericDirs(join(dir, y, m))) {
-    for (const h of numericDirs(join(dir, y, m, d))) out.push({ hourMs: Date.UTC(Number(y), Number(m) - 1, Number(d), Number(h)), path: join(dir, y, m, d, h) });
+    const day = join(dir, y, m, d);
+    const names = listNames(day);
+    const json = new Set(names.filter((n) => n.endsWith('.json')));
+    for (const h of names.filter(isNumeric).sort(byNumber)) {
+      out.push({ hourMs: Date.UTC(Number(y), Number(m) - 1, Number(d), Number(h)), path: join(day, h), day, legacy: json.has(`${h}.json`) });
+    }
   }
   return out;
 }
@@ -63,40 +71,70 @@ export function nameParsers() {
   }
 
   /**
-   * Summary of one hour's listing in one pass without sorting: breaks are gaps over 3 targets between consecutive
-   * starts, found exactly with buckets 3 targets wide (a gap that wide never lies inside one bucket, so it is the
-   * distance from one non-empty bucket's max to the next one's min). Hours with an init segment change inside them
-   * (a feed switch) or odd names fall back to sorting. Null when the listing names no segment.
+   * Epoch ms named by the NUL-terminated name at `at` in a byte buffer (`d_name` of a getdents64 record), by the
+   * rule of segmentNameMs, or -1. Reads stop at the first byte that breaks the pattern, so never past the NUL.
    */
+  function segmentNameMsAt(b: Uint8Array, at: number): number {
+    let v = 0, i = at;
+    for (;; i++) {
+      const c = b[i] - 48;
+      if (c < 0 || c > 9) break;
+      v = v * 10 + c;
+    }
+    const len = i - at;
+    if (len < 1 || len > 15 || b[i] !== 46 || b[i + 1] !== 109 || b[i + 2] !== 52 || b[i + 3] !== 115 || b[i + 4] !== 0) return -1;
+    return v;
+  }
+
+  /** Summary of one hour's listing (see summarizeStarts). Null when the listing names no segment. */
   function summarizeNames(names: string[], targetMs: number, inits: number[]): NameSummary | null {
-    const g = 3 * targetMs;
     const v = new Float64Array(names.length);
-    let n = 0, first = Infinity, last = -Infinity;
+    let n = 0;
     for (const name of names) {
       const ms = segmentNameMs(name);
-      if (ms < 0) continue;
-      v[n++] = ms;
+      if (ms >= 0) v[n++] = ms;
+    }
+    return summarizeStarts(v, n, targetMs, inits);
+  }
+
+  /** Scratch bucket bounds of summarizeStarts (one set per thread: nameParsers runs once per thread). */
+  let lo = new Int32Array(1024), hi = new Int32Array(1024);
+
+  /**
+   * Summary of the segment starts `v[0..n)` (in listing order) in one pass without sorting: breaks are gaps over 3
+   * targets between consecutive starts, found exactly with buckets 3 targets wide (a gap that wide never lies inside
+   * one bucket, so it is the distance from one non-empty bucket's max to the next one's min). Hours with an init
+   * segment change inside them (a feed switch) or odd spreads fall back to sorting. Null when n is 0.
+   */
+  function summarizeStarts(v: Float64Array, n: number, targetMs: number, inits: number[]): NameSummary | null {
+    if (!n) return null;
+    const g = 3 * targetMs;
+    let first = Infinity, last = -Infinity;
+    for (let i = 0; i < n; i++) {
+      const ms = v[i];
       if (ms < first) first = ms;
       if (ms > last) last = ms;
     }
-    if (!n) return null;
     const initInside = inits.length > 1 && initIndex(inits, last) !== initIndex(inits, first);
     const buckets = Math.floor((last - first) / g) + 1;
-    if (initInside || buckets > 4 * n + 1024) {
+    if (initInside || buckets > 4 * n + 1024 || last - first > 0x7ffffffe) {
       const s = v.subarray(0, n).sort();
       let inner = 0;
       for (let k = 1; k < n; k++) if (s[k] - s[k - 1] > g || (inits.length > 1 && initIndex(inits, s[k]) !== initIndex(inits, s[k - 1]))) inner++;
       return { n, first, last, inner };
     }
-    const lo = new Float64Array(buckets).fill(Infinity), hi = new Float64Array(buckets).fill(-Infinity);
+    // Bucket bounds as offsets from `first` (Int32: wider spreads went to the sort above), in the scratch arrays:
+    // an hour's summary allocates nothing.
+    if (lo.length < buckets) { lo = new Int32Array(buckets * 2); hi = new Int32Array(buckets * 2); }
+    for (let b = 0; b < buckets; b++) { lo[b] = 0x7fffffff; hi[b] = -1; }
     for (let i = 0; i < n; i++) {
-      const b = Math.floor((v[i] - first) / g);
-      if (v[i] < lo[b]) lo[b] = v[i];
-      if (v[i] > hi[b]) hi[b] = v[i];
+      const d = v[i] - first, b = Math.floor(d / g);
+      if (d < lo[b]) lo[b] = d;
+      if (d > hi[b]) hi[b] = d;
     }
     let inner = 0, prev = hi[0];
     for (let b = 1; b < buckets; b++) {
-      if (lo[b] === Infinity) continue;
+      if (hi[b] < 0) continue;
       if (lo[b] - prev > g) inner++;
       prev = hi[b];
     }
@@ -110,10 +148,10 @@ export function nameParsers() {
     return ans;
   }
 
-  return { segmentNameMs, summarizeNames, initIndex };
+  return { segmentNameMs, segmentNameMsAt, summarizeNames, summarizeStarts, initIndex };
 }
 
-export const { segmentNameMs, summarizeNames, initIndex } = nameParsers();
+export const { segmentNameMs, segmentNameMsAt, summarizeNames, summarizeStarts, initIndex } = nameParsers();
 
 /** How many segment files a listing names (no parsing beyond the suffix). */
 export function countSegments(names: string[]): number {

@@ -3,7 +3,7 @@ import { tx } from '../kernel/db/sqlite';
 import type { HourRow } from './segment-store';
 import { initIndex, isBreak, listHourDirs, listInits, measuredDuration, renditionsOnDisk, type HourDir } from './hours';
 import { HourPool, listHoursSync, MIN_HOURS_FOR_WORKERS } from './hour-pool';
-import { readManifest, writeManifest } from './manifest';
+import { readDayManifest, readLegacyManifest, validEntry, writeDayManifest, type HourEntry } from './manifest';
 import { initPath, renditionDir, segmentAbsPath, segmentRelPath } from './paths';
 import type { IndexedChannel, SegmentIndex } from './segment-index';
 
@@ -57,13 +57,18 @@ function renditionsToReconcile(index: SegmentIndex, dataDir: string, ch: Indexed
   return onDisk;
 }
 
-/** One rendition's hour directories with what the stored rows and manifests already tell; `toList` must be listed. */
-interface Plan { r: string; rdir: string; inits: number[]; target: number; stored: Map<number, HourRow>; dirs: HourDir[]; scans: (Scan | null)[]; toList: number[] }
+/**
+ * One rendition's hour directories with what the stored rows and manifests already tell; `toList` must be listed.
+ * `days`: the day manifests read (by day directory), which the listed hours' entries are then added to.
+ */
+interface Plan { r: string; rdir: string; inits: number[]; target: number; stored: Map<number, HourRow>; dirs: HourDir[]; scans: (Scan | null)[]; toList: number[]; days: Map<string, Map<string, HourEntry>> }
+
+const hourName = (dir: HourDir) => dir.path.slice(dir.day.length + 1);
 
 function planRendition(index: SegmentIndex, dataDir: string, ch: IndexedChannel, r: string): Plan {
   const rdir = renditionDir(dataDir, ch.tenant_id, ch.id, r);
   const stored = new Map(index.store.hours(ch.id, r).map((h) => [h.hour_ms, h]));
-  const plan: Plan = { r, rdir, inits: listInits(rdir), target: ch.segment_s * 1000, stored, dirs: [], scans: [], toList: [] };
+  const plan: Plan = { r, rdir, inits: listInits(rdir), target: ch.segment_s * 1000, stored, dirs: [], scans: [], toList: [], days: new Map() };
   for (const dir of listHourDirs(rdir)) {
     let mtime: number;
     try { mtime = statSync(dir.path).mtimeMs; } catch { continue; }
@@ -71,7 +76,9 @@ function planRendition(index: SegmentIndex, dataDir: string, ch: IndexedChannel,
     plan.dirs.push(dir);
     const s = stored.get(dir.hourMs);
     if (s && s.dir_mtime === mtime) { plan.scans.push({ dir, mtime, n: s.n, first: s.first_ms, last: s.last_ms, inner: s.inner_discs, listed: false, end: s.end_ms, bytes: s.bytes, stored: s, same: true }); continue; }
-    const m = readManifest(dir.path, mtime);
+    let day = plan.days.get(dir.day);
+    if (!day) plan.days.set(dir.day, (day = readDayManifest(dir.day)));
+    const m = validEntry(day.get(hourName(dir)), mtime) ?? (dir.legacy ? readLegacyManifest(dir.path, mtime) : null);
     if (m) { plan.scans.push({ dir, mtime, n: m.n, first: m.first_ms, last: m.last_ms, inner: m.inner_discs, listed: false, end: m.end_ms, bytes: m.bytes, stored: s, same: false }); continue; }
     // Listed later (here or on a worker); the mtime is the one taken before the listing, so a file landing in between
     // leaves the summary stale for the next reconciliation, never wrong for its mtime.
@@ -133,13 +140,21 @@ function finishRendition(index: SegmentIndex, dataDir: string, ch: IndexedChanne
     const seen = new Set(rows.map((h) => h.hour_ms));
     for (const h of stored.keys()) if (!seen.has(h)) { store.deleteHour(ch.id, r, h); st.changed++; }
   });
-  // Closed hours that had to be listed get a manifest, so the next rebuild from nothing need not list them.
+  // Closed hours that had to be listed get a manifest entry, so the next rebuild from nothing need not list them:
+  // one write per day touched (entries of hours no longer on disk are dropped with it).
+  const touched = new Set<string>();
   scans.forEach((sc, i) => {
-    if (sc.listed && i < scans.length - 1) {
-      const h = rows[i];
-      writeManifest(sc.dir.path, { n: h.n, first_ms: h.first_ms, last_ms: h.last_ms, end_ms: h.end_ms, inner_discs: h.inner_discs, bytes: h.bytes, dir_mtime: h.dir_mtime });
-    }
+    if (!sc.listed || i === scans.length - 1) return;
+    const h = rows[i];
+    plan.days.get(sc.dir.day)?.set(hourName(sc.dir), { n: h.n, first_ms: h.first_ms, last_ms: h.last_ms, end_ms: h.end_ms, inner_discs: h.inner_discs, bytes: h.bytes, dir_mtime: h.dir_mtime });
+    touched.add(sc.dir.day);
   });
+  for (const day of touched) {
+    const entries = plan.days.get(day)!;
+    const onDisk = new Set(plan.dirs.filter((d) => d.day === day).map(hourName));
+    for (const hh of entries.keys()) if (!onDisk.has(hh)) entries.delete(hh);
+    writeDayManifest(day, entries);
+  }
 }
 
 function sameSummary(a: HourRow, b: HourRow): boolean {
