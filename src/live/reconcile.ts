@@ -17,7 +17,8 @@ interface Scan { dir: HourDir; mtime: number; n: number; first: number; last: nu
  * Brings a channel's index in line with its recording tree (startup reconciliation, and the rebuild from nothing).
  * Per hour directory: one stat; when its mtime matches the stored summary the hour is kept as is; else a manifest
  * valid for that mtime gives the summary; else the directory is listed (names only, no per-file stat, summarised in
- * one pass without sorting: see summarizeNames) and a manifest is written for it unless it is the newest hour. Per-segment rows of a changed hour are dropped and
+ * one pass without sorting: see hour-list.ts and summarizeStarts) and its entry goes into the day manifest (one write per
+ * day) unless it is the newest hour. Per-segment rows of a changed hour are dropped and
  * derived again on first read. Sequence and discontinuity numbers run on across hours.
  */
 export function reconcileChannel(index: SegmentIndex, dataDir: string, ch: IndexedChannel): ReconcileStats {
