@@ -7,6 +7,7 @@ import { identityRoutes } from './features/identity/routes';
 import { playbackRoutes } from './features/playback/routes';
 import { createGate, redactToken, tokenRoutes, type Gate } from './features/playback/gate';
 import { methodTable } from './kernel/http/methods';
+import { dropBodylessParse } from './kernel/http/plugin';
 import { metaRoutes } from './features/meta/routes';
 import { assetRoutes } from './features/assets/routes';
 import { posterRoutes } from './features/assets/poster-routes';
@@ -103,6 +104,7 @@ export function buildApp(ctx: AppContext, onGate?: (gate: Gate) => void): AnyEly
     .use(mcpRoutes(ctx, () => app))
     .use(playerRoutes(ctx))
     .use(studioRoutes(ctx));
+  dropBodylessParse(app);
   // Every delivery path must be declared in the delivery table (and so checked by the gate): refuse to start otherwise.
   gate.assertCovered(app);
   return app;

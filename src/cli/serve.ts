@@ -30,7 +30,7 @@ export async function serve(flags: ConfigFlags): Promise<void> {
   // Serving processes (main included): one per core by default; delivery workers share the port (SO_REUSEPORT).
   const workers = deliveryWorkerCount(process.env, availableParallelism());
   if (workers > 1 && base.port !== 0) await assertPortFree(base.port, base.host);
-  const handle = (r: Request) => (app ? app.handle(r) : starting());
+  const handle = (r: Request) => (app ? app.fetch(r) : starting());
   const server = serveApp(handle, {
     port: base.port, host: base.host, maxBodyBytes: 70 * 1024 * 1024, problemsBase: base.problemsBase, reusePort: workers > 1,
   });

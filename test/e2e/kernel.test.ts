@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { IdentityService } from '../../src/features/identity/service';
+import { Elysia } from 'elysia';
+import { identityRoutes } from '../../src/features/identity/routes';
+import { dropBodylessParse } from '../../src/kernel/http/plugin';
 
 let s: TestServer;
 beforeAll(async () => { s = await startTestServer({ workers: false }); });
@@ -26,6 +29,24 @@ describe('conventions', () => {
     }
     const ids = new Set(await Promise.all([1, 2, 3].map(async () => (await s.api('GET', '/healthz')).headers.get('x-request-id'))));
     expect(ids.size).toBe(3);
+  });
+
+  test('GET /v1/me compiles to a synchronous route: a key answers without a promise, a missing key still 401s', async () => {
+    // Elysia compiles a route as async when its source looks async (any parse hook, `return f(...)` in the handler);
+    // the hot path must stay synchronous (issue 21) without skipping authentication.
+    const app = new Elysia({ normalize: false, aot: true }).use(identityRoutes(s.ctx));
+    dropBodylessParse(app);
+    const ok = app.fetch(new Request(`${s.url}/v1/me`, { headers: { authorization: `Bearer ${s.key}` } }));
+    expect(ok).toBeInstanceOf(Response);
+    expect((ok as Response).status).toBe(200);
+    expect((ok as Response).headers.get('cache-control')).toBe('no-store');
+    expect((ok as Response).headers.get('x-request-id')).toBeTruthy();
+    const anon = await app.fetch(new Request(`${s.url}/v1/me`));
+    expect(anon.status).toBe(401);
+    for (const spelling of [`Bearer ${s.key}`, `bearer ${s.key}`, `Bearer  ${s.key} `]) {
+      expect((await s.api('GET', '/v1/me', undefined, { key: null, headers: { authorization: spelling } })).status).toBe(200);
+    }
+    expect((await s.api('GET', '/v1/me', undefined, { key: null, headers: { authorization: `Bearer ${s.key}x` } })).status).toBe(401);
   });
 
   test('/healthz answers {status: ok} without a key', async () => {

@@ -47,7 +47,7 @@ export async function startTestServer(opts: { env?: Record<string, string>; work
   let app: AnyElysia | null = null;
   // Delivery workers (separate processes on the same port) only when VS_DELIVERY_WORKERS asks for them (default 1 here).
   const delivery = deliveryWorkerCount({ ...process.env, ...opts.env }, 1);
-  const handle = (r: Request) => app!.handle(r);
+  const handle = (r: Request) => app!.fetch(r);
   const server = serveApp(handle, { port: 0, host: '127.0.0.1', maxBodyBytes: 70 * 1024 * 1024, problemsBase: base.problemsBase, reusePort: delivery > 1 });
   const ctx: AppContext = { ...ctx0, config: withAddresses(base, server.port) };
   let gate: Gate | null = null;

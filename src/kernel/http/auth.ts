@@ -191,9 +191,14 @@ function bearerToken(header: string): string | null {
 }
 
 function byKey(header: string, keys: KeyCache): Principal {
+  // Common spelling first: a cached key passed the key pattern (no whitespace) when it was first seen, so an exact
+  // `Bearer <cached key>` needs no further parsing. Anything else takes the full path below.
+  if (header.startsWith('Bearer ')) {
+    const hit = keys.cached(header.slice(7));
+    if (hit) return hit;
+  }
   const token = bearerToken(header);
   if (token === null) throw new AppError('invalid_credentials', 'Authorization must use the Bearer scheme');
-  // A cached key passed the pattern when it was first seen.
   const cached = keys.cached(token);
   if (cached) return cached;
   if (!token || !KEY_RE.test(token)) throw new AppError('invalid_credentials', 'malformed API key');

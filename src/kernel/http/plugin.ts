@@ -1,4 +1,4 @@
-import { Elysia } from 'elysia';
+import { Elysia, type AnyElysia } from 'elysia';
 import { authenticate, type AuthRule, type KeyCache, type Principal } from './auth';
 import type { RateLimiter } from './rate-limit';
 import { readJsonBody } from './body';
@@ -13,22 +13,19 @@ import { readJsonBody } from './body';
  * way on routes without a key.
  */
 export function createHttpPlugin(keys: KeyCache, limiter: RateLimiter, jsonLimit: number) {
-  const principals = new WeakMap<Request, Principal>();
-  const ensure = (request: Request, rule: AuthRule): Principal => {
-    let p = principals.get(request);
-    if (!p) { p = authenticate(request, rule, keys, limiter); principals.set(request, p); }
-    return p;
-  };
+  // The principal is kept on the request's Elysia context (one object per request, shared by its hooks and handler).
+  // Hooks read the context only as `c.request` / `c.principal`: Elysia infers from their source what to prepare for
+  // a route, and a context handed whole to another function makes it parse cookies, headers and query on every call.
   return new Elysia({ name: 'vs-http' }).macro({
     auth: (rule: AuthRule) => ({
-      parse: ({ request, contentType }: { request: Request; contentType: string }) => {
-        ensure(request, rule);
+      parse: (c: AuthContext & { contentType: string }) => {
+        c.principal ??= authenticate(c.request, rule, keys, limiter);
         // Multipart routes leave the body to Elysia's form-data parser (still after authentication).
-        if (rule.multipart && /^multipart\/form-data/i.test(contentType ?? '')) return undefined;
-        return readJsonBody(request, contentType, jsonLimit);
+        if (rule.multipart && /^multipart\/form-data/i.test(c.contentType ?? '')) return undefined;
+        return readJsonBody(c.request, c.contentType, jsonLimit);
       },
-      transform: ({ request }: { request: Request }) => { ensure(request, rule); },
-      resolve: ({ request }): { principal: Principal } => ({ principal: ensure(request, rule) }),
+      transform: (c: AuthContext) => { c.principal ??= authenticate(c.request, rule, keys, limiter); },
+      resolve: (c): { principal: Principal } => ({ principal: (c as AuthContext).principal ??= authenticate(c.request, rule, keys, limiter) }),
       detail: {
         security: [{ apiKey: [] }],
         'x-required-scope': rule.scope ?? (rule.anyOf ? rule.anyOf.join(' | ') : 'none'),
@@ -40,6 +37,21 @@ export function createHttpPlugin(keys: KeyCache, limiter: RateLimiter, jsonLimit
       detail: { security: [] } as Record<string, unknown>,
     } : {}),
   });
+}
+
+/** What the auth hooks read and write on Elysia's per-request context. */
+interface AuthContext { request: Request; principal?: Principal }
+
+/**
+ * Drops parse hooks from GET and HEAD routes. Elysia never runs parse for them (they have no body), but any parse
+ * hook (the auth macro adds one to every route) compiles the route as an async function: without it a synchronous
+ * route answers without a promise or a microtask.
+ */
+export function dropBodylessParse(app: AnyElysia): void {
+  for (const r of app.routes) {
+    const hooks = r.hooks as { parse?: unknown } | undefined;
+    if ((r.method === 'GET' || r.method === 'HEAD') && hooks?.parse) hooks.parse = undefined;
+  }
 }
 
 /** The Elysia plugin type features `use` to get the auth macro. */

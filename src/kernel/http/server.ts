@@ -1,16 +1,19 @@
 import { assignRequestId } from './request-id';
 import { canonicalize } from './canonical';
 import { announcesBody } from './body';
+import { hasKernelHeaders } from './answer';
 import { AppError, problemResponse } from '../errors';
 import type { Server } from 'bun';
 
 /** Where a request's client address comes from: the socket of its original request (read on first use), or known. */
 type Peer = { srv: Server<undefined>; raw: Request; ip?: string | null } | { ip: string | null };
-const peers = new WeakMap<Request, Peer>();
+/** The request's Peer, kept on the Request itself (a WeakMap entry costs ~5x more per request). */
+const PEER = Symbol('vs.peer');
+type WithPeer = Request & { [PEER]?: Peer };
 
 /** The client address of a request as seen by the socket (never a client-supplied header). */
 export function clientIp(req: Request): string | null {
-  const p = peers.get(req);
+  const p = (req as WithPeer)[PEER];
   if (!p) return null;
   // Asked for by few routes (delivery, sessions): the socket address is read only then.
   if (p.ip === undefined && 'srv' in p) p.ip = p.srv.requestIP(p.raw)?.address ?? null;
@@ -44,6 +47,26 @@ export function serveApp(handle: (req: Request) => Response | Promise<Response>,
   let inflight = 0;
   const peer = opts.unix ? opts.peerHeader ?? null : null;
   const goodHosts = new Set<string>();
+  const problemsBase = opts.problemsBase ?? '/problems';
+  /** Adds the kernel's headers to an answer and ends its in-flight count. */
+  const finish = (res: Response, r: Request, id: string, path: string): Response => {
+    inflight--;
+    // Answers built with the kernel's headers (managementJson) need no second pass over their headers.
+    if (!hasKernelHeaders(res, id)) {
+      let h = res.headers;
+      try {
+        h.set('x-request-id', id);
+      } catch {
+        res = new Response(res.body, res);
+        h = res.headers;
+        h.set('x-request-id', id);
+      }
+      if (MANAGEMENT.test(path) && !h.has('cache-control')) h.set('cache-control', 'no-store');
+    }
+    if (res.status >= 400 && !r.bodyUsed && announcesBody(r)) res.headers.set('connection', 'close');
+    return res;
+  };
+  const failed = (e: unknown): never => { inflight--; throw e; };
   // One options object, TCP or Unix socket (Bun's overloads do not accept a union of the two).
   const listen = (opts.unix ? { unix: opts.unix } : { port: opts.port, hostname: opts.host, reusePort: opts.reusePort ?? false }) as unknown as { port: number };
   const server = Bun.serve({
@@ -51,33 +74,31 @@ export function serveApp(handle: (req: Request) => Response | Promise<Response>,
     maxRequestBodySize: opts.maxBodyBytes,
     idleTimeout: 120,
     development: false,
-    async fetch(req, srv) {
+    // Synchronous when the app answers synchronously (most GETs): no promise or microtask on that path.
+    fetch(req, srv) {
       inflight++;
+      let out: Response | Promise<Response>, r: Request, id: string, path: string;
       try {
         let forwarded: string | null = null;
         if (peer) { forwarded = req.headers.get(peer) || null; req.headers.delete(peer); }
         const canon = canonicalize(req, goodHosts);
         if (typeof canon === 'string') {
-          const id = assignRequestId(req);
+          const bad = assignRequestId(req);
           const detail = canon === 'bad_host' ? 'malformed Host header' : 'malformed request target';
-          return problemResponse(new AppError('bad_request', detail), opts.problemsBase ?? '/problems', id, { connection: 'close' });
+          const refused = problemResponse(new AppError('bad_request', detail), problemsBase, bad, { connection: 'close' });
+          inflight--;
+          return refused;
         }
-        const r = canon.request;
-        const id = assignRequestId(r);
-        peers.set(r, peer ? { ip: forwarded } : { srv, raw: req });
-        let res = await handle(r);
-        try {
-          res.headers.set('x-request-id', id);
-        } catch {
-          res = new Response(res.body, res);
-          res.headers.set('x-request-id', id);
-        }
-        if (!res.headers.has('cache-control') && MANAGEMENT.test(canon.path)) res.headers.set('cache-control', 'no-store');
-        if (res.status >= 400 && !r.bodyUsed && announcesBody(r)) res.headers.set('connection', 'close');
-        return res;
-      } finally {
-        inflight--;
+        r = canon.request;
+        path = canon.path;
+        id = assignRequestId(r);
+        (r as WithPeer)[PEER] = peer ? { ip: forwarded } : { srv, raw: req };
+        out = handle(r);
+      } catch (e) {
+        return failed(e);
       }
+      if (out instanceof Response) return finish(out, r, id, path);
+      return Promise.resolve(out).then((res) => finish(res, r, id, path), failed);
     },
   });
   return {
