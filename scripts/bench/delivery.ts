@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { median, startAppliance, wrk, type WrkResult } from './lib';
+import { cpuSeconds, median, startAppliance, wrk, type WrkResult } from './lib';
 import { stallFileLines } from './stall';
 import { measured } from './cpu';
 
@@ -60,14 +60,21 @@ if (check.status !== 200 || (await check.arrayBuffer()).byteLength !== 2 * 1024 
 
 // 3. nginx on the same file (its workers run as another user: make the tree readable).
 Bun.spawnSync(['chmod', '-R', 'a+rX', dir]);
-const startNginx = async (workers: number) => {
+const startNginx = async (workers: number, attempt = 0): Promise<{ p: ReturnType<typeof Bun.spawn>; url: string }> => {
   const port = 20000 + Math.floor(Math.random() * 20000);
   const conf = join(dir, `nginx-${workers}.conf`);
   writeFileSync(conf, `worker_processes ${workers};\npid ${dir}/nginx-${workers}.pid;\nerror_log ${dir}/nginx-error.log;\ndaemon off;\nevents { worker_connections 1024; }\nhttp { access_log off; sendfile on; tcp_nopush on; keepalive_requests 100000;\n  types { video/iso.segment m4s; }\n  server { listen 127.0.0.1:${port}; root ${data}; } }\n`);
   const p = Bun.spawn(['nginx', '-c', conf, '-p', dir], { stdout: 'ignore', stderr: 'pipe' });
   let ok = false;
-  for (let i = 0; i < 100 && !ok; i++) { try { ok = (await fetch(`http://127.0.0.1:${port}/${rel}/seg_00001.m4s`)).ok; } catch { /* not yet */ } if (!ok) await Bun.sleep(50); }
-  if (!ok) throw new Error('nginx did not serve the segment');
+  for (let i = 0; i < 100 && !ok && p.exitCode === null; i++) { try { ok = (await fetch(`http://127.0.0.1:${port}/${rel}/seg_00001.m4s`)).ok; } catch { /* not yet */ } if (!ok) await Bun.sleep(50); }
+  if (!ok) {
+    p.kill('SIGTERM');
+    await p.exited;
+    // A random port may be taken (bind fails): try another one a few times.
+    if (attempt < 5) return startNginx(workers, attempt + 1);
+    app.kill();
+    throw new Error('nginx did not serve the segment');
+  }
   return { p, url: `http://127.0.0.1:${port}/${rel}/seg_00001.m4s` };
 };
 const n1 = await startNginx(1);
@@ -77,7 +84,22 @@ try {
   for (const u of [segUrl, n1.url, n2.url]) await wrk(u, { ...o, seconds: 2 });
   type R = WrkResult & { cpuUs: number };
   const a: R[] = [], b: R[] = [], c: R[] = [];
-  for (let i = 0; i < rounds; i++) { b.push(await measured(n1.url, n1.p.pid, o)); a.push(await measured(segUrl, app.proc.pid, o)); c.push(await measured(n2.url, n2.p.pid, o)); }
+  // How SO_REUSEPORT spread the appliance's connections (sampled mid-round) and its CPU between main and workers.
+  const port = new URL(segUrl).port;
+  const split: string[] = [];
+  let mainCpu = 0, allCpu = 0;
+  for (let i = 0; i < rounds; i++) {
+    b.push(await measured(n1.url, n1.p.pid, o));
+    const ss = Bun.spawn(['sh', '-c', `sleep ${Math.max(1, seconds / 2)}; ss -tnpH state established "( sport = :${port} )"`], { stdout: 'pipe' });
+    const m0 = cpuSeconds(app.proc.pid);
+    const r = await measured(segUrl, app.proc.pid, o);
+    mainCpu += cpuSeconds(app.proc.pid) - m0; allCpu += r.cpuUs * r.rps * seconds / 1e6;
+    a.push(r);
+    const counts = new Map<string, number>();
+    for (const m of (await new Response(ss.stdout).text()).matchAll(/pid=(\d+)/g)) counts.set(m[1], (counts.get(m[1]) ?? 0) + 1);
+    split.push([...counts].map(([pid, n]) => `${Number(pid) === app.proc.pid ? 'main' : `w${pid}`} ${n}`).join(' / '));
+    c.push(await measured(n2.url, n2.p.pid, o));
+  }
   const row = (name: string, r: WrkResult[]) => `${name.padEnd(30)} ${median(r.map((x) => x.rps)).toFixed(0).padStart(6)} req/s ${median(r.map((x) => x.mbps)).toFixed(0).padStart(6)} MB/s   p99 ${median(r.map((x) => x.p99ms)).toFixed(1)} ms   non-2xx ${r.reduce((s, x) => s + x.non2xx, 0)}   CPU ${median(r.map((x) => (x as R).cpuUs ?? NaN)).toFixed(0)} us/req`;
   console.log(`2 MB segment, 64 connections, ${rounds} x ${seconds} s rounds (median)`);
   console.log(row('nginx (1 worker)', b));
@@ -88,6 +110,7 @@ try {
   const p99r = median(a.map((x) => x.p99ms)) / median(c.map((x) => x.p99ms));
   console.log(`ratio appliance/nginx(1 worker): ${r1.toFixed(2)}; vs nginx(2 workers): ${r2.toFixed(2)} (target >= 1.0); p99 vs nginx(2 workers): ${p99r.toFixed(2)}x (target <= 1.2)`);
   console.log(`per round appliance/nginx(2 workers): ${a.map((x, i) => (x.rps / c[i].rps).toFixed(2)).join(' ')}`);
+  console.log(`appliance connections per process (SO_REUSEPORT, mid-round): ${split.join('; ')}; main process CPU share ${(100 * mainCpu / Math.max(1e-9, allCpu)).toFixed(0)}%`);
   for (const l of stallFileLines(stallFile)) console.log(l);
   if (values['origin-log']) {
     // Origin request log on vs off: restart the appliance with VS_ORIGIN_LOG each round (one DuckDB writer at a time).
