@@ -114,18 +114,18 @@ try {
   for (const l of stallFileLines(stallFile)) console.log(l);
   if (values['origin-log']) {
     // Origin request log on vs off: restart the appliance with VS_ORIGIN_LOG each round (one DuckDB writer at a time).
-    const on: WrkResult[] = [], off: WrkResult[] = [];
+    const on: R[] = [], off: R[] = [];
     for (let i = 0; i < rounds * 2; i++) {
       const logOn = i % 2 === 0;
       app.kill('SIGTERM'); await app.proc.exited;
       app = await startAppliance(data, { ...env, VS_ORIGIN_LOG: logOn ? 'on' : 'off' });
       const u = segUrl.replace(/^http:\/\/[^/]+/, app.url);
       await wrk(u, { ...o, seconds: 2 });
-      (logOn ? on : off).push(await wrk(u, o));
+      (logOn ? on : off).push(await measured(u, app.proc.pid, o));
     }
     console.log(row('origin log on', on));
     console.log(row('origin log off', off));
-    console.log(`ratio origin log on/off: ${(median(on.map((x) => x.rps)) / median(off.map((x) => x.rps))).toFixed(3)} (target >= 0.95)`);
+    console.log(`ratio origin log on/off: ${(median(on.map((x) => x.rps)) / median(off.map((x) => x.rps))).toFixed(3)} (target >= 0.95); CPU per request on/off ${(median(on.map((x) => x.cpuUs)) / median(off.map((x) => x.cpuUs))).toFixed(3)}`);
   }
 } finally {
   app.kill();
