@@ -22,6 +22,11 @@ export interface StatsStore {
   append(table: string, rows: readonly (readonly StatsParam[])[], after?: readonly { sql: string; params?: StatsParam[] }[]): Promise<void>;
   /** Runs statements in one transaction on the appender's connection (after appends queued before it). */
   transaction(statements: readonly { sql: string; params?: StatsParam[] }[]): Promise<void>;
+  /**
+   * How many appends and `run` statements have completed on this store (not `transaction`s, which derived work such
+   * as the session pass uses): equal readings mean nothing was written in between through those two.
+   */
+  writes(): number;
   /** Streams a query's rows in chunks (plain JSON-safe objects) on a connection of its own; stop early by returning false. */
   stream(sql: string, params: StatsParam[], onRows: (rows: Record<string, unknown>[]) => boolean | Promise<boolean>): Promise<void>;
   /**
@@ -46,6 +51,7 @@ export async function openStats(path: string): Promise<StatsStore> {
   const appendConn: Conn = await instance.connect();
   let appendChain: Promise<void> = Promise.resolve();
   let closed = false;
+  let writes = 0;
   const inflight = new Set<Promise<unknown>>();
   // Every operation is counted while it runs so close() can wait for it; after close() they fail cleanly.
   const track = <T>(work: () => Promise<T>): Promise<T> => {
@@ -61,8 +67,9 @@ export async function openStats(path: string): Promise<StatsStore> {
       return track(async () => String((await conn.runAndReadAll('SELECT version() AS v')).getRowObjects()[0].v));
     },
     run(sql, params) {
-      return track(async () => { await conn.run(sql, params as never); });
+      return track(async () => { await conn.run(sql, params as never); writes++; });
     },
+    writes() { return writes; },
     all<T>(sql: string, params?: StatsParam[]) {
       return track(async () => (await conn.runAndReadAll(sql, params as never)).getRowObjectsJson() as T[]);
     },
@@ -74,9 +81,13 @@ export async function openStats(path: string): Promise<StatsStore> {
         const ap = await appendConn.createAppender(table);
         try {
           const ids = Array.from({ length: ap.columnCount }, (_, i) => ap.columnType(i).typeId);
-          for (const row of rows) {
+          for (let k = 0; k < rows.length; k++) {
+            const row = rows[k];
             for (let i = 0; i < ids.length; i++) appendTyped(ap, ids[i], row[i] ?? null);
             ap.endRow();
+            // Each value is a native call on this thread: a large batch is cut into slices with a turn of the
+            // event loop between them (10,000 rows in one go held the loop for ~100 ms).
+            if (k % APPEND_SLICE === APPEND_SLICE - 1) await nextTurn();
           }
           ap.flushSync();
         } finally { ap.closeSync(); }
@@ -94,7 +105,7 @@ export async function openStats(path: string): Promise<StatsStore> {
         }
       });
       appendChain = job.catch(() => {});
-      return track(() => job);
+      return track(() => job.then(() => { writes++; }));
     },
     transaction(statements) {
       if (closed) return Promise.reject(new Error('statistics store closed'));
@@ -160,6 +171,14 @@ async function streamTextOn(instance: Instance, sql: string, params: StatsParam[
       if ((await onText(values.join(eol) + eol, values.length)) === false) break;
     }
   } finally { try { c.closeSync(); } catch { /* closed */ } }
+}
+
+/** Rows appended between two turns of the event loop. */
+const APPEND_SLICE = 2048;
+
+/** Resolves on the event loop's next turn (after pending I/O callbacks): lets requests in between long work. */
+export function nextTurn(): Promise<void> {
+  return new Promise((r) => setImmediate(r));
 }
 
 type Appender = import('@duckdb/node-api').DuckDBAppender;

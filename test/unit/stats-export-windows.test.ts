@@ -30,11 +30,12 @@ afterAll(async () => { for (const f of stops) await f(); await stats.close(); })
 
 let run = 0;
 describe('windowed export = one sorted query (fast-check)', () => {
-  test('random events over a day (distinct times), random row limits and window sizes, csv and ndjson, with a filter', async () => {
+  test('random events over a day (distinct times), random row limits, window sizes and planning spans, csv and ndjson, with a filter', async () => {
     await fc.assert(fc.asyncProperty(
       fc.uniqueArray(fc.integer({ min: 0, max: 30 * H }), { minLength: 0, maxLength: 120 }),
       fc.integer({ min: 1, max: 150 }), fc.integer({ min: 1, max: 40 }), fc.constantFrom<'csv' | 'ndjson'>('csv', 'ndjson'), fc.constantFrom<StatsQuery['filters']>({}, { country: 'IL' }),
-      async (times, maxRows, windowRows, format, filters) => {
+      fc.integer({ min: 0, max: 30 }),
+      async (times, maxRows, windowRows, format, filters, spanH) => {
         run++;
         const tenant = `x${run}`;
         const rows: StatsParam[][] = times.map((dt, i) => {
@@ -43,7 +44,8 @@ describe('windowed export = one sorted query (fast-check)', () => {
         });
         if (rows.length) await stats.append('player_events', rows);
         const q: StatsQuery = { tenantId: tenant, from: T0 + 5 * H + 1234, to: T0 + 27 * H, filters };
-        const plan = (await exportPlan(ctx, 'player_events', q, maxRows, windowRows))!;
+        // The hours are counted over spans from the start that double each time (spanH hours first; 0: at least an hour).
+        const plan = (await exportPlan(ctx, 'player_events', q, maxRows, windowRows, spanH * H))!;
         const one = reportQuery('player_events', q, true);
         const ref = await stats.all<{ line: string }>(lineQuery(one.sql, one.columns, format, maxRows), one.params);
         const [{ n }] = await stats.all<{ n: number }>(`SELECT count(*)::DOUBLE AS n FROM (${one.sql})`, one.params);
