@@ -27,18 +27,25 @@ export interface StatsStore {
    * as the session pass uses): equal readings mean nothing was written in between through those two.
    */
   writes(): number;
-  /** Streams a query's rows in chunks (plain JSON-safe objects) on a connection of its own; stop early by returning false. */
-  stream(sql: string, params: StatsParam[], onRows: (rows: Record<string, unknown>[]) => boolean | Promise<boolean>): Promise<void>;
   /**
-   * Streams a one-column text query as text: each chunk's values joined, each followed by `eol` (no row objects);
-   * `onText` gets the text and its row count; stop early by returning false.
+   * Opens a one-column text query as a cursor on a connection of its own: each `next()` gives one chunk's values
+   * joined, each followed by `eol` (no row objects), null at the end. The query starts at once and its first chunk is
+   * read ahead, so a caller can open the next query while it still sends the current one's text. Close it when done.
    */
-  streamText(sql: string, params: StatsParam[], eol: string, onText: (text: string, rows: number) => boolean | Promise<boolean>): Promise<void>;
+  openText(sql: string, params: StatsParam[], eol: string): Promise<TextCursor>;
   /**
    * Refuses new work, waits for what is running (at most 10 s), then closes the connections. Closing DuckDB under a
    * running query crashed the process (segfault) when an app stopped while its statistics tables were being created.
    */
   close(): Promise<void>;
+}
+
+/** A text cursor over one query (see `StatsStore.openText`). */
+export interface TextCursor {
+  /** The next chunk's text and its row count; null after the last. */
+  next(): Promise<{ text: string; rows: number } | null>;
+  /** Closes the query's connection (idempotent; also done after the last chunk). */
+  close(): void;
 }
 
 /** Opens (creating when missing) the DuckDB statistics file. */
@@ -122,11 +129,11 @@ export async function openStats(path: string): Promise<StatsStore> {
       appendChain = job.catch(() => {});
       return track(() => job);
     },
-    stream(sql, params, onRows) {
-      return track(() => streamOn(sql, params, onRows));
-    },
-    streamText(sql, params, eol, onText) {
-      return track(() => streamTextOn(instance, sql, params, eol, onText));
+    openText(sql, params, eol) {
+      // The cursor counts as running work until it is closed (the store's close() waits for it).
+      let done!: () => void;
+      const life = new Promise<void>((r) => { done = r; });
+      return track(async () => { void track(() => life); return openTextOn(instance, sql, params, eol, () => done()); });
     },
     async close() {
       closed = true;
@@ -136,41 +143,45 @@ export async function openStats(path: string): Promise<StatsStore> {
       try { instance.closeSync(); } catch { /* already closed */ }
     },
   };
-
-  /** Reads a query in chunks on a connection of its own. */
-  async function streamOn(sql: string, params: StatsParam[], onRows: (rows: Record<string, unknown>[]) => boolean | Promise<boolean>): Promise<void> {
-    const c = await instance.connect();
-    try {
-      const res = await c.stream(sql, params as never);
-      for (;;) {
-        const chunk = await res.fetchChunk();
-        if (!chunk || chunk.rowCount === 0) break;
-        const names = res.columnNames();
-        const cols = chunk.getColumns();
-        const rows: Record<string, unknown>[] = new Array(chunk.rowCount);
-        for (let r = 0; r < chunk.rowCount; r++) {
-          const o: Record<string, unknown> = {};
-          for (let k = 0; k < names.length; k++) { const v = cols[k][r]; o[names[k]] = typeof v === 'bigint' ? Number(v) : v; }
-          rows[r] = o;
-        }
-        if ((await onRows(rows)) === false) break;
-      }
-    } finally { try { c.closeSync(); } catch { /* closed */ } }
-  }
 }
 
-/** Reads a one-column text query in chunks on a connection of its own (the text of each chunk in one string). */
-async function streamTextOn(instance: Instance, sql: string, params: StatsParam[], eol: string, onText: (text: string, rows: number) => boolean | Promise<boolean>): Promise<void> {
-  const c = await instance.connect();
+/** A text cursor on a connection of its own; `onClose` runs once when it is closed (or fails to open). */
+async function openTextOn(instance: Instance, sql: string, params: StatsParam[], eol: string, onClose: () => void): Promise<TextCursor> {
+  let c: Conn | null = null;
+  let open = true;
+  const close = () => {
+    if (!open) return;
+    open = false;
+    try { c?.closeSync(); } catch { /* closed */ }
+    onClose();
+  };
   try {
+    c = await instance.connect();
     const res = await c.stream(sql, params as never);
-    for (;;) {
+    const read = async (): Promise<{ text: string; rows: number } | null> => {
       const chunk = await res.fetchChunk();
-      if (!chunk || chunk.rowCount === 0) break;
+      if (!chunk || chunk.rowCount === 0) return null;
       const values = chunk.getColumnValues(0);
-      if ((await onText(values.join(eol) + eol, values.length)) === false) break;
-    }
-  } finally { try { c.closeSync(); } catch { /* closed */ } }
+      return { text: values.join(eol) + eol, rows: values.length };
+    };
+    // Read ahead: the query's sort runs now, while the caller may still be sending another query's text.
+    let ahead: Promise<{ text: string; rows: number } | null> | null = read();
+    ahead.catch(() => {}); // next() reads it; a cursor closed unread leaves no unhandled rejection
+    return {
+      async next() {
+        if (!open) return null;
+        const p = ahead ?? read();
+        ahead = null;
+        const r = await p;
+        if (!r) close();
+        return r;
+      },
+      close,
+    };
+  } catch (e) {
+    close();
+    throw e;
+  }
 }
 
 /** Rows appended between two turns of the event loop. */

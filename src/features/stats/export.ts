@@ -1,6 +1,6 @@
 import type { AppContext } from '../../kernel/context';
 import { invalid } from '../../kernel/errors';
-import type { StatsParam } from '../../kernel/stats';
+import type { StatsParam, TextCursor } from '../../kernel/stats';
 import { edgeWhere, eventWhere, sessionWhere, type StatsQuery } from './query';
 import { statsRuntime } from './runtime';
 import { exportPlan, type ExportPlan } from './export-windows';
@@ -112,7 +112,9 @@ function csvSql(col: string): string {
 function lineSql(columns: string[], format: 'csv' | 'ndjson'): string {
   return format === 'ndjson'
     ? `json_object(${columns.map((c) => `'${c}', x."${c}"`).join(', ')})::VARCHAR`
-    : columns.map(csvSql).join(` || ',' || `);
+    // One concat_ws builds the record once (a chain of || made an intermediate string per cell: 5.5 -> 3.4 CPU-s a
+    // million rows); every cell is already coalesced to text, so concat_ws skips nothing.
+    : `concat_ws(',', ${columns.map(csvSql).join(', ')})`;
 }
 
 /** Any query's rows (its first `maxRows`, in its order) turned into one text line per row, built by DuckDB. */
@@ -158,17 +160,34 @@ export function exportStream(ctx: AppContext, report: Report, q: StatsQuery, o: 
           // Window by window (export-windows.ts): each is sorted on its own; aggregate reports are one window.
           const plan = o.plan !== undefined ? o.plan : await exportPlan(ctx, report, q, o.maxRows);
           const windows = plan ? plan.windows : [{ from: q.from, to: q.to, limit: o.maxRows }];
-          for (const w of windows) {
-            if (cancelled) break;
+          const open = (i: number) => {
+            const w = windows[i];
             const part = reportQuery(report, { ...q, from: w.from, to: w.to }, o.pii);
-            await ctx.stats.streamText(reportLineQuery(part, o.format, w.limit), part.params, eol, async (text, n) => {
-              if (cancelled) return false;
-              if (Date.now() - started > EXPORT_MAX_MS) throw new Error('export ran past 20 minutes');
-              c.enqueue(enc.encode(text));
-              sent += n;
-              while (!cancelled && (c.desiredSize ?? 1) <= 0) await new Promise<void>((r) => { wake = r; });
-              return !cancelled;
-            });
+            return ctx.stats.openText(reportLineQuery(part, o.format, w.limit), part.params, eol);
+          };
+          /** Sends one window's text as the client reads it, then closes its cursor. */
+          const send = async (cur: TextCursor) => {
+            try {
+              for (let part = await cur.next(); part && !cancelled; part = await cur.next()) {
+                if (Date.now() - started > EXPORT_MAX_MS) throw new Error('export ran past 20 minutes');
+                c.enqueue(enc.encode(part.text));
+                sent += part.rows;
+                while (!cancelled && (c.desiredSize ?? 1) <= 0) await new Promise<void>((r) => { wake = r; });
+              }
+            } finally { cur.close(); }
+          };
+          // The next window's query runs (its sort, in DuckDB's threads) while this one's text is being sent.
+          let next: Promise<TextCursor> | null = windows.length ? open(0) : null;
+          try {
+            for (let i = 0; next && !cancelled; i++) {
+              const cur = await next;
+              next = i + 1 < windows.length ? open(i + 1) : null;
+              next?.catch(() => {}); // awaited on the next turn; a failure there errors the stream then
+              await send(cur);
+            }
+          } finally {
+            // A read-ahead cursor left by a cancel or an error is closed too.
+            if (next) void next.then((x) => x.close(), () => {});
           }
           if (cancelled) { o.onEnd(sent, false); return; }
           c.close();
