@@ -53,24 +53,25 @@ export function startMonitorWorkers(ctx: AppContext): MonitorWorkers {
   // Channel events: evaluate that channel's monitors now (feed down is known within the ingest's own detection time).
   let seq = outboxHead(ctx.db);
   let scheduled = false;
+  const pending = new Set<string>();
+  // One batch of 500 new events per turn of the event loop: a burst of thousands (one transaction of many events)
+  // is read over several turns instead of one long block (the webhook bench's burst phase stalled the loop here).
+  const drain = () => {
+    if (stopped) { scheduled = false; return; } // scheduled just before shutdown closed the database
+    const evs = eventsAfter(ctx.db, seq, 500);
+    for (const e of evs) {
+      seq = e.seq;
+      const id = (e.data as { channel_id?: string } | null)?.channel_id;
+      if (CHANNEL_EVENTS.has(e.type) && id) pending.add(id);
+    }
+    if (evs.length === 500) { setImmediate(drain); return; }
+    scheduled = false;
+    if (pending.size) { const ids = new Set(pending); pending.clear(); run(ids); }
+  };
   const unsubscribe = onOutbox(() => {
     if (scheduled || stopped) return;
     scheduled = true;
-    setTimeout(() => {
-      scheduled = false;
-      if (stopped) return; // scheduled just before shutdown closed the database
-      const ids = new Set<string>();
-      for (;;) {
-        const evs = eventsAfter(ctx.db, seq, 500);
-        for (const e of evs) {
-          seq = e.seq;
-          const id = (e.data as { channel_id?: string } | null)?.channel_id;
-          if (CHANNEL_EVENTS.has(e.type) && id) ids.add(id);
-        }
-        if (evs.length < 500) break;
-      }
-      if (ids.size) run(ids);
-    }, 20);
+    setTimeout(drain, 20);
   });
   // Retries and notifications queued while muted become due on their own: look every second.
   const sendTimer = setInterval(send, Math.min(1000, Math.max(100, ctx.config.alerts.evalMs)));
