@@ -130,10 +130,11 @@ export async function openStats(path: string): Promise<StatsStore> {
       return track(() => job);
     },
     openText(sql, params, eol) {
-      // The cursor counts as running work until it is closed (the store's close() waits for it).
+      if (closed) return Promise.reject(new Error('statistics store closed'));
+      // The cursor counts as running work from its opening until it is closed (the store's close() waits for it).
       let done!: () => void;
-      const life = new Promise<void>((r) => { done = r; });
-      return track(async () => { void track(() => life); return openTextOn(instance, sql, params, eol, () => done()); });
+      void track(() => new Promise<void>((r) => { done = r; }));
+      return openTextOn(instance, sql, params, eol, () => done());
     },
     async close() {
       closed = true;

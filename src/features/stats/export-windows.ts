@@ -13,7 +13,7 @@ export interface ExportWindow { from: number; to: number; limit: number }
 export interface ExportPlan { total: number; windows: ExportWindow[] }
 
 /** The table, time column and filter of a row report over [from, to) (null: the report is an aggregate, read in one go). */
-function rowsOf(report: string, q: StatsQuery): { table: string; col: string; w: { sql: string; params: StatsParam[] } } | null {
+export function rowsOf(report: string, q: StatsQuery): { table: string; col: string; w: { sql: string; params: StatsParam[] } } | null {
   switch (report) {
     case 'edge_requests': return { table: 'edge_requests', col: 'ts', w: edgeWhere(q, 'ts') };
     case 'player_events': return { table: 'player_events', col: 'ts', w: eventWhere(q) };

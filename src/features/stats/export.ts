@@ -1,9 +1,9 @@
 import type { AppContext } from '../../kernel/context';
 import { invalid } from '../../kernel/errors';
 import type { StatsParam, TextCursor } from '../../kernel/stats';
-import { edgeWhere, eventWhere, sessionWhere, type StatsQuery } from './query';
+import { edgeWhere, type StatsQuery } from './query';
 import { statsRuntime } from './runtime';
-import { exportPlan, type ExportPlan } from './export-windows';
+import { exportPlan, rowsOf, type ExportPlan } from './export-windows';
 
 /** Report names of the exports (the 422 detail lists them: clients read them from there). */
 export const REPORTS = ['sessions', 'player_events', 'edge_requests', 'site_events', 'programmes'] as const;
@@ -36,9 +36,12 @@ export interface ReportQuery { sql: string; params: StatsParam[]; columns: strin
 /** The SELECT of a report. */
 export function reportQuery(report: Report, q: StatsQuery, pii: boolean): ReportQuery {
   const keep = (cols: string[]) => cols.filter((c) => pii || !PII_COLUMNS.has(c));
-  // One row report: the columns (times formatted), the table and filter, the sort key.
-  const rows = (cols: string[], timeCols: string[], table: string, w: { sql: string; params: StatsParam[] }, order: string[]): ReportQuery => {
+  // One row report: its columns (times formatted) over the table, filter and time column the export plan counts
+  // (rowsOf), sorted by that column (then `tiebreak`).
+  const rows = (cols: string[], timeCols: string[], tiebreak: string[] = []): ReportQuery => {
+    const { table, col, w } = rowsOf(report, q)!;
     const list = cols.map((c) => (timeCols.includes(c) ? ts(c) : c)).join(', ');
+    const order = [col, ...tiebreak];
     const keys = order.map((_, i) => `_o${i + 1}`);
     return {
       sql: `SELECT ${list} FROM ${table} WHERE ${w.sql} ORDER BY ${order.map((o) => `${table}.${o}`).join(', ')}`,
@@ -48,21 +51,14 @@ export function reportQuery(report: Report, q: StatsQuery, pii: boolean): Report
   };
   switch (report) {
     case 'edge_requests':
-      return rows(keep(['ts', 'kind', 'target', 'rendition', 'file', 'method', 'status', 'bytes', 'ttfb_ms', 'sid', 'source', 'ip_hash', 'country', 'asn', 'device', 'browser', 'os', 'user_agent', 'referrer']), ['ts'], 'edge_requests', edgeWhere(q, 'ts'), ['ts']);
-    case 'player_events': case 'site_events': {
-      const all = report === 'site_events'
-        ? ['ts', 'page_host', 'page_url', 'referrer', 'sid', 'viewer_id', 'e', 'kind', 'content_id']
-        : ['ts', 'sid', 'viewer_id', 'e', 'kind', 'content_id', 'channel', 'live', 'pos', 'buf', 'startup_ms', 'dur_ms', 'level', 'pathway', 'error', 'page_host', 'page_url', 'country', 'asn', 'device', 'ip_hash', 'user_agent', 'referrer'];
-      const w = eventWhere(q);
-      const extra = report === 'site_events' ? ' AND page_host IS NOT NULL' : '';
-      return rows(keep(all), ['ts'], 'player_events', { sql: w.sql + extra, params: w.params }, ['ts']);
-    }
-    case 'sessions': {
-      const cols = keep(['sid', 'viewer_id', 'started', 'last_ts', 'kind', 'content_id', 'channel', 'page_host', 'country', 'device', 'pathway', 'attempted', 'played', 'startup_ms', 'watch_ms', 'rebuffers', 'rebuffer_ms', 'errors', 'completed', 'ad_impressions', 'last_level']);
-      const w = sessionWhere(q);
-      // The sessions the sessionizer materialized (what sessionsSql's CTE selects).
-      return rows(cols, ['started', 'last_ts'], 'viewer_sessions', w, ['started', 'sid']);
-    }
+      return rows(keep(['ts', 'kind', 'target', 'rendition', 'file', 'method', 'status', 'bytes', 'ttfb_ms', 'sid', 'source', 'ip_hash', 'country', 'asn', 'device', 'browser', 'os', 'user_agent', 'referrer']), ['ts']);
+    case 'player_events':
+      return rows(keep(['ts', 'sid', 'viewer_id', 'e', 'kind', 'content_id', 'channel', 'live', 'pos', 'buf', 'startup_ms', 'dur_ms', 'level', 'pathway', 'error', 'page_host', 'page_url', 'country', 'asn', 'device', 'ip_hash', 'user_agent', 'referrer']), ['ts']);
+    case 'site_events':
+      return rows(keep(['ts', 'page_host', 'page_url', 'referrer', 'sid', 'viewer_id', 'e', 'kind', 'content_id']), ['ts']);
+    case 'sessions':
+      // The sessions the sessionizer materialized, by start then sid.
+      return rows(keep(['sid', 'viewer_id', 'started', 'last_ts', 'kind', 'content_id', 'channel', 'page_host', 'country', 'device', 'pathway', 'attempted', 'played', 'startup_ms', 'watch_ms', 'rebuffers', 'rebuffer_ms', 'errors', 'completed', 'ad_impressions', 'last_level']), ['started', 'last_ts'], ['sid']);
     case 'programmes': {
       const cols = ['kind', 'channel', 'programme', 'viewers', 'bytes', 'requests'];
       const w = edgeWhere(q, 'ts');
