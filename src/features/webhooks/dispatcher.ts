@@ -3,6 +3,7 @@ import { slotKey } from '../../kernel/slots';
 import { onOutbox } from '../../kernel/events/outbox';
 import { fanOutBatch } from './fanout';
 import { lazyCommit } from './lazy-commit';
+import { startCheckpointer, type Checkpointer } from './checkpointer';
 import { nextAttemptAt, ACK_TIMEOUT_MS } from './schedule';
 import { sendAttempt } from './sender';
 import { WebhookStore, endpointsVersion, type AttemptResult, type DueDelivery, type EndpointRow } from './store';
@@ -63,6 +64,7 @@ export class WebhookDispatcher {
   private timer: ReturnType<typeof setInterval> | null = null;
   private unsub: (() => void) | null = null;
   private ac = new AbortController();
+  private ckpt: Checkpointer | null = null;
 
   constructor(private ctx: AppContext, opts: DispatcherOptions = {}) {
     this.store = new WebhookStore(ctx.db);
@@ -73,6 +75,10 @@ export class WebhookDispatcher {
   start(): this {
     this.stopped = false;
     runningSlot(this.ctx).current = this;
+    const file = this.ctx.db.filename;
+    if (file && file !== ':memory:') {
+      this.ckpt = startCheckpointer(file, 100, (error) => this.ctx.log.warn('webhook WAL checkpoint failed', { error }));
+    }
     this.unsub = onOutbox(() => { this.outboxDirty = true; this.kick(); });
     this.timer = setInterval(() => { this.outboxDirty = true; this.kick(); }, this.o.pollMs);
     this.kick();
@@ -106,6 +112,8 @@ export class WebhookDispatcher {
     this.ac.abort();
     await Promise.allSettled([...this.inflight.values()]);
     try { while (this.results.length) this.flush(); } catch { /* database already closed */ }
+    this.ckpt?.stop();
+    this.ckpt = null;
     const slot = runningSlot(this.ctx);
     if (slot.current === this) slot.current = null;
   }
@@ -115,7 +123,8 @@ export class WebhookDispatcher {
       if (this.outboxDirty) {
         // One slice per pump: a burst of events is fanned out over several turns of the event loop, never in one block.
         this.outboxDirty = false;
-        const n = fanOutBatch(this.ctx.db, this.ctx.clock.now(), this.o.fanOutBatch);
+        const n = fanOutBatch(this.ctx.db, this.ctx.clock.now(), this.o.fanOutBatch, this.commitOpts());
+        if (n) this.ckpt?.nudge();
         this.outboxDirty = n >= this.o.fanOutBatch;
         if (this.outboxDirty) this.kick();
       }
@@ -123,6 +132,11 @@ export class WebhookDispatcher {
     } catch (e) {
       this.ctx.log.error('webhook dispatcher pump failed', { error: String((e as Error)?.stack ?? e) });
     }
+  }
+
+  /** The dispatcher's commits leave checkpoints to its checkpoint thread while that runs. */
+  private commitOpts(): { checkpoint: boolean } {
+    return { checkpoint: !this.ckpt?.running };
   }
 
   private scheduleFlush(): void {
@@ -144,7 +158,8 @@ export class WebhookDispatcher {
     if (this.results.length) this.scheduleFlush();
     try {
       // Outcomes commit without waiting for fsync (a lost outcome only means the attempt is sent again: lazyCommit).
-      lazyCommit(this.ctx.db, () => { for (const r of batch) this.store.applyResult(r); });
+      lazyCommit(this.ctx.db, () => { for (const r of batch) this.store.applyResult(r); }, this.commitOpts());
+      this.ckpt?.nudge();
     } catch (e) {
       this.results = batch.concat(this.results);
       throw e;

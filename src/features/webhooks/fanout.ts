@@ -18,9 +18,9 @@ export function wants(e: EndpointRow, events: string[], ev: OutboxEvent): boolea
 /**
  * Turns the next batch of outbox events into delivery rows and advances the cursor in the same transaction, so a
  * crash loses nothing and never queues an event twice for one endpoint (committed without waiting for fsync: see
- * lazyCommit). Returns the number of events consumed.
+ * lazyCommit; `checkpoint: false` when a checkpointer thread runs). Returns the number of events consumed.
  */
-export function fanOutBatch(db: Db, now: number, batch = 500): number {
+export function fanOutBatch(db: Db, now: number, batch = 500, o: { checkpoint?: boolean } = {}): number {
   return lazyCommit(db, () => {
     const store = new WebhookStore(db);
     const from = outboxCursor(db, FANOUT_CURSOR);
@@ -40,7 +40,7 @@ export function fanOutBatch(db: Db, now: number, batch = 500): number {
     }
     setOutboxCursor(db, FANOUT_CURSOR, events[events.length - 1].seq);
     return events.length;
-  });
+  }, o);
 }
 
 /** Drains the outbox into deliveries; returns how many events were consumed. */
