@@ -8,9 +8,12 @@
  * (what upload `complete` does) to a preview master and its variant playlist answering over HTTP (target <= 1.5 s
  * for H.264; <= 3 s for a source that must be transcoded, measured on an MPEG-4 Part 2 source). Also the CPU seconds
  * of both sides (the appliance's includes the server and every ffmpeg it ran), a ratio that other load cannot skew.
- * Usage: bun scripts/bench/transcode.ts [--seconds 10,30,60] [--rounds 3] [--encoder libx264|h264_nvenc|...] [--transcoded 60|0]
+ * With --breakdown 1 (default) the appliance's ffmpeg/ffprobe run through a wrapper (/usr/bin/time, exec'd) that
+ * logs each process's CPU; every round then prints the appliance's CPU seconds per process kind, and "server" is the
+ * rest (this process: the appliance's event loop, its jobs and the bench's own polling).
+ * Usage: bun scripts/bench/transcode.ts [--seconds 10,30,60] [--rounds 3] [--encoder libx264|h264_nvenc|...] [--transcoded 60|0] [--breakdown 1|0]
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeArgs } from '../../src/media/args/encode';
@@ -28,7 +31,10 @@ const transcodedS = Number(arg('transcoded', '60'));
 const encoder = arg('encoder', 'libx264') as 'libx264';
 process.env.VS_TRANSCODE_ENCODER = encoder;
 
+const breakdown = arg('breakdown', '1') !== '0' && !!Bun.which('time', { PATH: '/usr/bin' });
+
 const tmp = mkdtempSync(join(tmpdir(), 'vs-bench-'));
+const cpuLog = join(tmp, 'tool-cpu.log');
 const ladders = readLadders(tmp);
 const plan = planLadder(ladders.ladders[ladders.default], { codec: 'h264', width: 1920, height: 1080, displayWidth: 1920, displayHeight: 1080, rotation: 0, fps: 25, pixFmt: 'yuv420p', bitDepth: 8, hdr: false, profile: 'High' });
 if ('error' in plan) throw new Error(plan.error);
@@ -44,6 +50,49 @@ async function source(seconds: number, name: string, codec: string[]): Promise<s
 function cpuAll(): number {
   const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
   return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100;
+}
+
+/** Wrapper scripts that run the real tool under /usr/bin/time, appending "user sys wall argv" per run to cpuLog. */
+function toolWrappers(): Record<string, string> {
+  const dir = join(tmp, 'wrap');
+  mkdirSync(dir);
+  const env: Record<string, string> = {};
+  for (const [name, key] of [['ffmpeg', 'VS_FFMPEG'], ['ffprobe', 'VS_FFPROBE']] as const) {
+    const real = Bun.which(name);
+    if (!real) throw new Error(`${name} not found`);
+    const p = join(dir, name);
+    writeFileSync(p, `#!/bin/sh\nexec /usr/bin/time -a -o '${cpuLog}' -f '%U %S %e %C' '${real}' "$@"\n`);
+    chmodSync(p, 0o755);
+    env[key] = p;
+  }
+  return env;
+}
+
+/** Pure: what an appliance tool run was, from its command line. */
+function kindOf(cmd: string): string {
+  if (/ffprobe /.test(cmd)) return 'ffprobe';
+  if (/ -f dash /.test(cmd)) return 'ladder';
+  if (/ -f hls .*-c copy| -c copy .*-f hls /.test(cmd)) return 'preview-remux';
+  if (/ -f hls /.test(cmd)) return 'preview-encode';
+  if (/tile=/.test(cmd)) return 'sprite';
+  if (/\+faststart/.test(cmd)) return 'download';
+  if (/poster\.jpg/.test(cmd)) return 'poster';
+  return 'other';
+}
+
+/** CPU seconds per process kind logged since the last call (the log is emptied). */
+function takeToolCpu(): Record<string, number> {
+  const out: Record<string, number> = {};
+  let text = '';
+  try { text = readFileSync(cpuLog, 'utf8'); } catch { return out; }
+  writeFileSync(cpuLog, '');
+  for (const line of text.split('\n')) {
+    const m = /^([\d.]+) ([\d.]+) ([\d.:]+) (.*)$/.exec(line);
+    if (!m) continue;
+    const k = kindOf(m[4]);
+    out[k] = (out[k] ?? 0) + Number(m[1]) + Number(m[2]);
+  }
+  return out;
 }
 
 /** The hand-written baseline: exactly the ladder command, without progress reporting and without stills. */
@@ -72,11 +121,12 @@ async function playable(s: TestServer, id: string): Promise<boolean> {
 }
 
 /** One appliance run: registration (as upload `complete` does: row + job, queue woken) to playable and to ready. */
-async function appliance(s: TestServer, src: string): Promise<{ firstS: number; readyS: number; preview: string; cpu: number }> {
-  const c0 = cpuAll();
-  // The helper copies the source in first (an upload's completion renames it); the clock starts when the asset row
-  // and its job are committed, as at upload `complete`.
+async function appliance(s: TestServer, src: string): Promise<{ firstS: number; readyS: number; preview: string; cpu: number; tools: Record<string, number> }> {
+  // The helper copies the source in first (an upload's completion renames it); the clock and the CPU count start
+  // when the asset row and its job are committed, as at upload `complete` (the copy is the bench's, not the appliance's).
   const id = registerAsset(s.ctx, src);
+  takeToolCpu();
+  const c0 = cpuAll();
   const t0 = performance.now();
   s.ctx.jobs?.wake();
   let firstS = 0;
@@ -90,11 +140,12 @@ async function appliance(s: TestServer, src: string): Promise<{ firstS: number; 
   // The quick-play job may still be finishing its preview; its ffmpeg counts once it has exited.
   await waitFor('jobs done', () => !s.ctx.db.query<{ n: number }, [string]>(`SELECT count(*) AS n FROM jobs WHERE subject_id = ? AND status IN ('queued', 'running')`).get(id)!.n, 60_000, 20);
   const cpu = cpuAll() - c0;
+  const tools = takeToolCpu();
   const probe = JSON.parse(s.ctx.db.query<{ result: string }, [string]>(`SELECT result FROM jobs WHERE subject_id = ? AND type = 'asset.process'`).get(id)!.result);
-  return { firstS: firstS || readyS, readyS, preview: probe.preview, cpu };
+  return { firstS: firstS || readyS, readyS, preview: probe.preview, cpu, tools };
 }
 
-const s = await startTestServer({ env: { VS_LOG_LEVEL: 'error' } });
+const s = await startTestServer({ env: { VS_LOG_LEVEL: 'error', ...(breakdown ? toolWrappers() : {}) } });
 const stall = stallMonitor();
 const rows: Record<string, unknown>[] = [];
 try {
@@ -110,6 +161,11 @@ try {
       ready.push(a.readyS); first.push(a.firstS); appCpu.push(a.cpu);
       if (r % 2 === 1) await baseline();
       console.log(`  ${seconds} s round ${r + 1}: hand-written ${hand[r].toFixed(2)} s (${handCpu[r].toFixed(1)} CPU-s), appliance ready ${a.readyS.toFixed(2)} s (${a.cpu.toFixed(1)} CPU-s), first playable ${a.firstS.toFixed(2)} s (${a.preview})`);
+      if (breakdown) {
+        const tools = Object.values(a.tools).reduce((x, y) => x + y, 0);
+        const parts = Object.entries({ ...a.tools, server: a.cpu - tools }).sort((x, y) => y[1] - x[1]).map(([k, v]) => `${k} ${v.toFixed(2)}`);
+        console.log(`    appliance CPU-s by process: ${parts.join(', ')}; beyond the hand-written run: ${(a.cpu - handCpu[r]).toFixed(2)}`);
+      }
     }
     rows.push({
       source: `${seconds} s 1920x1080 25 fps H.264/AAC`, rounds,

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { encodeArgs, SEG, type Stills } from './args/encode';
-import { downloadArgs, posterArgs, spriteArgs } from './args/images';
+import { encodeArgs, SEG, TILES_FILE, type Stills } from './args/encode';
+import { downloadArgs, posterArgs, spriteArgs, spriteFromTilesArgs } from './args/images';
+import { startLiveDownload, type LiveDownload } from './download';
 import type { H264Encoder } from './encoders';
 import { MediaError } from './errors';
 import { joinRepresentation } from './fmp4';
@@ -36,6 +37,7 @@ export interface TranscodeResult {
 }
 
 const ENCODE_SHARE = 97;
+const DOWNLOAD = 'download.mp4';
 
 function failure(what: string, r: RunResult): MediaError {
   if (r.aborted) return new MediaError('aborted', false);
@@ -50,7 +52,7 @@ function clearDir(dir: string): void {
   for (const f of readdirSync(dir)) rmSync(join(dir, f), { recursive: true, force: true });
 }
 
-async function encodeOnce(o: TranscodeOptions, encoder: H264Encoder): Promise<RunResult> {
+async function encodeOnce(o: TranscodeOptions, encoder: H264Encoder): Promise<{ r: RunResult; download: LiveDownload }> {
   const started = Date.now();
   let st: ProgressState = { outTimeS: 0, speed: null, ended: false };
   const n = o.plan.renditions.length;
@@ -64,6 +66,8 @@ async function encodeOnce(o: TranscodeOptions, encoder: H264Encoder): Promise<Ru
     o.onFirstPlayable?.();
   }, 250);
   const args = encodeArgs(o.tools.ffmpeg, { source: o.source, outDir: o.workDir, plan: o.plan, encoder, audio: !!o.info.audio, stills: stillsOf(o).stills });
+  // The progressive download is remuxed from the segments while they are written (see startLiveDownload).
+  const download = startLiveDownload({ ffmpeg: o.tools.ffmpeg, dir: o.workDir, videoRep: 0, audioRep: o.info.audio ? n : null, out: join(o.workDir, DOWNLOAD), signal: o.signal });
   const r = await runTool(args, {
     signal: o.signal, stallMs: o.stallMs ?? 60_000,
     onStdoutLine: (l) => {
@@ -74,7 +78,8 @@ async function encodeOnce(o: TranscodeOptions, encoder: H264Encoder): Promise<Ru
   }).done;
   clearInterval(watch);
   if (r.code === 0 && !firstSent) { firstSent = true; o.onFirstPlayable?.(); }
-  return r;
+  if (r.code !== 0) await download.stop();
+  return { r, download };
 }
 
 /** Encodes the ladder in one ffmpeg run (GPU encoder falls back to libx264 on failure), then packages extras. */
@@ -82,17 +87,17 @@ export async function transcode(o: TranscodeOptions): Promise<TranscodeResult> {
   o.onStage?.('encoding');
   let encoder = o.encoder;
   let fallbackFrom: H264Encoder | null = null;
-  let r = await encodeOnce(o, encoder);
+  let { r, download } = await encodeOnce(o, encoder);
   if (r.code !== 0 && !r.aborted && encoder !== 'libx264') {
     fallbackFrom = encoder;
     o.onFallback?.(encoder, readable(r.stderrTail));
     clearDir(o.workDir);
     encoder = 'libx264';
-    r = await encodeOnce(o, encoder);
+    ({ r, download } = await encodeOnce(o, encoder));
   }
   if (r.code !== 0) throw failure('encoding', r);
   o.onStage?.('packaging');
-  return { ...(await packageExtras(o)), encoder, fallbackFrom };
+  return { ...(await packageExtras(o, download)), encoder, fallbackFrom };
 }
 
 async function step(o: TranscodeOptions, what: string, argv: string[], pct: number): Promise<void> {
@@ -108,35 +113,47 @@ function stillsOf(o: Pick<TranscodeOptions, 'plan' | 'info'>): { stills: Stills;
   const tw = low.height > low.width ? 90 : 160;
   const th = Math.max(2, Math.round((tw * low.height) / low.width / 2) * 2);
   const layout = spriteLayout(dur);
-  return { layout, stills: { posterAtS: Math.min(dur * 0.1, 10), posterWidth: Math.min(top.width, 1280) & ~1 }, sprite: { intervalS: layout.intervalS, w: tw, h: th, cols: layout.cols, rows: layout.rows } };
+  return {
+    layout, sprite: { intervalS: layout.intervalS, w: tw, h: th, cols: layout.cols, rows: layout.rows },
+    stills: { posterAtS: Math.min(dur * 0.1, 10), posterWidth: Math.min(top.width, 1280) & ~1, tiles: { intervalS: layout.intervalS, w: tw, h: th } },
+  };
 }
 
 /**
- * After the encode: playlists finished as VOD; the progressive download (remuxed from the top rendition) and the
- * sprite sheet (from the lowest rendition) in parallel; the thumbnail track. The poster came out of the encode's
- * own decode; when it could not be written there it is cut here from our top rendition.
+ * After the encode: the download remux started beside it gets its last segments and moves its index first (or,
+ * when it failed, is redone from the joined top rendition and audio); the sprite sheet is laid out from the tiles
+ * the encode wrote (or cut from the lowest rendition when they are missing); the thumbnail track; playlists
+ * finished as VOD. The poster came out of the encode's own decode; when it could not be written there it is cut
+ * here from our top rendition.
  */
-async function packageExtras(o: TranscodeOptions): Promise<Omit<TranscodeResult, 'encoder' | 'fallbackFrom'>> {
+async function packageExtras(o: TranscodeOptions, download: LiveDownload): Promise<Omit<TranscodeResult, 'encoder' | 'fallbackFrom'>> {
   const dir = o.workDir, ff = o.tools.ffmpeg, n = o.plan.renditions.length, audio = !!o.info.audio;
+  const { stills, sprite, layout } = stillsOf(o);
+  const tmpV = join(dir, '.top-video.mp4'), tmpA = join(dir, '.audio.mp4'), tmpLo = join(dir, '.low-video.mp4'), tiles = join(dir, TILES_FILE);
+  let topJoined: Promise<void> | null = null;
+  const joinTop = () => (topJoined ??= joinRepresentation(dir, 0, tmpV));
+  const steps: Promise<void>[] = [
+    download.finish().catch(async () => {
+      await Promise.all([joinTop(), audio ? joinRepresentation(dir, n, tmpA) : null]);
+      await step(o, 'download remux', downloadArgs(ff, tmpV, audio ? tmpA : null, join(dir, DOWNLOAD)), 98);
+    }).then(() => o.onProgress?.(98, null)),
+  ];
+  if (!existsSync(join(dir, 'poster.jpg')) || !existsSync(join(dir, 'poster.webp'))) steps.push(joinTop().then(() => step(o, 'poster', posterArgs(ff, tmpV, 0, dir, stills.posterWidth), 98)));
+  if (existsSync(tiles)) steps.push(step(o, 'sprite', spriteFromTilesArgs(ff, tiles, join(dir, 'sprite.jpg'), sprite), 99));
+  else steps.push((n > 1 ? joinRepresentation(dir, n - 1, tmpLo) : joinTop()).then(() => step(o, 'sprite', spriteArgs(ff, n > 1 ? tmpLo : tmpV, join(dir, 'sprite.jpg'), sprite), 99)));
+  await Promise.all(steps);
+  // Playlists last: the download's feeders read them until their final pass.
   const master = join(dir, SEG.master);
   writeFileSync(master, finishMaster(readFileSync(master, 'utf8')));
   for (let i = 0; i < n + (audio ? 1 : 0); i++) {
     const p = join(dir, `media_${i}.m3u8`);
     writeFileSync(p, finishMedia(readFileSync(p, 'utf8'), true));
   }
-  const { stills, sprite, layout } = stillsOf(o);
-  const tmpV = join(dir, '.top-video.mp4'), tmpA = join(dir, '.audio.mp4'), tmpLo = join(dir, '.low-video.mp4');
-  await Promise.all([joinRepresentation(dir, 0, tmpV), audio ? joinRepresentation(dir, n, tmpA) : null]);
-  const steps: Promise<void>[] = [step(o, 'download remux', downloadArgs(ff, tmpV, audio ? tmpA : null, join(dir, 'download.mp4')), 98)];
-  if (!existsSync(join(dir, 'poster.jpg')) || !existsSync(join(dir, 'poster.webp'))) steps.push(step(o, 'poster', posterArgs(ff, tmpV, 0, dir, stills.posterWidth), 98));
-  if (n > 1) await joinRepresentation(dir, n - 1, tmpLo);
-  steps.push(step(o, 'sprite', spriteArgs(ff, n > 1 ? tmpLo : tmpV, join(dir, 'sprite.jpg'), sprite), 99));
-  await Promise.all(steps);
   writeFileSync(join(dir, 'thumbs.vtt'), thumbsVtt(o.info.durationS, layout, sprite.w, sprite.h));
-  for (const t of [tmpV, tmpA, tmpLo]) rmSync(t, { force: true });
+  for (const t of [tmpV, tmpA, tmpLo, tiles]) rmSync(t, { force: true });
   return {
     renditions: o.plan.renditions, audio,
-    files: { hls: SEG.master, dash: SEG.mpd, poster: 'poster.jpg', poster_webp: 'poster.webp', sprite: 'sprite.jpg', thumbs_vtt: 'thumbs.vtt', download: 'download.mp4' },
+    files: { hls: SEG.master, dash: SEG.mpd, poster: 'poster.jpg', poster_webp: 'poster.webp', sprite: 'sprite.jpg', thumbs_vtt: 'thumbs.vtt', download: DOWNLOAD },
     thumb: { w: sprite.w, h: sprite.h, intervalS: layout.intervalS },
   };
 }

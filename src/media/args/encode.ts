@@ -15,10 +15,15 @@ export interface EncodeSpec {
 }
 
 /**
- * The stills the encode writes beside the ladder: the poster (JPEG + WebP) at `posterAtS`. The sprite sheet is not
- * among them: ffmpeg 5.1 holds back its progress reports while a `tile=` output has no frame yet (until the end).
+ * The stills the encode writes beside the ladder: the poster (JPEG + WebP) at `posterAtS` and, with `tiles`, the
+ * sprite's tiles (a frame every `intervalS`, scaled to `w`x`h`) as raw frames in TILES_FILE; the sheet itself is laid
+ * out after the encode (spriteFromTilesArgs): ffmpeg 5.1 holds back its progress reports while a `tile=` output has
+ * no frame yet (until the end), whereas the tiles output has its first frame at once.
  */
-export interface Stills { posterAtS: number; posterWidth: number }
+export interface Stills { posterAtS: number; posterWidth: number; tiles?: { intervalS: number; w: number; h: number } }
+
+/** The sprite tiles the encode writes (work file, removed after packaging). */
+export const TILES_FILE = '.tiles.nut';
 
 /** Names of the files the packager writes (DASH-templated). */
 export const SEG = { mpd: 'manifest.mpd', master: 'master.m3u8', init: 'init_$RepresentationID$.m4s', media: 'seg_$RepresentationID$_$Number%05d$.m4s' };
@@ -43,8 +48,8 @@ export function ladderFilter(spec: Pick<EncodeSpec, 'plan' | 'encoder' | 'stills
   // fps only when the source rate is capped; yuv420p: 10-bit/4:2:2 sources become what every H.264 player decodes.
   const pre = [...(plan.fpsDivisor > 1 ? [`fps=${+plan.fps.toFixed(3)}`] : []), 'format=yuv420p'].join(',');
   const st = spec.stills;
-  const outs = n + (st ? 1 : 0);
-  const labels = plan.renditions.map((_, i) => `[s${i}]`).join('') + (st ? '[ps]' : '');
+  const outs = n + (st ? 1 : 0) + (st?.tiles ? 1 : 0);
+  const labels = plan.renditions.map((_, i) => `[s${i}]`).join('') + (st ? '[ps]' : '') + (st?.tiles ? '[sp]' : '');
   const head = `[0:v]${pre}${outs > 1 ? `,split=${outs}${labels}` : '[s0]'}`;
   // setsar: even sizes cannot always hit the aspect exactly (854x480 for 16:9); the SAR keeps the display aspect
   // identical across renditions, which the DASH muxer requires within an adaptation set (max=: no rounding of N/D to 2-digit terms).
@@ -53,17 +58,23 @@ export function ladderFilter(spec: Pick<EncodeSpec, 'plan' | 'encoder' | 'stills
     // Poster: only the first frame at or after posterAtS passes select (none selected before it: every later frame is
     // dropped before the scaler); `\\,` escapes the commas inside the graph. Scaled once, written twice.
     tails.push(`[ps]select=gte(t\\,${st.posterAtS.toFixed(3)})*isnan(prev_selected_t),scale=${st.posterWidth}:-2,split=2[pj][pw]`);
+    // Sprite tiles: fps keeps one frame per interval (the frame nearest each multiple of it, from 0), scaled to the
+    // tile size straight from the decoded source (no second decode of a rendition after the encode).
+    if (st.tiles) tails.push(`[sp]fps=1/${st.tiles.intervalS},scale=${st.tiles.w}:${st.tiles.h}[st]`);
   }
   return [head, ...tails].join(';');
 }
 
 /** Pure: the still outputs after the ladder's own output (each output's options precede its file name). */
-function stillOutputs(outDir: string): string[] {
+function stillOutputs(outDir: string, st: Stills): string[] {
   return [
     // -q:v 3: good JPEG quality; -update 1: a single image, not a numbered sequence; one frame each.
     '-map', '[pj]', '-frames:v', '1', '-q:v', '3', '-update', '1', `${outDir}/poster.jpg`,
     // libwebp lossy at quality 80.
     '-map', '[pw]', '-frames:v', '1', '-c:v', 'libwebp', '-quality', '80', '-update', '1', `${outDir}/poster.webp`,
+    // Tiles uncompressed (at most 100 small frames: ~2 MB), so the sheet's JPEG is the only lossy step; NUT keeps
+    // the frames' timing and is read back through a whitelist of its own.
+    ...(st.tiles ? ['-map', '[st]', '-c:v', 'rawvideo', '-f', 'nut', `${outDir}/${TILES_FILE}`] : []),
   ];
 }
 
@@ -114,6 +125,6 @@ export function encodeArgs(ffmpeg: string, spec: EncodeSpec): string[] {
     '-adaptation_sets', spec.audio ? 'id=0,streams=v id=1,streams=a' : 'id=0,streams=v',
     '-init_seg_name', SEG.init, '-media_seg_name', SEG.media,
     `${spec.outDir}/${SEG.mpd}`,
-    ...(spec.stills ? stillOutputs(spec.outDir) : []),
+    ...(spec.stills ? stillOutputs(spec.outDir, spec.stills) : []),
   ];
 }

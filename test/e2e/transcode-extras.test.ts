@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, closeSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startLiveDownload } from '../../src/media/download';
+import { planLadder, type Ladder, type Plan } from '../../src/media/ladder';
+import { locateFfmpeg } from '../../src/media/locate';
+import { probeFile } from '../../src/media/probe';
+import type { MediaInfo } from '../../src/media/probe-parse';
+import { transcode, type TranscodeResult } from '../../src/media/transcode';
+import { makeClip } from './transcode-helpers';
+
+// Post-encode outputs made beside the encode (issue 21 goal 3): sprite tiles from the encode's own decode and the
+// download remuxed from the segments while they are written. Same files, sizes and meaning as before.
+const tools = locateFfmpeg()!;
+const ladder: Ladder = {
+  segment_s: 2, keyframe_s: 1, max_fps: 30, x264_preset: 'ultrafast', audio: { bitrate_k: 96, channels: 2, sample_rate: 48000 },
+  renditions: [{ name: '180p', height: 180, video_k: 300 }, { name: '144p', height: 144, video_k: 150 }],
+};
+let tmp: string, work: string, info: MediaInfo, plan: Plan, res: TranscodeResult;
+
+async function probeJson(file: string, entries: string): Promise<any> {
+  const p = Bun.spawn([tools.ffprobe, '-v', 'error', '-count_packets', '-show_entries', entries, '-of', 'json', file], { stdout: 'pipe', stderr: 'ignore' });
+  return JSON.parse(await new Response(p.stdout).text());
+}
+
+/** Top-level MP4 box types in file order. */
+function boxes(file: string): string[] {
+  const fd = openSync(file, 'r');
+  const out: string[] = [];
+  try {
+    const h = Buffer.alloc(16);
+    for (let pos = 0; ;) {
+      if (readSync(fd, h, 0, 16, pos) < 8) break;
+      let size = h.readUInt32BE(0);
+      if (size === 1) size = Number(h.readBigUInt64BE(8));
+      out.push(h.toString('latin1', 4, 8));
+      if (size < 8) break;
+      pos += size;
+    }
+  } finally { closeSync(fd); }
+  return out;
+}
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'vs-extras-'));
+  const src = await makeClip(join(tmp, 'in.mp4'), { seconds: 9 });
+  const i = await probeFile(tools.ffprobe, src);
+  if ('error' in i) throw new Error(i.error);
+  info = i;
+  const p = planLadder(ladder, info.video!);
+  if ('error' in p) throw new Error(p.error);
+  plan = p;
+  work = join(tmp, 'work');
+  mkdirSync(work);
+  res = await transcode({ tools, source: src, workDir: work, info, plan, encoder: 'libx264' });
+}, 120_000);
+afterAll(() => { rmSync(tmp, { recursive: true, force: true }); });
+
+test('sprite sheet: every tile, at the tile size, laid out as thumbs.vtt says', async () => {
+  // 9 s at a tile every 2 s: 5 tiles in one row of 160x90.
+  expect(res.thumb).toEqual({ w: 160, h: 90, intervalS: 2 });
+  const s = await probeJson(join(work, 'sprite.jpg'), 'stream=width,height,codec_name');
+  expect(s.streams[0]).toMatchObject({ codec_name: 'mjpeg', width: 800, height: 90 });
+  const cues = readFileSync(join(work, 'thumbs.vtt'), 'utf8').split('\n').filter((l) => l.startsWith('sprite.jpg#xywh='));
+  expect(cues).toEqual([0, 1, 2, 3, 4].map((i) => `sprite.jpg#xywh=${i * 160},0,160,90`));
+  // The tiles are not blank: the sheet's JPEG carries picture detail in every tile (testsrc2 is colourful everywhere).
+  expect(readFileSync(join(work, 'sprite.jpg')).length).toBeGreaterThan(5_000);
+});
+
+test('download: top rendition and audio, every packet, index up front; no work files left', async () => {
+  const d = await probeJson(join(work, 'download.mp4'), 'stream=codec_name,nb_read_packets,duration');
+  expect(d.streams.map((x: any) => x.codec_name)).toEqual(['h264', 'aac']);
+  expect(Number(d.streams[0].nb_read_packets)).toBe(Math.round(9 * plan.fps));
+  expect(Math.abs(Number(d.streams[1].duration) - 9)).toBeLessThan(0.1);
+  const b = boxes(join(work, 'download.mp4'));
+  expect(b.indexOf('moov')).toBeGreaterThanOrEqual(0);
+  expect(b.indexOf('moov')).toBeLessThan(b.indexOf('mdat'));
+  expect(readdirSync(work).filter((f) => f.startsWith('.'))).toEqual([]);
+  for (const f of ['poster.jpg', 'poster.webp', 'thumbs.vtt', 'master.m3u8', 'manifest.mpd']) expect(readdirSync(work)).toContain(f);
+});
+
+test('live download: a playlist naming a segment that is not there fails finish() (the packager then remuxes from files)', async () => {
+  const dir = join(tmp, 'broken');
+  mkdirSync(dir);
+  copyFileSync(join(work, 'init_0.m4s'), join(dir, 'init_0.m4s'));
+  writeFileSync(join(dir, 'media_0.m3u8'), '#EXTM3U\n#EXTINF:2.0,\nseg_0_00001.m4s\n');
+  const dl = startLiveDownload({ ffmpeg: tools.ffmpeg, dir, videoRep: 0, audioRep: null, out: join(dir, 'd.mp4'), everyMs: 20 });
+  await expect(dl.finish()).rejects.toThrow();
+});
