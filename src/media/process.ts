@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { Writable } from 'node:stream';
 
 /** Options for one supervised tool process (ffmpeg, ffprobe). */
 export interface RunOptions {
@@ -24,8 +23,6 @@ export interface RunOptions {
    * when installed). Default true: an orphaned ffmpeg must not keep writing after a crash.
    */
   dieWithParent?: boolean;
-  /** Pipes the caller writes the tool's input into: the first is its stdin (`pipe:0`), the next fd 3, 4... (`pipe:3`). */
-  inputs?: number;
 }
 
 /** How a run ended. */
@@ -46,11 +43,7 @@ function killGroup(c: ChildProcess, sig: NodeJS.Signals): void {
 }
 
 /** A running tool process: wait for it, or stop it (SIGTERM to the group, SIGKILL after a grace period). */
-export interface Running {
-  pid: number; done: Promise<RunResult>; stop(graceMs?: number): Promise<RunResult>; stderrTail(): string[];
-  /** The input pipes asked for with `inputs` (stdin first), in order. */
-  inputs: Writable[];
-}
+export interface Running { pid: number; done: Promise<RunResult>; stop(graceMs?: number): Promise<RunResult>; stderrTail(): string[] }
 
 /**
  * Spawns a tool with an argv array (never a shell) in its own process group (`detached` = setsid), stdin closed,
@@ -59,12 +52,7 @@ export interface Running {
 export function runTool(argv0: string[], o: RunOptions = {}): Running {
   // setpriv execs the tool in place (same pid), with SIGKILL as its parent-death signal.
   const argv = o.dieWithParent !== false && SETPRIV ? [SETPRIV, '--pdeathsig', 'KILL', '--', ...argv0] : argv0;
-  const nIn = o.inputs ?? 0;
-  const stdio: ('ignore' | 'pipe')[] = [nIn > 0 ? 'pipe' : 'ignore', 'pipe', 'pipe', ...Array.from({ length: Math.max(0, nIn - 1) }, () => 'pipe' as const)];
-  const child = spawn(argv[0], argv.slice(1), { cwd: o.cwd, env: o.env ?? (process.env as Record<string, string>), detached: true, stdio });
-  const inputs = nIn > 0 ? [child.stdio[0], ...child.stdio.slice(3)] as Writable[] : [];
-  // A tool that exits before reading all its input makes writes fail with EPIPE: the caller sees it in `done`.
-  for (const w of inputs) w.on('error', () => {});
+  const child = spawn(argv[0], argv.slice(1), { cwd: o.cwd, env: o.env ?? (process.env as Record<string, string>), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   live.add(child);
   const ring: string[] = [];
   const keep = o.stderrLines ?? 60;
@@ -106,7 +94,7 @@ export function runTool(argv0: string[], o: RunOptions = {}): Running {
   });
   return {
     pid: child.pid ?? -1,
-    done, inputs,
+    done,
     stderrTail: () => [...ring],
     async stop(graceMs = 3000) {
       killGroup(child, 'SIGTERM');

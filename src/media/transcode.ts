@@ -2,7 +2,6 @@ import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { encodeArgs, SEG, TILES_FILE, type Stills } from './args/encode';
 import { downloadArgs, posterArgs, spriteArgs, spriteFromTilesArgs } from './args/images';
-import { startLiveDownload, type LiveDownload } from './download';
 import type { H264Encoder } from './encoders';
 import { MediaError } from './errors';
 import { joinRepresentation } from './fmp4';
@@ -52,7 +51,7 @@ function clearDir(dir: string): void {
   for (const f of readdirSync(dir)) rmSync(join(dir, f), { recursive: true, force: true });
 }
 
-async function encodeOnce(o: TranscodeOptions, encoder: H264Encoder): Promise<{ r: RunResult; download: LiveDownload }> {
+async function encodeOnce(o: TranscodeOptions, encoder: H264Encoder): Promise<RunResult> {
   const started = Date.now();
   let st: ProgressState = { outTimeS: 0, speed: null, ended: false };
   const n = o.plan.renditions.length;
@@ -66,8 +65,6 @@ async function encodeOnce(o: TranscodeOptions, encoder: H264Encoder): Promise<{ 
     o.onFirstPlayable?.();
   }, 250);
   const args = encodeArgs(o.tools.ffmpeg, { source: o.source, outDir: o.workDir, plan: o.plan, encoder, audio: !!o.info.audio, stills: stillsOf(o).stills });
-  // The progressive download is remuxed from the segments while they are written (see startLiveDownload).
-  const download = startLiveDownload({ ffmpeg: o.tools.ffmpeg, dir: o.workDir, videoRep: 0, audioRep: o.info.audio ? n : null, out: join(o.workDir, DOWNLOAD), signal: o.signal });
   const r = await runTool(args, {
     signal: o.signal, stallMs: o.stallMs ?? 60_000,
     onStdoutLine: (l) => {
@@ -78,8 +75,7 @@ async function encodeOnce(o: TranscodeOptions, encoder: H264Encoder): Promise<{ 
   }).done;
   clearInterval(watch);
   if (r.code === 0 && !firstSent) { firstSent = true; o.onFirstPlayable?.(); }
-  if (r.code !== 0) await download.stop();
-  return { r, download };
+  return r;
 }
 
 /** Encodes the ladder in one ffmpeg run (GPU encoder falls back to libx264 on failure), then packages extras. */
@@ -87,17 +83,17 @@ export async function transcode(o: TranscodeOptions): Promise<TranscodeResult> {
   o.onStage?.('encoding');
   let encoder = o.encoder;
   let fallbackFrom: H264Encoder | null = null;
-  let { r, download } = await encodeOnce(o, encoder);
+  let r = await encodeOnce(o, encoder);
   if (r.code !== 0 && !r.aborted && encoder !== 'libx264') {
     fallbackFrom = encoder;
     o.onFallback?.(encoder, readable(r.stderrTail));
     clearDir(o.workDir);
     encoder = 'libx264';
-    ({ r, download } = await encodeOnce(o, encoder));
+    r = await encodeOnce(o, encoder);
   }
   if (r.code !== 0) throw failure('encoding', r);
   o.onStage?.('packaging');
-  return { ...(await packageExtras(o, download)), encoder, fallbackFrom };
+  return { ...(await packageExtras(o)), encoder, fallbackFrom };
 }
 
 async function step(o: TranscodeOptions, what: string, argv: string[], pct: number): Promise<void> {
@@ -120,29 +116,25 @@ function stillsOf(o: Pick<TranscodeOptions, 'plan' | 'info'>): { stills: Stills;
 }
 
 /**
- * After the encode: the download remux started beside it gets its last segments and moves its index first (or,
- * when it failed, is redone from the joined top rendition and audio); the sprite sheet is laid out from the tiles
- * the encode wrote (or cut from the lowest rendition when they are missing); the thumbnail track; playlists
- * finished as VOD. The poster came out of the encode's own decode; when it could not be written there it is cut
- * here from our top rendition.
+ * After the encode: playlists finished as VOD; the progressive download (remuxed from the joined top rendition and
+ * audio) and the sprite sheet (laid out from the tiles the encode wrote, or cut from the lowest rendition when they
+ * are missing) in parallel; the thumbnail track. The poster came out of the encode's own decode; when it could not
+ * be written there it is cut here from our top rendition.
  */
-async function packageExtras(o: TranscodeOptions, download: LiveDownload): Promise<Omit<TranscodeResult, 'encoder' | 'fallbackFrom'>> {
+async function packageExtras(o: TranscodeOptions): Promise<Omit<TranscodeResult, 'encoder' | 'fallbackFrom'>> {
   const dir = o.workDir, ff = o.tools.ffmpeg, n = o.plan.renditions.length, audio = !!o.info.audio;
   const { stills, sprite, layout } = stillsOf(o);
   const tmpV = join(dir, '.top-video.mp4'), tmpA = join(dir, '.audio.mp4'), tmpLo = join(dir, '.low-video.mp4'), tiles = join(dir, TILES_FILE);
   let topJoined: Promise<void> | null = null;
   const joinTop = () => (topJoined ??= joinRepresentation(dir, 0, tmpV));
   const steps: Promise<void>[] = [
-    download.finish().catch(async () => {
-      await Promise.all([joinTop(), audio ? joinRepresentation(dir, n, tmpA) : null]);
-      await step(o, 'download remux', downloadArgs(ff, tmpV, audio ? tmpA : null, join(dir, DOWNLOAD)), 98);
-    }).then(() => o.onProgress?.(98, null)),
+    Promise.all([joinTop(), audio ? joinRepresentation(dir, n, tmpA) : null])
+      .then(() => step(o, 'download remux', downloadArgs(ff, tmpV, audio ? tmpA : null, join(dir, DOWNLOAD)), 98)),
   ];
   if (!existsSync(join(dir, 'poster.jpg')) || !existsSync(join(dir, 'poster.webp'))) steps.push(joinTop().then(() => step(o, 'poster', posterArgs(ff, tmpV, 0, dir, stills.posterWidth), 98)));
   if (existsSync(tiles)) steps.push(step(o, 'sprite', spriteFromTilesArgs(ff, tiles, join(dir, 'sprite.jpg'), sprite), 99));
   else steps.push((n > 1 ? joinRepresentation(dir, n - 1, tmpLo) : joinTop()).then(() => step(o, 'sprite', spriteArgs(ff, n > 1 ? tmpLo : tmpV, join(dir, 'sprite.jpg'), sprite), 99)));
   await Promise.all(steps);
-  // Playlists last: the download's feeders read them until their final pass.
   const master = join(dir, SEG.master);
   writeFileSync(master, finishMaster(readFileSync(master, 'utf8')));
   for (let i = 0; i < n + (audio ? 1 : 0); i++) {

@@ -1,7 +1,6 @@
 import { expect, test } from 'bun:test';
 import { encodeArgs, ladderFilter, TILES_FILE } from '../../src/media/args/encode';
-import { downloadFromPipesArgs, spriteFromTilesArgs } from '../../src/media/args/images';
-import { listedSegments } from '../../src/media/download';
+import { spriteFromTilesArgs } from '../../src/media/args/images';
 import { planLadder, type Ladder } from '../../src/media/ladder';
 
 const ladder: Ladder = {
@@ -29,19 +28,8 @@ test('encode argv with stills: tiles written raw into the NUT work file after th
   );
 });
 
-test('sprite from tiles and download from pipes argv golden; inputs whitelisted', () => {
+test('sprite from tiles argv golden; input whitelisted', () => {
   expect(spriteFromTilesArgs('ff', '/o/.tiles.nut', '/o/sprite.jpg', { cols: 10, rows: 3 }).join(' ')).toBe(
     'ff -nostdin -hide_banner -loglevel error -y -protocol_whitelist file -format_whitelist nut -f nut -i /o/.tiles.nut -vf tile=10x3 -frames:v 1 -q:v 5 -update 1 /o/sprite.jpg',
   );
-  const pipeIn = (fd: number) => `-protocol_whitelist pipe -format_whitelist mov,mp4,m4a,3gp,3g2,mj2 -thread_queue_size 1024 -f mp4 -i pipe:${fd}`;
-  expect(downloadFromPipesArgs('ff', true, '/o/d.mp4').join(' ')).toBe(
-    `ff -nostdin -hide_banner -loglevel error -y ${pipeIn(0)} ${pipeIn(3)} -map 0:v:0 -map 1:a:0 -c copy -movflags +faststart -f mp4 /o/d.mp4`,
-  );
-  expect(downloadFromPipesArgs('ff', false, '/d').join(' ')).toBe(`ff -nostdin -hide_banner -loglevel error -y ${pipeIn(0)} -map 0:v:0 -c copy -movflags +faststart -f mp4 /d`);
-});
-
-test('listed segments: only this representation\'s segment names, in playlist order', () => {
-  const pl = '#EXTM3U\n#EXT-X-MAP:URI="init_0.m4s"\n#EXTINF:4.0,\nseg_0_00001.m4s\n#EXTINF:4.0,\nseg_0_00002.m4s\r\n../../etc/passwd\nseg_1_00001.m4s\nseg_0_x.m4s\n';
-  expect(listedSegments(pl, 0)).toEqual(['seg_0_00001.m4s', 'seg_0_00002.m4s']);
-  expect(listedSegments('', 0)).toEqual([]);
 });

@@ -47,19 +47,3 @@ export function downloadArgs(ffmpeg: string, video: string, audio: string | null
   ];
 }
 
-/**
- * Pure: the same remux as downloadArgs with the video fMP4 read from stdin (`pipe:0`) and the audio fMP4 from fd 3
- * (`pipe:3`), written to by us while the encode runs (startLiveDownload).
- */
-export function downloadFromPipesArgs(ffmpeg: string, audio: boolean, outFile: string): string[] {
-  // pipe only, MP4 demuxer only: the bytes are our own segments; nothing is probed (-f).
-  // -thread_queue_size: with two inputs ffmpeg reads each in its own thread and sleeps whenever the next input's
-  // queue is empty; a deep queue lets the tail after the encode go through in one pass (0.5 s instead of 1-3 s).
-  const pipeIn = (fd: number) => ['-protocol_whitelist', 'pipe', '-format_whitelist', 'mov,mp4,m4a,3gp,3g2,mj2', '-thread_queue_size', '1024', '-f', 'mp4', '-i', `pipe:${fd}`];
-  return [
-    ffmpeg, ...ffmpegHead(), ...pipeIn(0), ...(audio ? pipeIn(3) : []),
-    '-map', '0:v:0', ...(audio ? ['-map', '1:a:0'] : []),
-    // Stream copy: no re-encode; +faststart moves the moov atom first so playback starts before the download ends.
-    '-c', 'copy', '-movflags', '+faststart', '-f', 'mp4', outFile,
-  ];
-}
