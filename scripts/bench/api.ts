@@ -5,7 +5,8 @@
  * studio session cookie (target: within 10 % of the API-key path); and the sign-in cost (argon2id) in ms.
  * The appliance's per-key rate limit is raised for this run (config file) so the figures measure the kernel.
  * Also CPU time per request of each server (its processes' user+system time over a round / requests answered), which
- * a busy shared box disturbs far less than throughput. --workers sets VS_DELIVERY_WORKERS (default 1: the API kernel
+ * a busy shared box disturbs far less than throughput. A second bare server that reads the URL and the Host and
+ * Authorization headers before answering gives the runtime's floor for any authenticated route in the same run. --workers sets VS_DELIVERY_WORKERS (default 1: the API kernel
  * alone; with more, API requests on a worker's connections take one more hop to the main process).
  * Usage: bun scripts/bench/api.ts [--seconds 8] [--rounds 3] [--connections 64] [--workers 1]
  */
@@ -60,21 +61,39 @@ const baseSrc = join(dir, 'base.ts');
 writeFileSync(baseSrc, `const body = ${JSON.stringify(body)};
 const s = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response(body, { headers: { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-request-id': crypto.randomUUID() } }) });
 console.log('listening on 127.0.0.1:' + s.port);`);
-const base = Bun.spawn(['bun', baseSrc], { stdout: 'pipe' });
-const reader = base.stdout.getReader();
-let line = '';
-while (!/:\d+/.test(line)) line += new TextDecoder().decode((await reader.read()).value);
-const baseUrl = `http://127.0.0.1:${/:(\d+)/.exec(line)![1]}`;
+// Second baseline, the runtime's floor for any authenticated route: the same bare server, but it reads what every such
+// route must read before it can answer (the URL, the Host and Authorization headers: Bun builds the Headers object
+// and the URL string on first access).
+const floorSrc = join(dir, 'floor.ts');
+writeFileSync(floorSrc, `const body = ${JSON.stringify(body)};
+const s = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (r) => {
+  const url = r.url, host = r.headers.get('host'), auth = r.headers.get('authorization');
+  if (!auth || !host || !url.includes('/v1/me')) return new Response(null, { status: 401 });
+  return new Response(body, { headers: { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-request-id': crypto.randomUUID() } });
+} });
+console.log('listening on 127.0.0.1:' + s.port);`);
+/** Starts a bare server script and returns it with its URL. */
+async function startBare(src: string): Promise<{ p: ReturnType<typeof Bun.spawn>; url: string }> {
+  const p = Bun.spawn(['bun', src], { stdout: 'pipe' });
+  const reader = (p.stdout as ReadableStream<Uint8Array>).getReader();
+  let line = '';
+  while (!/:\d+/.test(line)) line += new TextDecoder().decode((await reader.read()).value);
+  return { p, url: `http://127.0.0.1:${/:(\d+)/.exec(line)![1]}` };
+}
+const bare = await startBare(baseSrc), floor = await startBare(floorSrc);
+const base = bare.p, baseUrl = bare.url;
 
 try {
   await wrk(`${app.url}/v1/me`, { connections, seconds: 2, headers }); // warm-up
   await wrk(`${baseUrl}/v1/me`, { connections, seconds: 2, headers });
+  await wrk(`${floor.url}/v1/me`, { connections, seconds: 2, headers });
   await wrk(`${app.url}/v1/me`, { connections, seconds: 2, headers: sessionHeaders });
-  const a: (WrkResult & { cpuUs: number })[] = [], b: (WrkResult & { cpuUs: number })[] = [], c: WrkResult[] = [];
+  const a: (WrkResult & { cpuUs: number })[] = [], b: (WrkResult & { cpuUs: number })[] = [], c: WrkResult[] = [], f: (WrkResult & { cpuUs: number })[] = [];
   for (let i = 0; i < rounds; i++) {
     b.push(await measured(`${baseUrl}/v1/me`, base.pid, { connections, seconds, headers }));
     a.push(await measured(`${app.url}/v1/me`, app.proc.pid, { connections, seconds, headers }));
     c.push(await wrk(`${app.url}/v1/me`, { connections, seconds, headers: sessionHeaders }));
+    f.push(await measured(`${floor.url}/v1/me`, floor.p.pid, { connections, seconds, headers }));
   }
   const row = (name: string, r: WrkResult[]) => `${name.padEnd(22)} ${median(r.map((x) => x.rps)).toFixed(0).padStart(8)} req/s   p50 ${median(r.map((x) => x.p50ms)).toFixed(2)} ms   p99 ${median(r.map((x) => x.p99ms)).toFixed(2)} ms   non-2xx ${r.reduce((s, x) => s + x.non2xx, 0)}`;
   console.log(`GET /v1/me, ${connections} connections, ${rounds} x ${seconds} s rounds (median), VS_DELIVERY_WORKERS=${values.workers}`);
@@ -85,6 +104,9 @@ try {
   console.log(`per round appliance/baseline: ${a.map((x, i) => (x.rps / b[i].rps).toFixed(2)).join(' ')}`);
   const cpuA = median(a.map((x) => x.cpuUs)), cpuB = median(b.map((x) => x.cpuUs));
   console.log(`CPU per request: bare ${cpuB.toFixed(1)} us, appliance (${values.workers} proc) ${cpuA.toFixed(1)} us: CPU ratio bare/appliance ${(cpuB / cpuA).toFixed(2)} (the throughput ratio a single free core would give)`);
+  const cpuF = median(f.map((x) => x.cpuUs));
+  console.log(row('bare + URL/Host/Auth', f));
+  console.log(`runtime floor: bare that reads URL, Host and Authorization / bare ${(median(f.map((x) => x.rps)) / median(b.map((x) => x.rps))).toFixed(2)} (CPU ${cpuF.toFixed(1)} us); appliance / that floor ${(median(a.map((x) => x.rps)) / median(f.map((x) => x.rps))).toFixed(2)}, CPU floor/appliance ${(cpuF / cpuA).toFixed(2)}`);
   console.log(row('appliance, session', c));
   const sr = median(c.map((x) => x.rps)) / median(a.map((x) => x.rps));
   console.log(`session/key: throughput ${sr.toFixed(3)}, p99 ${median(c.map((x) => x.p99ms)).toFixed(2)} vs ${median(a.map((x) => x.p99ms)).toFixed(2)} ms (target: within 10 %)`);
@@ -93,5 +115,6 @@ try {
 } finally {
   app.kill();
   base.kill(9);
+  floor.p.kill(9);
   rmSync(dir, { recursive: true, force: true });
 }

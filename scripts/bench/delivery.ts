@@ -4,7 +4,8 @@
  * (Debian package) serving the same file from the same disk on loopback, in the same run (alternating rounds,
  * medians). The appliance runs with --workers serving processes (VS_DELIVERY_WORKERS, default 2: main + 1 delivery
  * worker); nginx with 1 and with 2 workers. Issue 21 target: >= 1.0x nginx with 2 workers, p99 within 1.2x of its.
- * Prints the stall monitor of every appliance process (VS_STALL_FILE).
+ * Prints the stall monitor of every appliance process (VS_STALL_FILE). Also in the same rounds: the runtime's floor,
+ * bare Bun.serve processes (as many as the appliance's) answering `new Response(Bun.file(path))` on one shared port.
  * With --origin-log: the same segment with the statistics origin log on vs off (VS_ORIGIN_LOG, appliance restarted
  * between rounds: on, off, on, ...), ratio of medians (issue 16 target >= 0.95).
  * Usage: bun scripts/bench/delivery.ts [--seconds 6] [--rounds 3] [--workers 2] [--origin-log]
@@ -79,11 +80,25 @@ const startNginx = async (workers: number, attempt = 0): Promise<{ p: ReturnType
 };
 const n1 = await startNginx(1);
 const n2 = await startNginx(2);
+// The runtime's floor: bare Bun.serve processes on one port (SO_REUSEPORT), each answering the file with Bun.file.
+const bareSrc = join(dir, 'bare.ts');
+writeFileSync(bareSrc, `const path = ${JSON.stringify(join(data, rel, 'seg_00001.m4s'))};
+const s = Bun.serve({ port: Number(process.env.PORT), hostname: '127.0.0.1', reusePort: true, fetch: () => new Response(Bun.file(path), { headers: { 'content-type': 'video/iso.segment' } }) });
+console.log('listening on ' + s.port);`);
+const bareProcs = await (async () => {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const ps = Array.from({ length: Number(workers) }, () => Bun.spawn(['bun', bareSrc], { env: { ...process.env, PORT: String(port) }, stdout: 'ignore', stderr: 'ignore' }));
+    for (let i = 0; i < 100; i++) { try { if ((await fetch(`http://127.0.0.1:${port}/`)).ok) return { ps, url: `http://127.0.0.1:${port}/seg_00001.m4s` }; } catch { /* not yet */ } await Bun.sleep(50); }
+    for (const p of ps) p.kill(9);
+  }
+  throw new Error('bare Bun.serve did not start');
+})();
 try {
   const o = { connections: 64, seconds };
-  for (const u of [segUrl, n1.url, n2.url]) await wrk(u, { ...o, seconds: 2 });
+  for (const u of [segUrl, n1.url, n2.url, bareProcs.url]) await wrk(u, { ...o, seconds: 2 });
   type R = WrkResult & { cpuUs: number };
-  const a: R[] = [], b: R[] = [], c: R[] = [];
+  const a: R[] = [], b: R[] = [], c: R[] = [], d: WrkResult[] = [];
   // How SO_REUSEPORT spread the appliance's connections (sampled mid-round) and its CPU between main and workers.
   const port = new URL(segUrl).port;
   const split: string[] = [];
@@ -99,6 +114,7 @@ try {
     for (const m of (await new Response(ss.stdout).text()).matchAll(/pid=(\d+)/g)) counts.set(m[1], (counts.get(m[1]) ?? 0) + 1);
     split.push([...counts].map(([pid, n]) => `${Number(pid) === app.proc.pid ? 'main' : `w${pid}`} ${n}`).join(' / '));
     c.push(await measured(n2.url, n2.p.pid, o));
+    d.push(await wrk(bareProcs.url, o));
   }
   const row = (name: string, r: WrkResult[]) => `${name.padEnd(30)} ${median(r.map((x) => x.rps)).toFixed(0).padStart(6)} req/s ${median(r.map((x) => x.mbps)).toFixed(0).padStart(6)} MB/s   p99 ${median(r.map((x) => x.p99ms)).toFixed(1)} ms   non-2xx ${r.reduce((s, x) => s + x.non2xx, 0)}   CPU ${median(r.map((x) => (x as R).cpuUs ?? NaN)).toFixed(0)} us/req`;
   console.log(`2 MB segment, 64 connections, ${rounds} x ${seconds} s rounds (median)`);
@@ -109,6 +125,8 @@ try {
   const r2 = median(a.map((x) => x.rps)) / median(c.map((x) => x.rps));
   const p99r = median(a.map((x) => x.p99ms)) / median(c.map((x) => x.p99ms));
   console.log(`ratio appliance/nginx(1 worker): ${r1.toFixed(2)}; vs nginx(2 workers): ${r2.toFixed(2)} (target >= 1.0); p99 vs nginx(2 workers): ${p99r.toFixed(2)}x (target <= 1.2)`);
+  console.log(row(`bare Bun.serve + Bun.file (${workers} proc)`, d));
+  console.log(`runtime floor: bare Bun/nginx(2 workers) ${(median(d.map((x) => x.rps)) / median(c.map((x) => x.rps))).toFixed(2)}; appliance/bare Bun ${(median(a.map((x) => x.rps)) / median(d.map((x) => x.rps))).toFixed(2)}`);
   console.log(`per round appliance/nginx(2 workers): ${a.map((x, i) => (x.rps / c[i].rps).toFixed(2)).join(' ')}`);
   console.log(`appliance connections per process (SO_REUSEPORT, mid-round): ${split.join('; ')}; main process CPU share ${(100 * mainCpu / Math.max(1e-9, allCpu)).toFixed(0)}%`);
   for (const l of stallFileLines(stallFile)) console.log(l);
@@ -130,6 +148,7 @@ try {
 } finally {
   app.kill();
   n1.p.kill('SIGTERM'); n2.p.kill('SIGTERM');
+  for (const p of bareProcs.ps) p.kill(9);
   await Promise.all([n1.p.exited, n2.p.exited]);
   rmSync(dir, { recursive: true, force: true });
 }
