@@ -51,11 +51,13 @@ export class FetchTooLargeError extends AppError {
   constructor(max: number) { super('payload_too_large', `remote body exceeds ${max} bytes`); }
 }
 
-function allowCidrs(list: string[] | undefined): Cidr[] {
+/** The operator's allowlist, parsed. */
+export function allowCidrs(list: string[] | undefined): Cidr[] {
   return (list ?? []).map((c) => parseCidr(c));
 }
 
-function shape(url: string, allow: Cidr[]): URL {
+/** The URL parsed and its shape checked (scheme, host spelling, IP literals, localhost); throws BlockedAddressError. */
+export function shape(url: string, allow: Cidr[]): URL {
   let u: URL;
   try { u = new URL(url); } catch { throw new BlockedAddressError('not a valid absolute URL'); }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new BlockedAddressError(`scheme ${u.protocol} not allowed; use http or https`);
@@ -79,7 +81,8 @@ export function checkUrlShape(url: string, allowlist?: string[]): void {
   shape(url, allowCidrs(allowlist));
 }
 
-async function resolveChecked(host: string, allow: Cidr[]): Promise<{ address: string; family: 4 | 6 }> {
+/** The address to connect to: `host` resolved, every answer checked against the private table (BlockedAddressError). */
+export async function resolveChecked(host: string, allow: Cidr[]): Promise<{ address: string; family: 4 | 6 }> {
   const literal = parseIp(host);
   if (literal) return { address: formatIp(literal), family: literal.v };
   let addrs: { address: string; family: number }[];
@@ -127,7 +130,8 @@ function send(u: URL, to: { address: string; family: 4 | 6 }, method: string, he
   });
 }
 
-function connectError(e: unknown, host: string): AppError {
+/** A transport failure as the AppError callers see (503 not_ready naming the host and the error code). */
+export function connectError(e: unknown, host: string): AppError {
   if (e instanceof AppError) return e;
   const code = (e as NodeJS.ErrnoException)?.code ?? (e as Error)?.name ?? 'error';
   return new AppError('not_ready', `could not fetch from ${host}: ${code}`);
@@ -180,7 +184,8 @@ export async function safeFetch(url: string, o: SafeFetchOptions): Promise<SafeR
   }
 }
 
-function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+/** `p`, or the signal's reason once it aborts first. */
+export function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
     const on = () => reject(signal.reason);
