@@ -20,7 +20,7 @@ describe('safeFetch connection reuse', () => {
     for (let i = 0; i < 20; i++) {
       const r = await safeFetch(`http://127.0.0.1:${a.port}/hook`, { ...opts, method: 'POST', body: `{"n":${i}}` });
       expect(r.status).toBe(200);
-      await r.body?.cancel(); // what the webhook sender does with a body it never reads
+      await r.body?.cancel(); // a caller that never reads the body (safeFetch users; webhook attempts now go through safeSend)
     }
     expect(seen.a.size).toBeLessThanOrEqual(2);
   });
