@@ -109,10 +109,9 @@ function stillsOf(o: Pick<TranscodeOptions, 'plan' | 'info'>): { stills: Stills;
   const tw = low.height > low.width ? 90 : 160;
   const th = Math.max(2, Math.round((tw * low.height) / low.width / 2) * 2);
   const layout = spriteLayout(dur);
-  return {
-    layout, sprite: { intervalS: layout.intervalS, w: tw, h: th, cols: layout.cols, rows: layout.rows },
-    stills: { posterAtS: Math.min(dur * 0.1, 10), posterWidth: Math.min(top.width, 1280) & ~1, tiles: { intervalS: layout.intervalS, w: tw, h: th } },
-  };
+  const sprite = { intervalS: layout.intervalS, w: tw, h: th, cols: layout.cols, rows: layout.rows };
+  // The encode's tiles are the sheet's tiles: one interval and size for both.
+  return { layout, sprite, stills: { posterAtS: Math.min(dur * 0.1, 10), posterWidth: Math.min(top.width, 1280) & ~1, tiles: sprite } };
 }
 
 /**

@@ -46,4 +46,3 @@ export function downloadArgs(ffmpeg: string, video: string, audio: string | null
     '-c', 'copy', '-movflags', '+faststart', '-f', 'mp4', outFile,
   ];
 }
-
