@@ -137,16 +137,24 @@ export function connectError(e: unknown, host: string): AppError {
   return new AppError('not_ready', `could not fetch from ${host}: ${code}`);
 }
 
+/**
+ * The signal of one whole exchange: aborted by FetchTimeoutError after `timeoutMs`, or with the caller's reason when
+ * `outer` aborts; `done()` clears the timer and the listener.
+ */
+export function exchangeDeadline(timeoutMs: number, outer?: AbortSignal): { signal: AbortSignal; done(): void } {
+  const ac = new AbortController();
+  const timer = setTimeout(() => ac.abort(new FetchTimeoutError(timeoutMs)), timeoutMs);
+  const onOuter = () => ac.abort(outer?.reason ?? new AppError('not_ready', 'request cancelled'));
+  if (outer?.aborted) onOuter(); else outer?.addEventListener('abort', onOuter, { once: true });
+  return { signal: ac.signal, done: () => { clearTimeout(timer); outer?.removeEventListener('abort', onOuter); } };
+}
+
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** Fetches a customer-supplied URL safely (see the file comment); throws BlockedAddressError for refused URLs. */
 export async function safeFetch(url: string, o: SafeFetchOptions): Promise<SafeResponse> {
   const allow = allowCidrs(o.allowlist);
-  const ac = new AbortController();
-  const timer = setTimeout(() => ac.abort(new FetchTimeoutError(o.timeoutMs)), o.timeoutMs);
-  const onOuter = () => ac.abort(o.signal?.reason ?? new AppError('not_ready', 'request cancelled'));
-  if (o.signal?.aborted) onOuter(); else o.signal?.addEventListener('abort', onOuter, { once: true });
-  const done = () => { clearTimeout(timer); o.signal?.removeEventListener('abort', onOuter); };
+  const { signal, done } = exchangeDeadline(o.timeoutMs, o.signal);
   let method = (o.method ?? 'GET').toUpperCase();
   let body = o.body;
   let headers: Record<string, string> = { 'user-agent': 'ViewStream/1', 'accept-encoding': 'identity' };
@@ -155,8 +163,8 @@ export async function safeFetch(url: string, o: SafeFetchOptions): Promise<SafeR
   try {
     for (let hop = 0; ; hop++) {
       const u = shape(current, allow);
-      const to = await raceAbort(resolveChecked(u.hostname, allow), ac.signal);
-      const res = await send(u, to, method, headers, body, ac.signal, o.idleTimeoutMs ?? o.timeoutMs).catch((e) => { throw connectError(e, u.host); });
+      const to = await raceAbort(resolveChecked(u.hostname, allow), signal);
+      const res = await send(u, to, method, headers, body, signal, o.idleTimeoutMs ?? o.timeoutMs).catch((e) => { throw connectError(e, u.host); });
       const status = res.statusCode ?? 0;
       const loc = res.headers.location;
       if (REDIRECTS.has(status) && loc && o.maxRedirects > 0) {
@@ -176,7 +184,7 @@ export async function safeFetch(url: string, o: SafeFetchOptions): Promise<SafeR
       }
       const declared = Number(res.headers['content-length'] ?? NaN);
       if (Number.isFinite(declared) && declared > o.maxBytes) { res.destroy(); throw new FetchTooLargeError(o.maxBytes); }
-      return responseBody(res, current, o.maxBytes, method === 'HEAD', done, () => new FetchTooLargeError(o.maxBytes), ac.signal);
+      return responseBody(res, current, o.maxBytes, method === 'HEAD', done, () => new FetchTooLargeError(o.maxBytes), signal);
     }
   } catch (e) {
     done();

@@ -11,7 +11,7 @@
  */
 import { AppError } from '../errors';
 import { parseIp } from './ip';
-import { allowCidrs, connectError, raceAbort, resolveChecked, shape, FetchTimeoutError } from './safe-fetch';
+import { allowCidrs, connectError, exchangeDeadline, raceAbort, resolveChecked, shape } from './safe-fetch';
 
 /** Options of one status-only request. */
 export interface SafeSendOptions {
@@ -31,13 +31,10 @@ export interface SafeSendOptions {
 export async function safeSend(url: string, o: SafeSendOptions): Promise<{ status: number }> {
   const allow = allowCidrs(o.allowlist);
   const u = shape(url, allow);
-  const ac = new AbortController();
-  const timer = setTimeout(() => ac.abort(new FetchTimeoutError(o.timeoutMs)), o.timeoutMs);
-  const onOuter = () => ac.abort(o.signal?.reason ?? new AppError('not_ready', 'request cancelled'));
-  if (o.signal?.aborted) onOuter(); else o.signal?.addEventListener('abort', onOuter, { once: true });
+  const { signal, done } = exchangeDeadline(o.timeoutMs, o.signal);
   try {
     const host = u.hostname.replace(/^\[|\]$/g, '');
-    const to = await raceAbort(resolveChecked(u.hostname, allow), ac.signal);
+    const to = await raceAbort(resolveChecked(u.hostname, allow), signal);
     const headers: Record<string, string> = { 'user-agent': 'ViewStream/1', 'accept-encoding': 'identity' };
     for (const k in o.headers) headers[k.toLowerCase()] = o.headers[k];
     headers.host = u.host; // the name (and port) the URL gave, never the address
@@ -47,13 +44,13 @@ export async function safeSend(url: string, o: SafeSendOptions): Promise<{ statu
     const addr = to.family === 6 ? `[${to.address}]` : to.address;
     const target = `${u.protocol}//${addr}${u.port ? `:${u.port}` : ''}${u.pathname}${u.search}`;
     const init: RequestInit & { tls?: { serverName: string }; decompress?: boolean } = {
-      method: (o.method ?? 'GET').toUpperCase(), headers, body: o.body as BodyInit | undefined, redirect: 'manual', decompress: false, signal: ac.signal,
+      method: (o.method ?? 'GET').toUpperCase(), headers, body: o.body as BodyInit | undefined, redirect: 'manual', decompress: false, signal,
     };
     // TLS: SNI and certificate verification use the host name; an IP-literal URL verifies against that IP.
     if (u.protocol === 'https:' && !parseIp(u.hostname)) init.tls = { serverName: host };
     let res: Response;
     try { res = await fetch(target, init); } catch (e) {
-      throw ac.signal.aborted && ac.signal.reason instanceof AppError ? ac.signal.reason : connectError(e, u.host);
+      throw signal.aborted && signal.reason instanceof AppError ? signal.reason : connectError(e, u.host);
     }
     const status = res.status;
     // No body stream is made unless needed (Bun builds it on first access of `res.body`).
@@ -63,7 +60,6 @@ export async function safeSend(url: string, o: SafeSendOptions): Promise<{ statu
     else await res.body?.cancel().catch(() => {});
     return { status };
   } finally {
-    clearTimeout(timer);
-    o.signal?.removeEventListener('abort', onOuter);
+    done();
   }
 }
