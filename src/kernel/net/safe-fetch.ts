@@ -149,6 +149,13 @@ export function exchangeDeadline(timeoutMs: number, outer?: AbortSignal): { sign
   return { signal: ac.signal, done: () => { clearTimeout(timer); outer?.removeEventListener('abort', onOuter); } };
 }
 
+/** The headers every outgoing request starts from (our user agent, no compression), then the caller's, lower-cased. */
+export function outgoingHeaders(given: Record<string, string> | undefined): Record<string, string> {
+  const headers: Record<string, string> = { 'user-agent': 'ViewStream/1', 'accept-encoding': 'identity' };
+  for (const [k, v] of Object.entries(given ?? {})) headers[k.toLowerCase()] = v;
+  return headers;
+}
+
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** Fetches a customer-supplied URL safely (see the file comment); throws BlockedAddressError for refused URLs. */
@@ -157,8 +164,7 @@ export async function safeFetch(url: string, o: SafeFetchOptions): Promise<SafeR
   const { signal, done } = exchangeDeadline(o.timeoutMs, o.signal);
   let method = (o.method ?? 'GET').toUpperCase();
   let body = o.body;
-  let headers: Record<string, string> = { 'user-agent': 'ViewStream/1', 'accept-encoding': 'identity' };
-  for (const [k, v] of Object.entries(o.headers ?? {})) headers[k.toLowerCase()] = v;
+  let headers = outgoingHeaders(o.headers);
   let current = url;
   try {
     for (let hop = 0; ; hop++) {

@@ -11,7 +11,7 @@
  */
 import { AppError } from '../errors';
 import { parseIp } from './ip';
-import { allowCidrs, connectError, exchangeDeadline, raceAbort, resolveChecked, shape } from './safe-fetch';
+import { allowCidrs, connectError, exchangeDeadline, outgoingHeaders, raceAbort, resolveChecked, shape } from './safe-fetch';
 
 /** Options of one status-only request. */
 export interface SafeSendOptions {
@@ -35,8 +35,7 @@ export async function safeSend(url: string, o: SafeSendOptions): Promise<{ statu
   try {
     const host = u.hostname.replace(/^\[|\]$/g, '');
     const to = await raceAbort(resolveChecked(u.hostname, allow), signal);
-    const headers: Record<string, string> = { 'user-agent': 'ViewStream/1', 'accept-encoding': 'identity' };
-    for (const k in o.headers) headers[k.toLowerCase()] = o.headers[k];
+    const headers = outgoingHeaders(o.headers);
     headers.host = u.host; // the name (and port) the URL gave, never the address
     if (u.username && !headers.authorization) {
       headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64')}`;
