@@ -98,7 +98,7 @@ try {
   const o = { connections: 64, seconds };
   for (const u of [segUrl, n1.url, n2.url, bareProcs.url]) await wrk(u, { ...o, seconds: 2 });
   type R = WrkResult & { cpuUs: number };
-  const a: R[] = [], b: R[] = [], c: R[] = [], d: WrkResult[] = [];
+  const a: R[] = [], b: R[] = [], c: R[] = [], d: R[] = [];
   // How SO_REUSEPORT spread the appliance's connections (sampled mid-round) and its CPU between main and workers.
   const port = new URL(segUrl).port;
   const split: string[] = [];
@@ -114,7 +114,10 @@ try {
     for (const m of (await new Response(ss.stdout).text()).matchAll(/pid=(\d+)/g)) counts.set(m[1], (counts.get(m[1]) ?? 0) + 1);
     split.push([...counts].map(([pid, n]) => `${Number(pid) === app.proc.pid ? 'main' : `w${pid}`} ${n}`).join(' / '));
     c.push(await measured(n2.url, n2.p.pid, o));
-    d.push(await wrk(bareProcs.url, o));
+    // The bare processes are siblings (no common parent of theirs): their CPU summed around the same wrk run.
+    const bc0 = bareProcs.ps.reduce((t, p) => t + cpuSeconds(p.pid), 0);
+    const br = await wrk(bareProcs.url, o);
+    d.push({ ...br, cpuUs: ((bareProcs.ps.reduce((t, p) => t + cpuSeconds(p.pid), 0) - bc0) * 1e6) / Math.max(1, br.rps * seconds) } as R);
   }
   const row = (name: string, r: WrkResult[]) => `${name.padEnd(30)} ${median(r.map((x) => x.rps)).toFixed(0).padStart(6)} req/s ${median(r.map((x) => x.mbps)).toFixed(0).padStart(6)} MB/s   p99 ${median(r.map((x) => x.p99ms)).toFixed(1)} ms   non-2xx ${r.reduce((s, x) => s + x.non2xx, 0)}   CPU ${median(r.map((x) => (x as R).cpuUs ?? NaN)).toFixed(0)} us/req`;
   console.log(`2 MB segment, 64 connections, ${rounds} x ${seconds} s rounds (median)`);
@@ -126,7 +129,8 @@ try {
   const p99r = median(a.map((x) => x.p99ms)) / median(c.map((x) => x.p99ms));
   console.log(`ratio appliance/nginx(1 worker): ${r1.toFixed(2)}; vs nginx(2 workers): ${r2.toFixed(2)} (target >= 1.0); p99 vs nginx(2 workers): ${p99r.toFixed(2)}x (target <= 1.2)`);
   console.log(row(`bare Bun.serve + Bun.file (${workers} proc)`, d));
-  console.log(`runtime floor: bare Bun/nginx(2 workers) ${(median(d.map((x) => x.rps)) / median(c.map((x) => x.rps))).toFixed(2)}; appliance/bare Bun ${(median(a.map((x) => x.rps)) / median(d.map((x) => x.rps))).toFixed(2)}`);
+  const cpu = (r: R[]) => median(r.map((x) => x.cpuUs));
+  console.log(`runtime floor: bare Bun/nginx(2 workers) ${(median(d.map((x) => x.rps)) / median(c.map((x) => x.rps))).toFixed(2)}; appliance/bare Bun ${(median(a.map((x) => x.rps)) / median(d.map((x) => x.rps))).toFixed(2)}; CPU per request over nginx(2 workers): bare Bun ${(cpu(d) / cpu(c)).toFixed(2)}x, appliance ${(cpu(a) / cpu(c)).toFixed(2)}x`);
   console.log(`per round appliance/nginx(2 workers): ${a.map((x, i) => (x.rps / c[i].rps).toFixed(2)).join(' ')}`);
   console.log(`appliance connections per process (SO_REUSEPORT, mid-round): ${split.join('; ')}; main process CPU share ${(100 * mainCpu / Math.max(1e-9, allCpu)).toFixed(0)}%`);
   for (const l of stallFileLines(stallFile)) console.log(l);
