@@ -9,8 +9,8 @@
  *   burst  — --events more in one transaction: deliveries/s until the healthy receivers have them all.
  * Usage: bun scripts/bench/webhooks.ts [--events 10000] [--rate 200] [--phases steady,burst]
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startTestServer, waitFor } from '../../test/helpers/server';
@@ -58,6 +58,11 @@ const healthyDone = async (n: number) => (await stats()).slice(0, 3).every((x) =
 
 // Event-loop stalls of the appliance's (this) process, per phase.
 const stalls = stallMonitor();
+// The main thread's CPU time and its wait for a CPU while runnable (Linux schedstat, ns): CPU per attempt is the
+// load-robust figure; the wait shows how much of a stall was other processes holding both cores.
+const mainThread = (): { cpu: number; wait: number } => {
+  try { const [cpu, wait] = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ').map(Number); return { cpu, wait }; } catch { return { cpu: NaN, wait: NaN }; }
+};
 
 // Phase 1: steady rate, one transaction every 50 ms.
 const line = (k: string, v: string) => console.log(`${k.padEnd(44)} ${v}`);
@@ -98,14 +103,19 @@ if (PHASES.has('burst')) {
   // dispatcher): it is timed on its own and the stall monitor starts after it, so the burst line is the dispatcher's.
   emitMs = performance.now() - t1;
   stalls.reset();
+  const m0 = mainThread(), t2 = performance.now();
   await waitFor('burst delivered', () => healthyDone(N), 600_000, 50);
   const burstS = (performance.now() - t1) / 1000;
+  const m1 = mainThread(), waitedMs = performance.now() - t2;
   const st2 = await stats();
   const burstStalls = stalls.line('burst phase');
   say('burst: healthy deliveries', `${st2.slice(0, 3).reduce((a, x) => a + x.unique, 0)} in ${burstS.toFixed(2)} s`);
   say('burst: deliveries/s (healthy)', (3 * N / burstS).toFixed(0));
   say('burst: failing receiver attempts', String(st2[3].hits));
   say('burst: TCP connections (healthy / failing)', `${st2.slice(0, 3).reduce((a, x) => a + x.conns, 0)} / ${st2[3].conns}`);
+  const attempts = st2.reduce((a, x) => a + x.hits, 0);
+  say('burst: main-thread CPU per attempt (all 4)', `${((m1.cpu - m0.cpu) / 1e3 / attempts).toFixed(0)} us (${attempts} attempts, main thread busy ${((m1.cpu - m0.cpu) / 1e4 / waitedMs).toFixed(0)} %)`);
+  say('burst: main thread runnable but waiting for a CPU', `${((m1.wait - m0.wait) / 1e6).toFixed(0)} ms of ${waitedMs.toFixed(0)} ms (load ${loadavg()[0].toFixed(1)})`);
   out.push(burstStalls);
 }
 

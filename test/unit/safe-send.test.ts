@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { safeSend } from '../../src/kernel/net/safe-send';
-import { BlockedAddressError, FetchTimeoutError } from '../../src/kernel/net/safe-fetch';
+import { safeSend, sendTarget } from '../../src/kernel/net/safe-send';
+import { allowCidrs, BlockedAddressError, FetchTimeoutError } from '../../src/kernel/net/safe-fetch';
 
 describe('safeSend against local servers', () => {
   const allow = ['127.0.0.1/32'];
@@ -71,6 +71,17 @@ describe('safeSend against local servers', () => {
     const p = safeSend(`http://127.0.0.1:${stall.port}/`, { ...opts, signal: ac.signal });
     ac.abort();
     await expect(p).rejects.toThrow();
+  });
+  test('a prepared target sends like its URL; refused URLs are refused when prepared; a name is checked per attempt', async () => {
+    seen.length = 0;
+    const t = sendTarget(`http://us%20er:p%40ss@127.0.0.1:${srv.port}/ok?x=1`, allowCidrs(allow));
+    for (let i = 0; i < 3; i++) expect(await safeSend(t, { ...opts, allowlist: [], method: 'POST', body: `${i}` })).toEqual({ status: 204 });
+    expect(seen.map((s) => [s.body, s.host, s.auth])).toEqual(['0', '1', '2'].map((b) => [b, `127.0.0.1:${srv.port}`, `Basic ${Buffer.from('us er:p@ss').toString('base64')}`]));
+    for (const u of [`http://127.0.0.1:${srv.port}/ok`, `http://[::ffff:127.0.0.1]:${srv.port}/ok`, `http://localhost:${srv.port}/ok`, 'ftp://example.com/']) {
+      expect(() => sendTarget(u, [])).toThrow(BlockedAddressError);
+    }
+    // A host name is not resolved when prepared (each attempt resolves it and checks every address it gets).
+    expect(sendTarget(`http://hooks.example:${srv.port}/ok`, []).literal).toBeNull();
   });
   test('a closed port is a not_ready failure naming the host', async () => {
     const closed = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } });

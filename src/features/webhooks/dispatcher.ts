@@ -6,6 +6,9 @@ import { lazyCommit } from './lazy-commit';
 import { startCheckpointer, type Checkpointer } from './checkpointer';
 import { nextAttemptAt, ACK_TIMEOUT_MS } from './schedule';
 import { sendAttempt } from './sender';
+import { allowCidrs } from '../../kernel/net/safe-fetch';
+import { sendTarget, type SendTarget } from '../../kernel/net/safe-send';
+import type { Cidr } from '../../kernel/net/ip';
 import { WebhookStore, endpointsVersion, type AttemptResult, type DueDelivery, type EndpointRow } from './store';
 
 /** Tuning of the dispatcher (tests shorten `timeoutMs`; production keeps the defaults). */
@@ -51,8 +54,16 @@ export class WebhookDispatcher {
   private perEp = new Map<string, number>();
   private inflight = new Map<string, Promise<void>>();
   private results: AttemptResult[] = [];
-  /** Attempts finished but not yet committed: never claimed again until their outcome is written. */
-  private done = new Set<string>();
+  /** Attempts finished but not yet committed (by delivery id): never claimed again until their outcome is written. */
+  private done = new Map<string, { seq: number; ep: string }>();
+  /** Seqs of deliveries in flight or finished but not committed (the rows still look due in the table). */
+  private held = new Set<number>();
+  /** Per endpoint, how many of `held` are its rows (how far past them a due read must look). */
+  private heldBy = new Map<string, number>();
+  /** The operator's allowlist, parsed once. */
+  private allow: Cidr[];
+  /** Endpoint URLs prepared once per endpoint cache load (shape and IP-literal checks; names resolve per attempt). */
+  private targets = new Map<string, SendTarget>();
   private outboxDirty = true;
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
   private endpoints: EndpointRow[] = [];
@@ -68,6 +79,7 @@ export class WebhookDispatcher {
 
   constructor(private ctx: AppContext, opts: DispatcherOptions = {}) {
     this.store = new WebhookStore(ctx.db);
+    this.allow = allowCidrs(ctx.config.privateAllowlist);
     this.o = { concurrency: 256, perEndpoint: 16, timeoutMs: ACK_TIMEOUT_MS, pollMs: 250, flushMs: 20, fanOutBatch: 100, startsPerPump: 16, flushRows: 100, ...opts };
   }
 
@@ -139,7 +151,8 @@ export class WebhookDispatcher {
     return { checkpoint: !this.ckpt?.running };
   }
 
-  private scheduleFlush(): void {
+  /** Commits outcomes `delayMs` from now (coalescing); a backlog is committed on the next turn instead. */
+  private scheduleFlush(delayMs = this.o.flushMs): void {
     if (this.flushTimer) return;
     this.flushTimer = setTimeout(() => {
       this.flushTimer = null;
@@ -147,7 +160,7 @@ export class WebhookDispatcher {
         this.ctx.log.error('webhook outcome write failed', { error: String(e) });
         this.scheduleFlush();
       }
-    }, this.o.flushMs);
+    }, delayMs);
   }
 
   /** Commits finished attempts (up to `flushRows` per transaction), then lets their rows be claimed again. */
@@ -155,7 +168,8 @@ export class WebhookDispatcher {
     if (!this.results.length) return;
     const batch = this.results.slice(0, this.o.flushRows);
     this.results = this.results.slice(batch.length);
-    if (this.results.length) this.scheduleFlush();
+    // A backlog goes on at the next turn: uncommitted rows are held (never claimed), and every claim reads past them.
+    if (this.results.length) this.scheduleFlush(0);
     try {
       // Outcomes commit without waiting for fsync (a lost outcome only means the attempt is sent again: lazyCommit).
       lazyCommit(this.ctx.db, () => { for (const r of batch) this.store.applyResult(r); }, this.commitOpts());
@@ -164,7 +178,11 @@ export class WebhookDispatcher {
       this.results = batch.concat(this.results);
       throw e;
     }
-    for (const r of batch) this.done.delete(r.id);
+    for (const r of batch) {
+      const h = this.done.get(r.id);
+      this.done.delete(r.id);
+      if (h) this.release(h.seq, h.ep);
+    }
     this.kick();
   }
 
@@ -174,6 +192,28 @@ export class WebhookDispatcher {
     this.epVersion = endpointsVersion();
     this.epLoadedAt = now;
     this.endpoints = this.store.enabledEndpoints();
+    this.targets.clear();
+  }
+
+  /** The endpoint URL prepared for sending, or undefined when refused (each attempt then reports the refusal). */
+  private targetOf(url: string): SendTarget | undefined {
+    let t = this.targets.get(url);
+    if (!t) {
+      try { t = sendTarget(url, this.allow); } catch { return undefined; }
+      this.targets.set(url, t);
+    }
+    return t;
+  }
+
+  private hold(seq: number, ep: string): void {
+    this.held.add(seq);
+    this.heldBy.set(ep, (this.heldBy.get(ep) ?? 0) + 1);
+  }
+
+  private release(seq: number, ep: string): void {
+    this.held.delete(seq);
+    const left = (this.heldBy.get(ep) ?? 1) - 1;
+    if (left > 0) this.heldBy.set(ep, left); else this.heldBy.delete(ep);
   }
 
   private claim(starts: number): void {
@@ -188,9 +228,13 @@ export class WebhookDispatcher {
       const busy = this.perEp.get(ep.id) ?? 0;
       let free = Math.min(this.o.perEndpoint - busy, this.o.concurrency - this.inflight.size, budget);
       if (free <= 0) continue;
-      for (const d of this.store.due(ep.id, now, free + busy + this.done.size)) {
-        if (this.inflight.has(d.id) || this.done.has(d.id)) continue;
-        if (free-- <= 0) break;
+      // Held rows still look due: read past them in the index (seqs only), and load only the rows that start.
+      for (const seq of this.store.dueSeqs(ep.id, now, free + (this.heldBy.get(ep.id) ?? 0))) {
+        if (free <= 0) break;
+        if (this.held.has(seq)) continue;
+        const d = this.store.dueRow(seq);
+        if (!d) continue;
+        free--;
         budget--;
         this.send(ep, d);
       }
@@ -199,19 +243,23 @@ export class WebhookDispatcher {
 
   private send(ep: EndpointRow, d: DueDelivery): void {
     this.perEp.set(ep.id, (this.perEp.get(ep.id) ?? 0) + 1);
-    const p = sendAttempt(d, ep, { nowMs: this.ctx.clock.now(), timeoutMs: this.o.timeoutMs, allowlist: this.ctx.config.privateAllowlist, signal: this.ac.signal })
+    this.hold(d.seq, ep.id);
+    const p = sendAttempt(d, ep, {
+      nowMs: this.ctx.clock.now(), timeoutMs: this.o.timeoutMs, allowlist: this.ctx.config.privateAllowlist, signal: this.ac.signal, target: this.targetOf(ep.url),
+    })
       .then((r) => {
         if (this.ac.signal.aborted) return; // cancelled by shutdown: leave it due, it is sent again after restart
         const at = this.ctx.clock.now();
         const failures = d.attempts + 1 - d.round_base;
         const nextAt = r.ok ? null : nextAttemptAt(failures, at);
-        this.results.push({ id: d.id, ok: r.ok, code: r.code, error: r.error, at, nextAt, dead: !r.ok && nextAt === null });
-        this.done.add(d.id);
+        this.results.push({ seq: d.seq, id: d.id, ok: r.ok, code: r.code, error: r.error, at, nextAt, dead: !r.ok && nextAt === null });
+        this.done.set(d.id, { seq: d.seq, ep: ep.id });
         this.scheduleFlush();
         if (!r.ok) this.ctx.log.debug('webhook attempt failed', { delivery: d.id, endpoint: ep.id, error: r.error });
       })
       .finally(() => {
         this.inflight.delete(d.id);
+        if (!this.done.has(d.id)) this.release(d.seq, ep.id); // no outcome to write (shutdown): not held any more
         const left = (this.perEp.get(ep.id) ?? 1) - 1;
         if (left > 0) this.perEp.set(ep.id, left); else this.perEp.delete(ep.id);
         this.kick();

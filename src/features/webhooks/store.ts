@@ -14,12 +14,12 @@ export interface DeliveryRow {
 }
 /** A due delivery joined with the event it carries. */
 export interface DueDelivery {
-  id: string; endpoint_id: string; tenant_id: string; attempts: number; round_base: number;
+  seq: number; id: string; endpoint_id: string; tenant_id: string; attempts: number; round_base: number;
   event_id: string; event_type: string; event_at: number; event_data: string;
 }
 /** The outcome of one attempt, applied in a batch. */
 export interface AttemptResult {
-  id: string; ok: boolean; code: number | null; error: string | null; at: number; nextAt: number | null; dead: boolean;
+  seq: number; id: string; ok: boolean; code: number | null; error: string | null; at: number; nextAt: number | null; dead: boolean;
 }
 
 let version = 0;
@@ -87,14 +87,25 @@ export class WebhookStore {
       VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)`).run(d.id, d.tenant_id, d.endpoint_id, d.event_seq, d.event_id, d.event_type, d.at, d.at);
   }
 
-  /** Up to `limit` deliveries of one endpoint due at `now`, oldest due first, with their events. */
-  due(endpointId: string, now: number, limit: number): DueDelivery[] {
-    return this.db.query<DueDelivery, [string, number, number]>(
-      `SELECT d.id, d.endpoint_id, d.tenant_id, d.attempts, d.round_base, e.id AS event_id, e.type AS event_type,
+  /**
+   * Seqs of at least `limit` deliveries of one endpoint due at `now` (when there are), oldest due first: read from the
+   * due index alone (no row, no event), so skipping the ones already in flight costs almost nothing. The LIMIT is a
+   * literal power of two: binding a new LIMIT value re-prepares the statement (~10 us a call, measured).
+   */
+  dueSeqs(endpointId: string, now: number, limit: number): number[] {
+    const n = 2 ** Math.ceil(Math.log2(Math.max(16, Math.min(limit, 1 << 20))));
+    return this.db.query<[number], [string, number]>(
+      `SELECT seq FROM webhook_deliveries WHERE endpoint_id = ? AND next_at IS NOT NULL AND next_at <= ? ORDER BY next_at, seq LIMIT ${n}`,
+    ).values(endpointId, now).map((r) => r[0] as number);
+  }
+
+  /** A delivery by seq (from `dueSeqs`) with its event; null when it is gone. */
+  dueRow(seq: number): DueDelivery | null {
+    return this.db.query<DueDelivery, [number]>(
+      `SELECT d.seq, d.id, d.endpoint_id, d.tenant_id, d.attempts, d.round_base, e.id AS event_id, e.type AS event_type,
               e.at AS event_at, e.data AS event_data
-       FROM webhook_deliveries d JOIN events e ON e.seq = d.event_seq
-       WHERE d.endpoint_id = ? AND d.next_at IS NOT NULL AND d.next_at <= ? ORDER BY d.next_at, d.seq LIMIT ?`,
-    ).all(endpointId, now, limit);
+       FROM webhook_deliveries d JOIN events e ON e.seq = d.event_seq WHERE d.seq = ?`,
+    ).get(seq);
   }
 
   /** The earliest pending due time across enabled endpoints (null when nothing waits). */
@@ -109,10 +120,10 @@ export class WebhookStore {
   applyResult(r: AttemptResult): void {
     if (r.ok) {
       this.db.query(`UPDATE webhook_deliveries SET status = 'delivered', attempts = attempts + 1, next_at = NULL, last_code = ?,
-        last_error = NULL, last_at = ?, delivered_at = ? WHERE id = ?`).run(r.code, r.at, r.at, r.id);
+        last_error = NULL, last_at = ?, delivered_at = ? WHERE seq = ?`).run(r.code, r.at, r.at, r.seq);
     } else {
       this.db.query(`UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1, next_at = ?, last_code = ?, last_error = ?,
-        last_at = ? WHERE id = ?`).run(r.dead ? 'dead' : 'failed', r.nextAt, r.code, r.error, r.at, r.id);
+        last_at = ? WHERE seq = ?`).run(r.dead ? 'dead' : 'failed', r.nextAt, r.code, r.error, r.at, r.seq);
     }
   }
 

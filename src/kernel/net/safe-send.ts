@@ -8,10 +8,34 @@
  * Redirects are never followed (a 3xx is returned as is); TLS certificates are verified against the host name
  * (serverName), and kept-alive connections are pooled per address and TLS name by the fetch client (tested in
  * test/unit/safe-send.test.ts). The response body is read only when declared small, otherwise dropped.
+ * A caller sending many requests to one URL prepares it once (`sendTarget`): the URL's shape and an IP-literal host
+ * are checked then (the verdict cannot change for the same URL and allowlist), and only a host name is resolved and
+ * checked again on every attempt.
  */
 import { AppError } from '../errors';
-import { parseIp } from './ip';
+import { formatIp, parseIp, type Cidr } from './ip';
 import { allowCidrs, connectError, exchangeDeadline, outgoingHeaders, raceAbort, resolveChecked, shape } from './safe-fetch';
+
+/** A URL parsed and shape-checked once for many requests (see `sendTarget`). */
+export interface SendTarget {
+  readonly url: URL;
+  /** The allowlist it was checked against (host names are checked against it on every attempt). */
+  readonly allow: Cidr[];
+  /** An IP-literal host, already checked; null for a host name (resolved and checked per attempt). */
+  readonly literal: { address: string; family: 4 | 6 } | null;
+  /** Basic credentials from the URL's user info, or null. */
+  readonly authorization: string | null;
+}
+
+/** Parses `url` and checks its shape (an IP-literal host against the private table); throws BlockedAddressError. */
+export function sendTarget(url: string, allow: Cidr[]): SendTarget {
+  const u = shape(url, allow);
+  const ip = parseIp(u.hostname);
+  const authorization = u.username
+    ? `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64')}`
+    : null;
+  return { url: u, allow, literal: ip ? { address: formatIp(ip), family: ip.v } : null, authorization };
+}
 
 /** Options of one status-only request. */
 export interface SafeSendOptions {
@@ -27,19 +51,20 @@ export interface SafeSendOptions {
   signal?: AbortSignal;
 }
 
-/** Sends one request to a customer-supplied URL (see the file comment); throws BlockedAddressError for refused URLs. */
-export async function safeSend(url: string, o: SafeSendOptions): Promise<{ status: number }> {
-  const allow = allowCidrs(o.allowlist);
-  const u = shape(url, allow);
+/**
+ * Sends one request to a customer-supplied URL or prepared target (see the file comment); throws BlockedAddressError
+ * for refused URLs. With a prepared target, `o.allowlist` is not used (the target carries the one it was checked with).
+ */
+export async function safeSend(url: string | SendTarget, o: SafeSendOptions): Promise<{ status: number }> {
+  const t = typeof url === 'string' ? sendTarget(url, allowCidrs(o.allowlist)) : url;
+  const u = t.url;
   const { signal, done } = exchangeDeadline(o.timeoutMs, o.signal);
   try {
     const host = u.hostname.replace(/^\[|\]$/g, '');
-    const to = await raceAbort(resolveChecked(u.hostname, allow), signal);
+    const to = t.literal ?? await raceAbort(resolveChecked(u.hostname, t.allow), signal);
     const headers = outgoingHeaders(o.headers);
     headers.host = u.host; // the name (and port) the URL gave, never the address
-    if (u.username && !headers.authorization) {
-      headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64')}`;
-    }
+    if (t.authorization && !headers.authorization) headers.authorization = t.authorization;
     const addr = to.family === 6 ? `[${to.address}]` : to.address;
     const target = `${u.protocol}//${addr}${u.port ? `:${u.port}` : ''}${u.pathname}${u.search}`;
     const init: RequestInit & { tls?: { serverName: string }; decompress?: boolean } = {
