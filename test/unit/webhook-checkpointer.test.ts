@@ -63,3 +63,21 @@ test('a stopped checkpointer ignores nudges', () => {
   ck.nudge();
   done();
 });
+
+test('with an owner connection, its commits never checkpoint while the thread runs; the thread runs unprompted', async () => {
+  const { db, path, fileSize, done } = setup();
+  const auto = () => db.query<{ wal_autocheckpoint: number }, []>('PRAGMA wal_autocheckpoint').get()!.wal_autocheckpoint;
+  const ck = startCheckpointer(path, 10, () => {}, { owner: db, everyMs: 50 });
+  try {
+    expect(auto()).toBe(0);
+    const before = fileSize();
+    // Plain durable commits (another feature's), ~1,500 pages: SQLite alone would checkpoint at 1,000 on this thread.
+    const pad = 'y'.repeat(4000);
+    for (let i = 0; i < 15; i++) db.transaction(() => { for (let j = 0; j < 100; j++) db.query('INSERT INTO t (v) VALUES (?)').run(pad); })();
+    expect(fileSize()).toBe(before);
+    // No nudge: the periodic run copies them.
+    await waitFor('pages checkpointed without a nudge', () => fileSize() > before + 1000 * 4096, 20_000, 20);
+    ck.stop();
+    expect(auto()).toBe(1000); // the connection's own checkpoint is back
+  } finally { ck.stop(); done(); }
+});

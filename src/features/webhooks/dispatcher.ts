@@ -89,7 +89,8 @@ export class WebhookDispatcher {
     runningSlot(this.ctx).current = this;
     const file = this.ctx.db.filename;
     if (file && file !== ':memory:') {
-      this.ckpt = startCheckpointer(file, 100, (error) => this.ctx.log.warn('webhook WAL checkpoint failed', { error }));
+      // The thread takes over this connection's checkpoints (every feature's commits) and also runs twice a second.
+      this.ckpt = startCheckpointer(file, 100, (error) => this.ctx.log.warn('webhook WAL checkpoint failed', { error }), { owner: this.ctx.db, everyMs: 500 });
     }
     this.unsub = onOutbox(() => { this.outboxDirty = true; this.kick(); });
     this.timer = setInterval(() => { this.outboxDirty = true; this.kick(); }, this.o.pollMs);
