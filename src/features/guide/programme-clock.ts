@@ -1,7 +1,9 @@
 /**
  * The guide clock: once a second, emits `channel.programme_started` for every programme whose start passed since the
  * last tick. Its position is durable (a named cursor holding epoch ms), so a restart neither repeats nor loses starts;
- * after a long stop it catches up at most the last 5 minutes.
+ * after a long stop it catches up at most the last 5 minutes. An idle tick only reads: the position is written with
+ * the starts it announces, and otherwise at most once a minute (an idle appliance made a write transaction and
+ * two WAL fsyncs every second here), so after a restart the clock looks back at most a minute further than it ran.
  */
 import type { AppContext } from '../../kernel/context';
 import { tx } from '../../kernel/db/sqlite';
@@ -14,31 +16,52 @@ import { GuideStore } from './store';
 const CURSOR = 'guide-clock';
 const CATCH_UP_MS = 5 * 60_000;
 const BATCH = 500;
+/** How far the stored position may lag the in-memory one while nothing starts. */
+const IDLE_SAVE_MS = 60_000;
 
-/** One tick: emits the starts in (last, now]; returns how many were emitted. */
-export function programmeClockTick(ctx: AppContext, now = ctx.clock.now()): number {
+/** A guide clock over one database: `tick(now)` emits the starts in (last, now] and returns how many it emitted. */
+export function programmeClock(ctx: AppContext): { tick(now?: number): number } {
   const store = new GuideStore(ctx.db);
-  return tx(ctx.db, () => {
-    const stored = outboxCursor(ctx.db, CURSOR);
-    // First run: start from now (programmes already on air are not announced).
-    if (!stored) { setOutboxCursor(ctx.db, CURSOR, now); return 0; }
-    const last = Math.max(stored, now - CATCH_UP_MS);
-    if (now <= last) return 0;
-    const rows = store.startingBetween(last, now, BATCH);
-    for (const p of rows) {
-      const ch = channelById(ctx, p.tenant_id, p.channel_id);
-      emitEvent(ctx.db, p.tenant_id, 'channel.programme_started', { channel: p.channel_id, channel_id: p.channel_id, slug: ch?.slug ?? null, programme: p.id, title: p.title, start: iso(p.start_ms), end: iso(p.end_ms) }, now);
-    }
-    // A full batch resumes after its last start (programmes starting at the same ms stay in one batch in practice).
-    setOutboxCursor(ctx.db, CURSOR, rows.length === BATCH ? rows[rows.length - 1].start_ms : now);
-    return rows.length;
-  });
+  let last: number | null = null; // the position; null until read from the database
+  let saved = 0; // the position as last written
+  return {
+    tick(now = ctx.clock.now()): number {
+      if (last === null) {
+        const stored = outboxCursor(ctx.db, CURSOR);
+        // First run: start from now (programmes already on air are not announced).
+        if (!stored) { setOutboxCursor(ctx.db, CURSOR, now); last = saved = now; return 0; }
+        last = saved = stored;
+      }
+      const from = Math.max(last, now - CATCH_UP_MS);
+      if (now <= from) return 0;
+      if (store.startingBetween(from, now, 1).length === 0) {
+        last = now;
+        if (now - saved >= IDLE_SAVE_MS) { setOutboxCursor(ctx.db, CURSOR, now); saved = now; }
+        return 0;
+      }
+      const done = tx(ctx.db, () => {
+        const rows = store.startingBetween(from, now, BATCH);
+        for (const p of rows) {
+          const ch = channelById(ctx, p.tenant_id, p.channel_id);
+          emitEvent(ctx.db, p.tenant_id, 'channel.programme_started', { channel: p.channel_id, channel_id: p.channel_id, slug: ch?.slug ?? null, programme: p.id, title: p.title, start: iso(p.start_ms), end: iso(p.end_ms) }, now);
+        }
+        // A full batch resumes after its last start (programmes starting at the same ms stay in one batch in practice).
+        const next = rows.length === BATCH ? rows[rows.length - 1].start_ms : now;
+        setOutboxCursor(ctx.db, CURSOR, next);
+        return { n: rows.length, next };
+      });
+      // Only once committed: a failed transaction leaves the position where it was, to be tried again next tick.
+      last = saved = done.next;
+      return done.n;
+    },
+  };
 }
 
 /** Starts the guide clock (every `everyMs`); stops on shutdown. */
 export function startProgrammeClock(ctx: AppContext, everyMs = 1000): void {
+  const clock = programmeClock(ctx);
   const timer = setInterval(() => {
-    try { programmeClockTick(ctx); } catch (e) { ctx.log.error('guide clock failed', { error: String(e) }); }
+    try { clock.tick(); } catch (e) { ctx.log.error('guide clock failed', { error: String(e) }); }
   }, everyMs);
   ctx.onStop(() => clearInterval(timer));
 }
