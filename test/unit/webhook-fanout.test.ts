@@ -51,3 +51,19 @@ test('fan-out is atomic with its cursor and never queues an event twice for one 
   fanOutAll(db, 1);
   expect(count(db)).toBe(26);
 });
+
+test('a slice is bounded by the rows it queues (whole events, at least one), and the rest follows in later slices', () => {
+  const { db, ep } = setup();
+  for (let i = 0; i < 10; i++) ep(`e${i}`, 't1', ['*']);
+  tx(db, () => { for (let i = 0; i < 25; i++) emitEvent(db, 't1', 'asset.ready', { i }); });
+  const seqs = db.query<{ seq: number }, []>('SELECT seq FROM events ORDER BY seq').all().map((r) => r.seq);
+  expect(fanOutBatch(db, 1, 100, { maxRows: 25 })).toBe(3); // 10 rows per event: stops once 25 are reached
+  expect(count(db)).toBe(30);
+  expect(outboxCursor(db, FANOUT_CURSOR)).toBe(seqs[2]);
+  expect(fanOutBatch(db, 1, 100, { maxRows: 5 })).toBe(1); // one event reaching more endpoints than the bound: whole
+  expect(count(db)).toBe(40);
+  expect(fanOutAll(db, 1, 100, 25)).toBe(21);
+  expect(count(db)).toBe(250);
+  expect(db.query<{ n: number }, []>('SELECT COUNT(DISTINCT endpoint_id || event_id) AS n FROM webhook_deliveries').get()!.n).toBe(250);
+  expect(fanOutBatch(db, 1, 100, { maxRows: 25 })).toBe(0);
+});

@@ -25,6 +25,8 @@ export interface DispatcherOptions {
   flushMs?: number;
   /** Outbox events fanned out per slice (one transaction; the event loop runs between slices). */
   fanOutBatch?: number;
+  /** Delivery rows queued per slice at most (whole events, at least one): bounds a slice when events reach many endpoints. */
+  fanOutRows?: number;
   /** Attempts started per pump (each costs the event loop a little: the next ones start on the next turn). */
   startsPerPump?: number;
   /** Outcomes committed per transaction (more wait for the next turn). */
@@ -80,7 +82,7 @@ export class WebhookDispatcher {
   constructor(private ctx: AppContext, opts: DispatcherOptions = {}) {
     this.store = new WebhookStore(ctx.db);
     this.allow = allowCidrs(ctx.config.privateAllowlist);
-    this.o = { concurrency: 256, perEndpoint: 16, timeoutMs: ACK_TIMEOUT_MS, pollMs: 250, flushMs: 20, fanOutBatch: 100, startsPerPump: 16, flushRows: 100, ...opts };
+    this.o = { concurrency: 256, perEndpoint: 16, timeoutMs: ACK_TIMEOUT_MS, pollMs: 250, flushMs: 20, fanOutBatch: 100, fanOutRows: 400, startsPerPump: 16, flushRows: 100, ...opts };
   }
 
   /** Starts listening for outbox wake-ups and polling for due retries. */
@@ -136,9 +138,9 @@ export class WebhookDispatcher {
       if (this.outboxDirty) {
         // One slice per pump: a burst of events is fanned out over several turns of the event loop, never in one block.
         this.outboxDirty = false;
-        const n = fanOutBatch(this.ctx.db, this.ctx.clock.now(), this.o.fanOutBatch, this.commitOpts());
+        const n = fanOutBatch(this.ctx.db, this.ctx.clock.now(), this.o.fanOutBatch, { ...this.commitOpts(), maxRows: this.o.fanOutRows });
         if (n) this.ckpt?.nudge();
-        this.outboxDirty = n >= this.o.fanOutBatch;
+        this.outboxDirty = n > 0; // a slice cut short by its row bound leaves events: the next turn looks again
         if (this.outboxDirty) this.kick();
       }
       this.claim(starts);

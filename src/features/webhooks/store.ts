@@ -6,6 +6,8 @@ export interface EndpointRow {
   seq: number; id: string; tenant_id: string; url: string; events: string; secret: string; enabled: number;
   from_seq: number; created_at: number; updated_at: number;
 }
+/** What fan-out needs of an endpoint (no secret: nothing is signed there). */
+export type FanOutTarget = Pick<EndpointRow, 'id' | 'events' | 'from_seq'>;
 /** A delivery row: one event to one endpoint, stable id across retries. */
 export interface DeliveryRow {
   seq: number; id: string; tenant_id: string; endpoint_id: string; event_seq: number; event_id: string; event_type: string;
@@ -76,9 +78,9 @@ export class WebhookStore {
     return this.db.query<EndpointRow, []>('SELECT * FROM webhook_endpoints WHERE enabled = 1').all().map((e) => this.opened(e));
   }
 
-  /** Enabled endpoints of a tenant that exist for events after `seq` (fan-out candidates). */
-  tenantTargets(tenantId: string): EndpointRow[] {
-    return this.db.query<EndpointRow, [string]>('SELECT * FROM webhook_endpoints WHERE tenant_id = ? AND enabled = 1').all(tenantId).map((e) => this.opened(e));
+  /** Enabled endpoints of a tenant (fan-out candidates), without their secrets (not opened: fan-out signs nothing). */
+  tenantTargets(tenantId: string): FanOutTarget[] {
+    return this.db.query<FanOutTarget, [string]>('SELECT id, events, from_seq FROM webhook_endpoints WHERE tenant_id = ? AND enabled = 1').all(tenantId);
   }
 
   /** Queues a delivery; a second row for the same (endpoint, event) is ignored. */
