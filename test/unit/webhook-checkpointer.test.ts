@@ -81,3 +81,18 @@ test('with an owner connection, its commits never checkpoint while the thread ru
     expect(auto()).toBe(1000); // the connection's own checkpoint is back
   } finally { ck.stop(); done(); }
 });
+
+test('the unprompted run is skipped while nothing is committed on the owner, and resumes after a commit', async () => {
+  const { db, path, done } = setup();
+  const ck = startCheckpointer(path, 10, () => {}, { owner: db, everyMs: 20 });
+  try {
+    await waitFor('first unprompted run', () => ck.runs >= 1, 10_000, 5);
+    // Idle: ten periods later the thread was not woken again.
+    const idle = ck.runs;
+    const until = Date.now() + 200;
+    await waitFor('ten idle periods', () => Date.now() >= until, 5_000, 20);
+    expect(ck.runs).toBe(idle);
+    db.run('INSERT INTO t (v) VALUES (?)', ['one more row']);
+    await waitFor('a run after the commit', () => ck.runs > idle, 10_000, 5);
+  } finally { ck.stop(); done(); }
+});
