@@ -2,18 +2,19 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { identityService } from '../../src/features/identity/service';
 import { defaultTenant, makeClip, registerAsset, settled } from './transcode-helpers';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 let s: TestServer;
 let assetId: string;
+const clipDir = mkdtempSync(join(tmpdir(), 'vs-pc-'));
 beforeAll(async () => {
   s = await startTestServer();
-  const clip = await makeClip(join(mkdtempSync(join(tmpdir(), 'vs-pc-')), 'a.mp4'), { seconds: 2 });
+  const clip = await makeClip(join(clipDir, 'a.mp4'), { seconds: 2 });
   assetId = registerAsset(s.ctx, clip);
 }, 60_000);
-afterAll(async () => { await s?.stop(); }, 60_000);
+afterAll(async () => { await s?.stop(); rmSync(clipDir, { recursive: true, force: true }); }, 60_000);
 
 describe('player configurations', () => {
   test('create, read, patch, list, delete; 422 with errors[]; 400 on unknown field; 409 on a repeated name', async () => {

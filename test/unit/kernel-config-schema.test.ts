@@ -1,10 +1,11 @@
-import { expect, test } from 'bun:test';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { afterAll, expect, test } from 'bun:test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/kernel/config/load';
 
 const dir = mkdtempSync(join(tmpdir(), 'vs-cfg-schema-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const load = (yaml: string) => { const f = join(dir, 'c.yml'); writeFileSync(f, yaml); return () => loadConfig({ config: f }, {}); };
 
 test('the config file is checked against its TypeBox schema: wrong types and unknown keys name the key and the file', () => {

@@ -1,8 +1,13 @@
-import { expect, test } from 'bun:test';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { afterAll, expect, test } from 'bun:test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, withAddresses } from '../../src/kernel/config/load';
+
+/** A temp dir for config files, removed after the file's tests. */
+const made: string[] = [];
+const tmp = (): string => { const d = mkdtempSync(join(tmpdir(), 'vs-cfg-')); made.push(d); return d; };
+afterAll(() => { for (const d of made) rmSync(d, { recursive: true, force: true }); });
 
 test('defaults, then YAML, then VS_* env, then flags; frozen', () => {
   const d = loadConfig({}, {});
@@ -11,7 +16,7 @@ test('defaults, then YAML, then VS_* env, then flags; frozen', () => {
   expect(d.srtPorts).toEqual({ start: 9000, end: 9199 });
   expect(d.dataDir).toEndWith('/data');
   expect(Object.isFrozen(d)).toBe(true);
-  const f = join(mkdtempSync(join(tmpdir(), 'vs-cfg-')), 'c.yml');
+  const f = join(tmp(), 'c.yml');
   writeFileSync(f, 'port: 9090\nrtmp_port: 2935\nsrt_ports: 7000-7009\nrate_limit: { per_second: 5 }\n');
   const c = loadConfig({ config: f }, { VS_PORT: '9191', VS_PRIVATE_ALLOWLIST: '127.0.0.1/32, 10.0.0.0/8', VS_BASE_URL: 'https://video.example.com/' });
   expect(c.port).toBe(9191);
@@ -31,7 +36,7 @@ test('invalid configuration is refused with a clear message', () => {
   expect(() => loadConfig({}, { VS_SRT_PORTS: '9000' })).toThrow('START-END');
   expect(() => loadConfig({}, { VS_SRT_PORTS: '9100-9000' })).toThrow('END before START');
   expect(() => loadConfig({}, { VS_BASE_URL: 'ftp://x' })).toThrow('base_url');
-  const f = join(mkdtempSync(join(tmpdir(), 'vs-cfg-')), 'c.yml');
+  const f = join(tmp(), 'c.yml');
   writeFileSync(f, 'colour: blue\n');
   expect(() => loadConfig({ config: f }, {})).toThrow('unknown config key');
   expect(() => loadConfig({ config: '/nonexistent.yml' }, {})).toThrow('not found');
@@ -39,7 +44,7 @@ test('invalid configuration is refused with a clear message', () => {
 
 test('s3 bucket: YAML section, VS_S3_* override field by field, absent by default', () => {
   expect(loadConfig({}, {}).s3).toBeNull();
-  const f = join(mkdtempSync(join(tmpdir(), 'vs-cfg-')), 'c.yml');
+  const f = join(tmp(), 'c.yml');
   writeFileSync(f, 's3:\n  endpoint: http://minio.lan:9000/\n  bucket: media-in\n  region: eu-west-1\n  access_key_id: AKIAEXAMPLE\n  secret_access_key: yaml-secret\n');
   expect(loadConfig({ config: f }, {}).s3).toEqual({ endpoint: 'http://minio.lan:9000', bucket: 'media-in', region: 'eu-west-1', accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'yaml-secret' });
   const c = loadConfig({ config: f }, { VS_S3_SECRET_ACCESS_KEY: 'env-secret', VS_S3_BUCKET: 'other-bucket' });
@@ -54,7 +59,7 @@ test('s3 bucket: incomplete or malformed settings are refused', () => {
   expect(() => loadConfig({}, { VS_S3_BUCKET: 'media' })).toThrow('access_key_id');
   expect(() => loadConfig({}, { VS_S3_BUCKET: 'media', VS_S3_ACCESS_KEY_ID: 'k', VS_S3_SECRET_ACCESS_KEY: 's', VS_S3_ENDPOINT: 'minio:9000' })).toThrow('s3.endpoint');
   expect(() => loadConfig({}, { VS_S3_BUCKET: 'Bad_Bucket', VS_S3_ACCESS_KEY_ID: 'k', VS_S3_SECRET_ACCESS_KEY: 's' })).toThrow('bucket name');
-  const dir = mkdtempSync(join(tmpdir(), 'vs-cfg-'));
+  const dir = tmp();
   writeFileSync(join(dir, 'a.yml'), 's3: { bucket: media, colour: blue }\n');
   expect(() => loadConfig({ config: join(dir, 'a.yml') }, {})).toThrow('unknown config key "s3.colour"');
   writeFileSync(join(dir, 'b.yml'), 's3: media\n');

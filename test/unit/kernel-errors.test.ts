@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test';
 import { Database } from 'bun:sqlite';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toAppError } from '../../src/kernel/http/error-map';
@@ -22,7 +22,8 @@ test('an unexpected fault becomes a stack-free 500 internal_error with the reque
 });
 
 test('SQLite opens with WAL, synchronous=FULL, foreign keys and a busy timeout; migrations apply once', () => {
-  const path = join(mkdtempSync(join(tmpdir(), 'vs-db-')), 'meta.sqlite');
+  const dir = mkdtempSync(join(tmpdir(), 'vs-db-'));
+  const path = join(dir, 'meta.sqlite');
   const db = openDb(path);
   const pragma = (n: string) => Object.values(db.query(`PRAGMA ${n}`).get() as object)[0];
   expect(pragma('journal_mode')).toBe('wal');
@@ -40,4 +41,5 @@ test('SQLite opens with WAL, synchronous=FULL, foreign keys and a busy timeout; 
   const again = openDb(path);
   expect(() => again.query('INSERT INTO api_keys (id, tenant_id, prefix, hash, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?)').run('k2', 'no-tenant', 'p', 'h2', '[]', 0)).toThrow(); // ...and on in ours
   again.close();
+  rmSync(dir, { recursive: true, force: true });
 });
