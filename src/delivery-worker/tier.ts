@@ -6,6 +6,7 @@ import type { AppContext } from '../kernel/context';
 import { serveApp, type HttpServer } from '../kernel/http/server';
 import type { Gate } from '../features/playback/gate';
 import { PEER_HEADER } from './forward';
+import { SOCKET_DIR_PREFIX, SOCKET_NAME, sweepStaleSocketDirs } from './stale-sockets';
 import type { FromWorker, ToWorker } from './protocol';
 
 /** The running delivery workers of the main process. */
@@ -23,8 +24,10 @@ function workerCommand(): string[] {
  * that die are started again; resolves once every worker is ready (or failed to start, logged).
  */
 export async function startDeliveryTier(ctx: AppContext, gate: Gate, handle: (r: Request) => Response | Promise<Response>, count: number, o: { tag?: boolean } = {}): Promise<DeliveryTier> {
-  const dir = mkdtempSync(join(tmpdir(), 'vs-dw-')); // 0700: only this user reaches the socket
-  const sock = join(dir, 'main.sock');
+  const dir = mkdtempSync(join(tmpdir(), SOCKET_DIR_PREFIX)); // 0700: only this user reaches the socket
+  const sock = join(dir, SOCKET_NAME);
+  // Directories of appliances that were killed before they could remove theirs (in the background, never fatal).
+  void sweepStaleSocketDirs(tmpdir()).then((gone) => { if (gone.length) ctx.log.info('removed stale delivery socket directories', { count: gone.length }); }, () => {});
   const inner: HttpServer = serveApp(handle, { port: 0, host: '', unix: sock, peerHeader: PEER_HEADER, maxBodyBytes: 70 * 1024 * 1024, problemsBase: ctx.config.problemsBase });
   const procs = new Map<number, Subprocess>();
   let stopping = false;
