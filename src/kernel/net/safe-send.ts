@@ -71,7 +71,7 @@ export async function safeSend(url: string | SendTarget, o: SafeSendOptions): Pr
       method: (o.method ?? 'GET').toUpperCase(), headers, body: o.body as BodyInit | undefined, redirect: 'manual', decompress: false, signal,
     };
     // TLS: SNI and certificate verification use the host name; an IP-literal URL verifies against that IP.
-    if (u.protocol === 'https:' && !parseIp(u.hostname)) init.tls = { serverName: host };
+    if (u.protocol === 'https:' && !t.literal) init.tls = { serverName: host };
     let res: Response;
     try { res = await fetch(target, init); } catch (e) {
       throw signal.aborted && signal.reason instanceof AppError ? signal.reason : connectError(e, u.host);
