@@ -34,25 +34,26 @@ export function programmeClock(ctx: AppContext): { tick(now?: number): number } 
       }
       const from = Math.max(last, now - CATCH_UP_MS);
       if (now <= from) return 0;
-      if (store.startingBetween(from, now, 1).length === 0) {
+      // Read outside a transaction: this process is the database's only writer, so the rows cannot change before the
+      // transaction below, which an idle tick never opens.
+      const rows = store.startingBetween(from, now, BATCH);
+      if (rows.length === 0) {
         last = now;
         if (now - saved >= IDLE_SAVE_MS) { setOutboxCursor(ctx.db, CURSOR, now); saved = now; }
         return 0;
       }
-      const done = tx(ctx.db, () => {
-        const rows = store.startingBetween(from, now, BATCH);
+      // A full batch resumes after its last start (programmes starting at the same ms stay in one batch in practice).
+      const next = rows.length === BATCH ? rows[rows.length - 1].start_ms : now;
+      tx(ctx.db, () => {
         for (const p of rows) {
           const ch = channelById(ctx, p.tenant_id, p.channel_id);
           emitEvent(ctx.db, p.tenant_id, 'channel.programme_started', { channel: p.channel_id, channel_id: p.channel_id, slug: ch?.slug ?? null, programme: p.id, title: p.title, start: iso(p.start_ms), end: iso(p.end_ms) }, now);
         }
-        // A full batch resumes after its last start (programmes starting at the same ms stay in one batch in practice).
-        const next = rows.length === BATCH ? rows[rows.length - 1].start_ms : now;
         setOutboxCursor(ctx.db, CURSOR, next);
-        return { n: rows.length, next };
       });
       // Only once committed: a failed transaction leaves the position where it was, to be tried again next tick.
-      last = saved = done.next;
-      return done.n;
+      last = saved = next;
+      return rows.length;
     },
   };
 }
