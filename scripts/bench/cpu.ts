@@ -11,9 +11,10 @@ export function treeCpu(pid: number): number {
   return cpuSeconds(pid) + kids.reduce((a, k) => a + treeCpu(k), 0);
 }
 
-/** One wrk run plus the server's CPU microseconds per answered request (its process tree). */
-export async function measured(url: string, pid: number, o: Parameters<typeof wrk>[1]): Promise<WrkResult & { cpuUs: number }> {
-  const c0 = treeCpu(pid);
+/** One wrk run plus the server's CPU microseconds per answered request (its process tree, or several summed). */
+export async function measured(url: string, pid: number | number[], o: Parameters<typeof wrk>[1]): Promise<WrkResult & { cpuUs: number }> {
+  const cpu = () => [pid].flat().reduce((t, p) => t + treeCpu(p), 0);
+  const c0 = cpu();
   const r = await wrk(url, o);
-  return { ...r, cpuUs: ((treeCpu(pid) - c0) * 1e6) / Math.max(1, r.rps * o.seconds) };
+  return { ...r, cpuUs: ((cpu() - c0) * 1e6) / Math.max(1, r.rps * o.seconds) };
 }

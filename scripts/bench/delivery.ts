@@ -114,10 +114,8 @@ try {
     for (const m of (await new Response(ss.stdout).text()).matchAll(/pid=(\d+)/g)) counts.set(m[1], (counts.get(m[1]) ?? 0) + 1);
     split.push([...counts].map(([pid, n]) => `${Number(pid) === app.proc.pid ? 'main' : `w${pid}`} ${n}`).join(' / '));
     c.push(await measured(n2.url, n2.p.pid, o));
-    // The bare processes are siblings (no common parent of theirs): their CPU summed around the same wrk run.
-    const bc0 = bareProcs.ps.reduce((t, p) => t + cpuSeconds(p.pid), 0);
-    const br = await wrk(bareProcs.url, o);
-    d.push({ ...br, cpuUs: ((bareProcs.ps.reduce((t, p) => t + cpuSeconds(p.pid), 0) - bc0) * 1e6) / Math.max(1, br.rps * seconds) } as R);
+    // The bare processes are siblings (no common parent of theirs): their CPU summed.
+    d.push(await measured(bareProcs.url, bareProcs.ps.map((p) => p.pid), o));
   }
   const row = (name: string, r: WrkResult[]) => `${name.padEnd(30)} ${median(r.map((x) => x.rps)).toFixed(0).padStart(6)} req/s ${median(r.map((x) => x.mbps)).toFixed(0).padStart(6)} MB/s   p99 ${median(r.map((x) => x.p99ms)).toFixed(1)} ms   non-2xx ${r.reduce((s, x) => s + x.non2xx, 0)}   CPU ${median(r.map((x) => (x as R).cpuUs ?? NaN)).toFixed(0)} us/req`;
   console.log(`2 MB segment, 64 connections, ${rounds} x ${seconds} s rounds (median)`);
