@@ -19,9 +19,9 @@ afterAll(() => { rmSync(root, { recursive: true, force: true }); rmSync(outside,
 
 test('containedFiles: a plain file inside is served from its real path; a missing one gets its would-be path', () => {
   const f = containedFiles(root);
-  expect(f.file('media/t/assets/a/out-v1', 'seg.m4s')).toBe(join(root, 'media/t/assets/a/out-v1/seg.m4s'));
-  expect(f.file('media/t/assets/a/out-v1', 'seg.m4s')).toBe(join(root, 'media/t/assets/a/out-v1/seg.m4s'));
-  expect(f.file('media/t/assets/a/out-v1', 'none.m4s')).toBe(join(root, 'media/t/assets/a/out-v1/none.m4s'));
+  expect(f.file('media/t/assets/a/out-v1', 'seg.m4s')?.path).toBe(join(root, 'media/t/assets/a/out-v1/seg.m4s'));
+  expect(f.file('media/t/assets/a/out-v1', 'seg.m4s')?.path).toBe(join(root, 'media/t/assets/a/out-v1/seg.m4s'));
+  expect(f.file('media/t/assets/a/out-v1', 'none.m4s')?.path).toBe(join(root, 'media/t/assets/a/out-v1/none.m4s'));
   expect(f.file('../x', 'seg.m4s')).toBeNull();
   expect(f.file('media/t/assets/a/out-v1', '../../../../../etc/passwd')).toBeNull();
 });
@@ -30,7 +30,7 @@ test('containedFiles: a file that becomes a symlink out of the root is refused o
   const f = containedFiles(root);
   const p = join(root, 'media/t/assets/a/out-v1/swap.m4s');
   writeFileSync(p, 'inside');
-  expect(f.file('media/t/assets/a/out-v1', 'swap.m4s')).toBe(p);
+  expect(f.file('media/t/assets/a/out-v1', 'swap.m4s')?.path).toBe(p);
   unlinkSync(p);
   symlinkSync(join(outside, 'secret.m4s'), p);
   expect(f.file('media/t/assets/a/out-v1', 'swap.m4s')).toBeNull();
@@ -40,7 +40,7 @@ test('containedFiles: a proven directory replaced by a symlink out of the root i
   const f = containedFiles(root);
   mkdirSync(join(root, 'media/t/assets/b/out-v1'), { recursive: true });
   writeFileSync(join(root, 'media/t/assets/b/out-v1/secret.m4s'), 'inside');
-  expect(f.file('media/t/assets/b/out-v1', 'secret.m4s')).toBe(join(root, 'media/t/assets/b/out-v1/secret.m4s'));
+  expect(f.file('media/t/assets/b/out-v1', 'secret.m4s')?.path).toBe(join(root, 'media/t/assets/b/out-v1/secret.m4s'));
   renameSync(join(root, 'media/t/assets/b/out-v1'), join(root, 'media/t/assets/b/old'));
   symlinkSync(outside, join(root, 'media/t/assets/b/out-v1'));
   expect(f.file('media/t/assets/b/out-v1', 'secret.m4s')).toBeNull();
@@ -50,7 +50,7 @@ test('containedFiles: a symlink that stays inside its directory is still followe
   const f = containedFiles(root);
   const link = join(root, 'media/t/assets/a/out-v1/alias.m4s');
   symlinkSync(join(root, 'media/t/assets/a/out-v1/seg.m4s'), link);
-  expect(f.file('media/t/assets/a/out-v1', 'alias.m4s')).toBe(join(root, 'media/t/assets/a/out-v1/seg.m4s'));
+  expect(f.file('media/t/assets/a/out-v1', 'alias.m4s')?.path).toBe(join(root, 'media/t/assets/a/out-v1/seg.m4s'));
 });
 
 test('dbMemo: a value is reused only under the same generation', () => {
@@ -83,4 +83,21 @@ test('tokenMemo: a memoised token still expires, and a retired or replaced key v
   expect(m.verify(tok, keyFor, 10)).toMatchObject({ ok: true });
   const forged = tok.slice(0, -2) + (tok.endsWith('AA') ? 'AB' : 'AA');
   expect(m.verify(forged, keyFor, 10)).toMatchObject({ ok: false });
+});
+
+test('containedFiles: a proven file replaced by another plain file at the same path is proven again and answered with its own stat', () => {
+  const f = containedFiles(root);
+  const p = join(root, 'media/t/assets/a/out-v1/re.m4s');
+  writeFileSync(p, 'first');
+  const one = f.file('media/t/assets/a/out-v1', 're.m4s')!;
+  expect(one.path).toBe(p);
+  expect(one.st?.size).toBe(5);
+  unlinkSync(p);
+  writeFileSync(p, 'second!');
+  const two = f.file('media/t/assets/a/out-v1', 're.m4s')!;
+  expect(two.path).toBe(p);
+  expect(two.st?.size).toBe(7);
+  // A directory is never answered as a proven plain file.
+  mkdirSync(join(root, 'media/t/assets/a/out-v1/sub'), { recursive: true });
+  expect(f.file('media/t/assets/a/out-v1', 'sub')?.st).toBeUndefined();
 });

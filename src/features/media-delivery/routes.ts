@@ -63,8 +63,8 @@ export function mediaDeliveryRoutes(ctx: AppContext, gate: Gate) {
   gate.route(app, 'vodFile', (g) => {
     const { a, rel, preview } = resolve(g);
     const file = files.file(rel, g.params.file);
-    const res = file && serveFile(g.request, file, cacheFor(g.params.file, preview),
-      g.params.file === 'download.mp4' ? { 'content-disposition': `attachment; filename="${a.external_id?.replace(/[^A-Za-z0-9_.-]/g, '_') || a.id}.mp4"` } : {});
+    const res = file && serveFile(g.request, file.path, cacheFor(g.params.file, preview),
+      g.params.file === 'download.mp4' ? { 'content-disposition': `attachment; filename="${a.external_id?.replace(/[^A-Za-z0-9_.-]/g, '_') || a.id}.mp4"` } : {}, file.st);
     if (!res) throw notFound('file');
     return res;
   });
