@@ -3,6 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { AppContext } from '../../kernel/context';
 import { notFound } from '../../kernel/errors';
 import { containedAbs } from '../../kernel/fs/contain';
+import { fdCache } from '../../kernel/fs/fd-cache';
+import { IDLE_TIMEOUT_S } from '../../kernel/http/server';
 import { codecsOf, masterPlaylist, mediaPlaylist, resolutionOf } from '../../live/playlist';
 import { initPath, recRoot, segmentAbsPath } from '../../live/paths';
 import { SegmentIndex } from '../../live/segment-index';
@@ -22,6 +24,7 @@ export function liveRoutes(ctx: AppContext, gate: Gate) {
   const store = new ChannelStore(ctx.db);
   const index = new SegmentIndex(ctx.db, ctx.config.dataDir);
   const root = recRoot(ctx.config.dataDir);
+  const fds = fdCache({ idleTimeoutS: IDLE_TIMEOUT_S });
   const channel = (tenant: GateTenant, slug: string) => {
     const ch = store.byTenantSlug(tenant.slug, slug);
     if (!ch) throw notFound('channel');
@@ -61,7 +64,7 @@ export function liveRoutes(ctx: AppContext, gate: Gate) {
     const ch = channel(tenant, params.channel);
     const s = index.segment(ch, params.rendition, Number(params.file.slice(0, -4)));
     const p = s && containedAbs(root, segmentAbsPath(ctx.config.dataDir, s.path));
-    const res = p && serveFile(request, p, IMMUTABLE, { 'content-type': 'video/iso.segment' });
+    const res = p && serveFile(request, p, IMMUTABLE, { 'content-type': 'video/iso.segment' }, { fds });
     if (!res) throw notFound('segment');
     return res;
   });

@@ -9,6 +9,8 @@ import type { Gate, Guarded } from '../playback/gate';
 import { serveFile } from './serve-file';
 import { assetKey, serveEncrypted } from './aes';
 import { containedFiles } from './contained';
+import { fdCache } from '../../kernel/fs/fd-cache';
+import { IDLE_TIMEOUT_S } from '../../kernel/http/server';
 import { dbMemo } from './db-memo';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -27,6 +29,7 @@ function cacheFor(name: string, preview: boolean): string {
  */
 export function mediaDeliveryRoutes(ctx: AppContext, gate: Gate) {
   const files = containedFiles(ctx.config.dataDir);
+  const fds = fdCache({ idleTimeoutS: IDLE_TIMEOUT_S });
   const assets = dbMemo<ReturnType<typeof lookup>>();
   /** The asset and output directory a checked request names (404 otherwise); preview only while encoding. */
   const resolve = ({ params, tenant, dbGeneration }: Guarded) => {
@@ -64,7 +67,7 @@ export function mediaDeliveryRoutes(ctx: AppContext, gate: Gate) {
     const { a, rel, preview } = resolve(g);
     const file = files.file(rel, g.params.file);
     const res = file && serveFile(g.request, file.path, cacheFor(g.params.file, preview),
-      g.params.file === 'download.mp4' ? { 'content-disposition': `attachment; filename="${a.external_id?.replace(/[^A-Za-z0-9_.-]/g, '_') || a.id}.mp4"` } : {}, file.st);
+      g.params.file === 'download.mp4' ? { 'content-disposition': `attachment; filename="${a.external_id?.replace(/[^A-Za-z0-9_.-]/g, '_') || a.id}.mp4"` } : {}, { st: file.st, fds });
     if (!res) throw notFound('file');
     return res;
   });

@@ -1,4 +1,5 @@
 import { statSync, type Stats } from 'node:fs';
+import type { FdCache } from '../../kernel/fs/fd-cache';
 import { extname } from 'node:path';
 
 const TYPES: Record<string, string> = {
@@ -89,17 +90,18 @@ function answer(req: Request, size: number, headers: Record<string, string>, mti
 /**
  * Serves a file: ETag/Last-Modified with 304 on If-None-Match/If-Modified-Since, single byte ranges (206/416),
  * HEAD with exactly the GET headers (length, type, validators, ranges), the given Cache-Control; null when missing.
- * `known`: the file's stat when the caller just made it (one system call fewer).
+ * `o.st`: the file's stat when the caller just made it (one system call fewer); `o.fds`: whole-file answers from
+ * kept descriptors (`fdCache`).
  */
-export function serveFile(req: Request, path: string, cacheControl: string, extra: Record<string, string> = {}, known?: Stats): Response | null {
+export function serveFile(req: Request, path: string, cacheControl: string, extra: Record<string, string> = {}, o: { st?: Stats; fds?: FdCache | null } = {}): Response | null {
   let st: Stats;
-  if (known) st = known;
+  if (o.st) st = o.st;
   else try { st = statSync(path); } catch { return null; }
   if (!st.isFile()) return null;
   const etag = `"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
   const headers = baseHeaders(mimeOf(path), cacheControl, etag, new Date(st.mtimeMs).toUTCString(), extra);
-  const file = Bun.file(path);
-  return answer(req, st.size, headers, st.mtimeMs, (s, e) => (s === 0 && e === st.size - 1 ? file : file.slice(s, e + 1)));
+  const fds = o.fds;
+  return answer(req, st.size, headers, st.mtimeMs, (s, e) => (s === 0 && e === st.size - 1 ? (fds ? fds.body(path, st) : Bun.file(path)) : Bun.file(path).slice(s, e + 1)));
 }
 
 /**

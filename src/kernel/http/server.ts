@@ -34,6 +34,9 @@ export interface ServeOptions {
   peerHeader?: string;
 }
 
+/** Seconds a connection may send and receive nothing before the server closes it (also bounds `fdCache`'s grace). */
+export const IDLE_TIMEOUT_S = 120;
+
 const MANAGEMENT = /^\/(v1|mcp|healthz)(\/|$)/;
 
 /**
@@ -72,7 +75,7 @@ export function serveApp(handle: (req: Request) => Response | Promise<Response>,
   const server = Bun.serve({
     ...listen,
     maxRequestBodySize: opts.maxBodyBytes,
-    idleTimeout: 120,
+    idleTimeout: IDLE_TIMEOUT_S,
     development: false,
     // Synchronous when the app answers synchronously (most GETs): no promise or microtask on that path.
     fetch(req, srv) {
