@@ -134,3 +134,22 @@ test('fdCache: an answer still being sent when its descriptor is retired and the
     server.stop(true);
   }
 }, 60_000);
+
+test('fdCache: by default it keeps a share of the open-file limit (1/16 kept, 1/8 retired), so a low limit is never exhausted', async () => {
+  // A child whose hard limit is 256 (Bun raises the soft limit to it): 16 kept, 32 retired at most, then by path.
+  const script = `
+    const { fdCache } = require(${JSON.stringify(join(import.meta.dir, '../../src/kernel/fs/fd-cache.ts'))});
+    const { openSync, ftruncateSync, closeSync, statSync } = require('node:fs');
+    const c = fdCache({ idleTimeoutS: 1 });
+    for (let i = 0; i < 80; i++) {
+      const p = ${JSON.stringify(dir)} + '/lim' + i + '.m4s';
+      const fd = openSync(p, 'w'); ftruncateSync(fd, ${SENDFILE_MIN_BYTES}); closeSync(fd);
+      c.body(p, statSync(p));
+    }
+    console.log(JSON.stringify(c.counts()));`;
+  const p = Bun.spawn(['sh', '-c', 'ulimit -Sn 256 && ulimit -Hn 256 && exec "$0" -e "$1"', process.execPath, script], { stdout: 'pipe', stderr: 'pipe' });
+  const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  expect(err).toBe('');
+  expect(code).toBe(0);
+  expect(JSON.parse(out)).toEqual({ open: 16, cooling: 32 });
+});

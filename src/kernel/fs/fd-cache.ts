@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
 
 /** What a file is: the identity a cached descriptor must still match (a replaced or rewritten file does not). */
 type Identity = Pick<Stats, 'dev' | 'ino' | 'size' | 'mtimeMs'>;
@@ -8,9 +8,10 @@ type Entry = Identity & { fd: number };
 export interface FdCacheOptions {
   /** The HTTP server's idle timeout (seconds): a stalled answer is cut by then, which bounds the grace below. */
   idleTimeoutS: number;
-  /** Most descriptors kept open for answers (least recently used go first). */
+  /** Most descriptors kept open for answers (least recently used go first); default 1/16 of the open-file limit, at most 512. */
   max?: number;
-  /** Most retired descriptors waiting out their grace; past it new files are answered by path (no new descriptor). */
+  /** Most retired descriptors waiting out their grace (default 1/8 of the limit, at most 4,096); past it new files are
+   * answered by path (no new descriptor). */
   maxCooling?: number;
   /** Milliseconds clock (tests). */
   now?: () => number;
@@ -48,6 +49,17 @@ function nullifier(): ((fd: number) => boolean) | null {
   }
 }
 
+/** This process's open-file limit (Bun raises the soft limit to the hard one at start), or null when unknown. */
+function openFileLimit(): number | null {
+  try {
+    const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+    const n = Number(line?.split(/\s+/)[3]);
+    return Number.isFinite(n) && n > 0 ? n : null; // "unlimited" is not a number
+  } catch {
+    return null;
+  }
+}
+
 const same = (a: Identity, b: Identity) => a.ino === b.ino && a.dev === b.dev && a.size === b.size && a.mtimeMs === b.mtimeMs;
 
 /**
@@ -67,7 +79,10 @@ const same = (a: Identity, b: Identity) => a.ino === b.ino && a.dev === b.dev &&
 export function fdCache(o: FdCacheOptions): FdCache | null {
   const nullify = nullifier();
   if (!nullify) return null;
-  const max = o.max ?? 512, maxCooling = o.maxCooling ?? 4096;
+  // A share of the descriptor limit, so kept and retired descriptors never starve the rest of the process (a cache
+  // per delivery feature: VOD and live), e.g. 1,024 -> 64 kept and 128 retired per cache.
+  const limit = openFileLimit() ?? 1024;
+  const max = o.max ?? Math.min(512, Math.floor(limit / 16)), maxCooling = o.maxCooling ?? Math.min(4096, Math.floor(limit / 8));
   const graceMs = (2 * o.idleTimeoutS + 8) * 1000;
   const now = o.now ?? (() => performance.now());
   const open = new Map<string, Entry>();
