@@ -153,3 +153,24 @@ test('fdCache: by default it keeps a share of the open-file limit (1/16 kept, 1/
   expect(code).toBe(0);
   expect(JSON.parse(out)).toEqual({ open: 16, cooling: 32 });
 });
+
+test('fdCache: a descriptor idle past idleMs is retired (a deleted segment does not keep its space), then closed after the grace', async () => {
+  let t = 0;
+  const c = fdCache({ idleTimeoutS: 1, idleMs: 60_000, now: () => t })!;
+  const gone = join(dir, 'gone.m4s'), kept = join(dir, 'kept.m4s');
+  writeFileSync(gone, randomBytes(SENDFILE_MIN_BYTES));
+  writeFileSync(kept, randomBytes(SENDFILE_MIN_BYTES));
+  c.body(gone, statSync(gone));
+  t = 30_000;
+  c.body(kept, statSync(kept));
+  rmSync(gone); // retention removes it; nobody asks for it again
+  t = 61_000; // `gone` idle 61 s, `kept` 31 s
+  c.sweep();
+  expect(c.counts()).toEqual({ open: 1, cooling: 1 });
+  t += (2 * 1 + 8) * 1000; // the grace: `gone`'s descriptor is closed, so its space is free
+  c.sweep();
+  expect(c.counts()).toEqual({ open: 1, cooling: 0 });
+  t = 91_000; // `kept` idle 61 s: retired in turn
+  c.sweep();
+  expect(c.counts()).toEqual({ open: 0, cooling: 1 });
+});

@@ -2,7 +2,7 @@ import { closeSync, fstatSync, openSync, readFileSync, type Stats } from 'node:f
 
 /** What a file is: the identity a cached descriptor must still match (a replaced or rewritten file does not). */
 type Identity = Pick<Stats, 'dev' | 'ino' | 'size' | 'mtimeMs'>;
-type Entry = Identity & { fd: number };
+type Entry = Identity & { fd: number; used: number };
 
 /** Options of `fdCache`. */
 export interface FdCacheOptions {
@@ -13,6 +13,8 @@ export interface FdCacheOptions {
   /** Most retired descriptors waiting out their grace (default 1/8 of the limit, at most 4,096); past it new files are
    * answered by path (no new descriptor). */
   maxCooling?: number;
+  /** A descriptor not used for this long is retired, so a deleted file's space is not held (default 60 s). */
+  idleMs?: number;
   /** Milliseconds clock (tests). */
   now?: () => number;
 }
@@ -21,7 +23,7 @@ export interface FdCacheOptions {
 export interface FdCache {
   /** The body of a whole-file answer for `path` whose stat is `st`: a kept descriptor when it still matches. */
   body(path: string, st: Identity): Blob;
-  /** Closes retired descriptors whose grace has passed (also done on every `body`). */
+  /** Retires descriptors idle too long and closes retired ones whose grace has passed (also done on every `body`). */
   sweep(): void;
   /** Descriptors open for answers and retired ones still waiting (for tests and diagnostics). */
   counts(): { open: number; cooling: number };
@@ -94,18 +96,25 @@ export function fdCache(o: FdCacheOptions): FdCache | null {
     if (nullify(e.fd)) cooling.push({ fd: e.fd, at: now() });
     else pinned.push(e.fd);
   };
+  const idleMs = o.idleMs ?? 60_000;
+  let idleCheck = 0;
   const sweep = () => {
     let n = 0;
     const t = now();
+    // Least recently used first (Map order): retire the ones idle too long (a deleted segment is never asked for again).
+    if (t - idleCheck >= 1000) {
+      idleCheck = t;
+      for (const [p, e] of open) { if (t - e.used < idleMs) break; retire(p, e); }
+    }
     while (n < cooling.length && t - cooling[n].at >= graceMs) { try { closeSync(cooling[n].fd); } catch { /* gone */ } n++; }
     if (n) cooling.splice(0, n);
   };
   return {
     body(path, st) {
-      if (cooling.length) sweep();
+      sweep();
       const e = open.get(path);
       if (e) {
-        if (same(e, st)) { open.delete(path); open.set(path, e); return Bun.file(e.fd); } // most recently used last
+        if (same(e, st)) { e.used = now(); open.delete(path); open.set(path, e); return Bun.file(e.fd); } // most recently used last
         retire(path, e);
       }
       if (st.size < SENDFILE_MIN_BYTES || cooling.length >= maxCooling) return Bun.file(path);
@@ -115,7 +124,7 @@ export function fdCache(o: FdCacheOptions): FdCache | null {
       let now2: Stats;
       try { now2 = fstatSync(fd); } catch { closeSync(fd); return Bun.file(path); }
       if (!same(now2, st)) { closeSync(fd); return Bun.file(path); }
-      open.set(path, { fd, dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs });
+      open.set(path, { fd, dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, used: now() });
       if (open.size > max) { const [p, old] = open.entries().next().value as [string, Entry]; retire(p, old); }
       return Bun.file(fd);
     },
