@@ -20,6 +20,10 @@ async function problemOf(r: Response): Promise<ApiError> {
   return new ApiError(r.status, p.title ?? r.statusText, p.detail ?? '', fields);
 }
 
+/** Times a GET refused with 429 is asked again (after its Retry-After, at most MAX_WAIT_429_S each) before failing. */
+const RETRIES_429 = 3;
+const MAX_WAIT_429_S = 5;
+
 /** How long a prefetched GET answer waits for the page that asked for it (ms after it arrived); it serves one call. */
 const PREFETCH_FRESH_MS = 1500;
 /** A GET in flight is joined only this long after it started: a later reload (after an event) wants a newer answer. */
@@ -42,7 +46,14 @@ export class ApiClient {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (method !== 'GET' && method !== 'HEAD') headers['x-csrf-token'] = this.csrf;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const r = await fetch(path, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
+    let r = await fetch(path, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
+    // A read refused by the per-person rate limit (moving quickly between pages) is asked again after Retry-After.
+    for (let tries = 0; r.status === 429 && method === 'GET' && tries < RETRIES_429; tries++) {
+      const wait = Math.min(MAX_WAIT_429_S, Math.max(1, Number(r.headers.get('retry-after')) || 1));
+      await r.body?.cancel();
+      await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+      r = await fetch(path, { method, headers, credentials: 'same-origin' });
+    }
     if (!r.ok) {
       if (r.status === 401 && !o.silent401) this.onSignedOut();
       throw await problemOf(r);
