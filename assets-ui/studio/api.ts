@@ -20,9 +20,8 @@ async function problemOf(r: Response): Promise<ApiError> {
   return new ApiError(r.status, p.title ?? r.statusText, p.detail ?? '', fields);
 }
 
-/** Times a GET refused with 429 is asked again (after its Retry-After, at most MAX_WAIT_429_S each) before failing. */
-const RETRIES_429 = 3;
-const MAX_WAIT_429_S = 5;
+/** Seconds a GET refused with 429 keeps asking again (each time after its Retry-After) before failing. */
+const WAIT_429_S = 15;
 
 /** How long a prefetched GET answer waits for the page that asked for it (ms after it arrived); it serves one call. */
 const PREFETCH_FRESH_MS = 1500;
@@ -47,11 +46,13 @@ export class ApiClient {
     if (method !== 'GET' && method !== 'HEAD') headers['x-csrf-token'] = this.csrf;
     if (body !== undefined) headers['content-type'] = 'application/json';
     let r = await fetch(path, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
-    // A read refused by the per-person rate limit (moving quickly between pages) is asked again after Retry-After.
-    for (let tries = 0; r.status === 429 && method === 'GET' && tries < RETRIES_429; tries++) {
-      const wait = Math.min(MAX_WAIT_429_S, Math.max(1, Number(r.headers.get('retry-after')) || 1));
+    // A read refused by the per-person rate limit (moving quickly between pages) is asked again after Retry-After,
+    // for at most WAIT_429_S seconds in all (a page's reads share the refill, so one read may lose a few rounds).
+    for (let waited = 0; r.status === 429 && method === 'GET' && waited < WAIT_429_S;) {
+      const wait = Math.min(WAIT_429_S - waited, Math.max(1, Number(r.headers.get('retry-after')) || 1));
       await r.body?.cancel();
-      await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+      await new Promise((resolve) => setTimeout(resolve, wait * 1000 * (1 + Math.random() / 4))); // spread the retries
+      waited += wait;
       r = await fetch(path, { method, headers, credentials: 'same-origin' });
     }
     if (!r.ok) {
