@@ -1,5 +1,5 @@
 import type { Config } from '../kernel/config/schema';
-import type { ServedRecord } from '../features/playback/gate';
+import type { Served } from '../features/playback/gate';
 
 /** Messages from the main process to a delivery worker (IPC). */
 export type ToWorker =
@@ -9,7 +9,7 @@ export type ToWorker =
 /** Messages from a delivery worker to the main process (IPC). */
 export type FromWorker =
   | { type: 'ready'; id: number; pid: number }
-  | { type: 'served'; items: ServedRecord[] };
+  | { type: 'served'; items: Served[] };
 
 /** Environment variable: number of processes serving HTTP (main included); unset = one per core, 1 = main only. */
 export const WORKERS_ENV = 'VS_DELIVERY_WORKERS';

@@ -7,7 +7,7 @@ import { splitUrl } from '../kernel/http/url';
 import { Slots } from '../kernel/slots';
 import { reportStalls } from '../kernel/stall';
 import type { AppContext } from '../kernel/context';
-import { servedRecord, type ServedRecord } from '../features/playback/gate';
+import type { Served } from '../features/playback/gate';
 import { playbackState } from '../features/playback/service';
 import { deliveryApp } from './app';
 import { ELSEWHERE_HEADER, forwarder } from './forward';
@@ -34,9 +34,9 @@ export async function runDeliveryWorker(): Promise<void> {
   const ctx = { config, db, log, clock: systemClock, slots: new Slots(), onStop: () => {} } as unknown as AppContext;
   const { app, gate, token } = deliveryApp(ctx);
   playbackState(ctx).followWrites();
-  let batch: ServedRecord[] = [];
+  let batch: Served[] = [];
   const flush = () => { if (batch.length) { send({ type: 'served', items: batch }); batch = []; } };
-  if (init.observe) gate.observe((s) => { batch.push(servedRecord(s)); if (batch.length >= 512) flush(); });
+  if (init.observe) gate.observe((s) => { batch.push(s); if (batch.length >= 512) flush(); });
   const flusher = setInterval(flush, 50);
   const forward = forwarder(init.sock, config.problemsBase);
   /** This worker's answer, or the main process's when the worker's app says "elsewhere". */

@@ -24,11 +24,17 @@ export interface Guarded { params: Record<string, string>; request: Request; ten
 export type DeliveryHandler = (g: Guarded) => Response | Promise<Response>;
 
 /**
- * One delivery answer as observers see it (the origin request log): status, time to the answer, token sid, viewer
- * IP. `url` is the delivery URL without its /t/<token> prefix (a /t/ request may be served on the original request,
- * whose URL still carries the token).
+ * One delivery answer as observers see it (the origin request log), as plain data: a delivery worker sends these to
+ * the main process's observers as they are. `url` is the delivery URL without its /t/<token> prefix (a /t/ request
+ * may be served on the original request, whose URL still carries the token); `bytes` the answer's Content-Length
+ * (0 for HEAD, 304 and refusals; null when it has none); `fromDisk` whether the body is a file (file answers carry
+ * Last-Modified) rather than built in memory; `sid` the token's session; `ip` the viewer address.
  */
-export interface Served { request: Request; url: string; guarded: Guarded | null; response: Response | null; status: number; ttfbMs: number; sid: string | null; ip: string | null }
+export interface Served {
+  url: string; method: string; ua: string | null; referer: string | null;
+  guarded: { params: Record<string, string>; tenant: GateTenant; target: DeliveryTarget } | null;
+  status: number; bytes: number | null; fromDisk: boolean; ttfbMs: number; sid: string | null; ip: string | null;
+}
 
 /**
  * Thrown by a delivery handler that cannot answer in this process (a delivery worker whose read would have to write,
@@ -36,30 +42,6 @@ export interface Served { request: Request; url: string; guarded: Guarded | null
  * process does not observe it.
  */
 export class NotHere extends Error {}
-
-/** A delivery answer as plain data: what a delivery worker forwards to the main process's observers. */
-export interface ServedRecord {
-  url: string; method: string; ua: string | null; referer: string | null; status: number; ttfbMs: number; sid: string | null; ip: string | null;
-  guarded: { params: Record<string, string>; tenant: GateTenant; target: DeliveryTarget } | null;
-  response: { status: number; headers: Record<string, string> } | null;
-}
-
-const RECORDED_HEADERS = ['content-length', 'content-type', 'last-modified', 'etag', 'content-range', 'cache-control'];
-
-/** Reduces an observed answer to plain data (no Request/Response objects) for another process's observers. */
-export function servedRecord(s: Served): ServedRecord {
-  let response: ServedRecord['response'] = null;
-  if (s.response) {
-    const headers: Record<string, string> = {};
-    for (const h of RECORDED_HEADERS) { const v = s.response.headers.get(h); if (v !== null) headers[h] = v; }
-    response = { status: s.response.status, headers };
-  }
-  const g = s.guarded;
-  return {
-    url: s.url, method: s.request.method, ua: s.request.headers.get('user-agent'), referer: s.request.headers.get('referer'),
-    status: s.status, ttfbMs: s.ttfbMs, sid: s.sid, ip: s.ip, guarded: g ? { params: g.params, tenant: g.tenant, target: g.target } : null, response,
-  };
-}
 
 function normIp(ip: string | null): string | null {
   return ip ? ip.replace(/^::ffff:/, '') : null;
@@ -186,9 +168,13 @@ export function createGate(ctx: AppContext) {
   };
   const notify = (s: Served) => { for (const o of observers) { try { o(s); } catch { /* an observer never breaks delivery */ } } };
   const report = (request: Request, g: Guarded | null, res: Response | null, status: number, ttfbMs: number) => {
+    if (!observers.length) return;
     const o = opened(request);
+    const len = res && request.method !== 'HEAD' && res.status !== 304 ? Number(res.headers.get('content-length') ?? NaN) : 0;
     notify({
-      request, url: o?.url ?? request.url, guarded: g, response: res, status, ttfbMs, sid: o?.claims.s ?? null,
+      url: o?.url ?? request.url, method: request.method, ua: request.headers.get('user-agent'), referer: request.headers.get('referer'),
+      guarded: g && { params: g.params, tenant: g.tenant, target: g.target }, status, bytes: Number.isFinite(len) ? len : null,
+      fromDisk: res !== null && res.headers.has('last-modified'), ttfbMs, sid: o?.claims.s ?? null,
       ip: o?.ip !== undefined ? o.ip : normIp(clientIp(request)),
     });
   };
@@ -238,16 +224,8 @@ export function createGate(ctx: AppContext) {
     /** True when something observes delivery answers (delivery workers then forward theirs). */
     observed(): boolean { return observers.length > 0; },
 
-    /** Reports an answer a delivery worker gave (see `servedRecord`) to this gate's observers, as if served here. */
-    replay(r: ServedRecord): void {
-      const headers: Record<string, string> = {};
-      if (r.ua !== null) headers['user-agent'] = r.ua;
-      if (r.referer !== null) headers.referer = r.referer;
-      const request = new Request(r.url, { method: r.method, headers });
-      const g: Guarded | null = r.guarded && { ...r.guarded, request, dbGeneration: -1 };
-      const res = r.response && new Response(null, r.response);
-      notify({ request, url: r.url, guarded: g, response: res, status: r.status, ttfbMs: r.ttfbMs, sid: r.sid, ip: r.ip });
-    },
+    /** Reports an answer a delivery worker gave to this gate's observers, as if served here. */
+    replay(s: Served): void { notify(s); },
 
     /** Verifies the token of a /t/ request and returns the inner request to dispatch. */
     unwrap(req: Request): Request {

@@ -20,15 +20,12 @@ export function originLogObserver(rt: StatsRuntime, now: () => number): (s: Serv
   return (s) => {
     const g = s.guarded;
     if (!g) return; // refused before the tenant was known: nothing to attribute
-    const res = s.response;
-    const head = s.request.method === 'HEAD';
-    const len = res && !head && res.status !== 304 ? Number(res.headers.get('content-length') ?? NaN) : 0;
     const target = g.target.kind === 'startover' ? `${g.target.id}/${g.target.programme}` : g.target.id;
     rt.edge.offer({
       ts: now(), tenantId: g.tenant.id, kind: g.target.kind, target, rendition: renditionOf(g.params),
-      file: g.params.file ?? null, method: s.request.method, status: s.status, bytes: Number.isFinite(len) ? len : null,
-      ttfbMs: s.ttfbMs, sid: s.sid, source: res?.headers.has('last-modified') ? 'disk' : 'memory', ip: s.ip,
-      ua: s.request.headers.get('user-agent'), referrer: s.request.headers.get('referer'),
+      file: g.params.file ?? null, method: s.method, status: s.status, bytes: s.bytes,
+      ttfbMs: s.ttfbMs, sid: s.sid, source: s.fromDisk ? 'disk' : 'memory', ip: s.ip,
+      ua: s.ua, referrer: s.referer,
     });
   };
 }
