@@ -5,7 +5,7 @@ import { AppError, problemResponse } from './kernel/errors';
 import { requestId } from './kernel/http/request-id';
 import { identityRoutes } from './features/identity/routes';
 import { playbackRoutes } from './features/playback/routes';
-import { createGate, redactToken, tokenRoutes, type Gate } from './features/playback/gate';
+import { createGate, directTokenEntry, isTokenRequest, redactToken, tokenRoutes, type Gate } from './features/playback/gate';
 import { methodTable } from './kernel/http/methods';
 import { dropBodylessParse } from './kernel/http/plugin';
 import { metaRoutes } from './features/meta/routes';
@@ -51,24 +51,32 @@ import { startMonitorWorkers } from './features/monitors/worker';
 import { startProgrammeClock } from './features/guide/programme-clock';
 import { studioRoutes } from './features/studio/routes';
 
-/** Builds the whole HTTP app: kernel hooks first, then every feature's routes. `onGate` receives the delivery gate (delivery workers report through it). */
-export function buildApp(ctx: AppContext, onGate?: (gate: Gate) => void): AnyElysia {
+/**
+ * The whole HTTP app: the Elysia app, the delivery gate (delivery workers report through it) and `fetch`, the handler
+ * to serve it with: a /t/ GET or HEAD goes straight to the gate's token entry (the route the router would pick, without
+ * its pass), everything else through the app.
+ */
+export interface BuiltApp { app: AnyElysia; gate: Gate; fetch: (r: Request) => Response | Promise<Response> }
+
+/** Builds the whole HTTP app: kernel hooks first, then every feature's routes. */
+export function buildApp(ctx: AppContext): BuiltApp {
   let app: AnyElysia;
   registerClipTargets(ctx);
   const gate = createGate(ctx);
-  onGate?.(gate);
   const methods = methodTable(() => app);
+  /** The answer to an error of any route (problem details; 405 with Allow for a path served under other methods). */
+  const answerError = (code: string | number, error: unknown, request: Request): Response => {
+    const id = requestId(request);
+    if (code === 'NOT_FOUND' || request.method === 'TRACE') {
+      const allow = methods.allowed(request);
+      if (allow) return problemResponse(new AppError('method_not_allowed', `${request.method} is not served here; use ${allow}`), ctx.config.problemsBase, id, { allow });
+    }
+    const { err, fault } = toAppError(code, error);
+    if (fault) ctx.log.error('unhandled error', { request_id: id, path: redactToken(new URL(request.url).pathname), error: String((error as Error)?.stack ?? error) });
+    return problemResponse(err, ctx.config.problemsBase, id);
+  };
   app = new Elysia({ normalize: false, aot: true })
-    .onError({ as: 'global' }, ({ code, error, request }) => {
-      const id = requestId(request);
-      if (code === 'NOT_FOUND' || request.method === 'TRACE') {
-        const allow = methods.allowed(request);
-        if (allow) return problemResponse(new AppError('method_not_allowed', `${request.method} is not served here; use ${allow}`), ctx.config.problemsBase, id, { allow });
-      }
-      const { err, fault } = toAppError(code, error);
-      if (fault) ctx.log.error('unhandled error', { request_id: id, path: redactToken(new URL(request.url).pathname), error: String((error as Error)?.stack ?? error) });
-      return problemResponse(err, ctx.config.problemsBase, id);
-    })
+    .onError({ as: 'global' }, ({ code, error, request }) => answerError(code, error, request))
     .use(metaRoutes(ctx, () => app))
     .use(tokenRoutes(gate, () => app))
     .use(identityRoutes(ctx))
@@ -107,7 +115,8 @@ export function buildApp(ctx: AppContext, onGate?: (gate: Gate) => void): AnyEly
   dropBodylessParse(app);
   // Every delivery path must be declared in the delivery table (and so checked by the gate): refuse to start otherwise.
   gate.assertCovered(app);
-  return app;
+  const token = directTokenEntry(gate, () => app, (e, r) => answerError('UNKNOWN', e, r));
+  return { app, gate, fetch: (r) => (isTokenRequest(r) ? token(r) : app.fetch(r)) };
 }
 
 /** Starts background workers of every feature (job runners, dispatchers, supervisors). */

@@ -1,13 +1,11 @@
 import { loadConfig, withAddresses, type ConfigFlags } from '../kernel/config/load';
 import { bootContext } from '../kernel/boot';
 import { serveApp } from '../kernel/http/server';
-import { buildApp, startWorkers } from '../app';
+import { buildApp, startWorkers, type BuiltApp } from '../app';
 import { identityService, keyLookup, IdentityService } from '../features/identity/service';
 import type { AppContext } from '../kernel/context';
-import type { AnyElysia } from 'elysia';
 import { killAllChildren } from '../media/process';
 import { firstOwnerLink } from '../features/team/service';
-import type { Gate } from '../features/playback/gate';
 import { deliveryWorkerCount } from '../delivery-worker/protocol';
 import { startDeliveryTier, type DeliveryTier } from '../delivery-worker/tier';
 import { availableParallelism } from 'node:os';
@@ -25,23 +23,23 @@ export async function serve(flags: ConfigFlags): Promise<void> {
   // Bind first (port 0 allowed) so every URL the API returns carries the real port.
   const provisional = withAddresses(base, base.port);
   const { ctx: ctx0, stopAll } = await bootContext(provisional, bootDeps);
-  let app: AnyElysia | null = null;
+  let built: BuiltApp | null = null;
   const starting = () => new Response(JSON.stringify({ status: 503, title: 'Not ready', detail: 'starting' }), { status: 503, headers: { 'content-type': 'application/problem+json', 'retry-after': '1' } });
   // Serving processes (main included): one per core by default; delivery workers share the port (SO_REUSEPORT).
   const workers = deliveryWorkerCount(process.env, availableParallelism());
   if (workers > 1 && base.port !== 0) await assertPortFree(base.port, base.host);
-  const handle = (r: Request) => (app ? app.fetch(r) : starting());
+  const handle = (r: Request) => (built ? built.fetch(r) : starting());
   const server = serveApp(handle, {
     port: base.port, host: base.host, maxBodyBytes: 70 * 1024 * 1024, problemsBase: base.problemsBase, reusePort: workers > 1,
   });
   const config = withAddresses(base, server.port);
   const ctx: AppContext = { ...ctx0, config };
-  let gate: Gate | null = null;
-  app = buildApp(ctx, (g) => { gate = g; });
+  built = buildApp(ctx);
+  const gate = built.gate;
   const boot = identityService(ctx).bootstrap();
   const ownerLink = boot ? await firstOwnerLink(ctx, identityService(ctx).tenant(boot.tenant).id, 'Default') : null;
   await startWorkers(ctx);
-  const tier: DeliveryTier | null = workers > 1 ? await startDeliveryTier(ctx, gate!, handle, workers, { tag: process.env.VS_DELIVERY_TAG === '1' }) : null;
+  const tier: DeliveryTier | null = workers > 1 ? await startDeliveryTier(ctx, gate, handle, workers, { tag: process.env.VS_DELIVERY_TAG === '1' }) : null;
   const stopStalls = reportStalls(process.env.VS_STALL_FILE, 'main');
   const out: string[] = [`ViewStream ${config.baseUrl} (data ${config.dataDir})`, `listening on ${config.host}:${server.port}`];
   out.push(`API reference: ${config.baseUrl}/docs/`);

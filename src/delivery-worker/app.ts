@@ -3,7 +3,7 @@ import type { AppContext } from '../kernel/context';
 import { AppError, problemResponse } from '../kernel/errors';
 import { toAppError } from '../kernel/http/error-map';
 import { requestId } from '../kernel/http/request-id';
-import { createGate, NotHere, redactToken, tokenRoutes, type Gate } from '../features/playback/gate';
+import { createGate, directTokenEntry, NotHere, redactToken, tokenRoutes, type Gate } from '../features/playback/gate';
 import { mediaDeliveryRoutes } from '../features/media-delivery/routes';
 import { catchupDeliveryRoutes } from '../features/catchup/delivery';
 import { clipDeliveryRoutes } from '../features/clips/delivery';
@@ -56,12 +56,7 @@ export function deliveryApp(ctx: AppContext): { app: AnyElysia; gate: Gate; toke
     .use(clipDeliveryRoutes(ctx, local))
     .use(liveRoutes(ctx, local));
   gate.assertCovered(app);
-  /** A /t/ GET or HEAD without the router's own pass: the same `/t/*` entry (`dispatch`), errors answered as above. */
-  const token = (r: Request): Response | Promise<Response> => {
-    try {
-      const out = local.dispatch(r, () => app);
-      return out instanceof Response ? out : out.then(undefined, (e: unknown) => answerError('UNKNOWN', e, r));
-    } catch (e) { return answerError('UNKNOWN', e, r); }
-  };
+  /** A /t/ GET or HEAD without the router's own pass, errors answered as above. */
+  const token = directTokenEntry(local, () => app, (e, r) => answerError('UNKNOWN', e, r));
   return { app, gate, token };
 }

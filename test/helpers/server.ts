@@ -1,18 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AnyElysia } from 'elysia';
 import { loadConfig, withAddresses } from '../../src/kernel/config/load';
 import { bootContext } from '../../src/kernel/boot';
 import { serveApp } from '../../src/kernel/http/server';
-import { buildApp, startWorkers } from '../../src/app';
+import type { AnyElysia } from 'elysia';
+import { buildApp, startWorkers, type BuiltApp } from '../../src/app';
 import { bootDeps } from '../../src/cli/serve';
 import { identityService } from '../../src/features/identity/service';
 import type { AppContext } from '../../src/kernel/context';
 import type { Clock } from '../../src/kernel/clock';
 import { killAllChildren } from '../../src/media/process';
 import { contractOf, type Contract, type OpenApiDoc, type Violation } from './contract';
-import type { Gate } from '../../src/features/playback/gate';
 import { deliveryWorkerCount } from '../../src/delivery-worker/protocol';
 import { startDeliveryTier, type DeliveryTier } from '../../src/delivery-worker/tier';
 
@@ -22,6 +21,10 @@ export interface TestServer {
   /** Owner key of tenant `default`. */
   key: string;
   ctx: AppContext;
+  /** The Elysia app (the router): tests compare it with `fetch`, the handler the server serves with. */
+  app: AnyElysia;
+  /** The handler the server serves with (a /t/ GET or HEAD skips the router). */
+  fetch: (r: Request) => Response | Promise<Response>;
   dataDir: string;
   /** Calls the API with the owner key (or `opts.key`); JSON bodies are encoded. */
   api(method: string, path: string, body?: unknown, opts?: { key?: string | null; headers?: Record<string, string> }): Promise<Response>;
@@ -44,17 +47,17 @@ export async function startTestServer(opts: { env?: Record<string, string>; work
   const env = { VS_RTMP_PORT: String(await freePort()), ...opts.env, VS_LOG_LEVEL: opts.env?.VS_LOG_LEVEL ?? 'error' };
   const base = loadConfig({ data: dataDir, port: 0, host: '127.0.0.1' }, env);
   const { ctx: ctx0, stopAll } = await bootContext(withAddresses(base, 0), bootDeps, { clock: opts.clock });
-  let app: AnyElysia | null = null;
+  let built: BuiltApp | null = null;
   // Delivery workers (separate processes on the same port) only when VS_DELIVERY_WORKERS asks for them (default 1 here).
   const delivery = deliveryWorkerCount({ ...process.env, ...opts.env }, 1);
-  const handle = (r: Request) => app!.fetch(r);
+  const handle = (r: Request) => built!.fetch(r);
   const server = serveApp(handle, { port: 0, host: '127.0.0.1', maxBodyBytes: 70 * 1024 * 1024, problemsBase: base.problemsBase, reusePort: delivery > 1 });
   const ctx: AppContext = { ...ctx0, config: withAddresses(base, server.port) };
-  let gate: Gate | null = null;
-  app = buildApp(ctx, (g) => { gate = g; });
+  built = buildApp(ctx);
+  const { app, gate } = built;
   const boot = identityService(ctx).bootstrap();
   if (opts.workers !== false) await startWorkers(ctx);
-  const tier: DeliveryTier | null = delivery > 1 ? await startDeliveryTier(ctx, gate!, handle, delivery, { tag: ({ ...process.env, ...opts.env }).VS_DELIVERY_TAG === '1' }) : null;
+  const tier: DeliveryTier | null = delivery > 1 ? await startDeliveryTier(ctx, gate, handle, delivery, { tag: ({ ...process.env, ...opts.env }).VS_DELIVERY_TAG === '1' }) : null;
   const url = ctx.config.baseUrl;
   const key = boot?.key ?? opts.ownerKey ?? '';
   // Contract mode: every api() answer is validated against the served document; differences are collected.
@@ -73,7 +76,7 @@ export async function startTestServer(opts: { env?: Record<string, string>; work
     return fetch(url + path, { method, headers, body: payload });
   };
   const t: TestServer = {
-    url, key, ctx, dataDir, violations, contract: null,
+    url, key, ctx, app, fetch: handle, dataDir, violations, contract: null,
     async api(method, path, body, o = {}) {
       const res = await send(method, path, body, o);
       if (validate) {

@@ -281,6 +281,25 @@ export function createGate(ctx: AppContext) {
 /** The gate's interface as features receive it. */
 export type Gate = ReturnType<typeof createGate>;
 
+/**
+ * A /t/ GET or HEAD answered without the router's own pass: the same entry the `/t/*` routes of `tokenRoutes` run
+ * (`dispatch`, whose clean paths skip the router anyway), with a thrown error answered by `answerError` as the app's
+ * error hook would answer it. Servers call it for GET and HEAD requests whose path starts with `/t/`.
+ */
+export function directTokenEntry(gate: Pick<Gate, 'dispatch'>, app: () => AnyElysia, answerError: (error: unknown, request: Request) => Response): (r: Request) => Response | Promise<Response> {
+  return (r) => {
+    try {
+      const out = gate.dispatch(r, app);
+      return out instanceof Response ? out : out.then(undefined, (e: unknown) => answerError(e, r));
+    } catch (e) { return answerError(e, r); }
+  };
+}
+
+/** True for a GET or HEAD whose canonical path is a /t/<token>/ delivery path (`directTokenEntry` answers it). */
+export function isTokenRequest(r: Request): boolean {
+  return (r.method === 'GET' || r.method === 'HEAD') && splitUrl(r.url).path.startsWith('/t/');
+}
+
 /** The `/t/<token>/...` entry: verifies the token and dispatches the inner request to the app. */
 export function tokenRoutes(gate: Gate, app: () => AnyElysia) {
   return new Elysia()
