@@ -62,13 +62,32 @@ function headBody(length: number): ReadableStream<Uint8Array> | null {
   });
 }
 
+let dateSecond = -1, dateText = '';
+/** The current time as an HTTP date (RFC 9110 IMF-fixdate), formatted once per second. */
+function httpDateNow(): string {
+  const sec = Math.floor(Date.now() / 1000);
+  if (sec !== dateSecond) { dateSecond = sec; dateText = new Date(sec * 1000).toUTCString(); }
+  return dateText;
+}
+
+const modified = new Map<number, string>();
+/** A file's Last-Modified value (kept for the few thousand most recent modification times). */
+function lastModifiedOf(mtimeMs: number): string {
+  let v = modified.get(mtimeMs);
+  if (v === undefined) {
+    if (modified.size >= 4096) modified.clear();
+    modified.set(mtimeMs, (v = new Date(mtimeMs).toUTCString()));
+  }
+  return v;
+}
+
 /** Headers that do not change with the status: validators, policy, CORS; `date` and an inline disposition set
  * explicitly so GET and HEAD carry the same set (Bun adds `Date` only to GET and a `filename=` disposition to files). */
 function baseHeaders(type: string, cacheControl: string, etag: string, lastModified: string | null, extra: Record<string, string>): Record<string, string> {
   return {
     'content-type': type, 'cache-control': cacheControl, etag, 'accept-ranges': 'bytes',
     ...(lastModified ? { 'last-modified': lastModified } : {}), 'access-control-allow-origin': '*',
-    'content-disposition': 'inline', date: new Date().toUTCString(), ...extra,
+    'content-disposition': 'inline', date: httpDateNow(), ...extra,
   };
 }
 
@@ -83,8 +102,10 @@ function answer(req: Request, size: number, headers: Record<string, string>, mti
   if (range === 'unsatisfiable') return new Response(null, { status: 416, headers: { ...headers, 'content-range': `bytes */${size}` } });
   const [start, end, status] = range ? [range.start, range.end, 206] : [0, size - 1, 200];
   const len = end - start + 1;
-  const h = { ...headers, 'content-length': String(len), ...(range ? { 'content-range': `bytes ${start}-${end}/${size}` } : {}) };
-  return new Response(head ? headBody(len) : len > 0 ? body(start, end) : null, { status, headers: h });
+  // `headers` is this answer's own object (built by baseHeaders for it): completed in place.
+  headers['content-length'] = String(len);
+  if (range) headers['content-range'] = `bytes ${start}-${end}/${size}`;
+  return new Response(head ? headBody(len) : len > 0 ? body(start, end) : null, { status, headers });
 }
 
 /**
@@ -99,7 +120,7 @@ export function serveFile(req: Request, path: string, cacheControl: string, extr
   else try { st = statSync(path); } catch { return null; }
   if (!st.isFile()) return null;
   const etag = `"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
-  const headers = baseHeaders(mimeOf(path), cacheControl, etag, new Date(st.mtimeMs).toUTCString(), extra);
+  const headers = baseHeaders(mimeOf(path), cacheControl, etag, lastModifiedOf(st.mtimeMs), extra);
   const fds = o.fds;
   return answer(req, st.size, headers, st.mtimeMs, (s, e) => (s === 0 && e === st.size - 1 ? (fds ? fds.body(path, st) : Bun.file(path)) : Bun.file(path).slice(s, e + 1)));
 }

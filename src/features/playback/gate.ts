@@ -47,6 +47,14 @@ function normIp(ip: string | null): string | null {
   return ip ? ip.replace(/^::ffff:/, '') : null;
 }
 
+const checks = new WeakMap<DeliveryRoute, [string, RegExp][]>();
+/** A delivery route's parameter patterns as a list (built once per route). */
+function paramChecks(def: DeliveryRoute): [string, RegExp][] {
+  let c = checks.get(def);
+  if (!c) checks.set(def, (c = Object.entries(def.params)));
+  return c;
+}
+
 /** Hides the token of a /t/<token>/ path (for logs: tokens are never written out). */
 export function redactToken(path: string): string {
   return path.replace(/\/t\/[^/]+\//, '/t/<redacted>/');
@@ -88,8 +96,10 @@ export function createGate(ctx: AppContext) {
   const opened = (r: Request): Opened | undefined => (r as Request & { [TOKEN]?: Opened })[TOKEN];
   const mark = (r: Request, o: Opened) => { (r as Request & { [TOKEN]?: Opened })[TOKEN] = o; };
   const memo = tokenMemo();
-  // Every gate route with its pattern split into segments, for /t/ requests dispatched without the router.
-  const direct: { segs: string[]; h: (c: { params: Record<string, string>; request: Request }) => Response | Promise<Response> }[] = [];
+  // Every gate route with its pattern split into segments (and where its parameters are), by segment count, for /t/
+  // requests dispatched without the router.
+  type Direct = { segs: string[]; names: [number, string][]; h: (c: { params: Record<string, string>; request: Request }) => Response | Promise<Response> };
+  const direct = new Map<number, Direct[]>();
   const observers: ((s: Served) => void)[] = [];
   const registered = new Set<string>();
   const deny = (detail: string) => new AppError('forbidden', detail);
@@ -123,7 +133,7 @@ export function createGate(ctx: AppContext) {
     const o = opened(request);
     const claims = o?.claims;
     const dbGeneration = o ? o.dbGeneration : state.sync(); // a /t/ request was brought up to date when its token was checked
-    for (const [k, re] of Object.entries(def.params)) {
+    for (const [k, re] of paramChecks(def)) {
       const v = params[k];
       if (typeof v !== 'string' || !re.test(v)) throw notFound('file');
     }
@@ -201,20 +211,21 @@ export function createGate(ctx: AppContext) {
   const matchDirect = (path: string) => {
     if (path.includes('%')) return null;
     const parts = path.split('/');
-    let found: { h: (typeof direct)[number]['h']; params: Record<string, string> } | null = null;
-    for (const d of direct) {
-      if (d.segs.length !== parts.length) continue;
-      let params: Record<string, string> | null = {};
-      for (let i = 1; i < parts.length && params; i++) {
-        const seg = d.segs[i], part = parts[i];
-        if (seg.charCodeAt(0) === 58) { if (part) params[seg.slice(1)] = part; else params = null; } // ':name'
-        else if (seg !== part) params = null;
+    let found: Direct | null = null;
+    for (const d of direct.get(parts.length) ?? []) {
+      let i = 1;
+      for (; i < parts.length; i++) {
+        const seg = d.segs[i];
+        if (seg.charCodeAt(0) === 58 ? parts[i] === '' : seg !== parts[i]) break; // ':name' takes any non-empty segment
       }
-      if (!params) continue;
+      if (i < parts.length) continue;
       if (found) return null;
-      found = { h: d.h, params };
+      found = d;
     }
-    return found;
+    if (!found) return null;
+    const params: Record<string, string> = {};
+    for (const [i, name] of found.names) params[name] = parts[i];
+    return { h: found.h, params };
   };
 
   return {
@@ -264,7 +275,9 @@ export function createGate(ctx: AppContext) {
       const h = ({ params, request }: Record<string, any>) => (observers.length
         ? observed(request as Request, () => guard(def, params as Record<string, string>, request as Request), handler)
         : handler(guard(def, params as Record<string, string>, request as Request)));
-      direct.push({ segs: def.path.split('/'), h });
+      const segs = def.path.split('/');
+      const names = segs.flatMap((seg, i): [number, string][] => (seg.charCodeAt(0) === 58 ? [[i, seg.slice(1)]] : []));
+      direct.set(segs.length, [...(direct.get(segs.length) ?? []), { segs, names, h }]);
       return app.get(def.path, h, { detail: hidden }).head(def.path, h, { detail: hidden }) as A;
     },
 

@@ -19,8 +19,15 @@ export class PlaybackState {
   private stamp = { changes: -1, dataVersion: -1, generation: 0 };
   /** Commits by any connection, read from the WAL index without a query (null: ask SQLite every time). */
   private wal: WalProbe | null;
+  /** True when this connection was made query-only before the state was built (delivery workers): its own
+   * total_changes() can never move, so `sync` need not ask for it. */
+  private readonly queryOnly: boolean;
 
-  constructor(private store: PlaybackStore) { this.reload(); this.wal = walProbe(store.database); }
+  constructor(private store: PlaybackStore) {
+    this.reload();
+    this.wal = walProbe(store.database);
+    this.queryOnly = store.queryOnly();
+  }
 
   /** Builds the state over a database. */
   static over(db: Db): PlaybackState { return new PlaybackState(new PlaybackStore(db)); }
@@ -58,7 +65,7 @@ export class PlaybackState {
   sync(): number {
     const st = this.stamp;
     // Nothing committed anywhere and no statement of this connection since the last call: nothing to read.
-    if (this.wal && !this.wal.changed() && this.store.totalChanges() === st.changes) return st.generation;
+    if (this.wal && !this.wal.changed() && (this.queryOnly || this.store.totalChanges() === st.changes)) return st.generation;
     const [changes, dv] = this.store.changeStamp();
     if (changes === st.changes && dv === st.dataVersion) return st.generation;
     st.changes = changes; st.dataVersion = dv; st.generation++;

@@ -87,6 +87,10 @@ export class PlaybackStore {
   totalChanges(): number {
     return this.db.query<[number], []>('SELECT total_changes()').values()[0][0] as number;
   }
+  /** True when the connection refuses writes (PRAGMA query_only, set by delivery workers right after opening it). */
+  queryOnly(): boolean {
+    return this.db.query<{ query_only: number }, []>('PRAGMA query_only').get()?.query_only === 1;
+  }
   /** The database this store reads (for a shared-index probe). */
   get database(): Db { return this.db; }
   /** SQLite's data_version: changes when another connection committed anything (cheap; no table read). */
