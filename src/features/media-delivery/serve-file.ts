@@ -1,5 +1,6 @@
 import { statSync, type Stats } from 'node:fs';
 import type { FdCache } from '../../kernel/fs/fd-cache';
+import { httpDateNow } from '../../kernel/http/http-date';
 import { extname } from 'node:path';
 
 const TYPES: Record<string, string> = {
@@ -62,25 +63,6 @@ function headBody(length: number): ReadableStream<Uint8Array> | null {
   });
 }
 
-let dateSecond = -1, dateText = '';
-/** The current time as an HTTP date (RFC 9110 IMF-fixdate), formatted once per second. */
-function httpDateNow(): string {
-  const sec = Math.floor(Date.now() / 1000);
-  if (sec !== dateSecond) { dateSecond = sec; dateText = new Date(sec * 1000).toUTCString(); }
-  return dateText;
-}
-
-const modified = new Map<number, string>();
-/** A file's Last-Modified value (kept for the few thousand most recent modification times). */
-function lastModifiedOf(mtimeMs: number): string {
-  let v = modified.get(mtimeMs);
-  if (v === undefined) {
-    if (modified.size >= 4096) modified.clear();
-    modified.set(mtimeMs, (v = new Date(mtimeMs).toUTCString()));
-  }
-  return v;
-}
-
 /** Headers that do not change with the status: validators, policy, CORS; `date` and an inline disposition set
  * explicitly so GET and HEAD carry the same set (Bun adds `Date` only to GET and a `filename=` disposition to files). */
 function baseHeaders(type: string, cacheControl: string, etag: string, lastModified: string | null, extra: Record<string, string>): Record<string, string> {
@@ -120,7 +102,7 @@ export function serveFile(req: Request, path: string, cacheControl: string, extr
   else try { st = statSync(path); } catch { return null; }
   if (!st.isFile()) return null;
   const etag = `"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
-  const headers = baseHeaders(mimeOf(path), cacheControl, etag, lastModifiedOf(st.mtimeMs), extra);
+  const headers = baseHeaders(mimeOf(path), cacheControl, etag, new Date(st.mtimeMs).toUTCString(), extra);
   const fds = o.fds;
   return answer(req, st.size, headers, st.mtimeMs, (s, e) => (s === 0 && e === st.size - 1 ? (fds ? fds.body(path, st) : Bun.file(path)) : Bun.file(path).slice(s, e + 1)));
 }

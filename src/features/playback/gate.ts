@@ -47,14 +47,6 @@ function normIp(ip: string | null): string | null {
   return ip ? ip.replace(/^::ffff:/, '') : null;
 }
 
-const checks = new WeakMap<DeliveryRoute, [string, RegExp][]>();
-/** A delivery route's parameter patterns as a list (built once per route). */
-function paramChecks(def: DeliveryRoute): [string, RegExp][] {
-  let c = checks.get(def);
-  if (!c) checks.set(def, (c = Object.entries(def.params)));
-  return c;
-}
-
 /** Hides the token of a /t/<token>/ path (for logs: tokens are never written out). */
 export function redactToken(path: string): string {
   return path.replace(/\/t\/[^/]+\//, '/t/<redacted>/');
@@ -101,6 +93,13 @@ export function createGate(ctx: AppContext) {
   type Direct = { segs: string[]; names: [number, string][]; h: (c: { params: Record<string, string>; request: Request }) => Response | Promise<Response> };
   const direct = new Map<number, Direct[]>();
   const observers: ((s: Served) => void)[] = [];
+  // Each route's parameter patterns as a list (built once per route, not per request).
+  const checks = new Map<DeliveryRoute, [string, RegExp][]>();
+  const paramChecks = (def: DeliveryRoute): [string, RegExp][] => {
+    let c = checks.get(def);
+    if (!c) checks.set(def, (c = Object.entries(def.params)));
+    return c;
+  };
   const registered = new Set<string>();
   const deny = (detail: string) => new AppError('forbidden', detail);
 
