@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { startTestServer, waitFor, type TestServer } from '../helpers/server';
+import { addReadyAsset } from '../helpers/ready-asset';
 import { rawRequest, type RawAnswer } from '../helpers/raw-http';
 import { statsRuntime } from '../../src/features/stats/runtime';
 
@@ -39,14 +38,7 @@ beforeAll(async () => {
   s = await startTestServer({ env: { VS_DELIVERY_WORKERS: '2', VS_DELIVERY_TAG: '1' }, workers: false });
   port = Number(new URL(s.url).port);
   tenant = s.ctx.db.query<{ id: string }, []>("SELECT id FROM tenants WHERE slug = 'default'").get()!.id;
-  asset = crypto.randomUUID();
-  const rel = `media/${tenant}/assets/${asset}/out-v1`;
-  mkdirSync(join(s.dataDir, rel), { recursive: true });
-  writeFileSync(join(s.dataDir, rel, 'seg_00001.m4s'), SEG);
-  writeFileSync(join(s.dataDir, rel, 'master.m3u8'), '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=100000\nv/index.m3u8\n');
-  const files = { hls: 'master.m3u8', dash: 'manifest.mpd', poster: 'poster.jpg', sprite: 'sprite.jpg', thumbs_vtt: 'thumbs.vtt', download: 'download.mp4' };
-  s.ctx.db.query(`INSERT INTO assets (id, tenant_id, title, status, source, output, created_at, updated_at) VALUES (?, ?, 'w', 'ready', '{"kind":"upload"}', ?, ?, ?)`)
-    .run(asset, tenant, JSON.stringify({ dir: rel, version: 1, files }), Date.now(), Date.now());
+  asset = addReadyAsset(s, tenant, SEG);
 }, 60_000);
 afterAll(async () => { await s?.stop(); }, 60_000);
 

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../helpers/server';
+import { addReadyAsset } from '../helpers/ready-asset';
 
 // The server answers a /t/ GET or HEAD through the gate's token entry directly (no router pass). Every answer must be
 // the one the router would give: same status, headers (but the per-request id and date) and body, for good and for
@@ -22,23 +21,11 @@ async function view(res: Response): Promise<{ status: number; headers: Record<st
   return { status: res.status, headers, body: JSON.stringify(problem) };
 }
 
-function addAsset(tenant: string): string {
-  const id = crypto.randomUUID();
-  const rel = `media/${tenant}/assets/${id}/out-v1`;
-  mkdirSync(join(s.dataDir, rel), { recursive: true });
-  writeFileSync(join(s.dataDir, rel, 'seg_00001.m4s'), SEG);
-  writeFileSync(join(s.dataDir, rel, 'master.m3u8'), '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=100000\nv/index.m3u8\n');
-  const files = { hls: 'master.m3u8', dash: 'manifest.mpd', poster: 'poster.jpg', sprite: 'sprite.jpg', thumbs_vtt: 'thumbs.vtt', download: 'download.mp4' };
-  s.ctx.db.query(`INSERT INTO assets (id, tenant_id, title, status, source, output, created_at, updated_at) VALUES (?, ?, 'e', 'ready', '{"kind":"upload"}', ?, ?, ?)`)
-    .run(id, tenant, JSON.stringify({ dir: rel, version: 1, files }), Date.now(), Date.now());
-  return id;
-}
-
 beforeAll(async () => {
   s = await startTestServer({ workers: false });
   const tenant = s.ctx.db.query<{ id: string }, []>("SELECT id FROM tenants WHERE slug = 'default'").get()!.id;
-  asset = addAsset(tenant);
-  other = addAsset(tenant);
+  asset = addReadyAsset(s, tenant, SEG);
+  other = addReadyAsset(s, tenant, SEG);
 }, 60_000);
 afterAll(async () => { await s?.stop(); }, 60_000);
 
