@@ -1,6 +1,6 @@
 import { Elysia, type AnyElysia } from 'elysia';
 import type { AppContext } from './kernel/context';
-import { toAppError } from './kernel/http/error-map';
+import { answerAsBuilt, toAppError } from './kernel/http/error-map';
 import { AppError, problemResponse } from './kernel/errors';
 import { requestId } from './kernel/http/request-id';
 import { identityRoutes } from './features/identity/routes';
@@ -76,7 +76,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
     return problemResponse(err, ctx.config.problemsBase, id);
   };
   app = new Elysia({ normalize: false, aot: true })
-    .onError({ as: 'global' }, ({ code, error, request }) => answerError(code, error, request))
+    .onError({ as: 'global' }, ({ code, error, request, set }) => { answerAsBuilt(set); return answerError(code, error, request); })
     .use(metaRoutes(ctx, () => app))
     .use(tokenRoutes(gate, () => app))
     .use(identityRoutes(ctx))

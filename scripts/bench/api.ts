@@ -8,6 +8,9 @@
  * a busy shared box disturbs far less than throughput. A second bare server that reads the URL and the Host and
  * Authorization headers before answering gives the runtime's floor for any authenticated route in the same run. --workers sets VS_DELIVERY_WORKERS (default 1: the API kernel
  * alone; with more, API requests on a worker's connections take one more hop to the main process).
+ * Refusals in the same rounds: CPU per answer of a malformed key (401), an unknown well-formed key (401) and a key over
+ * its rate limit (429, a second appliance limited to 1 request/s), each against a served 200: a flood of bad calls
+ * must cost no more than good traffic.
  * Usage: bun scripts/bench/api.ts [--seconds 8] [--rounds 3] [--connections 64] [--workers 1]
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,6 +29,10 @@ const cfg = join(dir, 'bench.yml');
 writeFileSync(cfg, 'rate_limit: { per_second: 100000000, burst: 100000000 }\nlog_level: warn\n');
 const stallFile = join(dir, 'stall');
 const app = await startAppliance(join(dir, 'data'), { VS_CONFIG: cfg, VS_STALL_FILE: stallFile, VS_DELIVERY_WORKERS: values.workers });
+
+const limitedCfg = join(dir, 'limited.yml');
+writeFileSync(limitedCfg, 'rate_limit: { per_second: 1, burst: 1 }\nlog_level: warn\n');
+const limited = await startAppliance(join(dir, 'limited'), { VS_CONFIG: limitedCfg, VS_DELIVERY_WORKERS: '1' });
 
 const headers = { authorization: `Bearer ${app.key}` };
 const body = await (await fetch(`${app.url}/v1/me`, { headers })).text();
@@ -89,11 +96,25 @@ try {
   await wrk(`${floor.url}/v1/me`, { connections, seconds: 2, headers });
   await wrk(`${app.url}/v1/me`, { connections, seconds: 2, headers: sessionHeaders });
   const a: (WrkResult & { cpuUs: number })[] = [], b: (WrkResult & { cpuUs: number })[] = [], c: WrkResult[] = [], f: (WrkResult & { cpuUs: number })[] = [];
+  /** Refused calls: name, server, its pid, the headers sent, the status every answer must have. */
+  const refusals = [
+    { name: '401 malformed key', url: app.url, pid: app.proc.pid, headers: { authorization: 'Bearer not-a-key' }, status: 401 },
+    { name: '401 unknown key', url: app.url, pid: app.proc.pid, headers: { authorization: `Bearer vs_${'x'.repeat(40)}` }, status: 401 },
+    { name: '429 over its limit', url: limited.url, pid: limited.proc.pid, headers: { authorization: `Bearer ${limited.key}` }, status: 429 },
+  ];
+  for (const r of refusals) {
+    const got = await fetch(`${r.url}/v1/me`, { headers: r.headers });
+    await got.arrayBuffer();
+    if (r.status === 429 && got.status === 200) continue; // the burst's one token; the next is refused
+    if (got.status !== r.status) throw new Error(`${r.name}: answered ${got.status}`);
+  }
+  const refused: (WrkResult & { cpuUs: number })[][] = refusals.map(() => []);
   for (let i = 0; i < rounds; i++) {
     b.push(await measured(`${baseUrl}/v1/me`, base.pid, { connections, seconds, headers }));
     a.push(await measured(`${app.url}/v1/me`, app.proc.pid, { connections, seconds, headers }));
     c.push(await wrk(`${app.url}/v1/me`, { connections, seconds, headers: sessionHeaders }));
     f.push(await measured(`${floor.url}/v1/me`, floor.p.pid, { connections, seconds, headers }));
+    for (const [k, r] of refusals.entries()) refused[k].push(await measured(`${r.url}/v1/me`, r.pid, { connections, seconds, headers: r.headers }));
   }
   const row = (name: string, r: WrkResult[]) => `${name.padEnd(22)} ${median(r.map((x) => x.rps)).toFixed(0).padStart(8)} req/s   p50 ${median(r.map((x) => x.p50ms)).toFixed(2)} ms   p99 ${median(r.map((x) => x.p99ms)).toFixed(2)} ms   non-2xx ${r.reduce((s, x) => s + x.non2xx, 0)}`;
   console.log(`GET /v1/me, ${connections} connections, ${rounds} x ${seconds} s rounds (median), VS_DELIVERY_WORKERS=${values.workers}`);
@@ -111,9 +132,14 @@ try {
   const sr = median(c.map((x) => x.rps)) / median(a.map((x) => x.rps));
   console.log(`session/key: throughput ${sr.toFixed(3)}, p99 ${median(c.map((x) => x.p99ms)).toFixed(2)} vs ${median(a.map((x) => x.p99ms)).toFixed(2)} ms (target: within 10 %)`);
   console.log(`sign-in cost: argon2id m=${ARGON2.memoryCost} KiB t=${ARGON2.timeCost}: hash ${median(hashMs).toFixed(1)} ms, verify ${median(verifyMs).toFixed(1)} ms (median of 15, this process); POST /v1/session ${median(signInMs).toFixed(1)} ms end to end (median of 15)`);
+  for (const [k, r] of refusals.entries()) {
+    const x = refused[k], cpu = median(x.map((y) => y.cpuUs)), answered = x.reduce((t, y) => t + y.requests, 0), no = x.reduce((t, y) => t + y.non2xx, 0);
+    console.log(`refused: ${r.name.padEnd(20)} ${median(x.map((y) => y.rps)).toFixed(0).padStart(8)} req/s   p99 ${median(x.map((y) => y.p99ms)).toFixed(2)} ms   CPU ${cpu.toFixed(1)} us per answer = ${(cpu / cpuA).toFixed(2)}x a served 200 (${((100 * no) / answered).toFixed(2)} % refused)`);
+  }
   for (const l of stallFileLines(stallFile)) console.log(l);
 } finally {
   app.kill();
+  limited.kill();
   base.kill(9);
   floor.p.kill(9);
   rmSync(dir, { recursive: true, force: true });

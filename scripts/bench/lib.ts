@@ -2,7 +2,7 @@
 import { spawnServe, type ServeProc } from '../../test/helpers/proc';
 
 /** One wrk result. */
-export interface WrkResult { rps: number; p50ms: number; p99ms: number; mbps: number; non2xx: number; errors: number }
+export interface WrkResult { rps: number; p50ms: number; p99ms: number; mbps: number; non2xx: number; errors: number; requests: number }
 
 function ms(v: string, unit: string): number {
   const n = Number(v);
@@ -21,10 +21,11 @@ export async function wrk(url: string, o: { connections: number; seconds: number
   const tr = /Transfer\/sec:\s+([\d.]+)(KB|MB|GB|B)/.exec(out);
   const mbps = tr ? Number(tr[1]) * ({ B: 1 / 2 ** 20, KB: 1 / 1024, MB: 1, GB: 1024 } as Record<string, number>)[tr[2]] : NaN;
   const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
   const se = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
   const errors = se ? se.slice(1).reduce((a, b) => a + Number(b), 0) : 0;
   if (!Number.isFinite(rps)) throw new Error(`wrk failed: ${out}\n${p.stderr.toString()}`);
-  return { rps, p50ms: lat('50'), p99ms: lat('99'), mbps, non2xx, errors };
+  return { rps, p50ms: lat('50'), p99ms: lat('99'), mbps, non2xx, errors, requests };
 }
 
 /** Median of numbers. */

@@ -1,7 +1,7 @@
 import { Elysia, type AnyElysia } from 'elysia';
 import type { AppContext } from '../kernel/context';
 import { AppError, problemResponse } from '../kernel/errors';
-import { toAppError } from '../kernel/http/error-map';
+import { answerAsBuilt, toAppError } from '../kernel/http/error-map';
 import { requestId } from '../kernel/http/request-id';
 import { createGate, directTokenEntry, NotHere, redactToken, tokenRoutes, type Gate } from '../features/playback/gate';
 import { mediaDeliveryRoutes } from '../features/media-delivery/routes';
@@ -49,7 +49,7 @@ export function deliveryApp(ctx: AppContext): { app: AnyElysia; gate: Gate; toke
   };
   let app: AnyElysia;
   app = new Elysia({ normalize: false, aot: true })
-    .onError({ as: 'global' }, ({ code, error, request }) => answerError(code, error, request))
+    .onError({ as: 'global' }, ({ code, error, request, set }) => { answerAsBuilt(set); return answerError(code, error, request); })
     .use(tokenRoutes(local, () => app))
     .use(mediaDeliveryRoutes(ctx, local))
     .use(catchupDeliveryRoutes(ctx, local))

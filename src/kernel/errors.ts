@@ -33,8 +33,14 @@ export class AppError extends Error {
     readonly detail: string,
     readonly extra: { errors?: FieldError[]; truncated?: boolean; headers?: Record<string, string>; status?: number } = {},
   ) {
+    const status = extra.status ?? STATUS[code];
+    // A 4xx is an answer to the caller, not a fault: its stack is never read, and capturing one costs more than
+    // building the whole problem answer (refusals must stay cheap under a flood of bad keys). 5xx keep theirs.
+    const limit = Error.stackTraceLimit;
+    if (status < 500) Error.stackTraceLimit = 0;
     super(detail);
-    this.status = extra.status ?? STATUS[code];
+    Error.stackTraceLimit = limit;
+    this.status = status;
   }
 }
 

@@ -21,6 +21,20 @@ test('an unexpected fault becomes a stack-free 500 internal_error with the reque
   expect(toAppError('PARSE', { cause: new AppError('payload_too_large', 'big') }).err.status).toBe(413);
 });
 
+test('a 4xx AppError is built without a stack trace (an answer, not a fault); a 5xx keeps its stack', () => {
+  const before = Error.stackTraceLimit;
+  const refused = new AppError('invalid_credentials', 'malformed API key');
+  expect(refused.stack ?? '').not.toContain(' at ');
+  expect(refused.status).toBe(401);
+  expect(refused.message).toBe('malformed API key');
+  expect(refused).toBeInstanceOf(Error);
+  const broken = new AppError('internal_error', 'store unavailable');
+  expect(broken.stack ?? '').toContain('kernel-errors.test.ts');
+  // The limit is restored: other errors keep their stacks.
+  expect(Error.stackTraceLimit).toBe(before);
+  expect(new Error('x').stack ?? '').toContain('kernel-errors.test.ts');
+});
+
 test('SQLite opens with WAL, synchronous=FULL, foreign keys and a busy timeout; migrations apply once', () => {
   const dir = mkdtempSync(join(tmpdir(), 'vs-db-'));
   const path = join(dir, 'meta.sqlite');

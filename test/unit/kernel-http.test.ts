@@ -57,4 +57,37 @@ test('key cache: the store is read once per key; revocation invalidates', () => 
   revoked = true;
   cache.invalidateKey('k1');
   expect(() => authenticate(req(), { scope: null }, cache, rl)).toThrow('unknown or revoked');
+  // A key the store did not know is refused from memory when presented again (a client retrying a revoked key).
+  const before = lookups;
+  for (let i = 0; i < 5; i++) expect(() => authenticate(req(), { scope: null }, cache, rl)).toThrow('unknown or revoked');
+  expect(lookups).toBe(before);
+  // Another unknown key is still looked up once.
+  const other = new Request('http://x/', { headers: { authorization: `Bearer vs_${'b'.repeat(30)}` } });
+  expect(() => authenticate(other, { scope: null }, cache, rl)).toThrow('unknown or revoked');
+  expect(lookups).toBe(before + 1);
+});
+
+test("an error hook's problem answer passes through Elysia as built; headers a route set before throwing still merge", async () => {
+  const { Elysia } = await import('elysia');
+  const { answerAsBuilt } = await import('../../src/kernel/http/error-map');
+  const { problemResponse } = await import('../../src/kernel/errors');
+  const built = new WeakSet<Response>();
+  const app = new Elysia({ aot: true })
+    .onError(({ error, set }) => {
+      answerAsBuilt(set);
+      const res = problemResponse(error instanceof AppError ? error : new AppError('internal_error', 'x'), '/problems', 'req_t');
+      built.add(res);
+      return res;
+    })
+    .get('/refused', () => { throw new AppError('invalid_credentials', 'malformed API key'); })
+    .get('/traced', ({ set }) => { set.headers['x-trace'] = 'kept'; throw new AppError('not_found', 'asset not found'); });
+  const refused = await app.handle(new Request('http://h.test/refused'));
+  expect(built.has(refused)).toBe(true); // the very answer the hook built: no second Response, no body stream
+  expect(refused.status).toBe(401);
+  expect(refused.headers.get('content-type')).toBe('application/problem+json');
+  expect((await refused.json()) as object).toMatchObject({ status: 401, detail: 'malformed API key', request_id: 'req_t' });
+  const traced = await app.handle(new Request('http://h.test/traced'));
+  expect(traced.status).toBe(404);
+  expect(traced.headers.get('x-trace')).toBe('kept');
+  expect(traced.headers.get('x-request-id')).toBe('req_t');
 });

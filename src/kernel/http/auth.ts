@@ -44,6 +44,8 @@ export const SESSION_COOKIE = 'vs_session';
 /** Header that cookie-authenticated writes must carry (synchronizer token). */
 export const CSRF_HEADER = 'x-csrf-token';
 const TOUCH_EVERY_MS = 60_000;
+/** How long a key the store did not know is refused from memory (KeyCache.misses). */
+const MISS_TTL_MS = 60_000;
 
 /** Looks a key up by the SHA-256 hex of its secret; null when unknown or revoked. */
 export type KeyLookup = (hash: string) => Principal | null;
@@ -67,14 +69,28 @@ export class KeyCache {
   /** The principal of a key already in the cache (no lookup). */
   cached(key: string): Principal | null { return this.byKey.get(key) ?? null; }
 
+  /**
+   * Keys presented recently that the store did not know, with when that answer lapses: a client retrying with a
+   * revoked or mistyped key is refused without hashing and reading the store each time. Keys are only ever made
+   * by the server from 30 random bytes, so a text refused here cannot become valid later except by a store swapped
+   * under the running process, and the lapse bounds even that.
+   */
+  private misses = new Map<string, number>();
+
   /** Resolves a presented key to its principal, from cache or (by its hash) the store. */
   get(key: string): Principal | null {
     const hit = this.byKey.get(key);
     if (hit) return hit;
+    const now = Date.now();
+    const missed = this.misses.get(key);
+    if (missed !== undefined && missed > now) return null;
     const p = this.lookup(hashKey(key));
     if (p) {
       if (this.byKey.size >= this.max) this.byKey.clear();
       this.byKey.set(key, p);
+    } else {
+      if (this.misses.size >= this.max) this.misses.clear();
+      this.misses.set(key, now + MISS_TTL_MS);
     }
     return p;
   }

@@ -55,3 +55,13 @@ export function toAppError(code: string | number, error: unknown): { err: AppErr
   }
   return { err: new AppError('internal_error', 'internal error; quote request_id when reporting it'), fault: true };
 }
+
+/**
+ * For Elysia's error hook, before it returns a problem answer: Elysia presets `set.status` to the error's status,
+ * and any status but 200 there makes it rebuild the hook's answer (a second Response, headers copied, the body
+ * turned into a stream; ~1/3 of a refused request's cost). A problem answer carries its own status and headers, so
+ * the preset is cleared and the answer passes through as built (headers a route set before throwing still merge).
+ */
+export function answerAsBuilt(set: { status?: number | string }): void {
+  set.status = 200;
+}
