@@ -1,4 +1,5 @@
 import type { Db } from '../kernel/db/sqlite';
+import { lazyCommit } from '../kernel/db/lazy-commit';
 import type { JobRow } from './types';
 
 /** One entry of a job's history. */
@@ -30,16 +31,19 @@ export function claimJob(db: Db, types: string[], owner: string, now: number, le
   }).immediate();
 }
 
-/** Extends a lease; returns whether cancellation was requested, or null when the lease was lost. */
+/**
+ * Extends a lease; returns whether cancellation was requested, or null when the lease was lost. A lazy commit (no
+ * fsync on the event loop): after a power loss every running job is taken over again however its lease stood.
+ */
 export function renewLease(db: Db, id: string, owner: string, until: number): { cancel: boolean } | null {
-  const r = db.query<{ cancel_requested: number }, [number, string, string]>(
-    `UPDATE jobs SET lease_until = ? WHERE id = ? AND lease_owner = ? AND status = 'running' RETURNING cancel_requested`).get(until, id, owner);
+  const r = lazyCommit(db, () => db.query<{ cancel_requested: number }, [number, string, string]>(
+    `UPDATE jobs SET lease_until = ? WHERE id = ? AND lease_owner = ? AND status = 'running' RETURNING cancel_requested`).get(until, id, owner));
   return r ? { cancel: r.cancel_requested === 1 } : null;
 }
 
-/** Writes progress (percent 0-100) and ETA of a running job. */
+/** Writes progress (percent 0-100) and ETA of a running job (a lazy commit: no fsync on the event loop). */
 export function setJobProgress(db: Db, id: string, pct: number, etaS: number | null, now = Date.now()): void {
-  db.query('UPDATE jobs SET progress = ?, eta_s = ?, updated_at = ? WHERE id = ?').run(pct, etaS, now, id);
+  lazyCommit(db, () => db.query('UPDATE jobs SET progress = ?, eta_s = ?, updated_at = ? WHERE id = ?').run(pct, etaS, now, id));
 }
 
 /** Merges fields into a job's result JSON. */

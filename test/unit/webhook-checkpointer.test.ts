@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Database } from 'bun:sqlite';
-import { lazyCommit } from '../../src/features/webhooks/lazy-commit';
+import { lazyCommit } from '../../src/kernel/db/lazy-commit';
 import { startCheckpointer } from '../../src/features/webhooks/checkpointer';
 import { waitFor } from '../helpers/server';
 
@@ -95,4 +95,26 @@ test('the unprompted run is skipped while nothing is committed on the owner, and
     db.run('INSERT INTO t (v) VALUES (?)', ['one more row']);
     await waitFor('a run after the commit', () => ck.runs > idle, 10_000, 5);
   } finally { ck.stop(); done(); }
+});
+
+test('lazyCommit inside another transaction commits with it (and rolls back with it); the setting is left alone', () => {
+  const { db, done } = setup();
+  try {
+    const sync = () => db.query<{ synchronous: number }, []>('PRAGMA synchronous').get()!.synchronous;
+    const count = () => db.query<{ n: number }, []>('SELECT COUNT(*) AS n FROM t').get()!.n;
+    const n0 = count();
+    expect(() => db.transaction(() => {
+      lazyCommit(db, () => {
+        expect(sync()).toBe(2); // the enclosing transaction's durability is not lowered for its commit
+        db.query('INSERT INTO t (v) VALUES (?)').run('inner');
+      });
+      throw new Error('roll back');
+    })()).toThrow('roll back');
+    expect(count()).toBe(n0);
+    db.transaction(() => { lazyCommit(db, () => db.query('INSERT INTO t (v) VALUES (?)').run('inner')); })();
+    expect(count()).toBe(n0 + 1);
+    lazyCommit(db, () => { expect(sync()).toBe(1); db.query('INSERT INTO t (v) VALUES (?)').run('alone'); }); // on its own: NORMAL
+    expect(count()).toBe(n0 + 2);
+    expect(sync()).toBe(2);
+  } finally { done(); }
 });

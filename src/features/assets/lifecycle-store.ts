@@ -1,4 +1,5 @@
 import type { Db } from '../../kernel/db/sqlite';
+import { lazyCommit } from '../../kernel/db/lazy-commit';
 import { serializeOutput, type AssetOutput, type AssetPreview } from './output';
 
 /** The asset columns the media lifecycle reads. */
@@ -37,7 +38,7 @@ export function saveProbe(db: Db, id: string, probe: unknown, durationS: number,
 
 /** Writes processing progress (percent) and ETA seconds. */
 export function saveProgress(db: Db, id: string, pct: number | null, etaS: number | null): void {
-  db.query('UPDATE assets SET progress = ?, eta_s = ? WHERE id = ?').run(pct, etaS, id);
+  lazyCommit(db, () => db.query('UPDATE assets SET progress = ?, eta_s = ? WHERE id = ?').run(pct, etaS, id));
 }
 
 /**

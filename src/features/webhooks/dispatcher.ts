@@ -2,7 +2,7 @@ import type { AppContext } from '../../kernel/context';
 import { slotKey } from '../../kernel/slots';
 import { onOutbox } from '../../kernel/events/outbox';
 import { fanOutBatch } from './fanout';
-import { lazyCommit } from './lazy-commit';
+import { lazyCommit } from '../../kernel/db/lazy-commit';
 import { startCheckpointer, type Checkpointer } from './checkpointer';
 import { nextAttemptAt, ACK_TIMEOUT_MS } from './schedule';
 import { sendAttempt } from './sender';

@@ -1,5 +1,5 @@
 import type { Db } from '../../kernel/db/sqlite';
-import { lazyCommit } from './lazy-commit';
+import { lazyCommit } from '../../kernel/db/lazy-commit';
 import { eventsAfter, type OutboxEvent } from '../../kernel/events/outbox';
 import { outboxCursor, setOutboxCursor } from '../../kernel/events/cursors';
 import { newId } from '../../kernel/ids';
