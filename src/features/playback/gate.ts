@@ -93,13 +93,6 @@ export function createGate(ctx: AppContext) {
   type Direct = { segs: string[]; names: [number, string][]; h: (c: { params: Record<string, string>; request: Request }) => Response | Promise<Response> };
   const direct = new Map<number, Direct[]>();
   const observers: ((s: Served) => void)[] = [];
-  // Each route's parameter patterns as a list (built once per route, not per request).
-  const checks = new Map<DeliveryRoute, [string, RegExp][]>();
-  const paramChecks = (def: DeliveryRoute): [string, RegExp][] => {
-    let c = checks.get(def);
-    if (!c) checks.set(def, (c = Object.entries(def.params)));
-    return c;
-  };
   const registered = new Set<string>();
   const deny = (detail: string) => new AppError('forbidden', detail);
 
@@ -128,11 +121,12 @@ export function createGate(ctx: AppContext) {
     return c;
   };
 
-  const guard = (def: DeliveryRoute, params: Record<string, string>, request: Request): Guarded => {
+  /** `checks`: the route's parameter patterns as a list (`Object.entries(def.params)`, built when it is registered). */
+  const guard = (def: DeliveryRoute, checks: [string, RegExp][], params: Record<string, string>, request: Request): Guarded => {
     const o = opened(request);
     const claims = o?.claims;
     const dbGeneration = o ? o.dbGeneration : state.sync(); // a /t/ request was brought up to date when its token was checked
-    for (const [k, re] of paramChecks(def)) {
+    for (const [k, re] of checks) {
       const v = params[k];
       if (typeof v !== 'string' || !re.test(v)) throw notFound('file');
     }
@@ -271,9 +265,10 @@ export function createGate(ctx: AppContext) {
       // Destructure exactly what is used: Elysia infers from the handler's source which context it must build, and a
       // handler that takes the whole context gets chunked answers (no Content-Length, no sendfile).
       // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Elysia's context type for a dynamic path
+      const checks = Object.entries(def.params);
       const h = ({ params, request }: Record<string, any>) => (observers.length
-        ? observed(request as Request, () => guard(def, params as Record<string, string>, request as Request), handler)
-        : handler(guard(def, params as Record<string, string>, request as Request)));
+        ? observed(request as Request, () => guard(def, checks, params as Record<string, string>, request as Request), handler)
+        : handler(guard(def, checks, params as Record<string, string>, request as Request)));
       const segs = def.path.split('/');
       const names = segs.flatMap((seg, i): [number, string][] => (seg.charCodeAt(0) === 58 ? [[i, seg.slice(1)]] : []));
       direct.set(segs.length, [...(direct.get(segs.length) ?? []), { segs, names, h }]);
