@@ -34,12 +34,9 @@ export function defaultTenant(ctx: AppContext): string {
  * transaction), with the source copied under the data dir. Returns the asset id.
  */
 export function registerAsset(ctx: AppContext, srcFile: string, o: { tenantId?: string; ladder?: string; externalId?: string } = {}): string {
-  const tenantId = o.tenantId ?? defaultTenant(ctx);
-  const id = newId();
-  const rel = join('media', tenantId, 'assets', id, 'source.bin');
-  mkdirSync(join(ctx.config.dataDir, 'media', tenantId, 'assets', id), { recursive: true });
-  Bun.spawnSync(['cp', srcFile, join(ctx.config.dataDir, rel)]);
-  return registered(ctx, tenantId, id, rel, o);
+  const slot = sourceSlot(ctx, o.tenantId);
+  Bun.spawnSync(['cp', srcFile, slot.dest]);
+  return registered(ctx, slot, o);
 }
 
 /**
@@ -47,16 +44,23 @@ export function registerAsset(ctx: AppContext, srcFile: string, o: { tenantId?: 
  * appliance's event loop: a synchronous copy of a large source would show up as the appliance's stall).
  */
 export async function registerAssetAsync(ctx: AppContext, srcFile: string, o: { tenantId?: string; ladder?: string; externalId?: string } = {}): Promise<string> {
-  const tenantId = o.tenantId ?? defaultTenant(ctx);
+  const slot = sourceSlot(ctx, o.tenantId);
+  await Bun.write(slot.dest, Bun.file(srcFile));
+  return registered(ctx, slot, o);
+}
+
+/** A new asset's id and the place its source goes (directory made; `rel` as stored, `dest` on disk). */
+interface SourceSlot { tenantId: string; id: string; rel: string; dest: string }
+
+function sourceSlot(ctx: AppContext, tenantId = defaultTenant(ctx)): SourceSlot {
   const id = newId();
   const rel = join('media', tenantId, 'assets', id, 'source.bin');
   mkdirSync(join(ctx.config.dataDir, 'media', tenantId, 'assets', id), { recursive: true });
-  await Bun.write(join(ctx.config.dataDir, rel), Bun.file(srcFile));
-  return registered(ctx, tenantId, id, rel, o);
+  return { tenantId, id, rel, dest: join(ctx.config.dataDir, rel) };
 }
 
 /** Commits the asset row of a placed source and its processing job together, as upload `complete` does. */
-function registered(ctx: AppContext, tenantId: string, id: string, rel: string, o: { ladder?: string; externalId?: string }): string {
+function registered(ctx: AppContext, { tenantId, id, rel }: SourceSlot, o: { ladder?: string; externalId?: string }): string {
   const now = Date.now();
   tx(ctx.db, () => {
     ctx.db.query(`INSERT INTO assets (id, tenant_id, external_id, title, status, ladder, source, source_path, created_at, updated_at)
