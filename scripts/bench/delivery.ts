@@ -61,10 +61,11 @@ if (check.status !== 200 || (await check.arrayBuffer()).byteLength !== 2 * 1024 
 
 // 3. nginx on the same file (its workers run as another user: make the tree readable).
 Bun.spawnSync(['chmod', '-R', 'a+rX', dir]);
-const startNginx = async (workers: number, attempt = 0): Promise<{ p: ReturnType<typeof Bun.spawn>; url: string }> => {
+const startNginx = async (workers: number, nopush = true, attempt = 0): Promise<{ p: ReturnType<typeof Bun.spawn>; url: string }> => {
   const port = 20000 + Math.floor(Math.random() * 20000);
-  const conf = join(dir, `nginx-${workers}.conf`);
-  writeFileSync(conf, `worker_processes ${workers};\npid ${dir}/nginx-${workers}.pid;\nerror_log ${dir}/nginx-error.log;\ndaemon off;\nevents { worker_connections 1024; }\nhttp { access_log off; sendfile on; tcp_nopush on; keepalive_requests 100000;\n  types { video/iso.segment m4s; }\n  server { listen 127.0.0.1:${port}; root ${data}; } }\n`);
+  const name = `nginx-${workers}${nopush ? '' : '-nocork'}`;
+  const conf = join(dir, `${name}.conf`);
+  writeFileSync(conf, `worker_processes ${workers};\npid ${dir}/${name}.pid;\nerror_log ${dir}/nginx-error.log;\ndaemon off;\nevents { worker_connections 1024; }\nhttp { access_log off; sendfile on; tcp_nopush ${nopush ? 'on' : 'off'}; keepalive_requests 100000;\n  types { video/iso.segment m4s; }\n  server { listen 127.0.0.1:${port}; root ${data}; } }\n`);
   const p = Bun.spawn(['nginx', '-c', conf, '-p', dir], { stdout: 'ignore', stderr: 'pipe' });
   let ok = false;
   for (let i = 0; i < 100 && !ok && p.exitCode === null; i++) { try { ok = (await fetch(`http://127.0.0.1:${port}/${rel}/seg_00001.m4s`)).ok; } catch { /* not yet */ } if (!ok) await Bun.sleep(50); }
@@ -72,7 +73,7 @@ const startNginx = async (workers: number, attempt = 0): Promise<{ p: ReturnType
     p.kill('SIGTERM');
     await p.exited;
     // A random port may be taken (bind fails): try another one a few times.
-    if (attempt < 5) return startNginx(workers, attempt + 1);
+    if (attempt < 5) return startNginx(workers, nopush, attempt + 1);
     app.kill();
     throw new Error('nginx did not serve the segment');
   }
@@ -80,6 +81,10 @@ const startNginx = async (workers: number, attempt = 0): Promise<{ p: ReturnType
 };
 const n1 = await startNginx(1);
 const n2 = await startNginx(2);
+// nginx's tcp_nopush (TCP_CORK around the header write and sendfile) puts the header and the first file bytes in one
+// full segment; Bun.serve sends its header segment alone (TCP_NODELAY, no cork) before sendfile. The same nginx with
+// tcp_nopush off is the like-for-like reference for a server that cannot cork (same syscalls as Bun's file answer).
+const n2nc = await startNginx(2, false);
 // The runtime's floor: bare Bun.serve processes on one port (SO_REUSEPORT), each answering the file with Bun.file.
 const bareSrc = join(dir, 'bare.ts');
 writeFileSync(bareSrc, `const path = ${JSON.stringify(join(data, rel, 'seg_00001.m4s'))};
@@ -96,9 +101,9 @@ const bareProcs = await (async () => {
 })();
 try {
   const o = { connections: 64, seconds };
-  for (const u of [segUrl, n1.url, n2.url, bareProcs.url]) await wrk(u, { ...o, seconds: 2 });
+  for (const u of [segUrl, n1.url, n2.url, n2nc.url, bareProcs.url]) await wrk(u, { ...o, seconds: 2 });
   type R = WrkResult & { cpuUs: number };
-  const a: R[] = [], b: R[] = [], c: R[] = [], d: R[] = [];
+  const a: R[] = [], b: R[] = [], c: R[] = [], d: R[] = [], e: R[] = [];
   // How SO_REUSEPORT spread the appliance's connections (sampled mid-round) and its CPU between main and workers.
   const port = new URL(segUrl).port;
   const split: string[] = [];
@@ -116,6 +121,7 @@ try {
     c.push(await measured(n2.url, n2.p.pid, o));
     // The bare processes are siblings (no common parent of theirs): their CPU summed.
     d.push(await measured(bareProcs.url, bareProcs.ps.map((p) => p.pid), o));
+    e.push(await measured(n2nc.url, n2nc.p.pid, o));
   }
   const row = (name: string, r: WrkResult[]) => `${name.padEnd(30)} ${median(r.map((x) => x.rps)).toFixed(0).padStart(6)} req/s ${median(r.map((x) => x.mbps)).toFixed(0).padStart(6)} MB/s   p99 ${median(r.map((x) => x.p99ms)).toFixed(1)} ms   non-2xx ${r.reduce((s, x) => s + x.non2xx, 0)}   CPU ${median(r.map((x) => (x as R).cpuUs ?? NaN)).toFixed(0)} us/req`;
   console.log(`2 MB segment, 64 connections, ${rounds} x ${seconds} s rounds (median)`);
@@ -129,6 +135,8 @@ try {
   console.log(row(`bare Bun.serve + Bun.file (${workers} proc)`, d));
   const cpu = (r: R[]) => median(r.map((x) => x.cpuUs));
   console.log(`runtime floor: bare Bun/nginx(2 workers) ${(median(d.map((x) => x.rps)) / median(c.map((x) => x.rps))).toFixed(2)}; appliance/bare Bun ${(median(a.map((x) => x.rps)) / median(d.map((x) => x.rps))).toFixed(2)}; CPU per request over nginx(2 workers): bare Bun ${(cpu(d) / cpu(c)).toFixed(2)}x, appliance ${(cpu(a) / cpu(c)).toFixed(2)}x`);
+  console.log(row('nginx (2 workers, no cork)', e));
+  console.log(`without TCP_CORK (tcp_nopush off): nginx(2 workers, no cork)/nginx(2 workers) ${(median(e.map((x) => x.rps)) / median(c.map((x) => x.rps))).toFixed(2)}; appliance/nginx(2 workers, no cork) ${(median(a.map((x) => x.rps)) / median(e.map((x) => x.rps))).toFixed(2)}, p99 ${(median(a.map((x) => x.p99ms)) / median(e.map((x) => x.p99ms))).toFixed(2)}x; bare Bun/nginx(2 workers, no cork) ${(median(d.map((x) => x.rps)) / median(e.map((x) => x.rps))).toFixed(2)}`);
   console.log(`per round appliance/nginx(2 workers): ${a.map((x, i) => (x.rps / c[i].rps).toFixed(2)).join(' ')}`);
   console.log(`appliance connections per process (SO_REUSEPORT, mid-round): ${split.join('; ')}; main process CPU share ${(100 * mainCpu / Math.max(1e-9, allCpu)).toFixed(0)}%`);
   for (const l of stallFileLines(stallFile)) console.log(l);
@@ -149,8 +157,8 @@ try {
   }
 } finally {
   app.kill();
-  n1.p.kill('SIGTERM'); n2.p.kill('SIGTERM');
+  n1.p.kill('SIGTERM'); n2.p.kill('SIGTERM'); n2nc.p.kill('SIGTERM');
   for (const p of bareProcs.ps) p.kill(9);
-  await Promise.all([n1.p.exited, n2.p.exited]);
+  await Promise.all([n1.p.exited, n2.p.exited, n2nc.p.exited]);
   rmSync(dir, { recursive: true, force: true });
 }
