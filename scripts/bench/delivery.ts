@@ -5,7 +5,11 @@
  * medians). The appliance runs with --workers serving processes (VS_DELIVERY_WORKERS, default 2: main + 1 delivery
  * worker); nginx with 1 and with 2 workers. Issue 21 target: >= 1.0x nginx with 2 workers, p99 within 1.2x of its.
  * Prints the stall monitor of every appliance process (VS_STALL_FILE). Also in the same rounds: the runtime's floor,
- * bare Bun.serve processes (as many as the appliance's) answering `new Response(Bun.file(path))` on one shared port.
+ * bare Bun.serve processes (as many as the appliance's) answering `new Response(Bun.file(path))` on one shared port,
+ * and nginx with 2 workers and `tcp_nopush off`: nginx corks its header with the file's first bytes (TCP_CORK), which
+ * Bun.serve cannot do (it sends the header segment alone, with TCP_NODELAY, then sendfile); on loopback, where wrk's
+ * receive path is the bottleneck, that segment pattern alone moves nginx by ~30 %. The no-cork nginx is the
+ * like-for-like reference for the server's own work.
  * With --origin-log: the same segment with the statistics origin log on vs off (VS_ORIGIN_LOG, appliance restarted
  * between rounds: on, off, on, ...), ratio of medians (issue 16 target >= 0.95).
  * Usage: bun scripts/bench/delivery.ts [--seconds 6] [--rounds 3] [--workers 2] [--origin-log]
