@@ -78,6 +78,7 @@ function kindOf(cmd: string): string {
   if (/ -f dash /.test(cmd)) return 'ladder';
   if (/ -f hls .*-c copy| -c copy .*-f hls /.test(cmd)) return 'preview-remux';
   if (/ -f hls /.test(cmd)) return 'preview-encode';
+  if (/tile=/.test(cmd) && /\+faststart/.test(cmd)) return 'download+sprite';
   if (/tile=/.test(cmd)) return 'sprite';
   if (/\+faststart/.test(cmd)) return 'download';
   if (/poster\.jpg/.test(cmd)) return 'poster';

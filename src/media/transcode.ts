@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodeArgs, SEG, TILES_FILE, type Stills } from './args/encode';
-import { downloadArgs, posterArgs, spriteArgs, spriteFromTilesArgs } from './args/images';
+import { downloadArgs, posterArgs, spriteArgs } from './args/images';
 import type { H264Encoder } from './encoders';
 import { MediaError } from './errors';
 import { joinRepresentation } from './fmp4';
@@ -116,9 +116,9 @@ function stillsOf(o: Pick<TranscodeOptions, 'plan' | 'info'>): { stills: Stills;
 
 /**
  * After the encode: playlists finished as VOD; the progressive download (remuxed from the joined top rendition and
- * audio) and the sprite sheet (laid out from the tiles the encode wrote, or cut from the lowest rendition when they
- * are missing) in parallel; the thumbnail track. The poster came out of the encode's own decode; when it could not
- * be written there it is cut here from our top rendition.
+ * audio) and, in the same ffmpeg run, the sprite sheet laid out from the tiles the encode wrote (cut from the lowest
+ * rendition in parallel when they are missing); the thumbnail track. The poster came out of the encode's own decode;
+ * when it could not be written there it is cut here from our top rendition.
  */
 async function packageExtras(o: TranscodeOptions): Promise<Omit<TranscodeResult, 'encoder' | 'fallbackFrom'>> {
   const dir = o.workDir, ff = o.tools.ffmpeg, n = o.plan.renditions.length, audio = !!o.info.audio;
@@ -126,13 +126,13 @@ async function packageExtras(o: TranscodeOptions): Promise<Omit<TranscodeResult,
   const tmpV = join(dir, '.top-video.mp4'), tmpA = join(dir, '.audio.mp4'), tmpLo = join(dir, '.low-video.mp4'), tiles = join(dir, TILES_FILE);
   let topJoined: Promise<void> | null = null;
   const joinTop = () => (topJoined ??= joinRepresentation(dir, 0, tmpV));
+  const sheet = existsSync(tiles) ? { tiles, outFile: join(dir, 'sprite.jpg'), cols: sprite.cols, rows: sprite.rows } : undefined;
   const steps: Promise<void>[] = [
     Promise.all([joinTop(), audio ? joinRepresentation(dir, n, tmpA) : null])
-      .then(() => step(o, 'download remux', downloadArgs(ff, tmpV, audio ? tmpA : null, join(dir, DOWNLOAD)), 98)),
+      .then(() => step(o, sheet ? 'download remux and sprite' : 'download remux', downloadArgs(ff, tmpV, audio ? tmpA : null, join(dir, DOWNLOAD), sheet), 99)),
   ];
   if (!existsSync(join(dir, 'poster.jpg')) || !existsSync(join(dir, 'poster.webp'))) steps.push(joinTop().then(() => step(o, 'poster', posterArgs(ff, tmpV, 0, dir, stills.posterWidth), 98)));
-  if (existsSync(tiles)) steps.push(step(o, 'sprite', spriteFromTilesArgs(ff, tiles, join(dir, 'sprite.jpg'), sprite), 99));
-  else steps.push((n > 1 ? joinRepresentation(dir, n - 1, tmpLo) : joinTop()).then(() => step(o, 'sprite', spriteArgs(ff, n > 1 ? tmpLo : tmpV, join(dir, 'sprite.jpg'), sprite), 99)));
+  if (!sheet) steps.push((n > 1 ? joinRepresentation(dir, n - 1, tmpLo) : joinTop()).then(() => step(o, 'sprite', spriteArgs(ff, n > 1 ? tmpLo : tmpV, join(dir, 'sprite.jpg'), sprite), 99)));
   await Promise.all(steps);
   const master = join(dir, SEG.master);
   writeFileSync(master, finishMaster(readFileSync(master, 'utf8')));

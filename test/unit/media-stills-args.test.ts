@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test';
 import { encodeArgs, ladderFilter, TILES_FILE } from '../../src/media/args/encode';
-import { spriteFromTilesArgs } from '../../src/media/args/images';
+import { downloadArgs } from '../../src/media/args/images';
 import { planLadder, type Ladder } from '../../src/media/ladder';
 
 const ladder: Ladder = {
@@ -28,8 +28,15 @@ test('encode argv with stills: tiles written raw into the NUT work file after th
   );
 });
 
-test('sprite from tiles argv golden; input whitelisted', () => {
-  expect(spriteFromTilesArgs('ff', '/o/.tiles.nut', '/o/sprite.jpg', { cols: 10, rows: 3 }).join(' ')).toBe(
-    'ff -nostdin -hide_banner -loglevel error -y -protocol_whitelist file -format_whitelist nut -f nut -i /o/.tiles.nut -vf tile=10x3 -frames:v 1 -q:v 5 -update 1 /o/sprite.jpg',
+test('download remux and sprite sheet from tiles in one run: argv golden, every input whitelisted, tiles input index follows audio', () => {
+  const sheet = { tiles: '/o/.tiles.nut', outFile: '/o/sprite.jpg', cols: 10, rows: 3 };
+  const mov = '-protocol_whitelist file -format_whitelist mov,mp4,m4a,3gp,3g2,mj2';
+  expect(downloadArgs('ff', '/o/v.mp4', '/o/a.mp4', '/o/download.mp4', sheet).join(' ')).toBe(
+    `ff -nostdin -hide_banner -loglevel error -y ${mov} -i /o/v.mp4 ${mov} -i /o/a.mp4 -protocol_whitelist file -format_whitelist nut -f nut -i /o/.tiles.nut `
+    + '-map 0:v:0 -map 1:a:0 -c copy -movflags +faststart -f mp4 /o/download.mp4 -map 2:v:0 -vf tile=10x3 -frames:v 1 -q:v 5 -update 1 /o/sprite.jpg',
   );
+  // No audio: the tiles are input 1.
+  expect(downloadArgs('ff', '/o/v.mp4', null, '/o/download.mp4', sheet).join(' ')).toContain('-c copy -movflags +faststart -f mp4 /o/download.mp4 -map 1:v:0 -vf tile=10x3');
+  // Without a sheet: the download alone, as before.
+  expect(downloadArgs('ff', '/o/v.mp4', null, '/o/download.mp4').join(' ')).not.toContain('nut');
 });

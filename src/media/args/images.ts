@@ -23,26 +23,24 @@ export function spriteArgs(ffmpeg: string, input: string, outFile: string, o: { 
   ];
 }
 
-/**
- * Pure: the sprite sheet laid out from the tiles the encode wrote (Stills.tiles: already one frame per interval at
- * tile size), `cols` x `rows` tiles; only these few small frames are read.
- */
-export function spriteFromTilesArgs(ffmpeg: string, tiles: string, outFile: string, o: { cols: number; rows: number }): string[] {
-  return [
-    ffmpeg, ...ffmpegHead(),
-    // Our own NUT file of raw frames: file protocol and the NUT demuxer only.
-    '-protocol_whitelist', 'file', '-format_whitelist', 'nut', '-f', 'nut', '-i', tiles,
-    // tile= lays them out (the last sheet is flushed at end of input); one sheet, JPEG quality 5 as before.
-    '-vf', `tile=${o.cols}x${o.rows}`, '-frames:v', '1', '-q:v', '5', '-update', '1', outFile,
-  ];
-}
+/** The sprite sheet laid out from the tiles the encode wrote (Stills.tiles: one frame per interval at tile size). */
+export interface SheetFromTiles { tiles: string; outFile: string; cols: number; rows: number }
 
-/** Pure: remux our video and audio fMP4 into a progressive MP4 download with the index up front. */
-export function downloadArgs(ffmpeg: string, video: string, audio: string | null, outFile: string): string[] {
+/**
+ * Pure: remux our video and audio fMP4 into a progressive MP4 download with the index up front; with `sheet`, the same
+ * run also lays out the sprite sheet from the encode's tiles (only those few small frames are read). One ffmpeg start
+ * instead of two: each start of Debian's ffmpeg costs ~0.1 CPU-s, most of it the dynamic linker binding its 215
+ * shared libraries.
+ */
+export function downloadArgs(ffmpeg: string, video: string, audio: string | null, outFile: string, sheet?: SheetFromTiles): string[] {
   return [
     ffmpeg, ...ffmpegHead(), ...ownInput(video), ...(audio ? ownInput(audio) : []),
+    // Our own NUT file of raw frames: file protocol and the NUT demuxer only.
+    ...(sheet ? ['-protocol_whitelist', 'file', '-format_whitelist', 'nut', '-f', 'nut', '-i', sheet.tiles] : []),
     '-map', '0:v:0', ...(audio ? ['-map', '1:a:0'] : []),
     // Stream copy: no re-encode; +faststart moves the moov atom first so playback starts before the download ends.
     '-c', 'copy', '-movflags', '+faststart', '-f', 'mp4', outFile,
+    // tile= lays the tiles out (the last sheet is flushed at end of input); one sheet, JPEG quality 5.
+    ...(sheet ? ['-map', `${audio ? 2 : 1}:v:0`, '-vf', `tile=${sheet.cols}x${sheet.rows}`, '-frames:v', '1', '-q:v', '5', '-update', '1', sheet.outFile] : []),
   ];
 }
