@@ -17,7 +17,7 @@ export async function remuxPreview(o: { ffmpeg: string; source: string; outDir: 
   mkdirSync(o.outDir, { recursive: true });
   // Stream copy reads and writes once; a minute of 1080p takes well under a second, so a short deadline suffices.
   const r = await runTool(previewRemuxArgs(o.ffmpeg, { source: o.source, outDir: o.outDir, segmentS: o.segmentS }),
-    { signal: o.signal, stallMs: 0, timeoutMs: 5 * 60_000, stderrLines: 20 }).done;
+    { signal: o.signal, stallMs: 0, timeoutMs: 5 * 60_000, stderrLines: 20, mallocTunables: true }).done;
   if (r.code !== 0) {
     rmSync(o.outDir, { recursive: true, force: true });
     throw new MediaError(r.aborted ? 'aborted' : `preview remux failed: ${readable(r.stderrTail)}`, !r.aborted);

@@ -16,6 +16,8 @@ export interface RunOptions {
   stderrIsProgress?: boolean;
   cwd?: string;
   env?: Record<string, string>;
+  /** Run with TOOL_MALLOC_TUNABLES (stream-copy remuxes into fMP4; see there). */
+  mallocTunables?: boolean;
   /** Abort signal: aborting kills the process group. */
   signal?: AbortSignal;
   /**
@@ -29,13 +31,14 @@ export interface RunOptions {
 export interface RunResult { code: number | null; signal: string | null; stalled: boolean; timedOut: boolean; aborted: boolean; stderrTail: string[] }
 
 /**
- * glibc malloc settings every tool run gets: blocks up to 32 MB come from the heap instead of a fresh mmap each, and
- * freed memory stays in the process (trimmed only beyond 512 MB) instead of going back to the kernel after each free.
- * ffmpeg allocates and frees packet- and fragment-sized buffers all the time; with glibc's defaults each large one
- * is a new mapping whose pages fault in and are zeroed again. A 60 s 1080p (130 MB) stream-copy remux to CMAF took
- * 1.4-1.5 CPU-s with the defaults and 0.34-0.46 with these (neither setting alone helps). Tool processes are short
- * or steady, so keeping their peak is cheap. Ignored by other C libraries; a GLIBC_TUNABLES in the server's own
- * environment (or a caller's env) takes precedence.
+ * glibc malloc settings for stream-copy remuxes into fMP4 (RunOptions.mallocTunables): blocks up to 32 MB come from the
+ * heap instead of a fresh mmap each, and freed memory stays in the process (trimmed only beyond 512 MB) instead of
+ * going back to the kernel after each free. Such a remux allocates and frees packet- and fragment-sized buffers all
+ * the time; with glibc's defaults each large one is a new mapping whose pages fault in and are zeroed again. A 60 s
+ * 1080p (130 MB) quick-play remux took 1.4-1.5 CPU-s with the defaults and 0.34-0.46 with these (neither setting alone
+ * helps). Not for encodes: the 1080p ladder took 3 % more CPU with them (14.83 against 14.38 CPU-s, medians of six
+ * alternating pairs). Ignored by other C libraries; a GLIBC_TUNABLES in the server's own environment (or a caller's
+ * env) takes precedence.
  */
 export const TOOL_MALLOC_TUNABLES = 'glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=536870912';
 
@@ -63,7 +66,8 @@ export interface Running { pid: number; done: Promise<RunResult>; stop(graceMs?:
 export function runTool(argv0: string[], o: RunOptions = {}): Running {
   // setpriv execs the tool in place (same pid), with SIGKILL as its parent-death signal.
   const argv = o.dieWithParent !== false && SETPRIV ? [SETPRIV, '--pdeathsig', 'KILL', '--', ...argv0] : argv0;
-  const env = { GLIBC_TUNABLES: TOOL_MALLOC_TUNABLES, ...(o.env ?? (process.env as Record<string, string>)) };
+  const base = o.env ?? (process.env as Record<string, string>);
+  const env = o.mallocTunables ? { GLIBC_TUNABLES: TOOL_MALLOC_TUNABLES, ...base } : base;
   const child = spawn(argv[0], argv.slice(1), { cwd: o.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   live.add(child);
   const ring: string[] = [];
