@@ -17,7 +17,7 @@ export interface EncodeSpec {
 /**
  * The stills the encode writes beside the ladder: the poster (JPEG + WebP) at `posterAtS` and, with `tiles`, the
  * sprite's tiles (a frame every `intervalS`, scaled to `w`x`h`) as raw frames in TILES_FILE; the sheet itself is laid
- * out after the encode (spriteFromTilesArgs): ffmpeg 5.1 holds back its progress reports while a `tile=` output has
+ * out after the encode (downloadArgs with a sheet): ffmpeg 5.1 holds back its progress reports while a `tile=` output has
  * no frame yet (until the end), whereas the tiles output has its first frame at once.
  */
 export interface Stills { posterAtS: number; posterWidth: number; tiles?: { intervalS: number; w: number; h: number } }
