@@ -87,13 +87,14 @@ describe('authorization before parsing', () => {
         // time; one scheduling hiccup of a loaded CI host does not: the case is tried up to three times and its best
         // try counts (each try is printed when it fails).
         const tries: number[] = [];
-        for (let i = 0; i < 3 && !(tries.length && Math.min(...tries) < 50 + idle); i++) {
+        for (let i = 0; i < 3; i++) {
           tries.push(await healthzWorst(async () => {
             const r = await fetch(s.url + path, { method: 'POST', headers: { 'content-type': type }, body });
             status = r.status;
             await r.arrayBuffer();
           }));
           expect(status, `${name} → ${path}`).toBeLessThan(500);
+          if (tries[i] < 50 + idle) break;
         }
         const worst = Math.min(...tries);
         expect(worst, `${name} → ${path}: /healthz worst ${tries.map((t) => t.toFixed(1)).join(' / ')} ms (idle ${idle.toFixed(1)} ms)`).toBeLessThan(50 + idle);
