@@ -26,7 +26,10 @@ export async function spawnServe(argv: string[], env: Record<string, string> = {
     if (pending) { const r = await pending; if (r.done) return; out += dec.decode(r.value); }
     for (;;) { const r = await reader.read(); if (r.done) break; out += dec.decode(r.value); }
   })();
-  const port = /listening on \S+:(\d+)/.exec(out)![1];
+  const listening = /listening on \S+:(\d+)/.exec(out);
+  // stdout ended before the address: serve is exiting; say how, with what it wrote (stderr is read above).
+  if (!listening) throw new Error(`serve closed its output before listening (exit ${await Promise.race([proc.exited, Bun.sleep(2000).then(() => 'still running')])}): ${out}\n${err}`);
+  const port = listening[1];
   return {
     proc, url: `http://127.0.0.1:${port}`, key: /\b(vs_[A-Za-z0-9_-]{20,})/.exec(out)?.[1] ?? null,
     output: () => out + err,
