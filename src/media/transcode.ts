@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { encodeArgs, SEG, TILES_FILE, type Stills } from './args/encode';
+import { DOWNLOAD_FILE, encodeArgs, SEG, TILES_FILE, type Stills } from './args/encode';
 import { downloadArgs, posterArgs, spriteArgs } from './args/images';
 import type { H264Encoder } from './encoders';
 import { MediaError } from './errors';
@@ -8,6 +8,7 @@ import { joinRepresentation } from './fmp4';
 import type { Plan, Rendition } from './ladder';
 import type { FfmpegTools } from './locate';
 import { finishMaster, finishMedia, segmentCount, spriteLayout, thumbsVtt } from './package';
+import { sheetFromTiles } from './sprite-sheet';
 import type { MediaInfo } from './probe-parse';
 import { readable } from './probe';
 import { runTool, type RunResult } from './process';
@@ -36,7 +37,6 @@ export interface TranscodeResult {
 }
 
 const ENCODE_SHARE = 97;
-const DOWNLOAD = 'download.mp4';
 
 function failure(what: string, r: RunResult): MediaError {
   if (r.aborted) return new MediaError('aborted', false);
@@ -64,7 +64,7 @@ async function encodeOnce(o: TranscodeOptions, encoder: H264Encoder): Promise<Ru
     firstSent = true;
     o.onFirstPlayable?.();
   }, 250);
-  const args = encodeArgs(o.tools.ffmpeg, { source: o.source, outDir: o.workDir, plan: o.plan, encoder, audio: !!o.info.audio, stills: stillsOf(o).stills });
+  const args = encodeArgs(o.tools.ffmpeg, { source: o.source, outDir: o.workDir, plan: o.plan, encoder, audio: !!o.info.audio, stills: stillsOf(o).stills, download: true });
   const r = await runTool(args, {
     signal: o.signal, stallMs: o.stallMs ?? 60_000,
     onStdoutLine: (l) => {
@@ -115,10 +115,10 @@ function stillsOf(o: Pick<TranscodeOptions, 'plan' | 'info'>): { stills: Stills;
 }
 
 /**
- * After the encode: playlists finished as VOD; the progressive download (remuxed from the joined top rendition and
- * audio) and, in the same ffmpeg run, the sprite sheet laid out from the tiles the encode wrote (cut from the lowest
- * rendition in parallel when they are missing); the thumbnail track. The poster came out of the encode's own decode;
- * when it could not be written there it is cut here from our top rendition.
+ * After the encode: playlists finished as VOD; the sprite sheet laid out from the tiles the encode wrote; the
+ * thumbnail track. The encode wrote the progressive download (tee) and the poster (from its own decode) too; whatever
+ * of those is missing is made here from our renditions: the download remuxed from the joined top rendition and audio,
+ * the poster cut from the top rendition, the sprite cut from the lowest.
  */
 async function packageExtras(o: TranscodeOptions): Promise<Omit<TranscodeResult, 'encoder' | 'fallbackFrom'>> {
   const dir = o.workDir, ff = o.tools.ffmpeg, n = o.plan.renditions.length, audio = !!o.info.audio;
@@ -126,13 +126,14 @@ async function packageExtras(o: TranscodeOptions): Promise<Omit<TranscodeResult,
   const tmpV = join(dir, '.top-video.mp4'), tmpA = join(dir, '.audio.mp4'), tmpLo = join(dir, '.low-video.mp4'), tiles = join(dir, TILES_FILE);
   let topJoined: Promise<void> | null = null;
   const joinTop = () => (topJoined ??= joinRepresentation(dir, 0, tmpV));
-  const sheet = existsSync(tiles) ? { tiles, outFile: join(dir, 'sprite.jpg'), cols: sprite.cols, rows: sprite.rows } : undefined;
-  const steps: Promise<void>[] = [
-    Promise.all([joinTop(), audio ? joinRepresentation(dir, n, tmpA) : null])
-      .then(() => step(o, sheet ? 'download remux and sprite' : 'download remux', downloadArgs(ff, tmpV, audio ? tmpA : null, join(dir, DOWNLOAD), sheet), 99)),
-  ];
+  const steps: Promise<void>[] = [];
+  if (!existsSync(join(dir, DOWNLOAD_FILE))) {
+    steps.push(Promise.all([joinTop(), audio ? joinRepresentation(dir, n, tmpA) : null])
+      .then(() => step(o, 'download remux', downloadArgs(ff, tmpV, audio ? tmpA : null, join(dir, DOWNLOAD_FILE)), 99)));
+  }
   if (!existsSync(join(dir, 'poster.jpg')) || !existsSync(join(dir, 'poster.webp'))) steps.push(joinTop().then(() => step(o, 'poster', posterArgs(ff, tmpV, 0, dir, stills.posterWidth), 98)));
-  if (!sheet) steps.push((n > 1 ? joinRepresentation(dir, n - 1, tmpLo) : joinTop()).then(() => step(o, 'sprite', spriteArgs(ff, n > 1 ? tmpLo : tmpV, join(dir, 'sprite.jpg'), sprite), 99)));
+  const cut = () => (n > 1 ? joinRepresentation(dir, n - 1, tmpLo) : joinTop()).then(() => step(o, 'sprite', spriteArgs(ff, n > 1 ? tmpLo : tmpV, join(dir, 'sprite.jpg'), sprite), 99));
+  steps.push(existsSync(tiles) ? sheetFromTiles(tiles, join(dir, 'sprite.jpg'), sprite).catch(cut) : cut());
   await Promise.all(steps);
   const master = join(dir, SEG.master);
   writeFileSync(master, finishMaster(readFileSync(master, 'utf8')));
@@ -144,7 +145,7 @@ async function packageExtras(o: TranscodeOptions): Promise<Omit<TranscodeResult,
   for (const t of [tmpV, tmpA, tmpLo, tiles]) rmSync(t, { force: true });
   return {
     renditions: o.plan.renditions, audio,
-    files: { hls: SEG.master, dash: SEG.mpd, poster: 'poster.jpg', poster_webp: 'poster.webp', sprite: 'sprite.jpg', thumbs_vtt: 'thumbs.vtt', download: DOWNLOAD },
+    files: { hls: SEG.master, dash: SEG.mpd, poster: 'poster.jpg', poster_webp: 'poster.webp', sprite: 'sprite.jpg', thumbs_vtt: 'thumbs.vtt', download: DOWNLOAD_FILE },
     thumb: { w: sprite.w, h: sprite.h, intervalS: layout.intervalS },
   };
 }

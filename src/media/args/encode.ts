@@ -12,18 +12,26 @@ export interface EncodeSpec {
   vaapiDevice?: string;
   /** Poster cut from the same decode (no second pass after the encode); left out: ladder only. */
   stills?: Stills;
+  /**
+   * Also write the progressive download (DOWNLOAD_FILE: top rendition and audio, index up front) from the same
+   * encoded packets, through the tee muxer: no join of segments and no remux in a second ffmpeg after the encode.
+   */
+  download?: boolean;
 }
 
 /**
  * The stills the encode writes beside the ladder: the poster (JPEG + WebP) at `posterAtS` and, with `tiles`, the
- * sprite's tiles (a frame every `intervalS`, scaled to `w`x`h`) as raw frames in TILES_FILE; the sheet itself is laid
- * out after the encode (downloadArgs with a sheet): ffmpeg 5.1 holds back its progress reports while a `tile=` output has
- * no frame yet (until the end), whereas the tiles output has its first frame at once.
+ * sprite's tiles (a frame every `intervalS`, scaled to `w`x`h`) as raw BGR frames in TILES_FILE; the sheet itself is
+ * laid out after the encode (media/sprite-sheet.ts): ffmpeg 5.1 holds back its progress reports while a `tile=` output
+ * has no frame yet (until the end), whereas the tiles output has its first frame at once.
  */
 export interface Stills { posterAtS: number; posterWidth: number; tiles?: { intervalS: number; w: number; h: number } }
 
-/** The sprite tiles the encode writes (work file, removed after packaging). */
-export const TILES_FILE = '.tiles.nut';
+/** The sprite tiles the encode writes: headerless 24-bit BGR frames, one after another (work file, removed after packaging). */
+export const TILES_FILE = '.tiles.bgr';
+
+/** The progressive download MP4 the encode writes when `download` is set. */
+export const DOWNLOAD_FILE = 'download.mp4';
 
 /** Names of the files the packager writes (DASH-templated). */
 export const SEG = { mpd: 'manifest.mpd', master: 'master.m3u8', init: 'init_$RepresentationID$.m4s', media: 'seg_$RepresentationID$_$Number%05d$.m4s' };
@@ -60,7 +68,8 @@ export function ladderFilter(spec: Pick<EncodeSpec, 'plan' | 'encoder' | 'stills
     tails.push(`[ps]select=gte(t\\,${st.posterAtS.toFixed(3)})*isnan(prev_selected_t),scale=${st.posterWidth}:-2,split=2[pj][pw]`);
     // Sprite tiles: fps keeps one frame per interval (the frame nearest each multiple of it, from 0), scaled to the
     // tile size straight from the decoded source (no second decode of a rendition after the encode).
-    if (st.tiles) tails.push(`[sp]fps=1/${st.tiles.intervalS},scale=${st.tiles.w}:${st.tiles.h}[st]`);
+    // bgr24: the pixel layout of the sheet's bitmap, so laying the tiles out is a copy of rows.
+    if (st.tiles) tails.push(`[sp]fps=1/${st.tiles.intervalS},scale=${st.tiles.w}:${st.tiles.h},format=bgr24[st]`);
   }
   return [head, ...tails].join(';');
 }
@@ -72,9 +81,9 @@ function stillOutputs(outDir: string, st: Stills): string[] {
     '-map', '[pj]', '-frames:v', '1', '-q:v', '3', '-update', '1', `${outDir}/poster.jpg`,
     // libwebp lossy at quality 80.
     '-map', '[pw]', '-frames:v', '1', '-c:v', 'libwebp', '-quality', '80', '-update', '1', `${outDir}/poster.webp`,
-    // Tiles uncompressed (at most 100 small frames: ~2 MB), so the sheet's JPEG is the only lossy step; NUT keeps
-    // the frames' timing and is read back through a whitelist of its own.
-    ...(st.tiles ? ['-map', '[st]', '-c:v', 'rawvideo', '-f', 'nut', `${outDir}/${TILES_FILE}`] : []),
+    // Tiles uncompressed (at most 100 small frames: ~4 MB), so the sheet's JPEG is the only lossy step; no container:
+    // every frame has the same size, so the file is read back by offsets and nothing parses it.
+    ...(st.tiles ? ['-map', '[st]', '-c:v', 'rawvideo', '-f', 'rawvideo', `${outDir}/${TILES_FILE}`] : []),
   ];
 }
 
@@ -101,6 +110,37 @@ function videoCodecArgs(spec: EncodeSpec): string[] {
   }
 }
 
+/** Pure: escapes a string for one level of ffmpeg's av_get_token (tee's slave list, then each slave's options). */
+export function teeEscape(s: string): string {
+  return s.replace(/[\\'|[\]:=\s]/g, (c) => `\\${c}`);
+}
+
+/** Pure: the ladder's output: the DASH packager, or (with `download`) the tee muxer feeding it and the download MP4. */
+function ladderOutput(spec: EncodeSpec): string[] {
+  const { plan } = spec;
+  const dash: [string, string][] = [
+    // DASH muxer writes fMP4 (CMAF) segments once and HLS playlists over the same files (hls_playlist).
+    ['seg_duration', String(plan.ladder.segment_s)], ['use_template', '1'], ['use_timeline', '1'],
+    ['hls_playlist', '1'], ['hls_master_name', SEG.master],
+    // Video and audio in separate adaptation sets (demuxed audio, as both HLS and DASH players expect).
+    ['adaptation_sets', spec.audio ? 'id=0,streams=v id=1,streams=a' : 'id=0,streams=v'],
+    ['init_seg_name', SEG.init], ['media_seg_name', SEG.media],
+  ];
+  const mpd = `${spec.outDir}/${SEG.mpd}`;
+  if (!spec.download) return ['-f', 'dash', ...dash.flatMap(([k, v]) => [`-${k}`, v]), mpd];
+  // Tee reads its slave list and then each slave's [options] with av_get_token: file names are escaped once, option
+  // values twice. select= gives the download the top rendition (v:0) and the audio; +faststart moves the index first
+  // when the encode ends (playback starts before the download completes).
+  const opts = (o: [string, string][]) => `[${o.map(([k, v]) => `${k}=${teeEscape(teeEscape(v))}`).join(':')}]`;
+  const slaves = [
+    opts([['f', 'dash'], ...dash]) + teeEscape(mpd),
+    opts([['f', 'mp4'], ['movflags', '+faststart'], ['select', spec.audio ? 'v:0,a' : 'v:0']]) + teeEscape(`${spec.outDir}/${DOWNLOAD_FILE}`),
+  ];
+  // The tee muxer cannot tell the encoders that both its slaves want codec headers out of band (as dash and mp4
+  // each would): said explicitly, or the MP4's sample descriptions lack SPS/PPS.
+  return ['-flags:v', '+global_header', '-flags:a', '+global_header', '-f', 'tee', slaves.join('|')];
+}
+
 /** Pure: the whole ladder in one ffmpeg run, packaged as CMAF segments with a DASH manifest and HLS playlists (plus the poster when `stills` is set). */
 export function encodeArgs(ffmpeg: string, spec: EncodeSpec): string[] {
   const { plan } = spec;
@@ -118,13 +158,7 @@ export function encodeArgs(ffmpeg: string, spec: EncodeSpec): string[] {
     '-map_metadata', '-1', '-dn', '-sn',
     // Machine-readable progress on stdout twice a second; no human stats on stderr.
     '-progress', 'pipe:1', '-stats_period', '0.5', '-nostats',
-    // DASH muxer writes fMP4 (CMAF) segments once and HLS playlists over the same files (hls_playlist).
-    '-f', 'dash', '-seg_duration', String(plan.ladder.segment_s), '-use_template', '1', '-use_timeline', '1',
-    '-hls_playlist', '1', '-hls_master_name', SEG.master,
-    // Video and audio in separate adaptation sets (demuxed audio, as both HLS and DASH players expect).
-    '-adaptation_sets', spec.audio ? 'id=0,streams=v id=1,streams=a' : 'id=0,streams=v',
-    '-init_seg_name', SEG.init, '-media_seg_name', SEG.media,
-    `${spec.outDir}/${SEG.mpd}`,
+    ...ladderOutput(spec),
     ...(spec.stills ? stillOutputs(spec.outDir, spec.stills) : []),
   ];
 }

@@ -23,24 +23,12 @@ export function spriteArgs(ffmpeg: string, input: string, outFile: string, o: { 
   ];
 }
 
-/** The sprite sheet laid out from the tiles the encode wrote (Stills.tiles: one frame per interval at tile size). */
-export interface SheetFromTiles { tiles: string; outFile: string; cols: number; rows: number }
-
-/**
- * Pure: remux our video and audio fMP4 into a progressive MP4 download with the index up front; with `sheet`, the same
- * run also lays out the sprite sheet from the encode's tiles (only those few small frames are read). One ffmpeg start
- * instead of two: each start of Debian's ffmpeg costs ~0.1 CPU-s, most of it the dynamic linker binding its 215
- * shared libraries.
- */
-export function downloadArgs(ffmpeg: string, video: string, audio: string | null, outFile: string, sheet?: SheetFromTiles): string[] {
+/** Pure: remux our video and audio fMP4 into a progressive MP4 download with the index up front. */
+export function downloadArgs(ffmpeg: string, video: string, audio: string | null, outFile: string): string[] {
   return [
     ffmpeg, ...ffmpegHead(), ...ownInput(video), ...(audio ? ownInput(audio) : []),
-    // Our own NUT file of raw frames: file protocol and the NUT demuxer only.
-    ...(sheet ? ['-protocol_whitelist', 'file', '-format_whitelist', 'nut', '-f', 'nut', '-i', sheet.tiles] : []),
     '-map', '0:v:0', ...(audio ? ['-map', '1:a:0'] : []),
     // Stream copy: no re-encode; +faststart moves the moov atom first so playback starts before the download ends.
     '-c', 'copy', '-movflags', '+faststart', '-f', 'mp4', outFile,
-    // tile= lays the tiles out (the last sheet is flushed at end of input); one sheet, JPEG quality 5.
-    ...(sheet ? ['-map', `${audio ? 2 : 1}:v:0`, '-vf', `tile=${sheet.cols}x${sheet.rows}`, '-frames:v', '1', '-q:v', '5', '-update', '1', sheet.outFile] : []),
   ];
 }
