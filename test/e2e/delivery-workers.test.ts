@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { randomBytes } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
 import { startTestServer, waitFor, type TestServer } from '../helpers/server';
 import { addReadyAsset } from '../helpers/ready-asset';
 import { rawRequest, type RawAnswer } from '../helpers/raw-http';
@@ -133,5 +134,20 @@ describe('delivery workers (VS_DELIVERY_WORKERS=2)', () => {
       expect(a.headers.allow).toContain('GET');
     }
     for (let i = 0; i < 12; i++) expect((await rawRequest(port, `GET /m/${tenant}/nothing-here HTTP/1.1\r\nHost: 127.0.0.1:${port}`)).status).toBe(404);
+  });
+
+  test('every process keeps SQLite\'s locks on the WAL index, so a new connection never rebuilds it under them', async () => {
+    const t = await token({ ttl_s: 600 });
+    await fromBoth(pathOf(t.src));
+    const shm = `${s.ctx.db.filename}-shm`;
+    const ino = statSync(shm).ino;
+    // /proc/locks: "N: POSIX ADVISORY READ PID MAJ:MIN:INODE START END" per lock held.
+    const holders = () => readFileSync('/proc/locks', 'utf8').split('\n').filter((l) => / POSIX /.test(l) && l.includes(`:${ino} `)).map((l) => Number(l.split(/\s+/)[4]));
+    for (const pid of [process.pid, ...s.tier!.pids()]) expect(holders()).toContain(pid);
+    // Another process (a CLI command beside the server) opens the database and commits: every process still holds its
+    // locks after it (the test reads nothing of the index itself: opening and closing it here would drop this process's).
+    const cli = Bun.spawn(['bun', '-e', `const { Database } = require('bun:sqlite'); const d = new Database(${JSON.stringify(s.ctx.db.filename)}); d.exec('PRAGMA busy_timeout = 5000'); d.exec('UPDATE playback_state_version SET v = v WHERE id = 1'); d.close();`], { stderr: 'pipe' });
+    expect(await cli.exited).toBe(0);
+    for (const pid of [process.pid, ...s.tier!.pids()]) expect(holders()).toContain(pid);
   });
 });

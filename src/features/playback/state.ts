@@ -1,7 +1,6 @@
 import { PlaybackStore } from './store';
 import { DEFAULT_RULES, normalizeRules, type PolicyRules } from './policy';
 import type { Db } from '../../kernel/db/sqlite';
-import { walProbe, type WalProbe } from '../../kernel/db/wal-probe';
 
 /**
  * In-memory view of signing keys, policies, attach points and revoked sessions, loaded from SQLite at start and
@@ -17,16 +16,9 @@ export class PlaybackState {
   private follow: { dv: number; v: number | null } | null = null;
   /** The last database change stamp seen by `sync()` and its generation number. */
   private stamp = { changes: -1, dataVersion: -1, generation: 0 };
-  /** Commits by any connection, read from the WAL index without a query (null: ask SQLite every time). */
-  private wal: WalProbe | null;
-  /** True when this connection was made query-only before the state was built (delivery workers): its own
-   * total_changes() can never move, so `sync` need not ask for it. */
-  private readonly queryOnly: boolean;
 
   constructor(private store: PlaybackStore) {
     this.reload();
-    this.wal = walProbe(store.database);
-    this.queryOnly = store.queryOnly();
   }
 
   /** Builds the state over a database. */
@@ -59,13 +51,13 @@ export class PlaybackState {
    * Brings the state up to date with other processes' commits (reload only where `followWrites` was called) and
    * returns the database's change generation: a number that moves whenever anything may have been committed since
    * the previous call (this connection's `total_changes()` or another connection's `data_version`), so delivery can
-   * keep what it read from the database for exactly as long as nothing changed. When nothing moved: four words of
-   * the WAL index and `SELECT total_changes()` (no read transaction); otherwise one cheap statement, no table read.
+   * keep what it read from the database for exactly as long as nothing changed. One cheap statement (no table read)
+   * per call. (The WAL index is never read behind SQLite's back: mapping `<db>-shm` opens and closes a descriptor of
+   * it, and closing any descriptor drops every POSIX lock this process holds on that file, SQLite's included; the next
+   * process to open the database then takes itself for the first and rebuilds the index under the running server.)
    */
   sync(): number {
     const st = this.stamp;
-    // Nothing committed anywhere and no statement of this connection since the last call: nothing to read.
-    if (this.wal && !this.wal.changed() && (this.queryOnly || this.store.totalChanges() === st.changes)) return st.generation;
     const [changes, dv] = this.store.changeStamp();
     if (changes === st.changes && dv === st.dataVersion) return st.generation;
     st.changes = changes; st.dataVersion = dv; st.generation++;

@@ -83,16 +83,6 @@ export class PlaybackStore {
   changeStamp(): [number, number] {
     return this.db.query<[number, number], []>('SELECT total_changes(), data_version FROM pragma_data_version').values()[0] as [number, number];
   }
-  /** This connection's total_changes() alone (no read transaction: ~0.5 µs). */
-  totalChanges(): number {
-    return this.db.query<[number], []>('SELECT total_changes()').values()[0][0] as number;
-  }
-  /** True when the connection refuses writes (PRAGMA query_only, set by delivery workers right after opening it). */
-  queryOnly(): boolean {
-    return this.db.query<{ query_only: number }, []>('PRAGMA query_only').get()?.query_only === 1;
-  }
-  /** The database this store reads (for a shared-index probe). */
-  get database(): Db { return this.db; }
   /** SQLite's data_version: changes when another connection committed anything (cheap; no table read). */
   dataVersion(): number {
     return this.db.query<{ data_version: number }, []>('PRAGMA data_version').get()!.data_version;
