@@ -75,12 +75,12 @@ function toolWrappers(): Record<string, string> {
 /** Pure: what an appliance tool run was, from its command line. */
 function kindOf(cmd: string): string {
   if (/ffprobe /.test(cmd)) return 'ffprobe';
-  if (/ -f dash /.test(cmd)) return 'ladder';
+  // The ladder: DASH packager alone, or the tee muxer feeding it and the download.
+  if (/ -f (dash|tee) /.test(cmd)) return 'ladder';
   if (/ -f hls .*-c copy| -c copy .*-f hls /.test(cmd)) return 'preview-remux';
   if (/ -f hls /.test(cmd)) return 'preview-encode';
-  if (/tile=/.test(cmd) && /\+faststart/.test(cmd)) return 'download+sprite';
   if (/tile=/.test(cmd)) return 'sprite';
-  if (/\+faststart/.test(cmd)) return 'download';
+  if (/\+faststart/.test(cmd)) return 'download';  // fallback remux after the encode (the encode wrote none)
   if (/poster\.jpg/.test(cmd)) return 'poster';
   return 'other';
 }
@@ -103,6 +103,13 @@ function takeToolCpu(): { cpu: Record<string, number>; ladderWall: number } {
   return { cpu: out, ladderWall };
 }
 
+/**
+ * Writes every dirty page out before a timed run: the source just generated or copied in (up to 130 MB) and the previous
+ * run's outputs would otherwise be written back during the next run, whichever side it is, and the appliance's durable
+ * commits (WAL fsync) wait for that writeback where the hand-written command fsyncs nothing.
+ */
+function settleDisk(): void { Bun.spawnSync(['sync']); }
+
 /** The hand-written baseline: exactly the ladder command, without progress reporting and without stills. */
 async function handWritten(src: string): Promise<{ s: number; cpu: number }> {
   const out = join(tmp, 'hand');
@@ -110,6 +117,7 @@ async function handWritten(src: string): Promise<{ s: number; cpu: number }> {
   mkdirSync(out);
   const argv = encodeArgs('ffmpeg', { source: src, outDir: out, plan: plan as Exclude<typeof plan, { error: string }>, encoder, audio: true })
     .filter((a, i, all) => !['-progress', 'pipe:1', '-stats_period', '0.5'].includes(a) || all[i - 1] === '-map');
+  settleDisk();
   const t0 = performance.now(), c0 = cpuAll();
   const p = Bun.spawn(argv, { stdout: 'ignore', stderr: 'pipe' });
   if ((await p.exited) !== 0) throw new Error(await new Response(p.stderr).text());
@@ -134,7 +142,7 @@ async function appliance(s: TestServer, src: string): Promise<{ firstS: number; 
   // when the asset row and its job are committed, as at upload `complete` (the copy is the bench's, not the appliance's).
   // It copies without blocking the event loop (the appliance runs in this process): the bench's own copy can never
   // show up in the appliance's stall figures, even as a late tick of the histogram's timer after the reset below.
-  const id = await registerAssetAsync(s.ctx, src);
+  const id = await registerAssetAsync(s.ctx, src, { beforeCommit: settleDisk });
   stall.reset();
   takeToolCpu();
   const c0 = cpuAll();
