@@ -108,7 +108,10 @@ function takeToolCpu(): { cpu: Record<string, number>; ladderWall: number } {
  * run's outputs would otherwise be written back during the next run, whichever side it is, and the appliance's durable
  * commits (WAL fsync) wait for that writeback where the hand-written command fsyncs nothing.
  */
-function settleDisk(): void { Bun.spawnSync(['sync']); }
+async function settleDisk(): Promise<void> {
+  // Spawned, not spawnSync: the appliance runs in this process and its event loop must not stall on the bench's sync.
+  await Bun.spawn(['sync']).exited;
+}
 
 /** The hand-written baseline: exactly the ladder command, without progress reporting and without stills. */
 async function handWritten(src: string): Promise<{ s: number; cpu: number }> {
@@ -117,7 +120,7 @@ async function handWritten(src: string): Promise<{ s: number; cpu: number }> {
   mkdirSync(out);
   const argv = encodeArgs('ffmpeg', { source: src, outDir: out, plan: plan as Exclude<typeof plan, { error: string }>, encoder, audio: true })
     .filter((a, i, all) => !['-progress', 'pipe:1', '-stats_period', '0.5'].includes(a) || all[i - 1] === '-map');
-  settleDisk();
+  await settleDisk();
   const t0 = performance.now(), c0 = cpuAll();
   const p = Bun.spawn(argv, { stdout: 'ignore', stderr: 'pipe' });
   if ((await p.exited) !== 0) throw new Error(await new Response(p.stderr).text());

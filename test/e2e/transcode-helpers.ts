@@ -43,11 +43,11 @@ export function registerAsset(ctx: AppContext, srcFile: string, o: { tenantId?: 
  * As `registerAsset`, but the source is copied without blocking the event loop (benchmarks that watch the
  * appliance's event loop: a synchronous copy of a large source would show up as the appliance's stall).
  */
-export async function registerAssetAsync(ctx: AppContext, srcFile: string, o: { tenantId?: string; ladder?: string; externalId?: string; beforeCommit?: () => void } = {}): Promise<string> {
+export async function registerAssetAsync(ctx: AppContext, srcFile: string, o: { tenantId?: string; ladder?: string; externalId?: string; beforeCommit?: () => Promise<void> } = {}): Promise<string> {
   const slot = sourceSlot(ctx, o.tenantId);
   await Bun.write(slot.dest, Bun.file(srcFile));
   // (Benchmarks: after the copy, before the job can be claimed.)
-  o.beforeCommit?.();
+  await o.beforeCommit?.();
   return registered(ctx, slot, o);
 }
 
