@@ -136,8 +136,9 @@ function ladderOutput(spec: EncodeSpec): string[] {
     opts([['f', 'dash'], ...dash]) + teeEscape(mpd),
     opts([['f', 'mp4'], ['movflags', '+faststart'], ['select', spec.audio ? 'v:0,a' : 'v:0']]) + teeEscape(`${spec.outDir}/${DOWNLOAD_FILE}`),
   ];
-  // The tee muxer cannot tell the encoders that both its slaves want codec headers out of band (as dash and mp4
-  // each would): said explicitly, or the MP4's sample descriptions lack SPS/PPS.
+  // ffmpeg gives the encoders the global-header flag for an output format that wants codec headers out of band (dash
+  // and mp4 both do); through tee it must be said explicitly (ffmpeg's tee documentation), or x264 repeats its SPS/PPS
+  // in band and the segments are no longer what the DASH muxer alone wrote.
   return ['-flags:v', '+global_header', '-flags:a', '+global_header', '-f', 'tee', slaves.join('|')];
 }
 
