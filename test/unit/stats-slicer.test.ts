@@ -1,12 +1,18 @@
 import { expect, test } from 'bun:test';
 import { timeSlicer } from '../../src/kernel/stats';
 
-test('timeSlicer: not due before its slice has run, due once it has, and the next slice starts from then', () => {
+const busy = (ms: number) => { const t = performance.now(); while (performance.now() - t < ms) { /* one stretch of work */ } };
+
+test('timeSlicer: due once its slice of work has run; the next slice starts after the turn, not before it', async () => {
   const s = timeSlicer(20);
   expect(s.due()).toBe(false);
-  const t = performance.now();
-  while (performance.now() - t < 25) { /* busy: one slice of work */ }
+  busy(25);
   expect(s.due()).toBe(true);
-  // Due starts a new slice: asked again at once, it is not due.
+  // Other work during the turn (a timer's 25 ms here) is not counted against the next slice.
+  setTimeout(() => busy(25), 0);
+  await new Promise((r) => setTimeout(r, 1));
+  await s.next();
   expect(s.due()).toBe(false);
+  busy(25);
+  expect(s.due()).toBe(true);
 });

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../kernel/context';
 import { slotKey } from '../../kernel/slots';
-import { nextTurn, timeSlicer, type StatsParam } from '../../kernel/stats';
+import { timeSlicer, type StatsParam } from '../../kernel/stats';
 import { geoOf } from '../playback/geo';
 import { analyticsSettings, type AnalyticsSettings } from './settings';
 import { ensureTables, applyRetention } from './tables';
@@ -57,7 +57,7 @@ function buildRuntime(ctx: AppContext): StatsRuntime {
       const salt = await ips.salt(r.ts);
       out[i] = toRow(r, ips.hash(salt, r.tenantId, r.ip), geo.lookup(r.ip), devices.parse(r.ua));
       // ~15 us a row (hash, geo, device) on a quiet box: slices of at most SLICE_MS with a turn of the event loop between.
-      if (slice.due()) await nextTurn();
+      if (slice.due()) await slice.next();
     }
     return out;
   };
