@@ -55,10 +55,15 @@ export function peakRssMb(pid: number): number {
   } catch { return 0; }
 }
 
-/** CPU seconds (user+system) used so far by a process (Linux /proc). */
-export function cpuSeconds(pid: number): number {
+/**
+ * CPU seconds (user+system) used so far by a process (Linux /proc): its own by default; with `children`, also (or,
+ * with `self: false`, only) those of its children it has waited for.
+ */
+export function cpuSeconds(pid: number | 'self', o: { self?: boolean; children?: boolean } = {}): number {
   try {
     const f = (require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8') as string).split(') ')[1].split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
+    const own = o.self === false ? 0 : Number(f[11]) + Number(f[12]);
+    const kids = o.children ? Number(f[13]) + Number(f[14]) : 0;
+    return (own + kids) / 100;
   } catch { return 0; }
 }

@@ -7,24 +7,21 @@
  * so its wall time is most of a long source's time to first play (issue 21 goal 2).
  * Usage: bun scripts/bench/remux.ts [--seconds 60] [--rounds 4]
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { remuxPreview } from '../../src/media/preview';
 import { TOOL_MALLOC_TUNABLES } from '../../src/media/process';
 import { ff } from '../../test/e2e/transcode-helpers';
-import { median } from './lib';
+import { cpuSeconds, median } from './lib';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '60' }, rounds: { type: 'string', default: '4' } } });
 const seconds = Number(values.seconds), rounds = Number(values.rounds);
 const dir = mkdtempSync(join(tmpdir(), 'vs-bench-remux-'));
 
-/** CPU seconds of this process's waited-for children so far (Linux /proc/self/stat cutime + cstime). */
-function childCpu(): number {
-  const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
-  return (Number(f[13]) + Number(f[14])) / 100;
-}
+/** CPU seconds of this process's waited-for children so far. */
+const childCpu = (): number => cpuSeconds('self', { self: false, children: true });
 
 try {
   const src = join(dir, 'src.mp4');

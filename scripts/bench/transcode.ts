@@ -24,7 +24,7 @@ import { planLadder } from '../../src/media/ladder';
 import { readLadders } from '../../src/features/transcode/ladders';
 import { startTestServer, waitFor, type TestServer } from '../../test/helpers/server';
 import { assetRow, ff, registerAssetAsync } from '../../test/e2e/transcode-helpers';
-import { median } from './lib';
+import { cpuSeconds, median } from './lib';
 import { onOutbox } from '../../src/kernel/events/outbox';
 import { stallMonitor, stallText, type Stalls } from './stall';
 
@@ -50,11 +50,8 @@ async function source(seconds: number, name: string, codec: string[]): Promise<s
   return p;
 }
 
-/** CPU seconds (user + system) of this process and of its waited-for children so far (Linux /proc/self/stat). */
-function cpuAll(): number {
-  const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
-  return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100;
-}
+/** CPU seconds (user + system) of this process and of its waited-for children so far. */
+const cpuAll = (): number => cpuSeconds('self', { children: true });
 
 /** Wrapper scripts that run the real tool under /usr/bin/time, appending "user sys wall argv" per run to cpuLog. */
 function toolWrappers(): Record<string, string> {
