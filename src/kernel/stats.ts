@@ -187,7 +187,7 @@ async function openTextOn(instance: Instance, sql: string, params: StatsParam[],
 }
 
 /** Resolves on the event loop's next turn (after pending I/O callbacks): lets requests in between long work. */
-export function nextTurn(): Promise<void> {
+function nextTurn(): Promise<void> {
   return new Promise((r) => setImmediate(r));
 }
 
