@@ -25,6 +25,23 @@ describe('safeFetch connection reuse', () => {
     expect(seen.a.size).toBeLessThanOrEqual(2);
   });
 
+  test('a cancelled body larger than the drain bound never leaks into the next answer on the connection', async () => {
+    // Answer n is 1 MiB of the byte n: a rest left on a reused connection would show up as another answer's bytes.
+    const big = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (req) => new Response(new Uint8Array(1 << 20).fill(Number(new URL(req.url).searchParams.get('n')))) });
+    try {
+      const opts = { timeoutMs: 5000, maxBytes: 1 << 21, maxRedirects: 0, allowlist: ['127.0.0.1/32'] };
+      for (let i = 1; i <= 3; i++) {
+        const r = await safeFetch(`http://127.0.0.1:${big.port}/big?n=${i}`, opts);
+        expect(r.status).toBe(200);
+        await r.body?.cancel();
+        const whole = await (await safeFetch(`http://127.0.0.1:${big.port}/big?n=${i + 10}`, opts)).bytes();
+        expect([whole.length, whole.every((x) => x === i + 10)]).toEqual([1 << 20, true]);
+      }
+    } finally {
+      big.stop(true);
+    }
+  });
+
   test('one host name whose checked address changes never reuses the old connection', async () => {
     seen.a.clear(); seen.b.clear();
     const get = (address: string) => new Promise<string>((resolve, reject) => {

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Elysia } from 'elysia';
 import { notModified, serveFile, serveText } from '../../src/features/media-delivery/serve-file';
+import { serveApp, type HttpServer } from '../../src/kernel/http/server';
 
-let dir: string, srv: ReturnType<typeof Bun.serve>, base: string;
+let dir: string, srv: HttpServer, base: string;
 const FILE_LEN = 200_000;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'vs-serve-'));
@@ -16,10 +17,11 @@ beforeAll(() => {
     .get('/implicit/t.m3u8', ({ request }) => serveText(request, '#EXTM3U\n#EXT-X-ENDLIST\n', 'application/vnd.apple.mpegurl', 'public, max-age=60'))
     .get('/explicit/a.m4s', ({ request }) => serveFile(request, join(dir, 'a.m4s'), 'public, max-age=31536000, immutable')!)
     .head('/explicit/a.m4s', ({ request }) => serveFile(request, join(dir, 'a.m4s'), 'public, max-age=31536000, immutable')!);
-  srv = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (r) => app.handle(r) });
+  // Through the kernel's server, as the service answers (it gives HEAD answers their final form).
+  srv = serveApp((r) => app.handle(r), { port: 0, host: '127.0.0.1', maxBodyBytes: 1024 });
   base = `http://127.0.0.1:${srv.port}`;
 });
-afterAll(() => { srv.stop(true); rmSync(dir, { recursive: true, force: true }); });
+afterAll(async () => { await srv.stop(0); rmSync(dir, { recursive: true, force: true }); });
 
 const SAME = ['content-length', 'content-type', 'etag', 'last-modified', 'accept-ranges', 'cache-control', 'content-disposition', 'access-control-allow-origin'];
 const pick = (r: Response) => Object.fromEntries(SAME.map((k) => [k, r.headers.get(k)]));

@@ -67,6 +67,9 @@ export function serveApp(handle: (req: Request) => Response | Promise<Response>,
       if (MANAGEMENT.test(path) && !h.has('cache-control')) h.set('cache-control', 'no-store');
     }
     if (res.status >= 400 && !r.bodyUsed && announcesBody(r)) res.headers.set('connection', 'close');
+    // A HEAD answer leaves with no body at all: given one (serveFile's stand-in of the right length), Bun 1.4 drops the
+    // explicit Content-Length and announces chunked encoding instead (1.3 kept it).
+    if (r.method === 'HEAD' && res.body !== null) return new Response(null, { status: res.status, statusText: res.statusText, headers: res.headers });
     return res;
   };
   const failed = (e: unknown): never => { inflight--; throw e; };

@@ -12,6 +12,32 @@ export interface SafeResponse {
   bytes(): Promise<Uint8Array>;
 }
 
+/** Most bytes read after a cancelled body to keep its connection, and the longest wait for them. */
+const DRAIN_MAX_BYTES = 64 * 1024, DRAIN_MAX_MS = 2_000;
+
+/**
+ * After a caller cancels a body: reads what is left of a small answer, so its kept-alive connection can serve the
+ * next request (Bun 1.4's node:http, like Node's, closes the connection of a response destroyed before its end);
+ * a rest larger than DRAIN_MAX_BYTES or slower than DRAIN_MAX_MS closes the connection instead.
+ */
+async function drain(it: AsyncIterator<unknown>, res: IncomingMessage): Promise<void> {
+  let left = DRAIN_MAX_BYTES;
+  const timer = setTimeout(() => res.destroy(), DRAIN_MAX_MS);
+  timer.unref?.();
+  try {
+    for (;;) {
+      const { done, value } = await it.next();
+      if (done) return;
+      left -= (value as Buffer).byteLength;
+      if (left < 0) { res.destroy(); return; }
+    }
+  } catch {
+    res.destroy();
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Wraps a node response as a SafeResponse whose stream stops (with an error) past `maxBytes`. */
 export function responseBody(res: IncomingMessage, url: string, maxBytes: number, head: boolean, done: () => void,
   tooLarge: () => AppError, signal: AbortSignal): SafeResponse {
@@ -43,7 +69,7 @@ export function responseBody(res: IncomingMessage, url: string, maxBytes: number
           ctrl.error(reason instanceof AppError ? reason : new AppError('not_ready', `reading the remote body failed: ${(reason as Error)?.message ?? reason}`));
         }
       },
-      cancel() { finish(); res.destroy(); },
+      cancel() { finish(); void drain(it, res); },
     }, { highWaterMark: 0 });
   } else {
     res.resume();
