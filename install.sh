@@ -16,7 +16,7 @@ for a in "$@"; do
   esac
 done
 
-BUN_VERSION=1.3.14
+BUN_VERSION=1.4.5
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then command -v sudo >/dev/null && SUDO="sudo" || true; fi
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }

@@ -31,7 +31,7 @@ export interface FdCache {
 
 const O_CLOEXEC = 0o2000000;
 /**
- * Smallest file the runtime sends from a descriptor with `sendfile` at an offset of its own (Bun 1.3.14). Below it
+ * Smallest file the runtime sends from a descriptor with `sendfile` at an offset of its own (Bun 1.3.14 and 1.4.5). Below it
  * the runtime read()s the descriptor from its current position, so a second answer from the same descriptor would
  * be empty: those files are answered by path. `test/unit/fd-cache.test.ts` checks this bound against the runtime.
  */
