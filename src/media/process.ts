@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 
 /** Options for one supervised tool process (ffmpeg, ffprobe). */
 export interface RunOptions {
@@ -18,6 +19,11 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Run with TOOL_MALLOC_TUNABLES (stream-copy remuxes into fMP4; see there). */
   mallocTunables?: boolean;
+  /**
+   * CPU niceness added to the server's own for the tool (0-19, `nice -n`; 0 or absent: the server's own). For batch
+   * work that may use every spare cycle but must not take the CPU from the server's event loop or from live ingest.
+   */
+  nice?: number;
   /** Abort signal: aborting kills the process group. */
   signal?: AbortSignal;
   /**
@@ -44,6 +50,7 @@ export const TOOL_MALLOC_TUNABLES = 'glibc.malloc.mmap_threshold=33554432:glibc.
 
 const live = new Set<ChildProcess>();
 const SETPRIV = process.platform === 'linux' ? Bun.which('setpriv') : null;
+const NICE = Bun.which('nice');
 
 /** Kills every tool process group this process started (shutdown and crash paths). */
 export function killAllChildren(): void {
@@ -65,11 +72,19 @@ export interface Running { pid: number; done: Promise<RunResult>; stop(graceMs?:
  */
 export function runTool(argv0: string[], o: RunOptions = {}): Running {
   // setpriv execs the tool in place (same pid), with SIGKILL as its parent-death signal.
-  const argv = o.dieWithParent !== false && SETPRIV ? [SETPRIV, '--pdeathsig', 'KILL', '--', ...argv0] : argv0;
+  const guarded = o.dieWithParent !== false && SETPRIV ? [SETPRIV, '--pdeathsig', 'KILL', '--', ...argv0] : argv0;
+  // nice(1) execs in place too, so the tool starts at that priority before it creates any thread (Linux keeps a
+  // niceness per thread: lowering only the main thread's after the start could miss the encoder's threads).
+  const nice = Math.max(0, Math.min(19, Math.trunc(o.nice ?? 0)));
+  const argv = nice && NICE ? [NICE, '-n', String(nice), ...guarded] : guarded;
   const base = o.env ?? (process.env as Record<string, string>);
   const env = o.mallocTunables ? { GLIBC_TUNABLES: TOOL_MALLOC_TUNABLES, ...base } : base;
   const child = spawn(argv[0], argv.slice(1), { cwd: o.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   live.add(child);
+  // The tool leads a session of its own (detached), and with Linux's autogroup scheduling (on by default) each session
+  // is a group that competes with the server's as an equal, whatever its threads' niceness: the group's own niceness
+  // is what counts there. Weighs the whole group at once, so it holds for threads started before this write too.
+  if (nice && child.pid) try { writeFileSync(`/proc/${child.pid}/autogroup`, String(nice)); } catch { /* no autogroup: nice(1) alone */ }
   const ring: string[] = [];
   const keep = o.stderrLines ?? 60;
   let lastProgress = Date.now();

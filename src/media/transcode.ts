@@ -20,6 +20,8 @@ export interface TranscodeOptions {
   signal?: AbortSignal;
   /** Kill ffmpeg when it reports no progress for this long (ms). */
   stallMs?: number;
+  /** CPU niceness of the encode and packaging runs (RunOptions.nice). */
+  nice?: number;
   /** Percent (0-100 over the whole transcode) and ETA seconds. */
   onProgress?(pct: number, etaS: number | null): void;
   onStage?(stage: 'encoding' | 'packaging'): void;
@@ -66,7 +68,7 @@ async function encodeOnce(o: TranscodeOptions, encoder: H264Encoder): Promise<Ru
   }, 250);
   const args = encodeArgs(o.tools.ffmpeg, { source: o.source, outDir: o.workDir, plan: o.plan, encoder, audio: !!o.info.audio, stills: stillsOf(o).stills, download: true });
   const r = await runTool(args, {
-    signal: o.signal, stallMs: o.stallMs ?? 60_000,
+    signal: o.signal, stallMs: o.stallMs ?? 60_000, nice: o.nice,
     onStdoutLine: (l) => {
       st = foldProgress(st, l);
       const p = progressOf(byFrames(st, o.plan.fps), o.info.durationS, (Date.now() - started) / 1000);
@@ -97,7 +99,7 @@ export async function transcode(o: TranscodeOptions): Promise<TranscodeResult> {
 }
 
 async function step(o: TranscodeOptions, what: string, argv: string[], pct: number): Promise<void> {
-  const r = await runTool(argv, { signal: o.signal, stallMs: 0, timeoutMs: 10 * 60_000 }).done;
+  const r = await runTool(argv, { signal: o.signal, stallMs: 0, timeoutMs: 10 * 60_000, nice: o.nice }).done;
   if (r.code !== 0) throw failure(what, r);
   o.onProgress?.(pct, null);
 }

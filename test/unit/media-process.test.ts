@@ -1,5 +1,7 @@
 import { expect, test } from 'bun:test';
+import { existsSync } from 'node:fs';
 import { runTool, TOOL_MALLOC_TUNABLES } from '../../src/media/process';
+import { TRANSCODE_NICE, transcodeNice } from '../../src/features/transcode/encoder';
 
 /** What a tool started by runTool sees as GLIBC_TUNABLES ('<unset>' when absent). */
 async function seen(mallocTunables: boolean, env?: Record<string, string>): Promise<string> {
@@ -17,4 +19,46 @@ test('malloc tunables only where asked (stream-copy remuxes); an explicit GLIBC_
   expect(await seen(true, { ...base, GLIBC_TUNABLES: 'glibc.malloc.arena_max=1' })).toBe('glibc.malloc.arena_max=1');
   // Without a caller env the server's own environment is passed on, tunables added unless it sets them.
   expect(await seen(true)).toBe(process.env.GLIBC_TUNABLES ?? TOOL_MALLOC_TUNABLES);
+});
+
+/** The niceness of every thread of a tool started by runTool, as the kernel reports it (field 19 of /proc/.../stat). */
+async function niceOf(nice: number | undefined): Promise<number[]> {
+  // The shell starts a background child (a second thread of work, as an encoder's threads would be) and reports both.
+  const out: string[] = [];
+  const script = 'sleep 5 & for p in $$ $!; do cut -d" " -f19 /proc/$p/stat; done; kill $!';
+  const r = await runTool(['sh', '-c', script], { nice, onStdoutLine: (l) => out.push(l.trim()) }).done;
+  expect(r.code).toBe(0);
+  return out.map(Number);
+}
+
+const AUTOGROUP = existsSync('/proc/self/autogroup');
+
+/** The niceness of the scheduling group (autogroup) of a tool started by runTool, as it reads it itself. */
+async function groupNiceOf(nice: number | undefined): Promise<number> {
+  const out: string[] = [];
+  // Read after a moment: the server sets the group's niceness just after the start.
+  const r = await runTool(['sh', '-c', 'sleep 0.2; cat /proc/$$/autogroup'], { nice, onStdoutLine: (l) => out.push(l) }).done;
+  expect(r.code).toBe(0);
+  return Number(/nice (-?\d+)/.exec(out.join(' '))?.[1]);
+}
+
+test.skipIf(!AUTOGROUP)('with autogroup scheduling, the tool\'s own session group gets the niceness (threads\' niceness does not count across groups)', async () => {
+  expect(await groupNiceOf(7)).toBe(7);
+  expect(await groupNiceOf(undefined)).toBe(0);
+});
+
+test('batch tools run at the niceness asked (in place, before they start any work); none asked: the server\'s own', async () => {
+  const own = Number(require('node:fs').readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ')[16]);
+  expect(await niceOf(7)).toEqual([Math.min(19, own + 7), Math.min(19, own + 7)]); // added to the server's own
+  expect(await niceOf(undefined)).toEqual([own, own]);
+  expect(await niceOf(0)).toEqual([own, own]);
+  expect(await niceOf(99)).toEqual([19, 19]); // clamped to the kernel's range
+});
+
+test('VS_TRANSCODE_NICE: 0-19, anything else the default', () => {
+  expect(transcodeNice({})).toBe(TRANSCODE_NICE);
+  expect(transcodeNice({ VS_TRANSCODE_NICE: '0' })).toBe(0);
+  expect(transcodeNice({ VS_TRANSCODE_NICE: ' 15 ' })).toBe(15);
+  expect(transcodeNice({ VS_TRANSCODE_NICE: '40' })).toBe(19);
+  for (const bad of ['', '-5', 'high', '1e3', '3.5']) expect(transcodeNice({ VS_TRANSCODE_NICE: bad })).toBe(TRANSCODE_NICE);
 });

@@ -41,7 +41,7 @@ export async function encodeAsset(ctx: AppContext, job: JobRun<'asset.encode'>, 
   try {
     const res = await transcode({
       tools: rt.tools, source: sourceFile(ctx.config.dataDir, a.source_path), workDir: work, info, plan, encoder: rt.choice.encoder,
-      signal: job.signal,
+      signal: job.signal, nice: rt.choice.nice,
       onProgress: (pct, eta) => {
         const overall = 2 + pct * 0.98;
         job.progress(overall, eta ?? undefined);

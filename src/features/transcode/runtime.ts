@@ -17,7 +17,7 @@ export async function startMediaRuntime(ctx: AppContext): Promise<MediaRuntime |
     return null;
   }
   const choice = await chooseEncoder(tools);
-  ctx.log.info('transcode encoder', { encoder: choice.encoder, concurrency: choice.concurrency, detected: choice.detected });
+  ctx.log.info('transcode encoder', { encoder: choice.encoder, concurrency: choice.concurrency, detected: choice.detected, nice: choice.nice });
   return { tools, choice };
 }
 
