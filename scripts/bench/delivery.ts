@@ -9,7 +9,8 @@
  * and nginx with 2 workers and `tcp_nopush off`: nginx corks its header with the file's first bytes (TCP_CORK), which
  * Bun.serve cannot do (it sends the header segment alone, with TCP_NODELAY, then sendfile); on loopback, where wrk's
  * receive path is the bottleneck, that segment pattern alone moves nginx by ~30 %. The no-cork nginx is the
- * like-for-like reference for the server's own work.
+ * like-for-like reference for the server's own work. Also: the same bare processes answering the bytes from memory (header and
+ * body in one sendmsg, what the cork achieves, at the price of a copy of every answer).
  * With --origin-log: the same segment with the statistics origin log on vs off (VS_ORIGIN_LOG, appliance restarted
  * between rounds: on, off, on, ...), ratio of medians (issue 16 target >= 0.95).
  * Usage: bun scripts/bench/delivery.ts [--seconds 6] [--rounds 3] [--workers 2] [--origin-log]
@@ -90,24 +91,30 @@ const n2 = await startNginx(2);
 // tcp_nopush off is the like-for-like reference for a server that cannot cork (same syscalls as Bun's file answer).
 const n2nc = await startNginx(2, false);
 // The runtime's floor: bare Bun.serve processes on one port (SO_REUSEPORT), each answering the file with Bun.file.
+// With BODY=memory the same processes answer the file's bytes held in memory instead: Bun then writes the header and
+// the body with one sendmsg (no separate header segment, as nginx's cork gives), at the cost of copying the body.
 const bareSrc = join(dir, 'bare.ts');
 writeFileSync(bareSrc, `const path = ${JSON.stringify(join(data, rel, 'seg_00001.m4s'))};
-const s = Bun.serve({ port: Number(process.env.PORT), hostname: '127.0.0.1', reusePort: true, fetch: () => new Response(Bun.file(path), { headers: { 'content-type': 'video/iso.segment' } }) });
+const bytes = process.env.BODY === 'memory' ? new Uint8Array(await Bun.file(path).arrayBuffer()) : null;
+const h = { 'content-type': 'video/iso.segment' };
+const s = Bun.serve({ port: Number(process.env.PORT), hostname: '127.0.0.1', reusePort: true, fetch: () => new Response(bytes ?? Bun.file(path), { headers: h }) });
 console.log('listening on ' + s.port);`);
-const bareProcs = await (async () => {
+const startBare = async (body: 'file' | 'memory') => {
   for (let attempt = 0; attempt < 5; attempt++) {
     const port = 20000 + Math.floor(Math.random() * 20000);
-    const ps = Array.from({ length: Number(workers) }, () => Bun.spawn(['bun', bareSrc], { env: { ...process.env, PORT: String(port) }, stdout: 'ignore', stderr: 'ignore' }));
+    const ps = Array.from({ length: Number(workers) }, () => Bun.spawn(['bun', bareSrc], { env: { ...process.env, PORT: String(port), BODY: body }, stdout: 'ignore', stderr: 'ignore' }));
     for (let i = 0; i < 100; i++) { try { if ((await fetch(`http://127.0.0.1:${port}/`)).ok) return { ps, url: `http://127.0.0.1:${port}/seg_00001.m4s` }; } catch { /* not yet */ } await Bun.sleep(50); }
     for (const p of ps) p.kill(9);
   }
   throw new Error('bare Bun.serve did not start');
-})();
+};
+const bareProcs = await startBare('file');
+const bareMem = await startBare('memory');
 try {
   const o = { connections: 64, seconds };
-  for (const u of [segUrl, n1.url, n2.url, n2nc.url, bareProcs.url]) await wrk(u, { ...o, seconds: 2 });
+  for (const u of [segUrl, n1.url, n2.url, n2nc.url, bareProcs.url, bareMem.url]) await wrk(u, { ...o, seconds: 2 });
   type R = WrkResult & { cpuUs: number };
-  const a: R[] = [], b: R[] = [], c: R[] = [], d: R[] = [], e: R[] = [];
+  const a: R[] = [], b: R[] = [], c: R[] = [], d: R[] = [], e: R[] = [], f: R[] = [];
   // How SO_REUSEPORT spread the appliance's connections (sampled mid-round) and its CPU between main and workers.
   const port = new URL(segUrl).port;
   const split: string[] = [];
@@ -126,6 +133,7 @@ try {
     // The bare processes are siblings (no common parent of theirs): their CPU summed.
     d.push(await measured(bareProcs.url, bareProcs.ps.map((p) => p.pid), o));
     e.push(await measured(n2nc.url, n2nc.p.pid, o));
+    f.push(await measured(bareMem.url, bareMem.ps.map((p) => p.pid), o));
   }
   const row = (name: string, r: WrkResult[]) => `${name.padEnd(30)} ${median(r.map((x) => x.rps)).toFixed(0).padStart(6)} req/s ${median(r.map((x) => x.mbps)).toFixed(0).padStart(6)} MB/s   p99 ${median(r.map((x) => x.p99ms)).toFixed(1)} ms   non-2xx ${r.reduce((s, x) => s + x.non2xx, 0)}   CPU ${median(r.map((x) => (x as R).cpuUs ?? NaN)).toFixed(0)} us/req`;
   console.log(`2 MB segment, 64 connections, ${rounds} x ${seconds} s rounds (median)`);
@@ -141,6 +149,8 @@ try {
   console.log(`runtime floor: bare Bun/nginx(2 workers) ${(median(d.map((x) => x.rps)) / median(c.map((x) => x.rps))).toFixed(2)}; appliance/bare Bun ${(median(a.map((x) => x.rps)) / median(d.map((x) => x.rps))).toFixed(2)}; CPU per request over nginx(2 workers): bare Bun ${(cpu(d) / cpu(c)).toFixed(2)}x, appliance ${(cpu(a) / cpu(c)).toFixed(2)}x`);
   console.log(row('nginx (2 workers, no cork)', e));
   console.log(`without TCP_CORK (tcp_nopush off): nginx(2 workers, no cork)/nginx(2 workers) ${(median(e.map((x) => x.rps)) / median(c.map((x) => x.rps))).toFixed(2)}; appliance/nginx(2 workers, no cork) ${(median(a.map((x) => x.rps)) / median(e.map((x) => x.rps))).toFixed(2)}, p99 ${(median(a.map((x) => x.p99ms)) / median(e.map((x) => x.p99ms))).toFixed(2)}x; bare Bun/nginx(2 workers, no cork) ${(median(d.map((x) => x.rps)) / median(e.map((x) => x.rps))).toFixed(2)}`);
+  console.log(row(`bare Bun.serve + bytes in memory (${workers} proc)`, f));
+  console.log(`one write for header and body (in-memory bytes): bare Bun/nginx(2 workers) ${(median(f.map((x) => x.rps)) / median(c.map((x) => x.rps))).toFixed(2)}, p99 ${(median(f.map((x) => x.p99ms)) / median(c.map((x) => x.p99ms))).toFixed(2)}x, CPU per request ${(cpu(f) / cpu(d)).toFixed(2)}x the same server answering with Bun.file (sendfile)`);
   console.log(`per round appliance/nginx(2 workers): ${a.map((x, i) => (x.rps / c[i].rps).toFixed(2)).join(' ')}`);
   console.log(`appliance connections per process (SO_REUSEPORT, mid-round): ${split.join('; ')}; main process CPU share ${(100 * mainCpu / Math.max(1e-9, allCpu)).toFixed(0)}%`);
   for (const l of stallFileLines(stallFile)) console.log(l);
@@ -162,7 +172,7 @@ try {
 } finally {
   app.kill();
   n1.p.kill('SIGTERM'); n2.p.kill('SIGTERM'); n2nc.p.kill('SIGTERM');
-  for (const p of bareProcs.ps) p.kill(9);
+  for (const p of [...bareProcs.ps, ...bareMem.ps]) p.kill(9);
   await Promise.all([n1.p.exited, n2.p.exited, n2nc.p.exited]);
   rmSync(dir, { recursive: true, force: true });
 }
