@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { runTool, TOOL_MALLOC_TUNABLES } from '../../src/media/process';
 import { TRANSCODE_NICE, transcodeNice } from '../../src/features/transcode/encoder';
 
@@ -48,7 +48,7 @@ test.skipIf(!AUTOGROUP)('with autogroup scheduling, the tool\'s own session grou
 });
 
 test('batch tools run at the niceness asked (in place, before they start any work); none asked: the server\'s own', async () => {
-  const own = Number(require('node:fs').readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ')[16]);
+  const own = Number(readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ')[16]);
   expect(await niceOf(7)).toEqual([Math.min(19, own + 7), Math.min(19, own + 7)]); // added to the server's own
   expect(await niceOf(undefined)).toEqual([own, own]);
   expect(await niceOf(0)).toEqual([own, own]);

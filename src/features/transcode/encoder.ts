@@ -10,9 +10,8 @@ export const TRANSCODE_NICE = 10;
 
 /** The niceness of VOD encodes: `VS_TRANSCODE_NICE` (0-19; 0 = the server's own priority) or TRANSCODE_NICE. */
 export function transcodeNice(env: Record<string, string | undefined> = process.env): number {
-  const v = env.VS_TRANSCODE_NICE;
-  if (v === undefined || v.trim() === '' || !/^\d+$/.test(v.trim())) return TRANSCODE_NICE;
-  return Math.min(19, Number(v.trim()));
+  const v = env.VS_TRANSCODE_NICE?.trim();
+  return v && /^\d+$/.test(v) ? Math.min(19, Number(v)) : TRANSCODE_NICE;
 }
 
 /** Parallel transcodes per encoder: NVENC sessions are cheap, VAAPI/QSV share one engine, x264 wants ~4 cores each. */
