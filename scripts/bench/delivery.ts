@@ -3,7 +3,9 @@
  * Delivery benchmark: a 2 MB segment through a tokenised path (/t/<token>/m/...) at 64 connections, against nginx
  * (Debian package) serving the same file from the same disk on loopback, in the same run (alternating rounds,
  * medians). The appliance runs with --workers serving processes (VS_DELIVERY_WORKERS, default 2: main + 1 delivery
- * worker); nginx with 1 and with 2 workers. Issue 21 target: >= 1.0x nginx with 2 workers, p99 within 1.2x of its.
+ * worker) and with its native delivery front (VS_DELIVERY_FRONT_PORT: nginx asks the appliance for every request and
+ * sends the files it names); the same token URL is measured through the front and on the appliance's own port; nginx
+ * alone with 1 and with 2 workers. Issue 21 target: >= 1.0x nginx with 2 workers, p99 within 1.2x of its.
  * Prints the stall monitor of every appliance process (VS_STALL_FILE). Also in the same rounds: the runtime's floor,
  * bare Bun.serve processes (as many as the appliance's) answering `new Response(Bun.file(path))` on one shared port,
  * and nginx with 2 workers and `tcp_nopush off`: nginx corks its header with the file's first bytes (TCP_CORK), which
@@ -34,7 +36,8 @@ const cfg = join(dir, 'bench.yml');
 writeFileSync(cfg, 'rate_limit: { per_second: 100000000, burst: 100000000 }\nlog_level: warn\n');
 const stallFile = join(dir, 'stalls', 'appliance');
 mkdirSync(join(dir, 'stalls'));
-const env = { VS_CONFIG: cfg, VS_DELIVERY_WORKERS: workers, VS_STALL_FILE: stallFile };
+// The appliance also runs its native delivery front (nginx, VS_DELIVERY_FRONT_PORT): playback URLs point at it.
+const env = { VS_CONFIG: cfg, VS_DELIVERY_WORKERS: workers, VS_STALL_FILE: stallFile, VS_DELIVERY_FRONT_PORT: '0' };
 
 // 1. First start creates the schema and the owner key; stop; add a ready asset whose output holds a 2 MB segment.
 let app = await startAppliance(data, { VS_CONFIG: cfg });
@@ -60,9 +63,14 @@ db.close();
 // 2. Restart, sign a token, derive the segment's tokenised URL.
 app = await startAppliance(data, env);
 const tok = await (await fetch(`${app.url}/v1/playback/tokens`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ asset, ttl_s: 3600 }) })).json() as { src: string };
-const segUrl = new URL('seg_00001.m4s', tok.src).toString();
-const check = await fetch(segUrl);
-if (check.status !== 200 || (await check.arrayBuffer()).byteLength !== 2 * 1024 * 1024) throw new Error(`token path did not serve the segment: ${check.status}`);
+// The same tokenised URL through the front (as issued) and on the appliance's own port (Bun.serve, main + workers).
+const frontUrl = new URL('seg_00001.m4s', tok.src).toString();
+const segUrl = frontUrl.replace(/^http:\/\/[^/]+/, app.url);
+if (segUrl === frontUrl) throw new Error('playback URLs do not point at the delivery front');
+for (const u of [segUrl, frontUrl]) {
+  const check = await fetch(u);
+  if (check.status !== 200 || (await check.arrayBuffer()).byteLength !== 2 * 1024 * 1024) throw new Error(`token path did not serve the segment: ${check.status} (${u})`);
+}
 
 // 3. nginx on the same file (its workers run as another user: make the tree readable).
 Bun.spawnSync(['chmod', '-R', 'a+rX', dir]);
@@ -112,9 +120,9 @@ const bareProcs = await startBare('file');
 const bareMem = await startBare('memory');
 try {
   const o = { connections: 64, seconds };
-  for (const u of [segUrl, n1.url, n2.url, n2nc.url, bareProcs.url, bareMem.url]) await wrk(u, { ...o, seconds: 2 });
+  for (const u of [segUrl, frontUrl, n1.url, n2.url, n2nc.url, bareProcs.url, bareMem.url]) await wrk(u, { ...o, seconds: 2 });
   type R = WrkResult & { cpuUs: number };
-  const a: R[] = [], b: R[] = [], c: R[] = [], d: R[] = [], e: R[] = [], f: R[] = [];
+  const a: R[] = [], b: R[] = [], c: R[] = [], d: R[] = [], e: R[] = [], f: R[] = [], g: R[] = [];
   // How SO_REUSEPORT spread the appliance's connections (sampled mid-round) and its CPU between main and workers.
   const port = new URL(segUrl).port;
   const split: string[] = [];
@@ -130,6 +138,8 @@ try {
     for (const m of (await new Response(ss.stdout).text()).matchAll(/pid=(\d+)/g)) counts.set(m[1], (counts.get(m[1]) ?? 0) + 1);
     split.push([...counts].map(([pid, n]) => `${Number(pid) === app.proc.pid ? 'main' : `w${pid}`} ${n}`).join(' / '));
     c.push(await measured(n2.url, n2.p.pid, o));
+    // The front: nginx (a child of the appliance, so in its process tree) plus the appliance's decisions.
+    g.push(await measured(frontUrl, app.proc.pid, o));
     // The bare processes are siblings (no common parent of theirs): their CPU summed.
     d.push(await measured(bareProcs.url, bareProcs.ps.map((p) => p.pid), o));
     e.push(await measured(n2nc.url, n2nc.p.pid, o));
@@ -138,20 +148,20 @@ try {
   const row = (name: string, r: WrkResult[]) => `${name.padEnd(30)} ${median(r.map((x) => x.rps)).toFixed(0).padStart(6)} req/s ${median(r.map((x) => x.mbps)).toFixed(0).padStart(6)} MB/s   p99 ${median(r.map((x) => x.p99ms)).toFixed(1)} ms   non-2xx ${r.reduce((s, x) => s + x.non2xx, 0)}   CPU ${median(r.map((x) => (x as R).cpuUs ?? NaN)).toFixed(0)} us/req`;
   console.log(`2 MB segment, 64 connections, ${rounds} x ${seconds} s rounds (median)`);
   console.log(row('nginx (1 worker)', b));
-  console.log(row(`appliance (${workers} proc) /t/<token>/m/`, a));
+  console.log(row(`appliance front (nginx + main) /t/<token>/m/`, g));
+  console.log(row(`appliance own port (${workers} Bun proc)`, a));
   console.log(row('nginx (2 workers, reference)', c));
-  const r1 = median(a.map((x) => x.rps)) / median(b.map((x) => x.rps));
-  const r2 = median(a.map((x) => x.rps)) / median(c.map((x) => x.rps));
-  const p99r = median(a.map((x) => x.p99ms)) / median(c.map((x) => x.p99ms));
-  console.log(`ratio appliance/nginx(1 worker): ${r1.toFixed(2)}; vs nginx(2 workers): ${r2.toFixed(2)} (target >= 1.0); p99 vs nginx(2 workers): ${p99r.toFixed(2)}x (target <= 1.2)`);
+  const rps = (r: WrkResult[]) => median(r.map((x) => x.rps)), p99 = (r: WrkResult[]) => median(r.map((x) => x.p99ms));
+  console.log(`goal 1, appliance through its delivery front: ${(rps(g) / rps(c)).toFixed(2)}x nginx(2 workers) (target >= 1.0), p99 ${(p99(g) / p99(c)).toFixed(2)}x (target <= 1.2); ${(rps(g) / rps(b)).toFixed(2)}x nginx(1 worker); per round ${g.map((x, i) => (x.rps / c[i].rps).toFixed(2)).join(' ')}`);
+  console.log(`appliance on its own port (Bun.serve): ${(rps(a) / rps(b)).toFixed(2)}x nginx(1 worker), ${(rps(a) / rps(c)).toFixed(2)}x nginx(2 workers), p99 ${(p99(a) / p99(c)).toFixed(2)}x; front/own port ${(rps(g) / rps(a)).toFixed(2)}x`);
   console.log(row(`bare Bun.serve + Bun.file (${workers} proc)`, d));
   const cpu = (r: R[]) => median(r.map((x) => x.cpuUs));
-  console.log(`runtime floor: bare Bun/nginx(2 workers) ${(median(d.map((x) => x.rps)) / median(c.map((x) => x.rps))).toFixed(2)}; appliance/bare Bun ${(median(a.map((x) => x.rps)) / median(d.map((x) => x.rps))).toFixed(2)}; CPU per request over nginx(2 workers): bare Bun ${(cpu(d) / cpu(c)).toFixed(2)}x, appliance ${(cpu(a) / cpu(c)).toFixed(2)}x`);
+  console.log(`runtime floor: bare Bun/nginx(2 workers) ${(median(d.map((x) => x.rps)) / median(c.map((x) => x.rps))).toFixed(2)}; appliance/bare Bun ${(median(a.map((x) => x.rps)) / median(d.map((x) => x.rps))).toFixed(2)}; CPU per request over nginx(2 workers): bare Bun ${(cpu(d) / cpu(c)).toFixed(2)}x, appliance ${(cpu(a) / cpu(c)).toFixed(2)}x, appliance front ${(cpu(g) / cpu(c)).toFixed(2)}x`);
   console.log(row('nginx (2 workers, no cork)', e));
   console.log(`without TCP_CORK (tcp_nopush off): nginx(2 workers, no cork)/nginx(2 workers) ${(median(e.map((x) => x.rps)) / median(c.map((x) => x.rps))).toFixed(2)}; appliance/nginx(2 workers, no cork) ${(median(a.map((x) => x.rps)) / median(e.map((x) => x.rps))).toFixed(2)}, p99 ${(median(a.map((x) => x.p99ms)) / median(e.map((x) => x.p99ms))).toFixed(2)}x; bare Bun/nginx(2 workers, no cork) ${(median(d.map((x) => x.rps)) / median(e.map((x) => x.rps))).toFixed(2)}`);
   console.log(row(`bare Bun.serve + bytes in memory (${workers} proc)`, f));
   console.log(`one write for header and body (in-memory bytes): bare Bun/nginx(2 workers) ${(median(f.map((x) => x.rps)) / median(c.map((x) => x.rps))).toFixed(2)}, p99 ${(median(f.map((x) => x.p99ms)) / median(c.map((x) => x.p99ms))).toFixed(2)}x, CPU per request ${(cpu(f) / cpu(d)).toFixed(2)}x the same server answering with Bun.file (sendfile)`);
-  console.log(`per round appliance/nginx(2 workers): ${a.map((x, i) => (x.rps / c[i].rps).toFixed(2)).join(' ')}`);
+  console.log(`per round appliance own port/nginx(2 workers): ${a.map((x, i) => (x.rps / c[i].rps).toFixed(2)).join(' ')}`);
   console.log(`appliance connections per process (SO_REUSEPORT, mid-round): ${split.join('; ')}; main process CPU share ${(100 * mainCpu / Math.max(1e-9, allCpu)).toFixed(0)}%`);
   for (const l of stallFileLines(stallFile)) console.log(l);
   if (values['origin-log']) {

@@ -10,6 +10,8 @@ import { deliveryWorkerCount } from '../delivery-worker/protocol';
 import { startDeliveryTier, type DeliveryTier } from '../delivery-worker/tier';
 import { availableParallelism } from 'node:os';
 import { reportStalls } from '../kernel/stall';
+import { assertPortFree } from '../kernel/net/ports';
+import { planFront, startDeliveryFront, type DeliveryFront } from '../delivery-front/front';
 
 /** Dependencies the kernel takes from the identity feature. */
 export const bootDeps = {
@@ -28,11 +30,13 @@ export async function serve(flags: ConfigFlags): Promise<void> {
   // Serving processes (main included): one per core by default; delivery workers share the port (SO_REUSEPORT).
   const workers = deliveryWorkerCount(process.env, availableParallelism());
   if (workers > 1 && base.port !== 0) await assertPortFree(base.port, base.host);
+  // The native delivery front (nginx) on a port of its own; playback URLs point at it unless cdn_base_url says otherwise.
+  const plan = await planFront(process.env, base.host);
   const handle = (r: Request) => (built ? built.fetch(r) : starting());
   const server = serveApp(handle, {
     port: base.port, host: base.host, maxBodyBytes: 70 * 1024 * 1024, problemsBase: base.problemsBase, reusePort: workers > 1,
   });
-  const config = withAddresses(base, server.port);
+  const config = withAddresses(plan && !base.cdnBaseUrl ? { ...base, cdnBaseUrl: plan.url } : base, server.port);
   const ctx: AppContext = { ...ctx0, config };
   built = buildApp(ctx);
   const gate = built.gate;
@@ -40,10 +44,12 @@ export async function serve(flags: ConfigFlags): Promise<void> {
   const ownerLink = boot ? await firstOwnerLink(ctx, identityService(ctx).tenant(boot.tenant).id, 'Default') : null;
   await startWorkers(ctx);
   const tier: DeliveryTier | null = workers > 1 ? await startDeliveryTier(ctx, gate, handle, workers, { tag: process.env.VS_DELIVERY_TAG === '1' }) : null;
+  const front: DeliveryFront | null = plan && await startDeliveryFront(ctx, handle, plan.port);
   const stopStalls = reportStalls(process.env.VS_STALL_FILE, 'main');
   const out: string[] = [`ViewStream ${config.baseUrl} (data ${config.dataDir})`, `listening on ${config.host}:${server.port}`];
   out.push(`API reference: ${config.baseUrl}/docs/`);
   if (tier) out.push(`delivery on ${workers} processes (main + ${workers - 1} workers; VS_DELIVERY_WORKERS)`);
+  if (front) out.push(`delivery front (nginx) on ${plan!.url} (VS_DELIVERY_FRONT_PORT); playback URLs: ${config.cdnBaseUrl}`);
   if (boot) {
     out.push(`Created tenant "${boot.tenant}". Owner API key (shown once, keep it safe):`);
     out.push(`  ${boot.key}`);
@@ -58,6 +64,7 @@ export async function serve(flags: ConfigFlags): Promise<void> {
     ctx.log.info('shutting down', { signal: sig });
     // Last resort: never outlive the grace period by more than 15 s (children die with us: process groups).
     setTimeout(() => { ctx.log.error('shutdown overran; exiting'); killAllChildren(); process.exit(1); }, (config.shutdownGraceS + 15) * 1000).unref();
+    await front?.stop(config.shutdownGraceS);
     await tier?.stop(config.shutdownGraceS);
     await server.stop(config.shutdownGraceS);
     stopStalls();
@@ -66,14 +73,4 @@ export async function serve(flags: ConfigFlags): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
-}
-
-/** Refuses to share a port another program listens on (SO_REUSEPORT would otherwise let two services split it). */
-async function assertPortFree(port: number, host: string): Promise<void> {
-  const { createServer } = await import('node:net');
-  await new Promise<void>((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', (e) => reject(new Error(`port ${port} is in use: ${(e as Error).message}`)));
-    srv.listen(port, host, () => srv.close(() => resolve()));
-  });
 }

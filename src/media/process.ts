@@ -31,6 +31,11 @@ export interface RunOptions {
    * when installed). Default true: an orphaned ffmpeg must not keep writing after a crash.
    */
   dieWithParent?: boolean;
+  /**
+   * The parent-death signal (default KILL). TERM for a tool whose own children must be stopped by it (nginx's master
+   * stops its workers on TERM; killed outright, it would leave them serving).
+   */
+  parentDeathSignal?: 'KILL' | 'TERM';
 }
 
 /** How a run ended. */
@@ -71,8 +76,8 @@ export interface Running { pid: number; done: Promise<RunResult>; stop(graceMs?:
  * with a stall watchdog and a stderr ring buffer. The group is killed on stop, abort, timeout and stall.
  */
 export function runTool(argv0: string[], o: RunOptions = {}): Running {
-  // setpriv execs the tool in place (same pid), with SIGKILL as its parent-death signal.
-  const guarded = o.dieWithParent !== false && SETPRIV ? [SETPRIV, '--pdeathsig', 'KILL', '--', ...argv0] : argv0;
+  // setpriv execs the tool in place (same pid), with SIGKILL (or the given signal) as its parent-death signal.
+  const guarded = o.dieWithParent !== false && SETPRIV ? [SETPRIV, '--pdeathsig', o.parentDeathSignal ?? 'KILL', '--', ...argv0] : argv0;
   // nice(1) execs in place too, so the tool starts at that priority before it creates any thread (Linux keeps a
   // niceness per thread: lowering only the main thread's after the start could miss the encoder's threads).
   const nice = Math.max(0, Math.min(19, Math.trunc(o.nice ?? 0)));

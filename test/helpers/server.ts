@@ -14,6 +14,8 @@ import { killAllChildren } from '../../src/media/process';
 import { contractOf, type Contract, type OpenApiDoc, type Violation } from './contract';
 import { deliveryWorkerCount } from '../../src/delivery-worker/protocol';
 import { startDeliveryTier, type DeliveryTier } from '../../src/delivery-worker/tier';
+import { freePort as freePortOn } from '../../src/kernel/net/ports';
+import { planFront, startDeliveryFront, type DeliveryFront } from '../../src/delivery-front/front';
 
 /** A running in-process appliance for tests: real SQLite, DuckDB and HTTP on port 0 in a temp data dir. */
 export interface TestServer {
@@ -34,6 +36,8 @@ export interface TestServer {
   contract: Contract | null;
   /** Delivery workers, when VS_DELIVERY_WORKERS (env or opts.env) is above 1. */
   tier: DeliveryTier | null;
+  /** The native delivery front (nginx), when VS_DELIVERY_FRONT_PORT is set in opts.env (playback URLs point at it). */
+  front: DeliveryFront | null;
   stop(): Promise<void>;
 }
 
@@ -52,12 +56,14 @@ export async function startTestServer(opts: { env?: Record<string, string>; work
   const delivery = deliveryWorkerCount({ ...process.env, ...opts.env }, 1);
   const handle = (r: Request) => built!.fetch(r);
   const server = serveApp(handle, { port: 0, host: '127.0.0.1', maxBodyBytes: 70 * 1024 * 1024, problemsBase: base.problemsBase, reusePort: delivery > 1 });
-  const ctx: AppContext = { ...ctx0, config: withAddresses(base, server.port) };
+  const plan = await planFront(opts.env ?? {}, '127.0.0.1');
+  const ctx: AppContext = { ...ctx0, config: withAddresses(plan && !base.cdnBaseUrl ? { ...base, cdnBaseUrl: plan.url } : base, server.port) };
   built = buildApp(ctx);
   const { app, gate } = built;
   const boot = identityService(ctx).bootstrap();
   if (opts.workers !== false) await startWorkers(ctx);
   const tier: DeliveryTier | null = delivery > 1 ? await startDeliveryTier(ctx, gate, handle, delivery, { tag: ({ ...process.env, ...opts.env }).VS_DELIVERY_TAG === '1' }) : null;
+  const front: DeliveryFront | null = plan && await startDeliveryFront(ctx, handle, plan.port);
   const url = ctx.config.baseUrl;
   const key = boot?.key ?? opts.ownerKey ?? '';
   // Contract mode: every api() answer is validated against the served document; differences are collected.
@@ -87,7 +93,9 @@ export async function startTestServer(opts: { env?: Record<string, string>; work
       return res;
     },
     tier,
+    front,
     async stop() {
+      await front?.stop(1);
       await tier?.stop(1);
       await server.stop(1);
       // Bounded: a worker that cannot stop in 30 s must not hang the suite; its children are killed regardless.
@@ -117,11 +125,6 @@ export async function waitFor<T>(what: string, fn: () => T | Promise<T>, timeout
 }
 
 /** A TCP port that was free a moment ago on 127.0.0.1 (bind to 0, read, close). */
-export async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => { const p = (srv.address() as { port: number }).port; srv.close(() => resolve(p)); });
-  });
+export function freePort(): Promise<number> {
+  return freePortOn('127.0.0.1');
 }

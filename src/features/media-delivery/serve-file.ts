@@ -1,6 +1,7 @@
 import { statSync, type Stats } from 'node:fs';
 import type { FdCache } from '../../kernel/fs/fd-cache';
 import { httpDateNow } from '../../kernel/http/http-date';
+import { markFileAnswer } from '../../kernel/http/accel';
 import { extname } from 'node:path';
 
 const TYPES: Record<string, string> = {
@@ -104,7 +105,9 @@ export function serveFile(req: Request, path: string, cacheControl: string, extr
   const etag = `"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
   const headers = baseHeaders(mimeOf(path), cacheControl, etag, new Date(st.mtimeMs).toUTCString(), extra);
   const fds = o.fds;
-  return answer(req, st.size, headers, st.mtimeMs, (s, e) => (s === 0 && e === st.size - 1 ? (fds ? fds.body(path, st) : Bun.file(path)) : Bun.file(path).slice(s, e + 1)));
+  const res = answer(req, st.size, headers, st.mtimeMs, (s, e) => (s === 0 && e === st.size - 1 ? (fds ? fds.body(path, st) : Bun.file(path)) : Bun.file(path).slice(s, e + 1)));
+  // A native delivery front may send the file itself (X-Accel-Redirect): the answer says which file it is.
+  return res.status === 200 || res.status === 206 ? markFileAnswer(res, path) : res;
 }
 
 /**

@@ -2,6 +2,7 @@ import { assignRequestId } from './request-id';
 import { canonicalize } from './canonical';
 import { announcesBody } from './body';
 import { hasKernelHeaders } from './answer';
+import { accelAnswer } from './accel';
 import { AppError, problemResponse } from '../errors';
 import type { Server } from 'bun';
 
@@ -32,6 +33,11 @@ export interface ServeOptions {
   unix?: string;
   /** Unix listener only: the header carrying the client address the forwarding worker saw (removed before routing). */
   peerHeader?: string;
+  /**
+   * Unix listener of a native delivery front only: file answers under this directory (the data dir) leave as
+   * `X-Accel-Redirect` answers for the front to send (`accelAnswer`).
+   */
+  accelRoot?: string;
 }
 
 /** Seconds a connection may send and receive nothing before the server closes it (also bounds `fdCache`'s grace). */
@@ -49,11 +55,13 @@ const MANAGEMENT = /^\/(v1|mcp|healthz)(\/|$)/;
 export function serveApp(handle: (req: Request) => Response | Promise<Response>, opts: ServeOptions): HttpServer {
   let inflight = 0;
   const peer = opts.unix ? opts.peerHeader ?? null : null;
+  const accelRoot = opts.unix ? opts.accelRoot ?? null : null;
   const goodHosts = new Set<string>();
   const problemsBase = opts.problemsBase ?? '/problems';
   /** Adds the kernel's headers to an answer and ends its in-flight count. */
   const finish = (res: Response, r: Request, id: string, path: string): Response => {
     inflight--;
+    if (accelRoot) res = accelAnswer(r, res, accelRoot) ?? res;
     // Answers built with the kernel's headers (managementJson) need no second pass over their headers.
     if (!hasKernelHeaders(res, id)) {
       let h = res.headers;

@@ -1,0 +1,122 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir, availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { connect } from 'node:net';
+import { assertPortFree, freePort } from '../kernel/net/ports';
+import type { AppContext } from '../kernel/context';
+import { serveApp, type HttpServer } from '../kernel/http/server';
+import { runTool, type Running } from '../media/process';
+import { PEER_HEADER } from '../delivery-worker/forward';
+import { SOCKET_DIR_PREFIX, SOCKET_NAME } from '../delivery-worker/stale-sockets';
+import { renderFrontConf } from './nginx-conf';
+
+/** Environment variable: the TCP port of the native delivery front (nginx); unset or empty = no front, 0 = any free port. */
+export const FRONT_PORT_ENV = 'VS_DELIVERY_FRONT_PORT';
+
+/** The front's port from the environment: null when unset, 0 for "pick one"; throws on anything else but 0-65535. */
+export function frontPortFromEnv(env: Record<string, string | undefined>): number | null {
+  const v = env[FRONT_PORT_ENV];
+  if (v === undefined || v.trim() === '') return null;
+  const n = Number(v);
+  if (!/^\d+$/.test(v.trim()) || n > 65535) throw new Error(`${FRONT_PORT_ENV} must be a port number from 0 to 65535, got "${v}"`);
+  return n;
+}
+
+/** Where the front will listen and the base of the playback URLs it serves. */
+export interface FrontPlan { port: number; url: string }
+
+/**
+ * The front asked for by `VS_DELIVERY_FRONT_PORT` (null: none): the port (a free one for 0; a given one must be free:
+ * nginx would otherwise fail to bind, or share it) and its base URL on `host` (loopback for every-address hosts).
+ */
+export async function planFront(env: Record<string, string | undefined>, host: string): Promise<FrontPlan | null> {
+  const asked = frontPortFromEnv(env);
+  if (asked === null) return null;
+  const port = asked === 0 ? await freePort(host) : asked;
+  if (asked !== 0) await assertPortFree(port, host, FRONT_PORT_ENV);
+  const h = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  return { port, url: `http://${h}:${port}` };
+}
+
+/** nginx on PATH or where Debian installs it; null when absent. */
+export function nginxBinary(): string | null {
+  return Bun.which('nginx') ?? (existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : null);
+}
+
+/** The running delivery front. */
+export interface DeliveryFront { port: number; pid(): number | null; stop(graceS: number): Promise<void> }
+
+/** True once something accepts TCP connections on host:port. */
+function accepts(host: string, port: number): Promise<boolean> {
+  const to = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return new Promise((resolve) => {
+    const s = connect({ host: to, port });
+    s.once('connect', () => { s.destroy(); resolve(true); });
+    s.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * Starts the native delivery front: nginx (one worker per core) on `port`, in front of a private Unix socket on
+ * which this process answers delivery with `handle` (the main app: same gate, checks and origin log), and file
+ * answers leave as `X-Accel-Redirect` for nginx to send (`accelAnswer`). nginx stops with this process (parent-death
+ * signal TERM, so its master stops its workers) and is started again when it dies. Resolves once the port accepts
+ * connections; throws with nginx's own words when it cannot start.
+ */
+export async function startDeliveryFront(ctx: AppContext, handle: (r: Request) => Response | Promise<Response>, port: number): Promise<DeliveryFront> {
+  const nginx = nginxBinary();
+  if (!nginx) throw new Error(`${FRONT_PORT_ENV} needs nginx (Debian: apt-get install nginx-light)`);
+  // Named like the delivery workers' socket directory: a killed appliance's one is swept the same way.
+  const dir = mkdtempSync(join(tmpdir(), SOCKET_DIR_PREFIX)); // 0700: this user (and its nginx workers) only
+  const sock = join(dir, SOCKET_NAME);
+  const inner: HttpServer = serveApp(handle, {
+    port: 0, host: '', unix: sock, peerHeader: PEER_HEADER, accelRoot: ctx.config.dataDir, maxBodyBytes: 64 * 1024, problemsBase: ctx.config.problemsBase,
+  });
+  const conf = join(dir, 'nginx.conf');
+  await Bun.write(conf, renderFrontConf({
+    host: ctx.config.host, port, workers: availableParallelism(), sock, dataDir: ctx.config.dataDir, runDir: dir,
+    problemsBase: ctx.config.problemsBase, user: process.getuid?.() === 0 ? 'root' : undefined,
+  }));
+  let proc: Running | null = null;
+  let stopping = false, ready = false;
+  let crashes = 0;
+  const start = (): Running => {
+    const startedAt = Date.now();
+    // -e: nginx's own log before the configuration is read goes to stderr too (not /var/log/nginx).
+    const p = runTool([nginx, '-e', 'stderr', '-p', dir, '-c', conf], { parentDeathSignal: 'TERM', stderrLines: 40, onStderrLine: (l) => ctx.log.warn('delivery front', { nginx: l }) });
+    proc = p;
+    void p.done.then((r) => {
+      if (stopping || !ready || proc !== p) return;
+      crashes = Date.now() - startedAt > 60_000 ? 0 : crashes + 1;
+      const delayMs = Math.min(60_000, 1000 * 2 ** Math.max(0, crashes - 1));
+      ctx.log.error('delivery front exited; starting it again', { code: r.code, signal: r.signal, in_ms: delayMs });
+      setTimeout(() => { if (!stopping) start(); }, delayMs).unref();
+    });
+    return p;
+  };
+  const first = start();
+  let exited = false;
+  void first.done.then(() => { exited = true; });
+  const deadline = Date.now() + 15_000;
+  while (!(await accepts(ctx.config.host, port))) {
+    if (exited || Date.now() > deadline) {
+      stopping = true;
+      await first.stop(1000);
+      await inner.stop(0);
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`delivery front (nginx) did not start on port ${port}: ${first.stderrTail().slice(-5).join(' | ') || 'no output'}`);
+    }
+    await Bun.sleep(25);
+  }
+  ready = true;
+  return {
+    port,
+    pid: () => proc?.pid ?? null,
+    async stop(graceS: number) {
+      stopping = true;
+      await proc?.stop(Math.max(1000, graceS * 1000));
+      await inner.stop(graceS);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
