@@ -53,6 +53,12 @@ if [ "$MODE" = test ] && ! command -v gst-launch-1.0 >/dev/null; then
   apt_install gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
 fi
 
+# The native delivery front (VS_DELIVERY_FRONT_PORT) runs Debian's nginx; its tests need it.
+if [ "$MODE" = test ] && ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
+  say "installing nginx-light (Debian package) for the delivery front's tests"
+  apt_install nginx-light
+fi
+
 say "installing dependencies from bun.lock"
 bun install --frozen-lockfile >/dev/null
 

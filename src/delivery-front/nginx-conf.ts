@@ -53,6 +53,8 @@ export function renderFrontConf(c: FrontConf): string {
     .map((h) => `add_header ${h} $upstream_http_${h.toLowerCase().replace(/-/g, '_')} always;`).join(' ');
   const file = (prefix: string, ranges: boolean) =>
     `    location ^~ ${prefix} { internal; alias "${c.dataDir}/"; ${ranges ? '' : 'max_ranges 0; '}etag off; if_modified_since off; ${copy} }`;
+  // Prefix locations (no regular expression: a decoded NUL in a URI made PCRE's match fail with a 500).
+  const ask = ['/t/', '/m/', '/live/'].map((p) => `    location ${p} { proxy_pass http://vs_appliance; proxy_http_version 1.1; proxy_set_header Connection ""; proxy_set_header Host $http_host; proxy_set_header x-vs-peer $remote_addr; proxy_read_timeout 120s; proxy_redirect off; }`).join('\n');
   const tmp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((k) => `  ${k}_temp_path "${c.runDir}/tmp-${k}";`).join('\n');
   return `# Written by the appliance at each start (delivery front); edits are lost.
 worker_processes ${Math.max(1, Math.trunc(c.workers))};
@@ -77,24 +79,17 @@ ${tmp}
     # reuseport: an accept queue per worker, connections spread evenly over the cores
     listen ${listenOn(c.host, c.port)} reuseport;
     merge_slashes off;
-    error_page 400 = @bad;
-    error_page 404 = @nf;
-    error_page 502 503 504 = @down;
-    location ~ ^/(t|m|live)/ {
-      proxy_pass http://vs_appliance;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $http_host;
-      proxy_set_header x-vs-peer $remote_addr;
-      proxy_read_timeout 120s;
-      proxy_redirect off;
-    }
+    # Error pages by URI: a request refused while its request line is read has no URI a named location could use.
+    error_page 400 /_vs_problem/400;
+    error_page 404 /_vs_problem/404;
+    error_page 500 502 503 504 /_vs_problem/502;
+${ask}
 ${file(ACCEL_WHOLE, false)}
 ${file(ACCEL_RANGE, true)}
     location / { return 404; }
-    location @nf { default_type application/problem+json; return 404 ${problem(c.problemsBase, 'not_found', 404, 'Not Found', 'this port serves playback delivery only (/t/, /m/, /live/)')}; }
-    location @bad { default_type application/problem+json; return 400 ${problem(c.problemsBase, 'bad_request', 400, 'Bad Request', 'malformed request')}; }
-    location @down { default_type application/problem+json; return 502 ${problem(c.problemsBase, 'internal_error', 502, 'Bad Gateway', 'the appliance did not answer this request')}; }
+    location = /_vs_problem/404 { internal; default_type application/problem+json; return 404 ${problem(c.problemsBase, 'not_found', 404, 'Not Found', 'this port serves playback delivery only (/t/, /m/, /live/)')}; }
+    location = /_vs_problem/400 { internal; default_type application/problem+json; return 400 ${problem(c.problemsBase, 'bad_request', 400, 'Bad Request', 'malformed request')}; }
+    location = /_vs_problem/502 { internal; default_type application/problem+json; return 502 ${problem(c.problemsBase, 'internal_error', 502, 'Bad Gateway', 'the appliance did not answer this request')}; }
   }
 }
 `;

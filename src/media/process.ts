@@ -36,6 +36,11 @@ export interface RunOptions {
    * stops its workers on TERM; killed outright, it would leave them serving).
    */
   parentDeathSignal?: 'KILL' | 'TERM';
+  /**
+   * Kill the rest of the process group as soon as the tool itself exits (nginx: workers of a master killed outright keep
+   * serving, and keep its stderr open, so the run would otherwise never end).
+   */
+  groupDiesWithLeader?: boolean;
 }
 
 /** How a run ended. */
@@ -126,6 +131,7 @@ export function runTool(argv0: string[], o: RunOptions = {}): Running {
       resolve({ code, signal, stalled, timedOut, aborted, stderrTail: [...ring] });
     };
     child.on('error', (e) => { ring.push(String(e)); finish(-1, null); });
+    if (o.groupDiesWithLeader) child.on('exit', () => killGroup(child, 'SIGKILL'));
     child.on('close', (code, signal) => finish(code, signal));
   });
   return {

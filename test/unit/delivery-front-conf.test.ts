@@ -1,0 +1,173 @@
+import { describe, expect, test } from 'bun:test';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { renderFrontConf, safeConfPath, type FrontConf } from '../../src/delivery-front/nginx-conf';
+import { FRONT_PORT_ENV, frontPortFromEnv } from '../../src/delivery-front/front';
+
+const BASE: FrontConf = {
+  host: '127.0.0.1', port: 8081, workers: 4, sock: '/run/vs/front.sock', dataDir: '/var/lib/vs/data', runDir: '/run/vs',
+  problemsBase: 'https://viewstream.dev/problems',
+};
+const conf = (over: Partial<FrontConf> = {}) => renderFrontConf({ ...BASE, ...over });
+
+/** The text nginx reads from a quoted token: `\"`, `\'` and `\\` lose their backslash; `\t`, `\r`, `\n` become controls. */
+function nginxUnquote(s: string): string {
+  return s.replace(/\\(["'\\trn])/g, (_, c: string) => ({ t: '\t', r: '\r', n: '\n' } as Record<string, string>)[c] ?? c);
+}
+
+/** Every `return NNN '...'` of the configuration: its status and its body as nginx would send it. */
+function returnBodies(text: string): { status: number; body: string }[] {
+  return [...text.matchAll(/return (\d{3}) '((?:[^'\\]|\\.)*)'/g)].map((m) => ({ status: Number(m[1]), body: nginxUnquote(m[2]) }));
+}
+
+describe('safeConfPath', () => {
+  test('accepts ordinary absolute paths, spaces included', () => {
+    for (const p of ['/', '/var/lib/vs/data', '/tmp/vs-front-abc/app.sock', '/srv/my media/data', '/opt/a-b_c.d/e+f@g:h', '/data/caf\u00e9'])
+      expect(safeConfPath(p)).toBe(true);
+  });
+
+  test('rejects relative paths and paths nginx would not read verbatim inside quotes', () => {
+    const bad = ['', 'data', './data', 'var/lib', ' /data', '/a"b', '/a\\b', '/a$b', '/$data', '/a;b', '/a{b', '/a}b', '/a\nb', '/a\0b', '/a\rb', '/a\tb', '/a\x7fb'];
+    for (const p of bad) expect(safeConfPath(p)).toBe(false);
+  });
+
+  test('renderFrontConf throws for an unusable data dir, socket or run dir', () => {
+    for (const p of ['relative/dir', '/a"b', '/a\\b', '/a$b', '/a;b', '/a{b', '/a}b', '/a\nb', '/a\0b']) {
+      expect(() => conf({ dataDir: p })).toThrow(/not usable/);
+      expect(() => conf({ sock: p })).toThrow(/not usable/);
+      expect(() => conf({ runDir: p })).toThrow(/not usable/);
+    }
+    expect(() => conf({ dataDir: '/srv/my media/data' })).not.toThrow();
+  });
+});
+
+describe('renderFrontConf: the rendered text', () => {
+  test('worker processes', () => {
+    expect(conf({ workers: 4 })).toContain('worker_processes 4;');
+    expect(conf({ workers: 1 })).toContain('worker_processes 1;');
+    expect(conf({ workers: 0 })).toContain('worker_processes 1;');
+    expect(conf({ workers: 2.7 })).toContain('worker_processes 2;');
+  });
+
+  test('listen line for each kind of host', () => {
+    expect(conf({ host: '127.0.0.1', port: 8081 })).toContain('listen 127.0.0.1:8081 reuseport;');
+    expect(conf({ host: '0.0.0.0', port: 8081 })).toContain('listen 8081 reuseport;');
+    expect(conf({ host: '::', port: 8081 })).toContain('listen [::]:8081 ipv6only=off reuseport;');
+    expect(conf({ host: '::1', port: 8081 })).toContain('listen [::1]:8081 reuseport;');
+    expect(conf({ host: '::1', port: 8081 })).not.toContain('ipv6only');
+    expect(conf({ host: '127.0.0.1', port: 8081 }).match(/^\s*listen /gm)).toHaveLength(1);
+  });
+
+  test('user root only when asked', () => {
+    expect(conf({ user: 'root' })).toMatch(/^user root;$/m);
+    expect(conf()).not.toMatch(/^\s*user /m);
+    expect(conf({ user: undefined })).not.toMatch(/^\s*user /m);
+  });
+
+  test('the internal file locations: whole file with ranges off, range location with ranges on', () => {
+    const t = conf();
+    const whole = t.split('\n').find((l) => l.includes('location ^~ /_vs_whole/'));
+    const range = t.split('\n').find((l) => l.includes('location ^~ /_vs_range/'));
+    expect(whole).toBeDefined();
+    expect(range).toBeDefined();
+    expect(whole).toContain('internal;');
+    expect(whole).toContain('max_ranges 0;');
+    expect(whole).toContain(`alias "${BASE.dataDir}/";`);
+    expect(range).toContain('internal;');
+    expect(range).not.toContain('max_ranges');
+    expect(range).toContain(`alias "${BASE.dataDir}/";`);
+  });
+
+  test('sendfile, tcp_nopush and the upstream socket', () => {
+    const t = conf();
+    expect(t).toContain('sendfile on;');
+    expect(t).toContain('tcp_nopush on;');
+    expect(t).toContain(`server "unix:${BASE.sock}";`);
+    expect(conf({ sock: '/tmp/with space/s.sock' })).toContain('server "unix:/tmp/with space/s.sock";');
+  });
+
+  test('every problem body nginx returns is problem+json of its own status', () => {
+    for (const problemsBase of [BASE.problemsBase, "https://example.test/it's/problems"]) {
+      const bodies = returnBodies(conf({ problemsBase }));
+      expect(bodies.map((b) => b.status).sort()).toEqual([400, 404, 502]);
+      for (const { status, body } of bodies) {
+        const j = JSON.parse(body) as { type: unknown; status: unknown; title: unknown };
+        expect(typeof j.type).toBe('string');
+        expect((j.type as string).startsWith(problemsBase + '/')).toBe(true);
+        expect(typeof j.status).toBe('number');
+        expect(j.status).toBe(status);
+        expect(typeof j.title).toBe('string');
+        expect((j.title as string).length).toBeGreaterThan(0);
+      }
+    }
+  });
+});
+
+/** A TCP port that was free a moment ago (bound to 0, then closed). */
+function freeTcpPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      const port = typeof a === 'object' && a ? a.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+test('real nginx accepts the rendered configuration (nginx -t)', async () => {
+  const nginx = Bun.which('nginx') ?? '/usr/sbin/nginx';
+  if (!existsSync(nginx)) throw new Error(`nginx not found (${nginx}): the delivery front needs it; install it (Debian: apt-get install nginx-light)`);
+  const dir = mkdtempSync(join(tmpdir(), 'vs-front-conf-'));
+  try {
+    const dataDir = join(dir, 'data');
+    mkdirSync(dataDir);
+    const port = await freeTcpPort();
+    expect(port).toBeGreaterThan(0);
+    const text = renderFrontConf({
+      host: '127.0.0.1', port, workers: 2, sock: join(dir, 'app.sock'), dataDir, runDir: dir,
+      problemsBase: BASE.problemsBase, user: process.getuid?.() === 0 ? 'root' : undefined,
+    });
+    const file = join(dir, 'nginx.conf');
+    writeFileSync(file, text);
+    const r = Bun.spawnSync([nginx, '-t', '-q', '-e', 'stderr', '-p', dir, '-c', file], { stdout: 'pipe', stderr: 'pipe' });
+    const out = `${r.stdout.toString()}${r.stderr.toString()}`;
+    expect({ exitCode: r.exitCode, out }).toEqual({ exitCode: 0, out: expect.any(String) });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+describe('frontPortFromEnv', () => {
+  const port = (v: string | undefined) => frontPortFromEnv({ [FRONT_PORT_ENV]: v });
+
+  test('the variable name', () => {
+    expect(FRONT_PORT_ENV).toBe('VS_DELIVERY_FRONT_PORT');
+  });
+
+  test('unset or empty: no front', () => {
+    expect(frontPortFromEnv({})).toBeNull();
+    expect(port(undefined)).toBeNull();
+    expect(port('')).toBeNull();
+    expect(port('   ')).toBeNull();
+  });
+
+  test('a port from 0 to 65535, surrounding spaces allowed', () => {
+    expect(port('0')).toBe(0);
+    expect(port('8081')).toBe(8081);
+    expect(port(' 8081 ')).toBe(8081);
+    expect(port('65535')).toBe(65535);
+  });
+
+  test('anything else throws, naming the variable', () => {
+    for (const v of ['65536', '-1', '80a', '1e3', '0x50', '8081.5', 'abc', '99999999999999999999']) {
+      let err: unknown = null;
+      try { port(v); } catch (e) { err = e; }
+      expect(err).toBeInstanceOf(Error);
+      expect((err as Error).message).toContain('VS_DELIVERY_FRONT_PORT');
+    }
+  });
+});
