@@ -33,9 +33,12 @@ function listenOn(host: string, port: number): string {
   return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
-/** A problem-details body nginx returns itself (its own refusals: not delivery, malformed, appliance down). */
+/**
+ * A problem-details body nginx returns itself (its own refusals: not delivery, malformed, appliance down), as an nginx
+ * single-quoted string: nginx reads `\\` as one backslash and `\'` as a quote, so the JSON's own escapes survive.
+ */
 function problem(base: string, code: string, status: number, title: string, detail: string): string {
-  return `'${JSON.stringify({ type: `${base}/${code}`, title, status, detail }).replace(/'/g, "\\'")}'`;
+  return `'${JSON.stringify({ type: `${base}/${code}`, title, status, detail }).replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../../src/kernel/net/ports';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderFrontConf, safeConfPath, type FrontConf } from '../../src/delivery-front/nginx-conf';
@@ -89,7 +89,7 @@ describe('renderFrontConf: the rendered text', () => {
   });
 
   test('every problem body nginx returns is problem+json of its own status', () => {
-    for (const problemsBase of [BASE.problemsBase, "https://example.test/it's/problems"]) {
+    for (const problemsBase of [BASE.problemsBase, "https://example.test/it's/problems", 'https://example.test/"q"\\b/problems']) {
       const bodies = returnBodies(conf({ problemsBase }));
       expect(bodies.map((b) => b.status).sort()).toEqual([400, 404, 502]);
       for (const { status, body } of bodies) {
@@ -105,18 +105,6 @@ describe('renderFrontConf: the rendered text', () => {
   });
 });
 
-/** A TCP port that was free a moment ago (bound to 0, then closed). */
-function freeTcpPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      const port = typeof a === 'object' && a ? a.port : 0;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 test('real nginx accepts the rendered configuration (nginx -t)', async () => {
   const nginx = Bun.which('nginx') ?? '/usr/sbin/nginx';
@@ -125,7 +113,7 @@ test('real nginx accepts the rendered configuration (nginx -t)', async () => {
   try {
     const dataDir = join(dir, 'data');
     mkdirSync(dataDir);
-    const port = await freeTcpPort();
+    const port = await freePort('127.0.0.1');
     expect(port).toBeGreaterThan(0);
     const text = renderFrontConf({
       host: '127.0.0.1', port, workers: 2, sock: join(dir, 'app.sock'), dataDir, runDir: dir,
