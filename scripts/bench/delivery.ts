@@ -14,18 +14,22 @@
  * like-for-like reference for the server's own work. Also: the same bare processes answering the bytes from memory (header and
  * body in one sendmsg, what the cork achieves, at the price of a copy of every answer).
  * With --origin-log: the same segment with the statistics origin log on vs off (VS_ORIGIN_LOG, appliance restarted
- * between rounds: on, off, on, ...), ratio of medians (issue 16 target >= 0.95).
+ * between rounds: on, off, on, ...), on the appliance's own port and through its front, beside nginx with 2 workers;
+ * ratio of medians (issue 16 target >= 0.95).
  * Usage: bun scripts/bench/delivery.ts [--seconds 6] [--rounds 3] [--workers 2] [--origin-log]
  */
 import { Database } from 'bun:sqlite';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cpuSeconds, median, startAppliance, wrk, type WrkResult } from './lib';
 import { stallFileLines } from './stall';
 import { measured } from './cpu';
+import { renderFrontConf } from '../../src/delivery-front/nginx-conf';
+import { ACCEL_WHOLE } from '../../src/kernel/http/accel';
+import { freePort } from '../../src/kernel/net/ports';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '6' }, rounds: { type: 'string', default: '3' }, 'origin-log': { type: 'boolean', default: false }, workers: { type: 'string', default: '2' } } });
 const seconds = Number(values.seconds), rounds = Number(values.rounds), workers = values.workers;
@@ -117,12 +121,29 @@ const startBare = async (body: 'file' | 'memory') => {
   throw new Error('bare Bun.serve did not start');
 };
 const bareProcs = await startBare('file');
+// The front design's floor: the appliance's own generated nginx configuration in front of a bare Bun.serve authoriser
+// (no token check, gate or origin log) that names the segment for every request. What the front costs over nginx
+// alone, apart from the appliance's own per-request work.
+const floorDir = join(dir, 'floor');
+mkdirSync(floorDir);
+const floorSock = join(floorDir, 'authoriser.sock');
+const authSrc = join(floorDir, 'authoriser.ts');
+writeFileSync(authSrc, `const h = { 'x-accel-redirect': ${JSON.stringify(ACCEL_WHOLE + rel + '/seg_00001.m4s')}, 'content-length': '0', 'content-type': 'video/iso.segment', 'cache-control': 'public, max-age=31536000, immutable', etag: '"bench"', 'access-control-allow-origin': '*' };
+Bun.serve({ unix: process.env.SOCK, fetch: (r) => { r.headers.get('host'); return new Response(null, { headers: h }); } });
+console.log('ready');`);
+const authoriser = Bun.spawn(['bun', authSrc], { env: { ...process.env, SOCK: floorSock }, stdout: 'pipe', stderr: 'ignore' });
+for (let i = 0; i < 100 && !existsSync(floorSock); i++) await Bun.sleep(50);
+const floorPort = await freePort('127.0.0.1');
+writeFileSync(join(floorDir, 'nginx.conf'), renderFrontConf({ host: '127.0.0.1', port: floorPort, workers: availableParallelism(), sock: floorSock, dataDir: data, runDir: floorDir, problemsBase: '/problems', user: process.getuid?.() === 0 ? 'root' : undefined }));
+const floorNginx = Bun.spawn(['nginx', '-e', 'stderr', '-p', floorDir, '-c', join(floorDir, 'nginx.conf')], { stdout: 'ignore', stderr: 'ignore' });
+const floorUrl = `http://127.0.0.1:${floorPort}/t/floor/seg_00001.m4s`;
+for (let i = 0; i < 100; i++) { try { if ((await fetch(floorUrl)).ok) break; } catch { /* not yet */ } await Bun.sleep(50); }
 const bareMem = await startBare('memory');
 try {
   const o = { connections: 64, seconds };
-  for (const u of [segUrl, frontUrl, n1.url, n2.url, n2nc.url, bareProcs.url, bareMem.url]) await wrk(u, { ...o, seconds: 2 });
+  for (const u of [segUrl, frontUrl, floorUrl, n1.url, n2.url, n2nc.url, bareProcs.url, bareMem.url]) await wrk(u, { ...o, seconds: 2 });
   type R = WrkResult & { cpuUs: number };
-  const a: R[] = [], b: R[] = [], c: R[] = [], d: R[] = [], e: R[] = [], f: R[] = [], g: R[] = [];
+  const a: R[] = [], b: R[] = [], c: R[] = [], d: R[] = [], e: R[] = [], f: R[] = [], g: R[] = [], h: R[] = [];
   // How SO_REUSEPORT spread the appliance's connections (sampled mid-round) and its CPU between main and workers.
   const port = new URL(segUrl).port;
   const split: string[] = [];
@@ -140,6 +161,7 @@ try {
     c.push(await measured(n2.url, n2.p.pid, o));
     // The front: nginx (a child of the appliance, so in its process tree) plus the appliance's decisions.
     g.push(await measured(frontUrl, app.proc.pid, o));
+    h.push(await measured(floorUrl, [floorNginx.pid, authoriser.pid], o));
     // The bare processes are siblings (no common parent of theirs): their CPU summed.
     d.push(await measured(bareProcs.url, bareProcs.ps.map((p) => p.pid), o));
     e.push(await measured(n2nc.url, n2nc.p.pid, o));
@@ -153,6 +175,8 @@ try {
   console.log(row('nginx (2 workers, reference)', c));
   const rps = (r: WrkResult[]) => median(r.map((x) => x.rps)), p99 = (r: WrkResult[]) => median(r.map((x) => x.p99ms));
   console.log(`goal 1, appliance through its delivery front: ${(rps(g) / rps(c)).toFixed(2)}x nginx(2 workers) (target >= 1.0), p99 ${(p99(g) / p99(c)).toFixed(2)}x (target <= 1.2); ${(rps(g) / rps(b)).toFixed(2)}x nginx(1 worker); per round ${g.map((x, i) => (x.rps / c[i].rps).toFixed(2)).join(' ')}`);
+  console.log(row('front design floor (nginx + bare authoriser)', h));
+  console.log(`front design floor/nginx(2 workers) ${(rps(h) / rps(c)).toFixed(2)}, p99 ${(p99(h) / p99(c)).toFixed(2)}x; appliance front/floor ${(rps(g) / rps(h)).toFixed(2)}, CPU per request ${(median(g.map((x) => x.cpuUs)) / median(h.map((x) => x.cpuUs))).toFixed(2)}x the floor's`);
   console.log(`appliance on its own port (Bun.serve): ${(rps(a) / rps(b)).toFixed(2)}x nginx(1 worker), ${(rps(a) / rps(c)).toFixed(2)}x nginx(2 workers), p99 ${(p99(a) / p99(c)).toFixed(2)}x; front/own port ${(rps(g) / rps(a)).toFixed(2)}x`);
   console.log(row(`bare Bun.serve + Bun.file (${workers} proc)`, d));
   const cpu = (r: R[]) => median(r.map((x) => x.cpuUs));
@@ -165,24 +189,36 @@ try {
   console.log(`appliance connections per process (SO_REUSEPORT, mid-round): ${split.join('; ')}; main process CPU share ${(100 * mainCpu / Math.max(1e-9, allCpu)).toFixed(0)}%`);
   for (const l of stallFileLines(stallFile)) console.log(l);
   if (values['origin-log']) {
-    // Origin request log on vs off: restart the appliance with VS_ORIGIN_LOG each round (one DuckDB writer at a time).
-    const on: R[] = [], off: R[] = [];
+    // Origin request log on vs off: restart the appliance with VS_ORIGIN_LOG each round (one DuckDB writer at a time),
+    // on its own port and through its front (whose port is new at each start), beside nginx with 2 workers (which
+    // logs nothing: access_log off).
+    const on: R[] = [], off: R[] = [], fon: R[] = [], foff: R[] = [], ng: R[] = [];
     for (let i = 0; i < rounds * 2; i++) {
       const logOn = i % 2 === 0;
       app.kill('SIGTERM'); await app.proc.exited;
       app = await startAppliance(data, { ...env, VS_ORIGIN_LOG: logOn ? 'on' : 'off' });
       const u = segUrl.replace(/^http:\/\/[^/]+/, app.url);
+      const fb = /delivery front \(nginx\) on (http:\/\/\S+)/.exec(app.output())?.[1];
+      if (!fb) throw new Error(`no delivery front in the startup lines: ${app.output()}`);
+      const fu = frontUrl.replace(/^http:\/\/[^/]+/, fb);
       await wrk(u, { ...o, seconds: 2 });
+      await wrk(fu, { ...o, seconds: 2 });
       (logOn ? on : off).push(await measured(u, app.proc.pid, o));
+      (logOn ? fon : foff).push(await measured(fu, app.proc.pid, o));
+      ng.push(await measured(n2.url, n2.p.pid, o));
     }
     console.log(row('origin log on', on));
     console.log(row('origin log off', off));
     console.log(`ratio origin log on/off: ${(median(on.map((x) => x.rps)) / median(off.map((x) => x.rps))).toFixed(3)} (target >= 0.95); CPU per request on/off ${(median(on.map((x) => x.cpuUs)) / median(off.map((x) => x.cpuUs))).toFixed(3)}`);
+    console.log(row('front, origin log on', fon));
+    console.log(row('front, origin log off', foff));
+    console.log(row('nginx (2 workers, reference)', ng));
+    console.log(`front/nginx(2 workers): origin log on ${(median(fon.map((x) => x.rps)) / median(ng.map((x) => x.rps))).toFixed(2)}, p99 ${(median(fon.map((x) => x.p99ms)) / median(ng.map((x) => x.p99ms))).toFixed(2)}x; origin log off ${(median(foff.map((x) => x.rps)) / median(ng.map((x) => x.rps))).toFixed(2)}, p99 ${(median(foff.map((x) => x.p99ms)) / median(ng.map((x) => x.p99ms))).toFixed(2)}x; front CPU per request on/off ${(median(fon.map((x) => x.cpuUs)) / median(foff.map((x) => x.cpuUs))).toFixed(3)}`);
   }
 } finally {
   app.kill();
-  n1.p.kill('SIGTERM'); n2.p.kill('SIGTERM'); n2nc.p.kill('SIGTERM');
+  n1.p.kill('SIGTERM'); n2.p.kill('SIGTERM'); n2nc.p.kill('SIGTERM'); floorNginx.kill('SIGTERM'); authoriser.kill();
   for (const p of [...bareProcs.ps, ...bareMem.ps]) p.kill(9);
-  await Promise.all([n1.p.exited, n2.p.exited, n2nc.p.exited]);
+  await Promise.all([n1.p.exited, n2.p.exited, n2nc.p.exited, floorNginx.exited, authoriser.exited]);
   rmSync(dir, { recursive: true, force: true });
 }
