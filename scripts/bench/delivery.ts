@@ -197,6 +197,8 @@ try {
       const logOn = i % 2 === 0;
       app.kill('SIGTERM'); await app.proc.exited;
       app = await startAppliance(data, { ...env, VS_ORIGIN_LOG: logOn ? 'on' : 'off' });
+      // Each start tightens the data dir again (0700): nginx's workers run as another user.
+      Bun.spawnSync(['chmod', '-R', 'a+rX', dir]);
       const u = segUrl.replace(/^http:\/\/[^/]+/, app.url);
       const fb = /delivery front \(nginx\) on (http:\/\/\S+)/.exec(app.output())?.[1];
       if (!fb) throw new Error(`no delivery front in the startup lines: ${app.output()}`);
