@@ -11,7 +11,7 @@ import { startDeliveryTier, type DeliveryTier } from '../delivery-worker/tier';
 import { availableParallelism } from 'node:os';
 import { reportStalls } from '../kernel/stall';
 import { assertPortFree } from '../kernel/net/ports';
-import { planFront, startDeliveryFront, type DeliveryFront } from '../delivery-front/front';
+import { planFront, startDeliveryFront, withFront, type DeliveryFront } from '../delivery-front/front';
 
 /** Dependencies the kernel takes from the identity feature. */
 export const bootDeps = {
@@ -36,7 +36,7 @@ export async function serve(flags: ConfigFlags): Promise<void> {
   const server = serveApp(handle, {
     port: base.port, host: base.host, maxBodyBytes: 70 * 1024 * 1024, problemsBase: base.problemsBase, reusePort: workers > 1,
   });
-  const config = withAddresses(plan && !base.cdnBaseUrl ? { ...base, cdnBaseUrl: plan.url } : base, server.port);
+  const config = withAddresses(withFront(base, plan), server.port);
   const ctx: AppContext = { ...ctx0, config };
   built = buildApp(ctx);
   const gate = built.gate;

@@ -9,6 +9,7 @@ import { runTool, type Running } from '../media/process';
 import { PEER_HEADER } from '../delivery-worker/forward';
 import { SOCKET_DIR_PREFIX, SOCKET_NAME } from '../delivery-worker/stale-sockets';
 import { renderFrontConf } from './nginx-conf';
+import { restartDelay } from '../kernel/restart-backoff';
 
 /** Environment variable: the TCP port of the native delivery front (nginx); unset or empty = no front, 0 = any free port. */
 export const FRONT_PORT_ENV = 'VS_DELIVERY_FRONT_PORT';
@@ -34,8 +35,18 @@ export async function planFront(env: Record<string, string | undefined>, host: s
   if (asked === null) return null;
   const port = asked === 0 ? await freePort(host) : asked;
   if (asked !== 0) await assertPortFree(port, host, FRONT_PORT_ENV);
-  const h = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  return { port, url: `http://${h}:${port}` };
+  const h = localAddress(host);
+  return { port, url: `http://${h.includes(':') ? `[${h}]` : h}:${port}` };
+}
+
+/** The address this machine reaches a listener on `host` at (loopback for the every-address hosts). */
+function localAddress(host: string): string {
+  return host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host;
+}
+
+/** The configuration with playback URLs on the front (when there is one and `cdn_base_url` does not say otherwise). */
+export function withFront<C extends { cdnBaseUrl: string }>(base: C, plan: FrontPlan | null): C {
+  return plan && !base.cdnBaseUrl ? { ...base, cdnBaseUrl: plan.url } : base;
 }
 
 /** nginx on PATH or where Debian installs it; null when absent. */
@@ -48,9 +59,8 @@ export interface DeliveryFront { port: number; pid(): number | null; stop(graceS
 
 /** True once something accepts TCP connections on host:port. */
 function accepts(host: string, port: number): Promise<boolean> {
-  const to = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '::1' : host;
   return new Promise((resolve) => {
-    const s = connect({ host: to, port });
+    const s = connect({ host, port });
     s.once('connect', () => { s.destroy(); resolve(true); });
     s.once('error', () => resolve(false));
   });
@@ -87,8 +97,8 @@ export async function startDeliveryFront(ctx: AppContext, handle: (r: Request) =
     proc = p;
     void p.done.then((r) => {
       if (stopping || !ready || proc !== p) return;
-      crashes = Date.now() - startedAt > 60_000 ? 0 : crashes + 1;
-      const delayMs = Math.min(60_000, 1000 * 2 ** Math.max(0, crashes - 1));
+      let delayMs: number;
+      ({ crashes, delayMs } = restartDelay(crashes, Date.now() - startedAt));
       ctx.log.error('delivery front exited; starting it again', { code: r.code, signal: r.signal, in_ms: delayMs });
       setTimeout(() => { if (!stopping) start(); }, delayMs).unref();
     });
@@ -98,7 +108,7 @@ export async function startDeliveryFront(ctx: AppContext, handle: (r: Request) =
   let exited = false;
   void first.done.then(() => { exited = true; });
   const deadline = Date.now() + 15_000;
-  while (!(await accepts(ctx.config.host, port))) {
+  while (!(await accepts(localAddress(ctx.config.host), port))) {
     if (exited || Date.now() > deadline) {
       stopping = true;
       await first.stop(1000);

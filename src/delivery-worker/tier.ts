@@ -8,6 +8,7 @@ import type { Gate } from '../features/playback/gate';
 import { PEER_HEADER } from './forward';
 import { SOCKET_DIR_PREFIX, SOCKET_NAME, sweepStaleSocketDirs } from './stale-sockets';
 import type { FromWorker, ToWorker } from './protocol';
+import { restartDelay } from '../kernel/restart-backoff';
 
 /** The running delivery workers of the main process. */
 export interface DeliveryTier { pids(): number[]; stop(graceS: number): Promise<void> }
@@ -31,7 +32,7 @@ export async function startDeliveryTier(ctx: AppContext, gate: Gate, handle: (r:
   const inner: HttpServer = serveApp(handle, { port: 0, host: '', unix: sock, peerHeader: PEER_HEADER, maxBodyBytes: 70 * 1024 * 1024, problemsBase: ctx.config.problemsBase });
   const procs = new Map<number, Subprocess>();
   let stopping = false;
-  // Restart backoff per worker: 1 s doubling to 60 s while it keeps dying within a minute of its start.
+  // Restart backoff per worker (restartDelay).
   const crashes = new Map<number, number>();
   const start = (id: number): Promise<boolean> => new Promise((resolve) => {
     const startedAt = Date.now();
@@ -48,9 +49,8 @@ export async function startDeliveryTier(ctx: AppContext, gate: Gate, handle: (r:
       resolve(false);
       if (procs.get(id) === p) procs.delete(id);
       if (stopping) return;
-      const n = Date.now() - startedAt > 60_000 ? 0 : (crashes.get(id) ?? 0) + 1;
+      const { crashes: n, delayMs } = restartDelay(crashes.get(id) ?? 0, Date.now() - startedAt);
       crashes.set(id, n);
-      const delayMs = Math.min(60_000, 1000 * 2 ** Math.max(0, n - 1));
       ctx.log.error('delivery worker exited; starting it again', { worker: id, code, in_ms: delayMs });
       setTimeout(() => { if (!stopping) void start(id); }, delayMs).unref();
     });

@@ -15,7 +15,7 @@ import { contractOf, type Contract, type OpenApiDoc, type Violation } from './co
 import { deliveryWorkerCount } from '../../src/delivery-worker/protocol';
 import { startDeliveryTier, type DeliveryTier } from '../../src/delivery-worker/tier';
 import { freePort as freePortOn } from '../../src/kernel/net/ports';
-import { planFront, startDeliveryFront, type DeliveryFront } from '../../src/delivery-front/front';
+import { planFront, startDeliveryFront, withFront, type DeliveryFront } from '../../src/delivery-front/front';
 
 /** A running in-process appliance for tests: real SQLite, DuckDB and HTTP on port 0 in a temp data dir. */
 export interface TestServer {
@@ -57,7 +57,7 @@ export async function startTestServer(opts: { env?: Record<string, string>; work
   const handle = (r: Request) => built!.fetch(r);
   const server = serveApp(handle, { port: 0, host: '127.0.0.1', maxBodyBytes: 70 * 1024 * 1024, problemsBase: base.problemsBase, reusePort: delivery > 1 });
   const plan = await planFront(opts.env ?? {}, '127.0.0.1');
-  const ctx: AppContext = { ...ctx0, config: withAddresses(plan && !base.cdnBaseUrl ? { ...base, cdnBaseUrl: plan.url } : base, server.port) };
+  const ctx: AppContext = { ...ctx0, config: withAddresses(withFront(base, plan), server.port) };
   built = buildApp(ctx);
   const { app, gate } = built;
   const boot = identityService(ctx).bootstrap();
