@@ -50,7 +50,10 @@ export function isCleanPath(path: string): boolean {
 
 /** True for a syntactically valid Host header value. */
 export function isValidHost(host: string): boolean {
-  return host.length > 0 && host.length <= 261 && HOST.test(host);
+  if (host.length === 0 || host.length > 261 || !HOST.test(host)) return false;
+  // A port is a 16-bit number: `:99999` matches the pattern's five digits but names no port (RFC 3986 / RFC 6335).
+  const colon = host.lastIndexOf(':');
+  return colon < host.lastIndexOf(']') || colon < 0 || Number(host.slice(colon + 1)) <= 65535;
 }
 
 /**
