@@ -10,8 +10,8 @@ const ROUTER_OFFSET = 11;
 /** The origin a request is rebuilt on when its own would be read differently by the router. */
 const CANON_ORIGIN = 'http://canonical.invalid';
 
-// RFC 3986 reg-name (letters, digits, '-', '_', dots), IPv4, or a bracketed IPv6 literal; optional port.
-const HOST = /^(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,62})(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,62}))*\.?|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$/;
+// RFC 3986 reg-name (letters, digits, '-', '_', dots), IPv4, or a bracketed IPv6 literal; optional port (group 1).
+const HOST = /^(?:[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,62})(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,62}))*\.?|\[[0-9A-Fa-f:.]{2,45}\])(?::([0-9]{1,5}))?$/;
 // Bytes allowed raw in a path: RFC 3986 pchar plus '/' (no backslash, controls, spaces or quotes).
 const PATH_CHARS = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/%]*$/;
 
@@ -50,10 +50,9 @@ export function isCleanPath(path: string): boolean {
 
 /** True for a syntactically valid Host header value. */
 export function isValidHost(host: string): boolean {
-  if (host.length === 0 || host.length > 261 || !HOST.test(host)) return false;
+  const m = host.length > 0 && host.length <= 261 ? HOST.exec(host) : null;
   // A port is a 16-bit number: `:99999` matches the pattern's five digits but names no port (RFC 3986 / RFC 6335).
-  const colon = host.lastIndexOf(':');
-  return colon < host.lastIndexOf(']') || colon < 0 || Number(host.slice(colon + 1)) <= 65535;
+  return m !== null && (m[1] === undefined || Number(m[1]) <= 65535);
 }
 
 /**
