@@ -203,7 +203,7 @@ try {
       const a = await appliance(s, src);
       ready.push(a.readyS); first.push(a.firstS); appCpu.push(a.cpu);
       if (r % 2 === 1) await baseline();
-      console.log(`  ${seconds} s round ${r + 1}: hand-written ${hand[r].toFixed(2)} s (${handCpu[r].toFixed(1)} CPU-s), appliance ready ${a.readyS.toFixed(2)} s (${a.cpu.toFixed(1)} CPU-s), first playable ${a.firstS.toFixed(2)} s (${a.preview})`);
+      console.log(`  ${seconds} s round ${r + 1}: hand-written ${hand[r].toFixed(2)} s (${handCpu[r].toFixed(1)} CPU-s), appliance ready ${a.readyS.toFixed(2)} s (${a.cpu.toFixed(1)} CPU-s), first playable ${a.firstS.toFixed(2)} s (${a.preview}), event-loop stall max ${phases[phases.length - 1].max.toFixed(1)} ms`);
       if (breakdown) {
         const tools = Object.values(a.tools).reduce((x, y) => x + y, 0);
         const parts = Object.entries({ ...a.tools, server: a.cpu - tools }).sort((x, y) => y[1] - x[1]).map(([k, v]) => `${k} ${v.toFixed(2)}`);
