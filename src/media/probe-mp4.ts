@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import { createFile, Log, MP4BoxBuffer } from 'mp4box';
+import { createFile, MP4BoxBuffer } from 'mp4box';
 import type { MediaInfo } from './probe-parse';
 
 /*
@@ -11,9 +11,6 @@ import type { MediaInfo } from './probe-parse';
  * codec or profile, no `pasp` box, a track ffprobe would count, a skewed matrix, a QuickTime, fragmented or damaged file)
  * answers null and the caller runs ffprobe as before. test/unit/probe-mp4.test.ts compares both on generated media.
  */
-
-// mp4box.js logs to the console; the server keeps its errors only (QuickTime files, which raise the rest, are not parsed).
-Log.setLogLevel(Log.error);
 
 /** Largest `moov` parsed in process (bytes): a bigger one (hours of media) goes to ffprobe, off the event loop. */
 export const FAST_PROBE_MAX_MOOV = 4 * 2 ** 20;
