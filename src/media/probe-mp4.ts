@@ -1,5 +1,6 @@
 import { open } from 'node:fs/promises';
 import { createFile, MP4BoxBuffer } from 'mp4box';
+import { H264Stream, type SpsConfig } from 'mux.js/lib/codecs/h264.js';
 import type { MediaInfo } from './probe-parse';
 
 /*
@@ -7,8 +8,9 @@ import type { MediaInfo } from './probe-parse';
  * profile and at most one AAC-LC track, the facts the pipeline needs are all in the `moov` box. Reading them in
  * process takes milliseconds where spawning ffprobe takes 0.15-0.45 s (it loads ~215 shared libraries first), and
  * that time sits between `complete` and the ladder's start. The box parsing is GPAC's mp4box.js; this file only maps
- * its boxes to MediaInfo the way ffprobe reports them. Anything it cannot state exactly as ffprobe would (another
- * codec or profile, no `pasp` box, a track ffprobe would count, a skewed matrix, a QuickTime, fragmented or damaged file)
+ * its boxes to MediaInfo the way ffprobe reports them (mux.js reads the SPS: size after cropping, VUI aspect).
+ * Anything it cannot state exactly as ffprobe would (another codec or profile, an SPS size the sample entry does not
+ * repeat, a track ffprobe would count, a skewed matrix, a QuickTime, fragmented or damaged file)
  * answers null and the caller runs ffprobe as before. test/unit/probe-mp4.test.ts compares both on generated media.
  */
 
@@ -66,6 +68,21 @@ function rotationOf(m: ArrayLike<number>): number | null {
   return ((Math.round(deg / 90) * 90) % 360 + 360) % 360;
 }
 
+/** Reads an SPS NAL unit (mux.js: sizes after cropping, VUI sample aspect ratio); null when it yields nothing. */
+function spsOf(nal: Uint8Array): SpsConfig | null {
+  let config: SpsConfig | null = null;
+  try {
+    const s = new H264Stream();
+    s.on('data', (ev) => { if (ev.config) config = ev.config; });
+    // Annex B: a start code before the NAL unit and one after it (the reader ends a unit at the next start code).
+    const annexB = new Uint8Array(nal.length + 8);
+    annexB.set([0, 0, 0, 1], 0); annexB.set(nal, 4); annexB.set([0, 0, 0, 1], nal.length + 4);
+    s.push({ type: 'video', data: annexB, trackId: 1, pts: 0, dts: 0 });
+    s.flush();
+  } catch { return null; }
+  return config;
+}
+
 /** The one sample entry of a track, or null. */
 function entryOf(trak: Box): Box | null {
   const entries = trak?.mdia?.minf?.stbl?.stsd?.entries;
@@ -83,9 +100,9 @@ function infoOf(file: Box, fileSize: number): MediaInfo | null {
   // Exactly one video and at most one audio track, nothing else (ffprobe would count and weigh any other).
   if (vi < 0 || kinds.filter((k) => k === 'vide').length !== 1 || kinds.filter((k) => k === 'soun').length > 1 || kinds.some((k) => k !== 'vide' && k !== 'soun')) return null;
   const vt = traks[vi], ve = entryOf(vt);
-  if (!ve || (ve.type !== 'avc1' && ve.type !== 'avc3') || !ve.avcC || !ve.pasp) return null;
+  if (!ve || (ve.type !== 'avc1' && ve.type !== 'avc3') || !ve.avcC) return null;
   const sps: Uint8Array | undefined = ve.avcC.SPS?.[0]?.data;
-  if (!sps || sps.length < 4) return null;
+  if (!sps || sps.length < 4 || ve.avcC.SPS.length !== 1) return null;
   // SPS bytes 1-3: profile_idc, constraint_set flags, level (the NAL header is byte 0).
   const profileIdc = sps[1], constraints = sps[2];
   let profile = PROFILES[profileIdc];
@@ -96,8 +113,12 @@ function infoOf(file: Box, fileSize: number): MediaInfo | null {
     const ext = ve.avcC.ext;
     if (!ext || ext.length < 3 || (ext[0] & 3) !== 1 || (ext[1] & 7) !== 0 || (ext[2] & 7) !== 0) return null;
   }
+  // ffprobe's size is the decoder's (the SPS after cropping); a sample entry that says otherwise is not plain. The
+  // aspect is the container's (pasp) when it has one, as ffprobe takes it, else the SPS's VUI (1:1 when absent).
+  const facts = spsOf(sps);
   const width = Number(ve.width), height = Number(ve.height);
-  const h = Number(ve.pasp.hSpacing), v = Number(ve.pasp.vSpacing);
+  if (!facts || facts.width !== width || facts.height !== height) return null;
+  const h = Number(ve.pasp ? ve.pasp.hSpacing : facts.sarRatio[0]), v = Number(ve.pasp ? ve.pasp.vSpacing : facts.sarRatio[1]);
   if (!(width > 0 && height > 0 && h > 0 && v > 0)) return null;
   const rotation = rotationOf(vt.tkhd?.matrix ?? []);
   if (rotation === null) return null;

@@ -40,6 +40,13 @@ const DECLINED: Record<string, string[]> = {
   'audio-only.m4a': [...a(), '-c:a', 'aac'],
 };
 
+/** Copies a generated file with its bytes changed by `fn`. */
+function patch(from: string, to: string, fn: (b: Buffer) => void): void {
+  const b = Buffer.from(readFileSync(join(dir, from)));
+  fn(b);
+  writeFileSync(join(dir, to), b);
+}
+
 async function ff(out: string, args: string[]): Promise<void> {
   const p = Bun.spawn(['ffmpeg', '-nostdin', '-hide_banner', '-loglevel', 'error', '-y', ...args, '-t', '1', join(dir, out)], { stdout: 'ignore', stderr: 'pipe' });
   const [err, code] = await Promise.all([new Response(p.stderr).text(), p.exited]);
@@ -51,6 +58,15 @@ beforeAll(async () => {
   await Promise.all(Object.entries({ ...FAST, ...DECLINED }).map(([n, args]) => ff(n, args)));
   // Rotated phone videos: the display matrix of each quarter turn.
   for (const r of [90, 180, 270]) await ff(`rotated-${r}.mp4`, ['-i', join(dir, 'high-aac-moov-at-end.mp4'), '-c', 'copy', '-metadata:s:v:0', `rotate=${r}`]);
+  // No pasp box (phones' muxers often write none; ffmpeg always does): the box renamed to 'free', which every reader
+  // skips. The aspect then comes from the SPS's VUI (16:11 here) or is square.
+  // (Through a raw stream: the muxer then takes the SPS's aspect for its track header, as a phone's would.)
+  await ff('vui-aspect.264', [...v('352x288', 25), ...x264(), '-bsf:v', 'h264_metadata=sample_aspect_ratio=16/11', '-f', 'h264']);
+  await ff('vui-aspect.mp4', ['-f', 'h264', '-r', '25', '-i', join(dir, 'vui-aspect.264'), '-c', 'copy']);
+  patch('vui-aspect.mp4', 'vui-aspect-no-pasp.mp4', (b) => { b.write('free', b.indexOf('pasp')); });
+  patch('high-aac-moov-at-end.mp4', 'square-no-pasp.mp4', (b) => { b.write('free', b.indexOf('pasp')); });
+  // A sample entry whose width is not the SPS's (a muxer that lies): ffprobe reports the SPS, so the fast path declines.
+  patch('high-aac-moov-at-end.mp4', 'entry-size-lies.mp4', (b) => { const at = b.indexOf('avc1', b.indexOf('stsd')) + 4 + 24; b.writeUInt16BE(b.readUInt16BE(at) + 16, at); });
 }, 120_000);
 afterAll(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
 
@@ -58,7 +74,7 @@ const fast = (n: string) => probeMp4(join(dir, n), statSync(join(dir, n)).size);
 const ffprobe = (n: string) => probeFile('ffprobe', join(dir, n), { fast: false });
 
 describe('answers exactly as ffprobe', () => {
-  for (const n of [...Object.keys(FAST), 'rotated-90.mp4', 'rotated-180.mp4', 'rotated-270.mp4']) {
+  for (const n of [...Object.keys(FAST), 'rotated-90.mp4', 'rotated-180.mp4', 'rotated-270.mp4', 'vui-aspect-no-pasp.mp4', 'square-no-pasp.mp4']) {
     test(n, async () => {
       const mine = await fast(n);
       expect(mine).not.toBeNull();
@@ -69,7 +85,7 @@ describe('answers exactly as ffprobe', () => {
     });
   }
   test('the shapes really differ (rotation, aspect, rate, audio, range, HDR are read, not assumed)', async () => {
-    const r = await Promise.all(['rotated-90.mp4', 'anamorphic-pasp.mp4', 'ntsc-rate-5.1.mp4', 'full-range-pq.mp4', 'main-mono-faststart.mp4'].map(fast));
+    const r = await Promise.all(['rotated-90.mp4', 'anamorphic-pasp.mp4', 'ntsc-rate-5.1.mp4', 'full-range-pq.mp4', 'main-mono-faststart.mp4', 'vui-aspect-no-pasp.mp4'].map(fast));
     expect(r[0]!.video!.rotation).toBe(90);
     expect(r[0]!.video!.displayHeight).toBe(320);
     expect(r[1]!.video!.displayWidth).toBe(512);
@@ -77,11 +93,12 @@ describe('answers exactly as ffprobe', () => {
     expect(r[2]!.audio!.layout).toBe('5.1');
     expect(r[3]!.video).toMatchObject({ pixFmt: 'yuvj420p', hdr: true });
     expect(r[4]!.audio).toMatchObject({ channels: 1, sampleRate: 44100 });
+    expect(r[5]!.video!.displayWidth).toBe(512);
   });
 });
 
 describe('leaves the rest to ffprobe', () => {
-  for (const n of Object.keys(DECLINED)) test(n, async () => { expect(await fast(n)).toBeNull(); });
+  for (const n of [...Object.keys(DECLINED), 'entry-size-lies.mp4']) test(n, async () => { expect(await fast(n)).toBeNull(); });
   test('probeFile still answers them through ffprobe', async () => {
     expect(await probeFile('ffprobe', join(dir, 'hevc.mp4'))).toMatchObject({ video: { codec: 'hevc' } });
     expect(await probeFile('ffprobe', join(dir, 'ten-bit.mp4'))).toMatchObject({ video: { bitDepth: 10 } });
