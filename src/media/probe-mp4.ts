@@ -165,7 +165,7 @@ function infoOf(file: Box, fileSize: number): MediaInfo | null {
 }
 
 /**
- * Reads an MP4/MOV's `moov` in process and returns what ffprobe would (MediaInfo), or null when the file is not the
+ * Reads an MP4's `moov` in process and returns what ffprobe would (MediaInfo), or null when the file is not the
  * plain H.264/AAC case this covers exactly, is damaged, or its `moov` is larger than FAST_PROBE_MAX_MOOV: the caller
  * then runs ffprobe. Never throws.
  */
