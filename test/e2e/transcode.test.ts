@@ -125,9 +125,26 @@ test('GET /v1/jobs shows both jobs succeeded with the encoder; events list the a
   for (const j of page.items) { expect(j.status).toBe('succeeded'); expect(j.progress).toBe(100); }
   const enc = page.items.find((j) => j.type === 'asset.encode');
   expect(enc.result.encoder).toBe('libx264');
+  // The generated clip is a plain H.264/AAC MP4: read in process, no ffprobe.
+  expect(page.items.find((j) => j.type === 'asset.process').result.probe).toBe('in-process');
   expect(enc.result.first_playable_ms).toBeGreaterThan(0);
   const ev = await (await s.api('GET', `/v1/jobs/${enc.id}/events`)).json() as { items: { kind: string }[] };
   expect(ev.items.map((e) => e.kind)).toEqual(['started', 'first_playable', 'succeeded']);
   expect((await s.api('GET', `/v1/jobs/${enc.id}`, undefined, { key: null })).status).toBe(401);
   expect((await s.api('POST', `/v1/jobs/${enc.id}/retry`)).status).toBe(409);
 });
+
+test('VS_FAST_PROBE=off: ffprobe probes the same file, and the stored facts are the in-process ones', async () => {
+  const off = await startTestServer({ env: { VS_LOG_LEVEL: 'error', VS_FAST_PROBE: 'off' } });
+  try {
+    const id = registerAsset(off.ctx, join(s.dataDir, 'in.mp4'));
+    expect((await settled(off.ctx, id)).status).toBe('ready');
+    const job = off.ctx.db.query<{ result: string }, [string]>(`SELECT result FROM jobs WHERE subject_id = ? AND type = 'asset.process'`).get(id)!;
+    expect(JSON.parse(job.result).probe).toBe('ffprobe');
+    const probe = (db: typeof s.ctx.db, a: string) => JSON.parse(db.query<{ probe: string }, [string]>('SELECT probe FROM assets WHERE id = ?').get(a)!.probe);
+    const [mine, theirs] = [probe(s.ctx.db, asset), probe(off.ctx.db, id)];
+    // The format bit rate is informational and rounded either way by ffprobe: within 1 bit/s; every other field equal.
+    expect(Math.abs(mine.bitRate - theirs.bitRate)).toBeLessThanOrEqual(1);
+    expect({ ...mine, bitRate: 0 }).toEqual({ ...theirs, bitRate: 0 });
+  } finally { await off.stop(); }
+}, 120_000);

@@ -62,7 +62,8 @@ export async function processAsset(ctx: AppContext, job: JobRun<'asset.process'>
 
 /** Probes the source, plans the ladder and, in one transaction, stores the probe, moves to `queued` and queues the encode. */
 async function probeAndQueue(ctx: AppContext, job: JobRun<'asset.process'>, rt: MediaRuntime, o: { id: string; tenantId: string; source: string; ladder: { name: string; ladder: Ladder } }): Promise<{ info: MediaInfo; plan: Plan; encodeId: string }> {
-  const info = await probeFile(rt.tools.ffprobe, o.source, { signal: job.signal, maxBytes: MAX_SOURCE_BYTES });
+  // Which reader answered is kept in the job's result (`probe`: in-process or ffprobe) for operators.
+  const info = await probeFile(rt.tools.ffprobe, o.source, { signal: job.signal, maxBytes: MAX_SOURCE_BYTES, fast: rt.fastProbe, via: (how) => job.setResult({ probe: how }) });
   if ('error' in info) throw new PermanentJobError(info.error);
   if (!info.video) throw new PermanentJobError('audio-only sources are not supported: the file has no video stream');
   const plan = planLadder(o.ladder.ladder, info.video);

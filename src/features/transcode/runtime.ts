@@ -3,8 +3,12 @@ import type { AppContext } from '../../kernel/context';
 import { locateFfmpeg, type FfmpegTools } from '../../media/locate';
 import { chooseEncoder, type EncoderChoice } from './encoder';
 
-/** Media tools and encoder chosen once at worker start, handed to the media job handlers. */
-export interface MediaRuntime { tools: FfmpegTools; choice: EncoderChoice }
+/**
+ * Media tools and encoder chosen once at worker start, handed to the media job handlers; `fastProbe` (config
+ * `fast_probe`, `VS_FAST_PROBE`): plain H.264/AAC MP4s are probed in process (media/probe-mp4.ts), not by ffprobe.
+ */
+export interface MediaRuntime { tools: FfmpegTools; choice: EncoderChoice; fastProbe: boolean }
+
 
 /**
  * Locates ffmpeg/ffprobe (configured paths first, `VS_FFMPEG`/`VS_FFPROBE`) and picks the encoder once; null
@@ -17,8 +21,9 @@ export async function startMediaRuntime(ctx: AppContext): Promise<MediaRuntime |
     return null;
   }
   const choice = await chooseEncoder(tools);
-  ctx.log.info('transcode encoder', { encoder: choice.encoder, concurrency: choice.concurrency, detected: choice.detected, nice: choice.nice });
-  return { tools, choice };
+  const fastProbe = ctx.config.fastProbe;
+  ctx.log.info('transcode encoder', { encoder: choice.encoder, concurrency: choice.concurrency, detected: choice.detected, nice: choice.nice, fast_probe: fastProbe });
+  return { tools, choice, fastProbe };
 }
 
 /** The runtime a media job needs; throws a transient error (the job retries) when ffmpeg was not found at start. */

@@ -23,6 +23,7 @@ const ENV_KEYS: Record<string, (c: Config, v: string) => void> = {
   VS_LOG_LEVEL: (c, v) => { c.logLevel = v as Config['logLevel']; },
   VS_FFMPEG: (c, v) => { c.ffmpegPath = v; },
   VS_FFPROBE: (c, v) => { c.ffprobePath = v; },
+  VS_FAST_PROBE: (c, v) => { c.fastProbe = onOff('VS_FAST_PROBE', v); },
   VS_GEOIP_COUNTRY_DB: (c, v) => { c.geoip = { ...c.geoip, countryDb: v }; },
   VS_GEOIP_ASN_DB: (c, v) => { c.geoip = { ...c.geoip, asnDb: v }; },
   VS_ANALYTICS: (c, v) => { c.analytics = { ...c.analytics, enabled: onOff('VS_ANALYTICS', v) }; },
@@ -52,7 +53,7 @@ function applyYaml(c: Config, doc: Record<string, unknown>, s3: S3Draft): void {
   const map: Record<string, keyof Config> = {
     data_dir: 'dataDir', port: 'port', host: 'host', base_url: 'baseUrl', cdn_base_url: 'cdnBaseUrl',
     player_url: 'playerUrl', problems_base: 'problemsBase', rtmp_port: 'rtmpPort', log_level: 'logLevel',
-    json_body_limit: 'jsonBodyLimit', ffmpeg_path: 'ffmpegPath', ffprobe_path: 'ffprobePath',
+    json_body_limit: 'jsonBodyLimit', ffmpeg_path: 'ffmpegPath', ffprobe_path: 'ffprobePath', fast_probe: 'fastProbe',
     shutdown_grace_s: 'shutdownGraceS', private_allowlist: 'privateAllowlist',
     rtmp_host: 'rtmpHost', srt_host: 'srtHost',
   };

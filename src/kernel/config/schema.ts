@@ -36,6 +36,8 @@ export interface Config {
   rateLimit: { perSecond: number; burst: number };
   ffmpegPath: string | null;
   ffprobePath: string | null;
+  /** Probe plain H.264/AAC MP4s in process (src/media/probe-mp4.ts) instead of spawning ffprobe (`fast_probe`, `VS_FAST_PROBE`). */
+  fastProbe: boolean;
   /** Seconds to wait for in-flight requests on shutdown. */
   shutdownGraceS: number;
   /** MaxMind-format (.mmdb) databases for viewer country and network (ASN) rules; null = not configured. */
@@ -75,6 +77,7 @@ export const DEFAULTS: Config = {
   rateLimit: { perSecond: 20, burst: 100 },
   ffmpegPath: null,
   ffprobePath: null,
+  fastProbe: true,
   shutdownGraceS: 10,
   geoip: { countryDb: null, asnDb: null },
   s3: null,

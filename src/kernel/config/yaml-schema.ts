@@ -17,7 +17,7 @@ export const ConfigYaml = Type.Object({
   srt_host: opt(Str), private_allowlist: opt(Type.Array(Str)),
   log_level: opt(Type.Union([Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error')])),
   json_body_limit: opt(Type.Integer({ minimum: 1 })), shutdown_grace_s: opt(Type.Number({ minimum: 0 })),
-  ffmpeg_path: opt(StrOrNull), ffprobe_path: opt(StrOrNull),
+  ffmpeg_path: opt(StrOrNull), ffprobe_path: opt(StrOrNull), fast_probe: opt(Type.Boolean()),
   rate_limit: opt(Type.Object({ per_second: opt(Type.Number({ exclusiveMinimum: 0 })), burst: opt(Type.Integer({ minimum: 1 })) }, { additionalProperties: false })),
   geoip: opt(Type.Object({ country_db: opt(StrOrNull), asn_db: opt(StrOrNull) }, { additionalProperties: false })),
   s3: opt(Type.Unknown()),
