@@ -8,7 +8,8 @@ beforeAll(async () => {
   // A GPU encoder that cannot open on this machine: every encode must fall back to libx264 and say so.
   const before = process.env.VS_TRANSCODE_ENCODER;
   process.env.VS_TRANSCODE_ENCODER = 'h264_nvenc';
-  try { s = await startTestServer(); } finally { if (before === undefined) delete process.env.VS_TRANSCODE_ENCODER; else process.env.VS_TRANSCODE_ENCODER = before; }
+  // validate: every answer is checked against /openapi.json (the cancel's 200 among them).
+  try { s = await startTestServer({ validate: true }); } finally { if (before === undefined) delete process.env.VS_TRANSCODE_ENCODER; else process.env.VS_TRANSCODE_ENCODER = before; }
 });
 afterAll(async () => { await s?.stop(); });
 

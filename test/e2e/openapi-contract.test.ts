@@ -212,7 +212,11 @@ test('real answers of a broad flow match the document (Ajv 2020)', async () => {
 
   await ok('POST', '/v1/playback/session', { tenant: 'default', asset, page_origin: 'https://news.example' });
   const re = await ok('POST', `/v1/assets/${asset}/re-encode`, {}, 202);
-  await ok('POST', `/v1/jobs/${re.job_id}/cancel`);
+  // The re-encode's probe job may finish before the cancel arrives (an MP4 is probed in process in milliseconds): 200
+  // or 409 are both documented answers, and the validator checks whichever came. A cancel that always answers 200 (a
+  // running encode) is in jobs.test.ts, which validates every answer against the document too.
+  const cancelled = await s.api('POST', `/v1/jobs/${re.job_id}/cancel`);
+  expect([200, 409]).toContain(cancelled.status);
   const retried = await s.api('POST', `/v1/jobs/${re.job_id}/retry`);
   expect([200, 409]).toContain(retried.status);
   await ok('DELETE', `/v1/assets/${asset}`, undefined, 204);
