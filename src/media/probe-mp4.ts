@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 import { createFile, MP4BoxBuffer } from 'mp4box';
 import { H264Stream, type SpsConfig } from 'mux.js/lib/codecs/h264.js';
-import type { MediaInfo } from './probe-parse';
+import { quarterTurn, type MediaInfo } from './probe-parse';
 
 /*
  * The fast probe (issue 21, goal 3): for the common upload, an MP4 with one H.264 video track in an 8-bit 4:2:0
@@ -64,8 +64,7 @@ function rotationOf(m: ArrayLike<number>): number | null {
   const a = m[0], b = m[1], c = m[3], d = m[4];
   const unit = (x: number) => x === 0 || Math.abs(x) === 0x10000;
   if (!unit(a) || !unit(b) || a !== d || b !== -c || (a === 0) === (b === 0)) return null;
-  const deg = -Math.atan2(b, a) * 180 / Math.PI;
-  return ((Math.round(deg / 90) * 90) % 360 + 360) % 360;
+  return quarterTurn(-Math.atan2(b, a) * 180 / Math.PI);
 }
 
 /** Reads an SPS NAL unit (mux.js: sizes after cropping, VUI sample aspect ratio); null when it yields nothing. */
@@ -134,7 +133,8 @@ function infoOf(file: Box, fileSize: number): MediaInfo | null {
   if (!fr) return null;
   const fps = fr[0] / fr[1];
   const colr = ve.colr?.colour_type === 'nclx' ? ve.colr : null;
-  const sar = reduced(h, v)!;
+  const sar = reduced(h, v);
+  if (!sar) return null;
   const dispW = Math.round(width * sar[0] / sar[1]);
   const swap = rotation === 90 || rotation === 270;
   let audio: MediaInfo['audio'] = null;

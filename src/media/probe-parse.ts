@@ -21,10 +21,14 @@ function rate(r: unknown): number {
   return Number(m[1]) / Number(m[2]);
 }
 
+/** Pure: a display rotation in degrees (any sign, any turn) as the quarter turn 0, 90, 180 or 270 the pipeline uses. */
+export function quarterTurn(deg: number): number {
+  return ((Math.round(deg / 90) * 90) % 360 + 360) % 360;
+}
+
 function rotationOf(s: S): number {
   const side = (s.side_data_list ?? []).find((d: S) => typeof d.rotation === 'number');
-  const raw = side ? Number(side.rotation) : Number(s.tags?.rotate ?? 0);
-  return ((Math.round(raw / 90) * 90) % 360 + 360) % 360;
+  return quarterTurn(side ? Number(side.rotation) : Number(s.tags?.rotate ?? 0));
 }
 
 function depthOf(pixFmt: string, bitsRaw: unknown): number {

@@ -9,7 +9,6 @@ import { chooseEncoder, type EncoderChoice } from './encoder';
  */
 export interface MediaRuntime { tools: FfmpegTools; choice: EncoderChoice; fastProbe: boolean }
 
-
 /**
  * Locates ffmpeg/ffprobe (configured paths first, `VS_FFMPEG`/`VS_FFPROBE`) and picks the encoder once; null
  * when ffmpeg is missing (media jobs then fail transiently and retry).
