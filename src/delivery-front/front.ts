@@ -10,9 +10,25 @@ import { PEER_HEADER } from '../delivery-worker/forward';
 import { SOCKET_DIR_PREFIX, SOCKET_NAME } from '../delivery-worker/stale-sockets';
 import { renderFrontConf } from './nginx-conf';
 import { restartDelay } from '../kernel/restart-backoff';
+import type { Gate, Served } from '../features/playback/gate';
+import { DELIVERY } from '../features/playback/delivery-table';
+import { playbackState } from '../features/playback/service';
+import { FrontGrants } from './grants';
+import { tailSpool, type SpoolLine } from './spool';
 
 /** Environment variable: the TCP port of the native delivery front (nginx); unset or empty = no front, 0 = any free port. */
 export const FRONT_PORT_ENV = 'VS_DELIVERY_FRONT_PORT';
+
+/** Environment variable: `off` makes the front ask the appliance for every request (no grants); default on. */
+export const FRONT_GRANTS_ENV = 'VS_DELIVERY_FRONT_GRANTS';
+
+/** Whether the front may send granted files on its own (`VS_DELIVERY_FRONT_GRANTS`, on unless `off`); throws on anything but on/off. */
+export function frontGrantsFromEnv(env: Record<string, string | undefined>): boolean {
+  const v = (env[FRONT_GRANTS_ENV] ?? '').trim().toLowerCase();
+  if (v === '' || v === 'on') return true;
+  if (v === 'off') return false;
+  throw new Error(`${FRONT_GRANTS_ENV} must be on or off, got "${env[FRONT_GRANTS_ENV]}"`);
+}
 
 /** The front's port from the environment: null when unset, 0 for "pick one"; throws on anything else but 0-65535. */
 export function frontPortFromEnv(env: Record<string, string | undefined>): number | null {
@@ -55,7 +71,12 @@ export function nginxBinary(): string | null {
 }
 
 /** The running delivery front. */
-export interface DeliveryFront { port: number; pid(): number | null; stop(graceS: number): Promise<void> }
+export interface DeliveryFront {
+  port: number; pid(): number | null;
+  /** Grants in force (null: grants off). */
+  grants(): number | null;
+  stop(graceS: number): Promise<void>;
+}
 
 /** True once something accepts TCP connections on host:port. */
 function accepts(host: string, port: number): Promise<boolean> {
@@ -73,7 +94,7 @@ function accepts(host: string, port: number): Promise<boolean> {
  * signal TERM, so its master stops its workers) and is started again when it dies. Resolves once the port accepts
  * connections; throws with nginx's own words when it cannot start.
  */
-export async function startDeliveryFront(ctx: AppContext, handle: (r: Request) => Response | Promise<Response>, port: number): Promise<DeliveryFront> {
+export async function startDeliveryFront(ctx: AppContext, gate: Gate, handle: (r: Request) => Response | Promise<Response>, port: number, o: { grants?: boolean } = {}): Promise<DeliveryFront> {
   const nginx = nginxBinary();
   if (!nginx) throw new Error(`${FRONT_PORT_ENV} needs nginx (Debian: apt-get install nginx-light)`);
   // Named like the delivery workers' socket directory: a killed appliance's one is swept the same way.
@@ -83,9 +104,10 @@ export async function startDeliveryFront(ctx: AppContext, handle: (r: Request) =
     port: 0, host: '', unix: sock, peerHeader: PEER_HEADER, accelRoot: ctx.config.dataDir, maxBodyBytes: 64 * 1024, problemsBase: ctx.config.problemsBase,
   });
   const conf = join(dir, 'nginx.conf');
+  const granted = o.grants === false ? null : { dir: join(dir, 'grants'), spool: join(dir, 'granted.log') };
   await Bun.write(conf, renderFrontConf({
     host: ctx.config.host, port, workers: availableParallelism(), sock, dataDir: ctx.config.dataDir, runDir: dir,
-    problemsBase: ctx.config.problemsBase, user: process.getuid?.() === 0 ? 'root' : undefined,
+    problemsBase: ctx.config.problemsBase, user: process.getuid?.() === 0 ? 'root' : undefined, grants: granted ?? undefined,
   }));
   let proc: Running | null = null;
   let stopping = false, ready = false;
@@ -119,14 +141,68 @@ export async function startDeliveryFront(ctx: AppContext, handle: (r: Request) =
     await Bun.sleep(25);
   }
   ready = true;
+  const grants = granted && followGrants(ctx, gate, granted, () => { const pid = proc?.pid; if (pid) process.kill(pid, 'SIGUSR1'); });
   return {
     port,
     pid: () => proc?.pid ?? null,
+    grants: () => grants?.store.size() ?? null,
     async stop(graceS: number) {
       stopping = true;
+      grants?.stop();
       await proc?.stop(Math.max(1000, graceS * 1000));
       await inner.stop(graceS);
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The origin log's record of an answer nginx sent on its own, from its spool line (null: no grant remembered for it). */
+function servedOf(l: SpoolLine, grants: FrontGrants): Served | null {
+  const info = grants.infoOf(l.sig);
+  if (!info) return null;
+  const params = { tenant: l.ten, asset: l.ast, ver: l.ver, file: l.f };
+  return {
+    url: `/m/${l.ten}/assets/${l.ast}/${l.ver}/${l.f}`, method: l.m, ua: l.ua || null, referer: l.ref || null,
+    guarded: { params, tenant: info.tenant, target: DELIVERY.vodFile.target(params)! }, status: l.s,
+    // As the appliance counts its own answers: the Content-Length of a body sent, 0 for HEAD and 304.
+    bytes: l.m === 'HEAD' || l.s === 304 ? 0 : Number(l.l) || 0, fromDisk: true, ttfbMs: 0, sid: info.sid, ip: l.ip || null,
+  };
+}
+
+/**
+ * Keeps the front's grants in step with the appliance: made by the gate (`Gate.grant`), dropped for a session the
+ * moment it is revoked and all at once when keys, policies or attach points change in this process (both before the
+ * change's API answer leaves), all at once when the delivery grant counter moves (any process's write to assets,
+ * tenants or playback rules; read every 100 ms), and when they expire (swept every 250 ms). nginx's request log of
+ * the answers it sent on its own is read back into the gate's observers (the origin log) every 250 ms.
+ */
+function followGrants(ctx: AppContext, gate: Gate, at: { dir: string; spool: string }, reopen: () => void) {
+  const store = new FrontGrants(at.dir);
+  const state = playbackState(ctx);
+  gate.grantTo((g) => store.offer(g));
+  state.onChange((sid) => (sid === undefined ? store.dropAll() : store.dropSession(sid)));
+  let version = state.grantVersion(), ticks = 0;
+  const timer = setInterval(() => {
+    try {
+      const v = state.grantVersion();
+      if (v !== version) { version = v; store.dropAll(); }
+    } catch (e) {
+      store.dropAll(); // cannot tell what changed: nothing stays granted
+      ctx.log.warn('delivery front: grant counter unreadable; grants dropped', { error: String(e) });
+    }
+    if (++ticks % 3 === 0) store.sweep();
+  }, 100);
+  timer.unref();
+  const spool = tailSpool(at.spool, (lines) => {
+    for (const l of lines) { const s = servedOf(l, store); if (s) gate.replay(s); }
+  }, { reopen });
+  return {
+    store,
+    stop(): void {
+      clearInterval(timer);
+      gate.grantTo(() => {});
+      spool.stop();
+      store.dropAll();
     },
   };
 }

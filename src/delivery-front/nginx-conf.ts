@@ -1,4 +1,5 @@
 import { ACCEL_RANGE, ACCEL_WHOLE } from '../kernel/http/accel';
+import { GRANT_CHUNK } from './grants';
 
 /** What the front's nginx configuration is made of. */
 export interface FrontConf {
@@ -16,6 +17,11 @@ export interface FrontConf {
   problemsBase: string;
   /** Worker user: set only when the appliance runs as root (nginx would otherwise drop to `nobody`). */
   user?: string;
+  /**
+   * Grants (`FrontGrants`): the directory nginx checks for a token's grant before it sends one of its VOD files on
+   * its own, and the spool file its request log lines for those answers go to (read back into the origin log).
+   */
+  grants?: { dir: string; spool: string };
 }
 
 // A path nginx reads verbatim inside double quotes: no quote, backslash, variable sign or control character.
@@ -51,13 +57,14 @@ function problem(base: string, code: string, status: number, title: string, deta
  * to the appliance (its validators are added to the answer from its headers). Every other path is a 404 problem.
  */
 export function renderFrontConf(c: FrontConf): string {
-  for (const p of [c.sock, c.dataDir, c.runDir]) if (!safeConfPath(p)) throw new Error(`delivery front: path not usable in nginx's configuration: ${JSON.stringify(p)}`);
+  for (const p of [c.sock, c.dataDir, c.runDir, c.grants?.dir ?? '/', c.grants?.spool ?? '/']) if (!safeConfPath(p)) throw new Error(`delivery front: path not usable in nginx's configuration: ${JSON.stringify(p)}`);
   const copy = ['ETag', 'Access-Control-Allow-Origin', 'X-Request-Id', 'Timing-Allow-Origin']
     .map((h) => `add_header ${h} $upstream_http_${h.toLowerCase().replace(/-/g, '_')} always;`).join(' ');
   const file = (prefix: string, ranges: boolean) =>
     `    location ^~ ${prefix} { internal; alias "${c.dataDir}/"; ${ranges ? '' : 'max_ranges 0; '}etag off; if_modified_since off; ${copy} }`;
   // Prefix locations (no regular expression: a decoded NUL in a URI made PCRE's match fail with a 500).
-  const ask = ['/t/', '/m/', '/live/'].map((p) => `    location ${p} { proxy_pass http://vs_appliance; proxy_http_version 1.1; proxy_set_header Connection ""; proxy_set_header Host $http_host; proxy_set_header x-vs-peer $remote_addr; proxy_read_timeout 120s; proxy_redirect off; }`).join('\n');
+  const proxy = 'proxy_pass http://vs_appliance; proxy_http_version 1.1; proxy_set_header Connection ""; proxy_set_header Host $http_host; proxy_set_header x-vs-peer $remote_addr; proxy_read_timeout 120s; proxy_redirect off;';
+  const ask = ['/t/', '/m/', '/live/'].map((p) => `    location ${p} { ${proxy} }`).join('\n');
   const tmp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((k) => `  ${k}_temp_path "${c.runDir}/tmp-${k}";`).join('\n');
   return `# Written by the appliance at each start (delivery front); edits are lost.
 worker_processes ${Math.max(1, Math.trunc(c.workers))};
@@ -77,6 +84,7 @@ http {
 ${tmp}
   types { }
   default_type application/octet-stream;
+${c.grants ? grantMaps() : ''}
   upstream vs_appliance { server "unix:${c.sock}"; keepalive 64; }
   server {
     # reuseport: an accept queue per worker, connections spread evenly over the cores
@@ -87,6 +95,7 @@ ${tmp}
     error_page 404 /_vs_problem/404;
     error_page 500 502 503 504 /_vs_problem/502;
 ${ask}
+${c.grants ? grantedLocation(c.dataDir, c.grants.dir, c.grants.spool, proxy) : ''}
 ${file(ACCEL_WHOLE, false)}
 ${file(ACCEL_RANGE, true)}
     location / { return 404; }
@@ -96,4 +105,47 @@ ${file(ACCEL_RANGE, true)}
   }
 }
 `;
+}
+
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const PIECE = `[A-Za-z0-9._-]{0,${GRANT_CHUNK}}`;
+/** The VOD files a grant covers: media, init segments and images (no playlist, manifest, key or download.mp4). */
+const GRANTED_FILE = '(?!download[.])(?!.*[.][.])[A-Za-z0-9][A-Za-z0-9_.-]{0,94}[.](?:m4s|mp4|m4a|jpg|webp)';
+
+/** The http-level pieces of grants: the request id nginx gives its own answers, the signature its log lines name, their format. */
+function grantMaps(): string {
+  return `  # Answers the front sends on its own carry a request id like the appliance's (req_ and 12 characters).
+  map $request_id $vs_rid { "~^(?<h>.{12})" "req_$h"; }
+  # The token's signature (its last 43 characters): the request log's link to the session, never the token.
+  map $uri $vs_sig { "~^/t/[A-Za-z0-9._-]*[.](?<s>[A-Za-z0-9_-]{43})/" $s; default ""; }
+  log_format vs_granted escape=json '{"t":$msec,"m":"$request_method","s":$status,"l":"$sent_http_content_length","sig":"$vs_sig","ten":"$vs_ten","ast":"$vs_ast","ver":"$vs_ver","f":"$vs_file","ip":"$remote_addr","ua":"$http_user_agent","ref":"$http_referer"}';`;
+}
+
+/**
+ * The granted location: a GET or HEAD of a VOD file under /t/<token>/m/... with no query and nothing encoded is sent
+ * by nginx itself when the grant of that exact token and output exists (`grantRel`: the same pieces, captured here),
+ * with the headers the appliance gives the same file (type, cache policy, validators, ranges, CORS, request id).
+ * Everything else, and every answer nginx would not give as the appliance does (missing file, 403, 416), goes to the
+ * appliance (@vs_ask) as without grants. Its answers are logged to the spool, one JSON line each.
+ */
+function grantedLocation(dataDir: string, grants: string, spool: string, proxy: string): string {
+  const re = `^/t/(?<vs_c1>[A-Za-z0-9._-]{1,${GRANT_CHUNK}})(?<vs_c2>${PIECE})(?<vs_c3>${PIECE})/m/(?<vs_ten>${UUID})/assets/(?<vs_ast>${UUID})/(?<vs_ver>v[0-9]{1,6})/(?<vs_file>${GRANTED_FILE})$`;
+  return `    location ~ "${re}" {
+      if ($request_method !~ ^(GET|HEAD)$) { return 418; }
+      # Exactly as sent: no query, no percent-encoding, no dot segment (the appliance decides anything else).
+      if ($request_uri != $uri) { return 418; }
+      if (!-f "${grants}/a$vs_c1/b$vs_c2/c$vs_c3/$vs_ten.$vs_ast.$vs_ver") { return 418; }
+      error_page 403 404 405 416 418 = @vs_ask;
+      alias "${dataDir}/media/$vs_ten/assets/$vs_ast/out-$vs_ver/$vs_file";
+      types { video/iso.segment m4s; video/mp4 mp4; audio/mp4 m4a; image/jpeg jpg; image/webp webp; }
+      # The appliance's range and validator rules: one range (more: the whole file), If-Modified-Since at or after.
+      max_ranges 1;
+      if_modified_since before;
+      add_header Cache-Control "public, max-age=31536000, immutable";
+      add_header Content-Disposition inline;
+      add_header Access-Control-Allow-Origin *;
+      add_header X-Request-Id $vs_rid;
+      access_log "${spool}" vs_granted buffer=64k flush=250ms;
+    }
+    location @vs_ask { ${proxy} }`;
 }

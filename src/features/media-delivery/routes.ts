@@ -69,6 +69,8 @@ export function mediaDeliveryRoutes(ctx: AppContext, gate: Gate) {
     const res = file && serveFile(g.request, file.path, cacheFor(g.params.file, preview),
       g.params.file === 'download.mp4' ? { 'content-disposition': `attachment; filename="${a.external_id?.replace(/[^A-Za-z0-9_.-]/g, '_') || a.id}.mp4"` } : {}, { st: file.st, fds });
     if (!res) throw notFound('file');
+    // A versioned output answered to a token: the front may serve this token's other files of it on its own.
+    if (!preview && (res.status < 300 || res.status === 304)) gate.grant(g, { asset: g.params.asset, ver: g.params.ver, rel });
     return res;
   });
   return app;

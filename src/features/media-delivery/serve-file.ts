@@ -87,7 +87,8 @@ function answer(req: Request, size: number, headers: Record<string, string>, mti
   const len = end - start + 1;
   // `headers` is this answer's own object (built by baseHeaders for it): completed in place.
   headers['content-length'] = String(len);
-  if (range) headers['content-range'] = `bytes ${start}-${end}/${size}`;
+  // A partial answer says Content-Range and no Accept-Ranges, as nginx answers (the same headers with or without the front).
+  if (range) { headers['content-range'] = `bytes ${start}-${end}/${size}`; delete headers['accept-ranges']; }
   return new Response(head ? headBody(len) : len > 0 ? body(start, end) : null, { status, headers });
 }
 
@@ -102,7 +103,9 @@ export function serveFile(req: Request, path: string, cacheControl: string, extr
   if (o.st) st = o.st;
   else try { st = statSync(path); } catch { return null; }
   if (!st.isFile()) return null;
-  const etag = `"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;
+  // nginx's own validator for a file (modification second and size, hex): a native delivery front that sends the file
+  // on its own (a grant) answers conditional requests with the same ETag as this process.
+  const etag = `"${Math.floor(st.mtimeMs / 1000).toString(16)}-${st.size.toString(16)}"`;
   const headers = baseHeaders(mimeOf(path), cacheControl, etag, new Date(st.mtimeMs).toUTCString(), extra);
   const fds = o.fds;
   const res = answer(req, st.size, headers, st.mtimeMs, (s, e) => (s === 0 && e === st.size - 1 ? (fds ? fds.body(path, st) : Bun.file(path)) : Bun.file(path).slice(s, e + 1)));

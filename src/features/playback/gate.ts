@@ -8,6 +8,7 @@ import { DELIVERY, type DeliveryName, type DeliveryRoute, type DeliveryTarget } 
 import type { Claims } from './token';
 import { tokenMemo } from './token-memo';
 import { splitUrl } from '../../kernel/http/url';
+import { viaFront } from '../../kernel/http/accel';
 import { playbackState } from './service';
 
 /** The tenant a delivery request was checked against (handlers serve only from it). */
@@ -19,6 +20,13 @@ export interface GateTenant { id: string; slug: string }
  * under the same generation is still current.
  */
 export interface Guarded { params: Record<string, string>; request: Request; tenant: GateTenant; target: DeliveryTarget; dbGeneration: number }
+
+/**
+ * A decision a native delivery front may repeat on its own (`Gate.grant`): the /t/ token (exactly as requested), its
+ * session and expiry (Unix seconds), the tenant and target it was checked against, and the VOD output directory
+ * (relative to the data dir) with the URL's version that it opened.
+ */
+export interface Grant { token: string; sid: string; expS: number; tenant: GateTenant; target: DeliveryTarget; asset: string; ver: string; rel: string }
 
 /** A delivery handler behind the gate. */
 export type DeliveryHandler = (g: Guarded) => Response | Promise<Response>;
@@ -84,7 +92,7 @@ export function createGate(ctx: AppContext) {
   // What this gate learnt from a request's token, kept on the Request under a key of this gate (cheaper than a WeakMap):
   // its claims, the viewer address (undefined: read from the socket when asked) and the URL without the token.
   const TOKEN = Symbol('vs.gate.token');
-  type Opened = { claims: Claims; ip: string | null | undefined; url: string; dbGeneration: number };
+  type Opened = { claims: Claims; token: string; ip: string | null | undefined; url: string; dbGeneration: number };
   const opened = (r: Request): Opened | undefined => (r as Request & { [TOKEN]?: Opened })[TOKEN];
   const mark = (r: Request, o: Opened) => { (r as Request & { [TOKEN]?: Opened })[TOKEN] = o; };
   const memo = tokenMemo();
@@ -93,6 +101,7 @@ export function createGate(ctx: AppContext) {
   type Direct = { segs: string[]; names: [number, string][]; h: (c: { params: Record<string, string>; request: Request }) => Response | Promise<Response> };
   const direct = new Map<number, Direct[]>();
   const observers: ((s: Served) => void)[] = [];
+  let grantSink: ((g: Grant) => void) | null = null;
   const registered = new Set<string>();
   const deny = (detail: string) => new AppError('forbidden', detail);
 
@@ -197,7 +206,7 @@ export function createGate(ctx: AppContext) {
       if (normIp(r.claims.ip) !== ip) throw deny('playback token is bound to another viewer address');
     }
     const at = req.url.indexOf(path, req.url.indexOf('//') + 2); // the path as splitUrl found it
-    return { claims: r.claims, ip, dbGeneration, path: m[2], url: `${req.url.slice(0, at)}${m[2]}${req.url.slice(at + path.length)}` };
+    return { claims: r.claims, token: m[1], ip, dbGeneration, path: m[2], url: `${req.url.slice(0, at)}${m[2]}${req.url.slice(at + path.length)}` };
   };
 
   /** The one gate route whose pattern a clean path matches (null when none, several, or the path needs decoding). */
@@ -227,6 +236,23 @@ export function createGate(ctx: AppContext) {
 
     /** True when something observes delivery answers (delivery workers then forward theirs). */
     observed(): boolean { return observers.length > 0; },
+
+    /** Where decisions a delivery front may repeat on its own go (`grant`); one sink (the front), set at its start. */
+    grantTo(sink: (g: Grant) => void): void { grantSink = sink; },
+
+    /**
+     * Offers the grant sink the decision a VOD output answer was given under, for the front to repeat for the same
+     * token and directory without asking: only a /t/ request that came through the front, with a token not bound to a
+     * viewer address, for an asset whose rules do not depend on the file (no require_encryption). Everything else the
+     * gate checks per request is the same for every file of the directory (token, tenant, target, asset state).
+     */
+    grant(g: Guarded, out: { asset: string; ver: string; rel: string }): void {
+      if (!grantSink || !viaFront(g.request) || g.target.kind !== 'asset') return;
+      const o = opened(g.request);
+      if (!o || o.claims.ip) return;
+      if (state.rulesFor(g.tenant.id, { kind: 'asset', ref: g.target.id, channel: null }).rules.require_encryption) return;
+      grantSink({ token: o.token, sid: o.claims.s, expS: o.claims.e, tenant: g.tenant, target: g.target, ...out });
+    },
 
     /** Reports an answer a delivery worker gave to this gate's observers, as if served here. */
     replay(s: Served): void { notify(s); },

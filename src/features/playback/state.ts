@@ -16,6 +16,8 @@ export class PlaybackState {
   private follow: { dv: number; v: number | null } | null = null;
   /** The last database change stamp seen by `sync()` and its generation number. */
   private stamp = { changes: -1, dataVersion: -1, generation: 0 };
+  /** Told of every change made through this state: a revoked session (its id) or everything re-read (no id). */
+  private listeners: ((sid?: string) => void)[] = [];
 
   constructor(private store: PlaybackStore) {
     this.reload();
@@ -34,7 +36,17 @@ export class PlaybackState {
     for (const p of this.store.allPolicies()) this.policies.set(p.id, { tenant: p.tenant_id, name: p.name, rules: normalizeRules(JSON.parse(p.rules)) });
     for (const a of this.store.allAttachments()) this.attached.set(`${a.tenant_id}|${a.target_kind}|${a.target_ref}`, a.policy_id);
     this.revoked = new Set(this.store.allRevokedSids());
+    for (const fn of this.listeners) fn();
   }
+
+  /**
+   * Calls `fn` synchronously after every change made through this state (before the write's API answer leaves):
+   * with the session id of a revocation, or with none when keys, policies or attach points were re-read.
+   */
+  onChange(fn: (sid?: string) => void): void { this.listeners.push(fn); }
+
+  /** The delivery grant counter (`PlaybackStore.grantVersion`). */
+  grantVersion(): number { return this.store.grantVersion(); }
 
   /**
    * Makes this state follow writes committed by another process (delivery workers): every `sync()` compares
@@ -82,7 +94,10 @@ export class PlaybackState {
   /** True when a session id was revoked. */
   isRevoked(sid: string): boolean { return this.revoked.has(sid); }
   /** Records a revocation in memory (after it was committed). */
-  markRevoked(sid: string): void { this.revoked.add(sid); }
+  markRevoked(sid: string): void {
+    this.revoked.add(sid);
+    for (const fn of this.listeners) fn(sid);
+  }
 
   /** Rules applying to a target: its own attach point, then its channel, then the tenant, then the defaults. */
   rulesFor(tenantId: string, target: { kind: string; ref: string; channel?: string | null }): { rules: PolicyRules; policyId: string | null } {

@@ -79,6 +79,10 @@ export class PlaybackStore {
   changeCounter(): number | null {
     return this.db.query<{ v: number }, []>('SELECT v FROM playback_state_version WHERE id = 1').get()?.v ?? null;
   }
+  /** The delivery grant counter (migration 0110): moves with every write that can change what a token opens. */
+  grantVersion(): number {
+    return this.db.query<{ v: number }, []>('SELECT v FROM delivery_grant_version WHERE id = 1').get()?.v ?? 0;
+  }
   /** This connection's total_changes() and SQLite's data_version in one statement (no table read). */
   changeStamp(): [number, number] {
     return this.db.query<[number, number], []>('SELECT total_changes(), data_version FROM pragma_data_version').values()[0] as [number, number];

@@ -9,6 +9,19 @@
 const FILE = Symbol('vs.file');
 type WithFile = Response & { [FILE]?: string };
 
+/** Set on requests that reached this process through a native delivery front's private socket. */
+const FRONT = Symbol('vs.front');
+
+/** Marks a request as one the delivery front forwarded (`serveApp` with `accelRoot`). */
+export function markViaFront(req: Request): void {
+  (req as Request & { [FRONT]?: true })[FRONT] = true;
+}
+
+/** True for a request the delivery front forwarded (its file answers may be repeated by the front: grants). */
+export function viaFront(req: Request): boolean {
+  return (req as Request & { [FRONT]?: true })[FRONT] === true;
+}
+
 /** Internal location prefixes of the front's configuration: a whole file (ranges off) and a byte range of one. */
 export const ACCEL_WHOLE = '/_vs_whole/';
 export const ACCEL_RANGE = '/_vs_range/';

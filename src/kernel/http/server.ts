@@ -2,7 +2,7 @@ import { assignRequestId } from './request-id';
 import { canonicalize } from './canonical';
 import { announcesBody } from './body';
 import { hasKernelHeaders } from './answer';
-import { accelAnswer } from './accel';
+import { accelAnswer, markViaFront } from './accel';
 import { AppError, problemResponse } from '../errors';
 import type { Server } from 'bun';
 
@@ -107,6 +107,7 @@ export function serveApp(handle: (req: Request) => Response | Promise<Response>,
         path = canon.path;
         id = assignRequestId(r);
         (r as WithPeer)[PEER] = peer ? { ip: forwarded } : { srv, raw: req };
+        if (accelRoot) markViaFront(r);
         out = handle(r);
       } catch (e) {
         return failed(e);

@@ -20,6 +20,7 @@ import { m0070 } from './0070_player';
 import { m0080 } from './0080_people';
 import { m0090 } from './0090_support';
 import { m0100 } from './0100_monitors';
+import { m0110 } from './0110_delivery_grant_version';
 
 /** Every schema migration, in version order. Add new files here (one line each). */
 export const MIGRATIONS: Migration[] = [
@@ -44,4 +45,5 @@ export const MIGRATIONS: Migration[] = [
   m0080,
   m0090,
   m0100,
+  m0110,
 ];
