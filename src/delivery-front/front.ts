@@ -75,6 +75,8 @@ export interface DeliveryFront {
   port: number; pid(): number | null;
   /** Grants in force (null: grants off). */
   grants(): number | null;
+  /** The front's private directory (its configuration, socket, grants and request log spool). */
+  runDir(): string;
   stop(graceS: number): Promise<void>;
 }
 
@@ -146,6 +148,7 @@ export async function startDeliveryFront(ctx: AppContext, gate: Gate, handle: (r
     port,
     pid: () => proc?.pid ?? null,
     grants: () => grants?.store.size() ?? null,
+    runDir: () => dir,
     async stop(graceS: number) {
       stopping = true;
       grants?.stop();

@@ -4,7 +4,8 @@ import { freePort } from '../../src/kernel/net/ports';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderFrontConf, safeConfPath, type FrontConf } from '../../src/delivery-front/nginx-conf';
-import { FRONT_PORT_ENV, frontPortFromEnv } from '../../src/delivery-front/front';
+import { grantedDir, grantRel } from '../../src/delivery-front/grants';
+import { FRONT_GRANTS_ENV, FRONT_PORT_ENV, frontGrantsFromEnv, frontPortFromEnv } from '../../src/delivery-front/front';
 
 const BASE: FrontConf = {
   host: '127.0.0.1', port: 8081, workers: 4, sock: '/run/vs/front.sock', dataDir: '/var/lib/vs/data', runDir: '/run/vs',
@@ -115,15 +116,17 @@ test('real nginx accepts the rendered configuration (nginx -t)', async () => {
     mkdirSync(dataDir);
     const port = await freePort('127.0.0.1');
     expect(port).toBeGreaterThan(0);
-    const text = renderFrontConf({
-      host: '127.0.0.1', port, workers: 2, sock: join(dir, 'app.sock'), dataDir, runDir: dir,
-      problemsBase: BASE.problemsBase, user: process.getuid?.() === 0 ? 'root' : undefined,
-    });
-    const file = join(dir, 'nginx.conf');
-    writeFileSync(file, text);
-    const r = Bun.spawnSync([nginx, '-t', '-q', '-e', 'stderr', '-p', dir, '-c', file], { stdout: 'pipe', stderr: 'pipe' });
-    const out = `${r.stdout.toString()}${r.stderr.toString()}`;
-    expect({ exitCode: r.exitCode, out }).toEqual({ exitCode: 0, out: expect.any(String) });
+    for (const grants of [undefined, { dir: join(dir, 'grants'), spool: join(dir, 'granted.log') }]) {
+      const text = renderFrontConf({
+        host: '127.0.0.1', port, workers: 2, sock: join(dir, 'app.sock'), dataDir, runDir: dir,
+        problemsBase: BASE.problemsBase, user: process.getuid?.() === 0 ? 'root' : undefined, grants,
+      });
+      const file = join(dir, 'nginx.conf');
+      writeFileSync(file, text);
+      const r = Bun.spawnSync([nginx, '-t', '-q', '-e', 'stderr', '-p', dir, '-c', file], { stdout: 'pipe', stderr: 'pipe' });
+      const out = `${r.stdout.toString()}${r.stderr.toString()}`;
+      expect({ grants: !!grants, exitCode: r.exitCode, out }).toEqual({ grants: !!grants, exitCode: 0, out: '' });
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -157,5 +160,52 @@ describe('frontPortFromEnv', () => {
       expect(err).toBeInstanceOf(Error);
       expect((err as Error).message).toContain('VS_DELIVERY_FRONT_PORT');
     }
+  });
+});
+
+describe('the granted location', () => {
+  const g = { dir: '/run/vs/grants', spool: '/run/vs/granted.log' };
+  test('only with grants: a regex location that checks the grant file and sends from the output directory', () => {
+    expect(conf()).not.toContain('vs_granted');
+    const t = conf({ grants: g });
+    expect(t).toContain(`if (!-f "${g.dir}/a$vs_c1/b$vs_c2/c$vs_c3/$vs_ten.$vs_ast.$vs_ver") { return 418; }`);
+    expect(t).toContain(`alias "${BASE.dataDir}/media/$vs_ten/assets/$vs_ast/out-$vs_ver/$vs_file";`);
+    expect(t).toContain('if ($request_uri != $uri) { return 418; }');
+    expect(t).toContain('error_page 403 404 405 416 418 = @vs_ask;');
+    expect(t).toContain(`access_log "${g.spool}" vs_granted`);
+    // Nothing else is logged: the spool holds granted answers only.
+    expect(t).toContain('access_log off;');
+  });
+  test('the location pattern takes exactly the paths grantRel names and never a playlist, key, download or dot file', () => {
+    const re = new RegExp(/location ~ "([^"]+)"/.exec(conf({ grants: g }))![1].replace(/\(\?<(\w+)>/g, '(?<$1>'));
+    const u = '0a1b2c3d-0000-4000-8000-00000000000a';
+    for (const len of [40, 199, 200, 201, 350, 400, 401, 600]) {
+      const tok = 'v1.' + 'x'.repeat(len - 3);
+      const m = re.exec(`/t/${tok}/m/${u}/assets/${u}/v3/seg_1.m4s`);
+      expect(m).not.toBeNull();
+      expect(`a${m!.groups!.vs_c1}/b${m!.groups!.vs_c2}/c${m!.groups!.vs_c3}/${m!.groups!.vs_ten}.${m!.groups!.vs_ast}.${m!.groups!.vs_ver}`).toBe(grantRel(tok, u, u, 'v3')!);
+    }
+    expect(re.exec(`/t/v1.${'x'.repeat(600)}/m/${u}/assets/${u}/v3/seg_1.m4s`)).toBeNull();
+    expect(grantRel(`v1.${'x'.repeat(600)}`, u, u, 'v3')).toBeNull();
+    for (const f of ['master.m3u8', 'manifest.mpd', 'download.mp4', 'k.key', 'thumbs.vtt', '.seg.m4s', 'a..m4s', 'x/y.m4s', 'seg.M4S']) {
+      expect({ f, m: re.test(`/t/v1.abc.def/m/${u}/assets/${u}/v1/${f}`) }).toEqual({ f, m: false });
+    }
+    for (const f of ['seg_00001.m4s', 'init.mp4', 'video_720p_0001.m4s', 'audio.m4a', 'poster.jpg', 'sprite.webp']) {
+      expect({ f, m: re.test(`/t/v1.abc.def/m/${u}/assets/${u}/v1/${f}`) }).toEqual({ f, m: true });
+    }
+    expect(re.test(`/t/v1.abc.def/m/${u}/assets/${u}/preview/seg.m4s`)).toBe(false);
+    expect(re.test(`/t/v1.abc.def/m/${u.toUpperCase()}/assets/${u}/v1/seg.m4s`)).toBe(false);
+  });
+  test('grantedDir is where the location sends from', () => {
+    expect(grantedDir('t', 'a', 'v2')).toBe('media/t/assets/a/out-v2');
+  });
+});
+
+describe('frontGrantsFromEnv', () => {
+  test('on unless off; anything else is refused', () => {
+    expect(frontGrantsFromEnv({})).toBe(true);
+    expect(frontGrantsFromEnv({ [FRONT_GRANTS_ENV]: 'on' })).toBe(true);
+    expect(frontGrantsFromEnv({ [FRONT_GRANTS_ENV]: ' OFF ' })).toBe(false);
+    expect(() => frontGrantsFromEnv({ [FRONT_GRANTS_ENV]: 'no' })).toThrow(FRONT_GRANTS_ENV);
   });
 });

@@ -77,7 +77,12 @@ function baseHeaders(type: string, cacheControl: string, etag: string, lastModif
 /** A body (or a HEAD stand-in), a status and headers: 304 / 416 / 206 / 200 with exact Content-Length. */
 function answer(req: Request, size: number, headers: Record<string, string>, mtimeMs: number | null, body: (start: number, end: number) => BodyInit): Response {
   const get = req.method === 'GET' || req.method === 'HEAD';
-  if (get && notModified(req.headers, headers.etag, mtimeMs)) return new Response(null, { status: 304, headers });
+  if (get && notModified(req.headers, headers.etag, mtimeMs)) {
+    // Validators and policy only (RFC 9110 §15.4.5), as nginx answers a 304: no type or ranges of a body not sent.
+    delete headers['content-type'];
+    delete headers['accept-ranges'];
+    return new Response(null, { status: 304, headers });
+  }
   const ifRange = req.headers.get('if-range');
   const rangeOk = !ifRange || ifRange === headers.etag || (headers['last-modified'] !== undefined && ifRange === headers['last-modified']);
   const range = get && rangeOk ? parseRange(req.headers.get('range'), size) : null;

@@ -1,0 +1,206 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { randomBytes } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import fc from 'fast-check';
+import { startTestServer, waitFor, type TestServer } from '../helpers/server';
+import { addReadyAsset } from '../helpers/ready-asset';
+import { rawRequest, type RawAnswer } from '../helpers/raw-http';
+import { statsRuntime } from '../../src/features/stats/runtime';
+
+// Issue 21 goal 1: the delivery front's grants. After the appliance served a VOD file to a token through the front,
+// nginx sends that token's other files of the same output on its own, without asking. These tests use it from
+// outside: files flow while the appliance's event loop is frozen; a grant answers only the exact token and path it
+// was made for (fast-check mutations answer through the front as on the appliance's own port); revocation, key
+// retirement, a policy change and expiry apply to the very next request; a trashed asset stops within the counter's
+// poll; and what nginx sent on its own still reaches the origin log.
+let s: TestServer;
+let tenant: string, asset: string, front: number, own: number;
+const SEG = randomBytes(200 * 1024);
+
+const token = async (body: Record<string, unknown>) => {
+  const r = await s.api('POST', '/v1/playback/tokens', body);
+  expect(r.status).toBe(200);
+  return await r.json() as { src: string; sid: string; token: string; expires_at: string };
+};
+const pathOf = (src: string, file = 'seg_00001.m4s') => new URL(file, src).pathname;
+const get = (port: number, path: string, extra: Record<string, string> = {}, method = 'GET'): Promise<RawAnswer> =>
+  rawRequest(port, `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}${Object.entries(extra).map(([k, v]) => `\r\n${k}: ${v}`).join('')}`);
+/** A token's first answer through the front (the appliance decides and grants), then the grant is in force. */
+const granted = async (body: Record<string, unknown> = { asset, ttl_s: 600 }) => {
+  const t = await token(body);
+  const before = s.front!.grants()!;
+  expect((await get(front, pathOf(t.src))).status).toBe(200);
+  expect(s.front!.grants()).toBe(before + 1);
+  return t;
+};
+
+beforeAll(async () => {
+  s = await startTestServer({ env: { VS_DELIVERY_FRONT_PORT: '0' } });
+  own = Number(new URL(s.url).port);
+  front = s.front!.port;
+  tenant = s.ctx.db.query<{ id: string }, []>("SELECT id FROM tenants WHERE slug = 'default'").get()!.id;
+  asset = addReadyAsset(s, tenant, SEG);
+}, 60_000);
+afterAll(async () => { await s?.stop(); }, 60_000);
+
+describe('delivery front grants (nginx sends a decided token\'s files on its own)', () => {
+  test('segments keep flowing while the appliance answers nothing; what needs it waits for it', async () => {
+    const t = await granted();
+    const curl = (path: string) => Bun.spawn(['curl', '-s', '-o', '/dev/null', '-w', '%{http_code} %{time_total}', `http://127.0.0.1:${front}${path}`], { stdout: 'pipe' });
+    const seg = curl(pathOf(t.src));
+    const playlist = curl(pathOf(t.src, 'master.m3u8')); // answered by the appliance itself
+    // This process is the appliance: its event loop does nothing for 3 s.
+    Bun.sleepSync(3000);
+    const [segOut, plOut] = [await new Response(seg.stdout).text(), await new Response(playlist.stdout).text()];
+    const [segCode, segTime] = segOut.split(' ');
+    const [plCode, plTime] = plOut.split(' ');
+    expect(segCode).toBe('200');
+    expect(Number(segTime)).toBeLessThan(2);
+    expect(plCode).toBe('200');
+    expect(Number(plTime)).toBeGreaterThan(1);
+  }, 30_000);
+
+  test('granted answers are the appliance\'s: bytes and player headers for whole, range, suffix, HEAD, 304 and 416', async () => {
+    const t = await granted();
+    const p = pathOf(t.src);
+    const whole = await get(own, p);
+    const cases: [Record<string, string>, string][] = [
+      [{}, 'GET'], [{ Range: 'bytes=100-1099' }, 'GET'], [{ Range: 'bytes=-10' }, 'GET'], [{ Range: 'bytes=0-1,5-6' }, 'GET'],
+      [{ Range: `bytes=${SEG.length}-` }, 'GET'], [{ Range: 'bytes=-0' }, 'GET'], [{ 'If-None-Match': whole.headers.etag }, 'GET'],
+      [{ 'If-None-Match': `W/${whole.headers.etag}` }, 'GET'], [{ 'If-Modified-Since': whole.headers['last-modified'] }, 'GET'],
+      [{ 'If-Modified-Since': 'Thu, 01 Jan 1970 00:00:00 GMT' }, 'GET'], [{ Range: 'bytes=0-9', 'If-Range': whole.headers.etag }, 'GET'],
+      [{ Range: 'bytes=0-9', 'If-Range': '"other"' }, 'GET'], [{}, 'HEAD'],
+    ];
+    for (const [h, m] of cases) {
+      const [a, b] = [await get(front, p, h, m), await get(own, p, h, m)];
+      expect({ h, m, status: a.status }).toEqual({ h, m, status: b.status });
+      for (const k of ['content-type', 'content-length', 'content-range', 'etag', 'last-modified', 'cache-control', 'accept-ranges', 'access-control-allow-origin', 'content-disposition']) {
+        expect({ h, m, k, v: a.headers[k] }).toEqual({ h, m, k, v: b.headers[k] });
+      }
+      expect(Buffer.compare(a.body, b.body)).toBe(0);
+      expect(a.headers['x-request-id']).toMatch(/^req_[A-Za-z0-9_-]{6,16}$/);
+    }
+  });
+
+  test('a grant opens only its exact token and path: mutated requests answer through the front as on the own port', async () => {
+    const t = await granted();
+    const good = pathOf(t.src);
+    const tok = t.token;
+    const other = crypto.randomUUID();
+    const mutations = fc.oneof(
+      // one character of the token changed (payload or signature)
+      fc.tuple(fc.nat({ max: tok.length - 1 }), fc.constantFrom('A', 'b', '0', '_', '-', '.')).map(([i, c]) => good.replace(tok, tok.slice(0, i) + c + tok.slice(i + 1))),
+      fc.nat({ max: tok.length - 2 }).map((i) => good.replace(tok, tok.slice(0, i) + tok.slice(i + 1))),
+      fc.constantFrom(
+        `${good}?x=1`, `${good}?_HLS_msn=1`, `${good}?`, good.replace('seg_00001', 'seg_%30%30001'), good.replace('/v1/', '/v2/'),
+        good.replace('/v1/', '/preview/'), good.replace(asset, other), good.replace(tenant, other), good.replace('/m/', '//m/'),
+        good.replace('seg_00001.m4s', 'download.mp4'), good.replace('seg_00001.m4s', 'master.m3u8'), good.replace('seg_00001.m4s', 'missing.m4s'),
+        good.replace('seg_00001.m4s', '..%2fmaster.m3u8'), good.replace('seg_00001.m4s', '.seg.m4s'), good.replace('/v1/', '/v1/aes/'),
+        `${good}/`, good.replace('seg_00001.m4s', 'SEG_00001.M4S'), good.replace('/v1/seg', '/v1/./seg'), good.replace('/t/', '/t/./'),
+        good.replace(tok, tok.toUpperCase()), good.replace(`/t/${tok}/`, `/t/${tok}${tok.slice(-3)}/`),
+      ),
+    );
+    await fc.assert(fc.asyncProperty(mutations, fc.constantFrom('GET', 'HEAD'), async (path, method) => {
+      const [a, b] = [await get(front, path, {}, method), await get(own, path, {}, method)];
+      expect({ path, method, status: a.status }).toEqual({ path, method, status: b.status });
+      if (a.status === 200 && method === 'GET') expect(Buffer.compare(a.body, b.body)).toBe(0);
+      expect(a.status).toBeLessThan(500);
+    }), { numRuns: 120, seed: 21 });
+    // Other methods are the appliance's to answer (405 with Allow), never a file.
+    const post = await get(front, good, { 'Content-Length': '0' }, 'POST');
+    expect(post.status).toBe(405);
+  });
+
+  test('revocation, key retirement and a policy change refuse the very next request that a grant would have answered', async () => {
+    const a = await granted();
+    expect((await get(front, pathOf(a.src))).status).toBe(200);
+    expect((await s.api('POST', '/v1/security/revocations', { sid: a.sid, reason: 'grant test' })).status).toBe(201);
+    expect((await get(front, pathOf(a.src))).status).toBe(403);
+
+    const b = await granted();
+    expect((await s.api('POST', '/v1/playback/signing-keys/rotate')).status).toBe(201);
+    expect((await get(front, pathOf(b.src))).status).toBe(200);
+    const keys = await (await s.api('GET', '/v1/playback/signing-keys')).json() as { items: { id: string; active: boolean }[] };
+    for (const k of keys.items.filter((k) => !k.active)) expect((await s.api('DELETE', `/v1/playback/signing-keys/${k.id}`)).status).toBe(204);
+    expect((await get(front, pathOf(b.src))).status).toBe(403);
+
+    const c = await granted();
+    const p = await (await s.api('POST', '/v1/playback/policies', { name: 'aes only', require_encryption: true })).json() as { id: string };
+    expect((await s.api('POST', `/v1/playback/policies/${p.id}/attach`, { target_kind: 'asset', target_id: asset })).status).toBe(200);
+    expect((await get(front, pathOf(c.src))).status).toBe(403);
+    // While the rule holds, the appliance grants nothing for the asset: every request is asked.
+    const d = await token({ asset, ttl_s: 600 });
+    const n = s.front!.grants();
+    expect((await get(front, pathOf(d.src, 'poster.jpg'))).status).toBe(404);
+    expect(s.front!.grants()).toBe(n);
+    expect((await s.api('DELETE', `/v1/playback/policies/${p.id}`)).status).toBe(204);
+    expect((await get(front, pathOf(c.src))).status).toBe(200);
+  });
+
+  test('an IP-bound token is never granted; an expired token is refused from its first second past expiry', async () => {
+    const bound = await token({ asset, ttl_s: 600, viewer_ip: '127.0.0.1' });
+    const n = s.front!.grants();
+    expect((await get(front, pathOf(bound.src))).status).toBe(200);
+    expect(s.front!.grants()).toBe(n);
+
+    const short = await granted({ asset, ttl_s: 3 });
+    expect((await get(front, pathOf(short.src))).status).toBe(200);
+    const exp = Date.parse(short.expires_at);
+    await waitFor('the token to expire', async () => (Date.now() >= exp + 1000 ? true : null), 10_000, 50);
+    expect((await get(front, pathOf(short.src))).status).toBe(403);
+  }, 30_000);
+
+  test('a trashed asset stops being sent within the grant counter\'s poll (any process\'s write)', async () => {
+    const x = addReadyAsset(s, tenant, SEG);
+    const t = await granted({ asset: x, ttl_s: 600 });
+    expect((await get(front, pathOf(t.src))).status).toBe(200);
+    expect((await s.api('DELETE', `/v1/assets/${x}`)).status).toBe(204);
+    expect((await get(own, pathOf(t.src))).status).toBe(404);
+    const started = Date.now();
+    await waitFor('the front to refuse the trashed asset', async () => ((await get(front, pathOf(t.src))).status === 404 ? true : null), 5_000, 20);
+    expect(Date.now() - started).toBeLessThan(2000);
+  }, 30_000);
+
+  test('what nginx sent on its own reaches the origin log with the token\'s session, status and bytes', async () => {
+    const t = await granted();
+    const p = pathOf(t.src);
+    const first = await get(front, p, { 'User-Agent': 'grants-test' });
+    expect(first.status).toBe(200);
+    expect((await get(front, p, { Range: 'bytes=0-99' })).status).toBe(206);
+    expect((await get(front, p, {}, 'HEAD')).status).toBe(200);
+    expect((await get(front, p, { 'If-None-Match': first.headers.etag })).status).toBe(304);
+    const rt = statsRuntime(s.ctx);
+    await rt.ready;
+    const rows = await waitFor('every answer in the origin log', async () => {
+      await rt.flush();
+      const x = await s.ctx.stats.all<{ method: string; status: number; bytes: number; source: string; kind: string; target: string }>(
+        'SELECT method, status, bytes, source, kind, target FROM edge_requests WHERE sid = ? ORDER BY ts, status', [t.sid]);
+      return x.length >= 5 ? x : null;
+    }, 30_000, 100);
+    const seen = rows!.map((r) => `${r.method} ${Number(r.status)} ${Number(r.bytes)} ${r.source} ${r.kind} ${r.target === asset}`).sort();
+    expect(seen).toEqual([
+      `GET 200 ${SEG.length} disk asset true`, `GET 200 ${SEG.length} disk asset true`, 'GET 206 100 disk asset true', 'GET 304 0 disk asset true', 'HEAD 200 0 disk asset true',
+    ].sort());
+    // The spool holds no token: only its signature links a line to its session.
+    const spool = readdirSync(s.front!.runDir()).filter((f) => f.startsWith('granted'));
+    for (const f of spool) expect(await Bun.file(`${s.front!.runDir()}/${f}`).text()).not.toContain(t.token.slice(0, -43));
+  }, 60_000);
+});
+
+describe('delivery front with grants off (VS_DELIVERY_FRONT_GRANTS=off)', () => {
+  test('every request is asked: no grant is made and answers are the same', async () => {
+    const off = await startTestServer({ env: { VS_DELIVERY_FRONT_PORT: '0', VS_DELIVERY_FRONT_GRANTS: 'off' } });
+    try {
+      expect(off.front!.grants()).toBeNull();
+      const ten = off.ctx.db.query<{ id: string }, []>("SELECT id FROM tenants WHERE slug = 'default'").get()!.id;
+      const id = addReadyAsset(off, ten, SEG);
+      const r = await off.api('POST', '/v1/playback/tokens', { asset: id, ttl_s: 600 });
+      const t = await r.json() as { src: string };
+      for (let i = 0; i < 3; i++) {
+        const a = await get(off.front!.port, pathOf(t.src));
+        expect(a.status).toBe(200);
+        expect(Buffer.compare(a.body, SEG)).toBe(0);
+      }
+    } finally { await off.stop(); }
+  }, 60_000);
+});
