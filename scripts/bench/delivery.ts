@@ -6,6 +6,9 @@
  * worker) and with its native delivery front (VS_DELIVERY_FRONT_PORT: nginx asks the appliance for every request and
  * sends the files it names); the same token URL is measured through the front and on the appliance's own port; nginx
  * alone with 1 and with 2 workers. Issue 21 target: >= 1.0x nginx with 2 workers, p99 within 1.2x of its.
+ * The front runs with its grants (the default): after the appliance served the token one file of the output, nginx
+ * sends its files on its own; the rounds after the main ones restart the appliance with VS_DELIVERY_FRONT_GRANTS=off
+ * (every request asked over the private socket, the design before grants) beside nginx with 2 workers again.
  * Prints the stall monitor of every appliance process (VS_STALL_FILE). Also in the same rounds: the runtime's floor,
  * bare Bun.serve processes (as many as the appliance's) answering `new Response(Bun.file(path))` on one shared port,
  * and nginx with 2 workers and `tcp_nopush off`: nginx corks its header with the file's first bytes (TCP_CORK), which
@@ -148,6 +151,12 @@ try {
   const port = new URL(segUrl).port;
   const split: string[] = [];
   let mainCpu = 0, allCpu = 0;
+  // The front's main-process share (CPU of the appliance process itself, not nginx's, per answered request).
+  const frontMain: number[] = [];
+  // The appliance's own CPU while nothing is requested (its timers and background work), in ms per second.
+  const i0 = cpuSeconds(app.proc.pid);
+  await Bun.sleep(3000);
+  const idleMsPerS = ((cpuSeconds(app.proc.pid) - i0) * 1000) / 3;
   for (let i = 0; i < rounds; i++) {
     b.push(await measured(n1.url, n1.p.pid, o));
     const ss = Bun.spawn(['sh', '-c', `sleep ${Math.max(1, seconds / 2)}; ss -tnpH state established "( sport = :${port} )"`], { stdout: 'pipe' });
@@ -160,7 +169,9 @@ try {
     split.push([...counts].map(([pid, n]) => `${Number(pid) === app.proc.pid ? 'main' : `w${pid}`} ${n}`).join(' / '));
     c.push(await measured(n2.url, n2.p.pid, o));
     // The front: nginx (a child of the appliance, so in its process tree) plus the appliance's decisions.
+    const f0 = cpuSeconds(app.proc.pid);
     g.push(await measured(frontUrl, app.proc.pid, o));
+    frontMain.push(((cpuSeconds(app.proc.pid) - f0) * 1e6) / Math.max(1, g[g.length - 1].rps * seconds));
     h.push(await measured(floorUrl, [floorNginx.pid, authoriser.pid], o));
     // The bare processes are siblings (no common parent of theirs): their CPU summed.
     d.push(await measured(bareProcs.url, bareProcs.ps.map((p) => p.pid), o));
@@ -175,6 +186,7 @@ try {
   console.log(row('nginx (2 workers, reference)', c));
   const rps = (r: WrkResult[]) => median(r.map((x) => x.rps)), p99 = (r: WrkResult[]) => median(r.map((x) => x.p99ms));
   console.log(`goal 1, appliance through its delivery front: ${(rps(g) / rps(c)).toFixed(2)}x nginx(2 workers) (target >= 1.0), p99 ${(p99(g) / p99(c)).toFixed(2)}x (target <= 1.2); ${(rps(g) / rps(b)).toFixed(2)}x nginx(1 worker); per round ${g.map((x, i) => (x.rps / c[i].rps).toFixed(2)).join(' ')}`);
+  console.log(`front: appliance process (not nginx) CPU ${median(frontMain).toFixed(0)} us per request, of which its idle ${idleMsPerS.toFixed(1)} ms/s spread over the requests is ${(idleMsPerS * 1000 / rps(g)).toFixed(0)} us`);
   console.log(row('front design floor (nginx + bare authoriser)', h));
   console.log(`front design floor/nginx(2 workers) ${(rps(h) / rps(c)).toFixed(2)}, p99 ${(p99(h) / p99(c)).toFixed(2)}x; appliance front/floor ${(rps(g) / rps(h)).toFixed(2)}, CPU per request ${(median(g.map((x) => x.cpuUs)) / median(h.map((x) => x.cpuUs))).toFixed(2)}x the floor's`);
   console.log(`appliance on its own port (Bun.serve): ${(rps(a) / rps(b)).toFixed(2)}x nginx(1 worker), ${(rps(a) / rps(c)).toFixed(2)}x nginx(2 workers), p99 ${(p99(a) / p99(c)).toFixed(2)}x; front/own port ${(rps(g) / rps(a)).toFixed(2)}x`);
@@ -188,6 +200,24 @@ try {
   console.log(`per round appliance own port/nginx(2 workers): ${a.map((x, i) => (x.rps / c[i].rps).toFixed(2)).join(' ')}`);
   console.log(`appliance connections per process (SO_REUSEPORT, mid-round): ${split.join('; ')}; main process CPU share ${(100 * mainCpu / Math.max(1e-9, allCpu)).toFixed(0)}%`);
   for (const l of stallFileLines(stallFile)) console.log(l);
+  {
+    // The same front asking the appliance for every request (grants off: the design before grants), beside nginx.
+    app.kill('SIGTERM'); await app.proc.exited;
+    app = await startAppliance(data, { ...env, VS_DELIVERY_FRONT_GRANTS: 'off' });
+    Bun.spawnSync(['chmod', '-R', 'a+rX', dir]);
+    const fb = /delivery front \(nginx\) on (http:\/\/\S+)/.exec(app.output())?.[1];
+    if (!fb) throw new Error(`no delivery front in the startup lines: ${app.output()}`);
+    const fu = frontUrl.replace(/^http:\/\/[^/]+/, fb);
+    await wrk(fu, { ...o, seconds: 2 });
+    const asked: R[] = [], ng: R[] = [];
+    for (let i = 0; i < rounds; i++) {
+      ng.push(await measured(n2.url, n2.p.pid, o));
+      asked.push(await measured(fu, app.proc.pid, o));
+    }
+    console.log(row('front, every request asked (grants off)', asked));
+    console.log(row('nginx (2 workers, reference)', ng));
+    console.log(`front without grants/nginx(2 workers) ${(rps(asked) / rps(ng)).toFixed(2)}, p99 ${(p99(asked) / p99(ng)).toFixed(2)}x, CPU per request ${(cpu(asked) / cpu(ng)).toFixed(2)}x; per round ${asked.map((x, i) => (x.rps / ng[i].rps).toFixed(2)).join(' ')}`);
+  }
   if (values['origin-log']) {
     // Origin request log on vs off: restart the appliance with VS_ORIGIN_LOG each round (one DuckDB writer at a time),
     // on its own port and through its front (whose port is new at each start), beside nginx with 2 workers (which

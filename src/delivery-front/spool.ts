@@ -14,8 +14,13 @@ export function splitSpool(rest: string, chunk: string): { lines: SpoolLine[]; r
   const text = rest + chunk;
   const end = text.lastIndexOf('\n');
   if (end < 0) return { lines: [], rest: text };
+  const body = text.slice(0, end);
+  // All complete lines in one parse (nginx writes whole lines); line by line only when one of them is torn.
+  try {
+    return { lines: JSON.parse(`[${body.replace(/\n+/g, ',').replace(/^,|,$/g, '')}]`) as SpoolLine[], rest: text.slice(end + 1) };
+  } catch { /* below */ }
   const lines: SpoolLine[] = [];
-  for (const l of text.slice(0, end).split('\n')) {
+  for (const l of body.split('\n')) {
     if (!l) continue;
     try { lines.push(JSON.parse(l) as SpoolLine); } catch { /* a torn or foreign line: skipped */ }
   }

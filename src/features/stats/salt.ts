@@ -10,7 +10,14 @@ const DAY = 86_400_000;
  */
 export class IpHasher {
   private salts = new Map<number, string>();
+  /** Hashes already made, by salt, tenant and address (a viewer's requests repeat them; dropped with the salt's day). */
+  private hashes = new Map<string, string>();
   constructor(private stats: StatsStore) {}
+
+  /** The salt of the UTC day of `ts` when this hasher already has it (no await on the common path), else null. */
+  saltIfKnown(ts: number): string | null {
+    return this.salts.get(Math.floor(ts / DAY) * DAY) ?? null;
+  }
 
   /** The salt of the UTC day of `ts` (created on first use; shared by every process on the file). */
   async salt(ts: number): Promise<string> {
@@ -28,6 +35,13 @@ export class IpHasher {
   /** The 16-hex-digit hash of (salt of the day, tenant, address); null without an address. */
   hash(salt: string, tenantId: string, ip: string | null): string | null {
     if (!ip) return null;
-    return createHash('sha256').update(`${salt}\u0000${tenantId}\u0000${ip}`).digest('hex').slice(0, 16);
+    const key = `${salt}\u0000${tenantId}\u0000${ip}`;
+    let h = this.hashes.get(key);
+    if (h === undefined) {
+      h = createHash('sha256').update(key).digest('hex').slice(0, 16);
+      if (this.hashes.size >= 100_000) this.hashes.clear();
+      this.hashes.set(key, h);
+    }
+    return h;
   }
 }
