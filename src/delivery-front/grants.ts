@@ -44,7 +44,7 @@ export interface GrantOptions {
 /**
  * The delivery front's grants: empty files nginx checks for before it sends a token's file on its own (one `stat`,
  * no request to this process). A grant is made after the gate served a file of that output to that exact token
- * (`Gate.grant`) and is removed before its token expires (half a second early), when its session is revoked
+ * (`Gate.grant`) and is removed before its token expires (a second early), when its session is revoked
  * (`dropSession`, synchronously, before the revocation's answer leaves), when anything that could change a decision
  * was written (`dropAll`: the directory is renamed away in one step) and after `maxLifeMs` at the latest.
  */
@@ -76,7 +76,8 @@ export class FrontGrants {
     const rel = grantRel(g.token, g.tenant.id, g.asset, g.ver);
     if (!rel || this.byRel.has(rel)) return;
     const now = this.now();
-    const untilMs = Math.min(g.expS * 1000 - 500, now + this.maxLifeMs);
+    // A second early: a sweep late by up to that much (a stalled loop) still never outlives the token.
+    const untilMs = Math.min(g.expS * 1000 - 1000, now + this.maxLifeMs);
     if (untilMs <= now + 1000 || this.byRel.size >= this.max) return;
     const file = join(this.dir, rel);
     try {

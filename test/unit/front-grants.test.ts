@@ -49,15 +49,15 @@ describe('FrontGrants', () => {
     expect(existsSync(join(g.dir, grantRel(tok(200), T, A, 'v1')!))).toBe(true);
   });
 
-  test('removed half a second before the token expires, after 300 s at most; never made for a token about to expire', () => {
+  test('removed a second before the token expires, after 300 s at most; never made for a token about to expire', () => {
     const now = { t: 1_000_000 };
     const g = store(now);
     g.offer(grant(tok(100), 'a', 1010)); // expires at 1,010,000 ms
     g.offer(grant(tok(101), 'b', 5000)); // far away: 300 s cap
-    g.offer(grant(tok(102), 'c', 1001)); // 1 s left: not worth it
+    g.offer(grant(tok(102), 'c', 1002)); // 2 s left: not worth it
     expect(g.size()).toBe(2);
-    now.t = 1_009_499; g.sweep(); expect(g.size()).toBe(2);
-    now.t = 1_009_500; g.sweep(); expect(g.size()).toBe(1);
+    now.t = 1_008_999; g.sweep(); expect(g.size()).toBe(2);
+    now.t = 1_009_000; g.sweep(); expect(g.size()).toBe(1);
     now.t = 1_300_000; g.sweep(); expect(g.size()).toBe(0);
   });
 
