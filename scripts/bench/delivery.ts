@@ -19,7 +19,10 @@
  * With --origin-log: the same segment with the statistics origin log on vs off (VS_ORIGIN_LOG, appliance restarted
  * between rounds: on, off, on, ...), on the appliance's own port and through its front, beside nginx with 2 workers;
  * ratio of medians (issue 16 target >= 0.95).
- * Usage: bun scripts/bench/delivery.ts [--seconds 6] [--rounds 3] [--workers 2] [--origin-log]
+ * Goal 1 is also measured in paired runs (--pairs, default 7): nginx with 2 workers, the front, nginx, the front, ...,
+ * nginx; each front run against the mean of the nginx runs just before and after it (what drifts on a shared box
+ * between runs cancels out); the median of those ratios, with their range.
+ * Usage: bun scripts/bench/delivery.ts [--seconds 6] [--rounds 3] [--pairs 7] [--workers 2] [--origin-log]
  */
 import { Database } from 'bun:sqlite';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,7 +37,7 @@ import { renderFrontConf } from '../../src/delivery-front/nginx-conf';
 import { ACCEL_WHOLE } from '../../src/kernel/http/accel';
 import { freePort } from '../../src/kernel/net/ports';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '6' }, rounds: { type: 'string', default: '3' }, 'origin-log': { type: 'boolean', default: false }, workers: { type: 'string', default: '2' } } });
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '6' }, rounds: { type: 'string', default: '3' }, pairs: { type: 'string', default: '7' }, 'origin-log': { type: 'boolean', default: false }, workers: { type: 'string', default: '2' } } });
 const seconds = Number(values.seconds), rounds = Number(values.rounds), workers = values.workers;
 if (!Bun.which('nginx') && !Bun.which('/usr/sbin/nginx')) throw new Error('nginx not found: apt-get install nginx-light');
 const dir = mkdtempSync(join(tmpdir(), 'vs-bench-dlv-'));
@@ -81,11 +84,15 @@ for (const u of [segUrl, frontUrl]) {
 
 // 3. nginx on the same file (its workers run as another user: make the tree readable).
 Bun.spawnSync(['chmod', '-R', 'a+rX', dir]);
-const startNginx = async (workers: number, nopush = true, attempt = 0): Promise<{ p: ReturnType<typeof Bun.spawn>; url: string }> => {
+const startNginx = async (workers: number, nopush = true, attempt = 0, logged = false): Promise<{ p: ReturnType<typeof Bun.spawn>; url: string }> => {
   const port = 20000 + Math.floor(Math.random() * 20000);
-  const name = `nginx-${workers}${nopush ? '' : '-nocork'}`;
+  const name = `nginx-${workers}${nopush ? '' : '-nocork'}${logged ? '-log' : ''}`;
   const conf = join(dir, `${name}.conf`);
-  writeFileSync(conf, `worker_processes ${workers};\npid ${dir}/${name}.pid;\nerror_log ${dir}/nginx-error.log;\ndaemon off;\nevents { worker_connections 1024; }\nhttp { access_log off; sendfile on; tcp_nopush ${nopush ? 'on' : 'off'}; keepalive_requests 100000;\n  types { video/iso.segment m4s; }\n  server { listen 127.0.0.1:${port}; root ${data}; } }\n`);
+  // logged: a JSON line per request to a buffered file, as the front logs what it sends on its own (its origin log).
+  const log = logged
+    ? `log_format j escape=json '{"t":$msec,"m":"$request_method","s":$status,"l":"$sent_http_content_length","u":"$uri","ip":"$remote_addr","ua":"$http_user_agent","ref":"$http_referer"}'; access_log ${dir}/${name}.log j buffer=64k flush=250ms;`
+    : 'access_log off;';
+  writeFileSync(conf, `worker_processes ${workers};\npid ${dir}/${name}.pid;\nerror_log ${dir}/nginx-error.log;\ndaemon off;\nevents { worker_connections 1024; }\nhttp { ${log} sendfile on; tcp_nopush ${nopush ? 'on' : 'off'}; keepalive_requests 100000;\n  types { video/iso.segment m4s; }\n  server { listen 127.0.0.1:${port}; root ${data}; } }\n`);
   const p = Bun.spawn(['nginx', '-c', conf, '-p', dir], { stdout: 'ignore', stderr: 'pipe' });
   let ok = false;
   for (let i = 0; i < 100 && !ok && p.exitCode === null; i++) { try { ok = (await fetch(`http://127.0.0.1:${port}/${rel}/seg_00001.m4s`)).ok; } catch { /* not yet */ } if (!ok) await Bun.sleep(50); }
@@ -93,7 +100,7 @@ const startNginx = async (workers: number, nopush = true, attempt = 0): Promise<
     p.kill('SIGTERM');
     await p.exited;
     // A random port may be taken (bind fails): try another one a few times.
-    if (attempt < 5) return startNginx(workers, nopush, attempt + 1);
+    if (attempt < 5) return startNginx(workers, nopush, attempt + 1, logged);
     app.kill();
     throw new Error('nginx did not serve the segment');
   }
@@ -154,6 +161,7 @@ try {
   // The front's main-process share (CPU of the appliance process itself, not nginx's, per answered request).
   const frontMain: number[] = [];
   // The appliance's own CPU while nothing is requested (its timers and background work), in ms per second.
+  await Bun.sleep(6000); // past the statistics flush of the warm-up's origin log rows (VS_STATS_FLUSH_MS, 5 s)
   const i0 = cpuSeconds(app.proc.pid);
   await Bun.sleep(3000);
   const idleMsPerS = ((cpuSeconds(app.proc.pid) - i0) * 1000) / 3;
@@ -200,6 +208,28 @@ try {
   console.log(`per round appliance own port/nginx(2 workers): ${a.map((x, i) => (x.rps / c[i].rps).toFixed(2)).join(' ')}`);
   console.log(`appliance connections per process (SO_REUSEPORT, mid-round): ${split.join('; ')}; main process CPU share ${(100 * mainCpu / Math.max(1e-9, allCpu)).toFixed(0)}%`);
   for (const l of stallFileLines(stallFile)) console.log(l);
+  {
+    // Goal 1 in paired runs: nginx, front, nginx, front, ..., nginx.
+    const pairs = Number(values.pairs);
+    const ng: R[] = [await measured(n2.url, n2.p.pid, o)], fr: R[] = [];
+    for (let i = 0; i < pairs; i++) {
+      fr.push(await measured(frontUrl, app.proc.pid, o));
+      ng.push(await measured(n2.url, n2.p.pid, o));
+    }
+    const ratios = fr.map((f, i) => f.rps / ((ng[i].rps + ng[i + 1].rps) / 2));
+    const p99s = fr.map((f, i) => f.p99ms / ((ng[i].p99ms + ng[i + 1].p99ms) / 2));
+    const sorted = [...ratios].sort((x, y) => x - y);
+    console.log(`goal 1, paired (${pairs} front runs, each against the nginx(2 workers) runs on either side): median ${median(ratios).toFixed(3)}x (range ${sorted[0].toFixed(2)}-${sorted[sorted.length - 1].toFixed(2)}; ${ratios.filter((r) => r >= 1).length} of ${pairs} at or above 1.0), p99 median ${median(p99s).toFixed(2)}x; CPU per request front ${cpu(fr).toFixed(0)} us vs nginx ${cpu(ng).toFixed(0)} us`);
+    console.log(`  per pair: ${ratios.map((r) => r.toFixed(3)).join(' ')}`);
+    // Like for like: nginx that also writes a JSON line per request (what the front does for the origin log; the
+    // appliance then reads those lines into DuckDB, which is the front's remaining CPU over nginx's).
+    const nl = await startNginx(2, true, 0, true);
+    const logged: R[] = [], plain: R[] = [];
+    for (let i = 0; i < rounds; i++) { plain.push(await measured(n2.url, n2.p.pid, o)); logged.push(await measured(nl.url, nl.p.pid, o)); }
+    nl.p.kill('SIGTERM'); await nl.p.exited;
+    console.log(row('nginx (2 workers, JSON access log)', logged));
+    console.log(`nginx with a JSON access log/nginx(2 workers) ${(rps(logged) / rps(plain)).toFixed(2)}, CPU per request ${(cpu(logged) / cpu(plain)).toFixed(2)}x; the front's ratio above against it: ${(median(ratios) * rps(plain) / rps(logged)).toFixed(2)}x`);
+  }
   {
     // The same front asking the appliance for every request (grants off: the design before grants), beside nginx.
     app.kill('SIGTERM'); await app.proc.exited;
