@@ -33,7 +33,7 @@ export function splitSpool(rest: string, chunk: string): { lines: SpoolLine[]; r
  * the old file read to its end for a while longer (lines nginx still had buffered), then deleted. Stops with `stop()`
  * after a last read.
  */
-export function tailSpool(path: string, onLines: (lines: SpoolLine[]) => void, o: { everyMs?: number; rotateBytes?: number; reopen: () => void }) {
+export function tailSpool(path: string, onLines: (lines: SpoolLine[]) => void, o: { everyMs?: number; rotateBytes?: number; reopen: () => void; ownTimer?: boolean }) {
   const everyMs = o.everyMs ?? 250, rotateBytes = o.rotateBytes ?? 8 * 1024 * 1024;
   const buf = Buffer.alloc(256 * 1024);
   type Open = { fd: number; pos: number; rest: string };
@@ -68,13 +68,14 @@ export function tailSpool(path: string, onLines: (lines: SpoolLine[]) => void, o
       }
     } catch { /* the spool's directory removed while stopping: nothing left to read */ }
   };
-  const timer = setInterval(tick, everyMs);
-  timer.unref();
+  // ownTimer false: the caller runs `flush` every `everyMs` from a timer it already has (one wake-up instead of two).
+  const timer = o.ownTimer === false ? null : setInterval(tick, everyMs);
+  timer?.unref();
   return {
-    /** Reads what is there now (tests, shutdown). */
+    /** Reads what is there now (the caller's timer, tests, shutdown). */
     flush: tick,
     stop(): void {
-      clearInterval(timer);
+      if (timer) clearInterval(timer);
       tick();
       for (const f of [cur, old]) if (f) { try { closeSync(f.fd); } catch { /* closed */ } }
       cur = old = null;
