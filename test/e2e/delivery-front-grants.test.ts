@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import fc from 'fast-check';
-import { startTestServer, waitFor, type TestServer } from '../helpers/server';
+import { waitFor, type TestServer } from '../helpers/server';
 import { addReadyAsset } from '../helpers/ready-asset';
-import { rawRequest, type RawAnswer } from '../helpers/raw-http';
+import { pathOf, playbackToken, rawGet, startFront } from '../helpers/front-fixture';
 import { statsRuntime } from '../../src/features/stats/runtime';
 
 // Issue 21 goal 1: the delivery front's grants. After the appliance served a VOD file to a token through the front,
@@ -17,14 +17,8 @@ let s: TestServer;
 let tenant: string, asset: string, front: number, own: number;
 const SEG = randomBytes(200 * 1024);
 
-const token = async (body: Record<string, unknown>) => {
-  const r = await s.api('POST', '/v1/playback/tokens', body);
-  expect(r.status).toBe(200);
-  return await r.json() as { src: string; sid: string; token: string; expires_at: string };
-};
-const pathOf = (src: string, file = 'seg_00001.m4s') => new URL(file, src).pathname;
-const get = (port: number, path: string, extra: Record<string, string> = {}, method = 'GET'): Promise<RawAnswer> =>
-  rawRequest(port, `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}${Object.entries(extra).map(([k, v]) => `\r\n${k}: ${v}`).join('')}`);
+const token = (body: Record<string, unknown>) => playbackToken(s, body);
+const get = rawGet;
 /** A token's first answer through the front (the appliance decides and grants), then the grant is in force. */
 const granted = async (body: Record<string, unknown> = { asset, ttl_s: 600 }) => {
   const t = await token(body);
@@ -35,11 +29,7 @@ const granted = async (body: Record<string, unknown> = { asset, ttl_s: 600 }) =>
 };
 
 beforeAll(async () => {
-  s = await startTestServer({ env: { VS_DELIVERY_FRONT_PORT: '0' } });
-  own = Number(new URL(s.url).port);
-  front = s.front!.port;
-  tenant = s.ctx.db.query<{ id: string }, []>("SELECT id FROM tenants WHERE slug = 'default'").get()!.id;
-  asset = addReadyAsset(s, tenant, SEG);
+  ({ s, own, front, tenant, asset } = await startFront(SEG));
 }, 60_000);
 afterAll(async () => { await s?.stop(); }, 60_000);
 
@@ -189,15 +179,12 @@ describe('delivery front grants (nginx sends a decided token\'s files on its own
 
 describe('delivery front with grants off (VS_DELIVERY_FRONT_GRANTS=off)', () => {
   test('every request is asked: no grant is made and answers are the same', async () => {
-    const off = await startTestServer({ env: { VS_DELIVERY_FRONT_PORT: '0', VS_DELIVERY_FRONT_GRANTS: 'off' } });
+    const { s: off, front: port, asset: id } = await startFront(SEG, { VS_DELIVERY_FRONT_GRANTS: 'off' });
     try {
       expect(off.front!.grants()).toBeNull();
-      const ten = off.ctx.db.query<{ id: string }, []>("SELECT id FROM tenants WHERE slug = 'default'").get()!.id;
-      const id = addReadyAsset(off, ten, SEG);
-      const r = await off.api('POST', '/v1/playback/tokens', { asset: id, ttl_s: 600 });
-      const t = await r.json() as { src: string };
+      const t = await playbackToken(off, { asset: id, ttl_s: 600 });
       for (let i = 0; i < 3; i++) {
-        const a = await get(off.front!.port, pathOf(t.src));
+        const a = await get(port, pathOf(t.src));
         expect(a.status).toBe(200);
         expect(Buffer.compare(a.body, SEG)).toBe(0);
       }

@@ -4,9 +4,10 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { startTestServer, waitFor, type TestServer } from '../helpers/server';
+import { waitFor, type TestServer } from '../helpers/server';
 import { addReadyAsset } from '../helpers/ready-asset';
 import { rawRequest, type RawAnswer } from '../helpers/raw-http';
+import { pathOf, playbackToken, rawGet, startFront } from '../helpers/front-fixture';
 import { spawnServe } from '../helpers/proc';
 import { statsRuntime } from '../../src/features/stats/runtime';
 
@@ -18,14 +19,8 @@ let s: TestServer;
 let tenant: string, asset: string, hlsAsset: string, front: number, own: number;
 const SEG = randomBytes(300 * 1024);
 
-const token = async (body: Record<string, unknown>) => {
-  const r = await s.api('POST', '/v1/playback/tokens', body);
-  expect(r.status).toBe(200);
-  return await r.json() as { src: string; sid: string };
-};
-const pathOf = (src: string, file = 'seg_00001.m4s') => new URL(file, src).pathname;
-const get = (port: number, path: string, extra: Record<string, string> = {}, method = 'GET'): Promise<RawAnswer> =>
-  rawRequest(port, `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}${Object.entries(extra).map(([k, v]) => `\r\n${k}: ${v}`).join('')}`);
+const token = (body: Record<string, unknown>) => playbackToken(s, body);
+const get = rawGet;
 /** The headers a viewer's player relies on (the front adds Server, Date and Connection of its own). */
 const PLAYER_HEADERS = ['content-type', 'content-length', 'etag', 'last-modified', 'cache-control', 'accept-ranges', 'access-control-allow-origin', 'content-disposition', 'content-range'];
 const pick = (a: RawAnswer) => Object.fromEntries(PLAYER_HEADERS.filter((h) => a.headers[h] !== undefined).map((h) => [h, a.headers[h]]));
@@ -59,11 +54,7 @@ async function addHlsAsset(): Promise<string> {
 }
 
 beforeAll(async () => {
-  s = await startTestServer({ env: { VS_DELIVERY_FRONT_PORT: '0' } });
-  own = Number(new URL(s.url).port);
-  front = s.front!.port;
-  tenant = s.ctx.db.query<{ id: string }, []>("SELECT id FROM tenants WHERE slug = 'default'").get()!.id;
-  asset = addReadyAsset(s, tenant, SEG);
+  ({ s, own, front, tenant, asset } = await startFront(SEG));
   hlsAsset = await addHlsAsset();
 }, 60_000);
 afterAll(async () => { await s?.stop(); }, 60_000);
