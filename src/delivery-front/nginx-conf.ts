@@ -135,7 +135,8 @@ function grantedLocation(dataDir: string, grants: string, spool: string, proxy: 
       # Exactly as sent: no query, no percent-encoding, no dot segment (the appliance decides anything else).
       if ($request_uri != $uri) { return 418; }
       if (!-f "${grants}/a$vs_c1/b$vs_c2/c$vs_c3/$vs_ten.$vs_ast.$vs_ver") { return 418; }
-      error_page 403 404 405 416 418 = @vs_ask;
+      # Its own error_page list (the server's is not inherited here): anything but a file answer is the appliance's.
+      error_page 301 302 403 404 405 416 418 500 502 503 504 = @vs_ask;
       alias "${dataDir}/media/$vs_ten/assets/$vs_ast/out-$vs_ver/$vs_file";
       types { video/iso.segment m4s; video/mp4 mp4; audio/mp4 m4a; image/jpeg jpg; image/webp webp; }
       # The appliance's range and validator rules: one range (more: the whole file), If-Modified-Since at or after.
@@ -147,5 +148,6 @@ function grantedLocation(dataDir: string, grants: string, spool: string, proxy: 
       add_header X-Request-Id $vs_rid;
       access_log "${spool}" vs_granted buffer=64k flush=250ms;
     }
-    location @vs_ask { ${proxy} }`;
+    # recursive_error_pages: an appliance that cannot answer still gets the front's 502 problem, not nginx's page.
+    location @vs_ask { ${proxy} recursive_error_pages on; error_page 500 502 503 504 /_vs_problem/502; }`;
 }

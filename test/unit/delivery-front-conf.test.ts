@@ -171,7 +171,8 @@ describe('the granted location', () => {
     expect(t).toContain(`if (!-f "${g.dir}/a$vs_c1/b$vs_c2/c$vs_c3/$vs_ten.$vs_ast.$vs_ver") { return 418; }`);
     expect(t).toContain(`alias "${BASE.dataDir}/media/$vs_ten/assets/$vs_ast/out-$vs_ver/$vs_file";`);
     expect(t).toContain('if ($request_uri != $uri) { return 418; }');
-    expect(t).toContain('error_page 403 404 405 416 418 = @vs_ask;');
+    expect(t).toContain('error_page 301 302 403 404 405 416 418 500 502 503 504 = @vs_ask;');
+    expect(t).toMatch(/location @vs_ask \{[^}]*recursive_error_pages on; error_page 500 502 503 504 \/_vs_problem\/502; \}/);
     expect(t).toContain(`access_log "${g.spool}" vs_granted`);
     // Nothing else is logged: the spool holds granted answers only.
     expect(t).toContain('access_log off;');
