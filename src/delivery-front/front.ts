@@ -183,7 +183,7 @@ function followGrants(ctx: AppContext, gate: Gate, at: { dir: string; spool: str
   const store = new FrontGrants(at.dir);
   const state = playbackState(ctx);
   gate.grantTo((g) => store.offer(g));
-  state.onChange((sid) => (sid === undefined ? store.dropAll() : store.dropSession(sid)));
+  const unfollow = state.onChange((sid) => (sid === undefined ? store.dropAll() : store.dropSession(sid)));
   let version = state.grantVersion(), ticks = 0;
   const timer = setInterval(() => {
     try {
@@ -203,6 +203,7 @@ function followGrants(ctx: AppContext, gate: Gate, at: { dir: string; spool: str
     store,
     stop(): void {
       clearInterval(timer);
+      unfollow();
       gate.grantTo(() => {});
       spool.stop();
       store.dropAll();

@@ -103,8 +103,14 @@ export class FrontGrants {
   dropAll(): void {
     if (this.byRel.size === 0) return;
     const old = `${this.dir}.old-${process.pid}-${++this.drops}`;
-    renameSync(this.dir, old);
-    mkdirSync(this.dir, { mode: 0o700 });
+    try {
+      renameSync(this.dir, old);
+    } catch {
+      // Cannot rename (the directory gone or not ours any more): one by one, so no grant outlives the change.
+      for (const rel of [...this.byRel.keys()]) this.remove(rel);
+      return;
+    }
+    try { mkdirSync(this.dir, { mode: 0o700 }); } catch { /* the next offer makes it */ }
     this.byRel.clear();
     this.bySid.clear();
     void rm(old, { recursive: true, force: true }).catch(() => {});

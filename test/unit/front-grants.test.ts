@@ -49,6 +49,21 @@ describe('FrontGrants', () => {
     expect(existsSync(join(g.dir, grantRel(tok(200), T, A, 'v1')!))).toBe(true);
   });
 
+  test('dropAll still removes every grant when the directory cannot be renamed away', () => {
+    const now = { t: 1_000_000 };
+    const g = store(now);
+    for (let i = 0; i < 3; i++) g.offer(grant(tok(200 + i), `s${i}`, 2000));
+    const files = [0, 1, 2].map((i) => join(g.dir, grantRel(tok(200 + i), T, A, 'v1')!));
+    // A non-empty directory where the renamed one would go: rename(2) refuses (ENOTEMPTY), for root too.
+    const { writeFileSync, mkdirSync } = require('node:fs') as typeof import('node:fs');
+    mkdirSync(`${g.dir}.old-${process.pid}-1`, { recursive: true });
+    writeFileSync(join(`${g.dir}.old-${process.pid}-1`, 'x'), 'blocks the rename');
+    g.dropAll();
+    expect(g.size()).toBe(0);
+    for (const f of files) expect(existsSync(f)).toBe(false);
+    expect(existsSync(join(`${g.dir}.old-${process.pid}-1`, 'x'))).toBe(true); // the rename did not happen
+  });
+
   test('removed a second before the token expires, after 300 s at most; never made for a token about to expire', () => {
     const now = { t: 1_000_000 };
     const g = store(now);

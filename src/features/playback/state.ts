@@ -41,9 +41,13 @@ export class PlaybackState {
 
   /**
    * Calls `fn` synchronously after every change made through this state (before the write's API answer leaves):
-   * with the session id of a revocation, or with none when keys, policies or attach points were re-read.
+   * with the session id of a revocation, or with none when keys, policies or attach points were re-read. Returns the
+   * function that stops the calls.
    */
-  onChange(fn: (sid?: string) => void): void { this.listeners.push(fn); }
+  onChange(fn: (sid?: string) => void): () => void {
+    this.listeners.push(fn);
+    return () => { this.listeners = this.listeners.filter((f) => f !== fn); };
+  }
 
   /** The delivery grant counter (`PlaybackStore.grantVersion`). */
   grantVersion(): number { return this.store.grantVersion(); }
