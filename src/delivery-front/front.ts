@@ -183,8 +183,13 @@ function followGrants(ctx: AppContext, gate: Gate, at: { dir: string; spool: str
   const store = new FrontGrants(at.dir);
   const state = playbackState(ctx);
   gate.grantTo((g) => store.offer(g));
-  const unfollow = state.onChange((sid) => (sid === undefined ? store.dropAll() : store.dropSession(sid)));
   let version = state.grantVersion(), ticks = 0;
+  const unfollow = state.onChange((sid) => {
+    if (sid !== undefined) { store.dropSession(sid); return; } // the counter's move is still dropped by the poll
+    // Everything dropped: whatever moved the counter up to now is covered (the poll need not drop again).
+    store.dropAll();
+    version = state.grantVersion();
+  });
   const timer = setInterval(() => {
     try {
       const v = state.grantVersion();
