@@ -122,6 +122,9 @@ test('edit a programme, drag it to another day and time, resize it, move it by k
       await page.waitForFunction(() => /09:10–10:10/.test(document.querySelector('#guide-live')?.textContent ?? ''));
       await page.keyboard.press(lang === 'he' ? 'ArrowLeft' : 'ArrowRight');
       await waitFor('next day saved', async () => (await one(id, morning.id)).start_at === iso(dayAt(3, 9, 10)));
+      // The grid redraws the block in its new day after the save: the next key goes to it once it has the focus there
+      // (pressed earlier, under load, it reached the block being replaced and was lost).
+      await page.waitForFunction(([d, pid]) => !!document.activeElement?.closest(`#guide-grid .gday[data-day="${d}"] [data-prog="${pid}"]`), [key(dayAt(3, 0)), morning.id] as const);
       await page.keyboard.press('Shift+ArrowDown');
       await waitFor('end moved by keyboard', async () => (await one(id, morning.id)).end_at === iso(dayAt(3, 10, 15)));
       p = await one(id, morning.id);
