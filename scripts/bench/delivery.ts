@@ -61,7 +61,7 @@ for (let i = 0; ; i++) {
   try { tenant = db.query<{ id: string }, []>(`SELECT id FROM tenants WHERE slug = 'default'`).get()!.id; break; } catch (e) { if (i > 100) throw e; await Bun.sleep(100); }
 }
 const asset = Bun.randomUUIDv7();
-const rel = `media/${tenant}/assets/${asset}/out-v1`;
+const rel = `media/${tenant}/assets/${asset}/v1`;
 mkdirSync(join(data, rel), { recursive: true });
 writeFileSync(join(data, rel, 'seg_00001.m4s'), randomBytes(2 * 1024 * 1024));
 writeFileSync(join(data, rel, 'master.m3u8'), '#EXTM3U\n');

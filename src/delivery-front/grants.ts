@@ -2,6 +2,7 @@ import { mkdirSync, renameSync, rmdirSync, unlinkSync, writeFileSync } from 'nod
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Grant } from '../features/playback/gate';
+import { assetRelDir } from '../features/transcode/runtime';
 
 /** Longest piece of a token in one directory name of a grant (nginx's location splits the token the same way). */
 export const GRANT_CHUNK = 200;
@@ -24,9 +25,12 @@ export function grantRel(token: string, tenant: string, asset: string, ver: stri
   return `a${p(0)}/b${p(1)}/c${p(2)}/${tenant}.${asset}.${ver}`;
 }
 
-/** The output directory (relative to the data dir) the front's location sends a granted file from. */
+/**
+ * The output directory (relative to the data dir) the front's location sends a granted file from: where the encode
+ * puts a ready asset's version (`assetRelDir` + `/v<n>`); an output anywhere else is never granted.
+ */
 export function grantedDir(tenant: string, asset: string, ver: string): string {
-  return `media/${tenant}/assets/${asset}/out-${ver}`;
+  return `${assetRelDir(tenant, asset)}/${ver}`;
 }
 
 /** What a grant was made for, kept for the front's request log (its lines name the token's signature only). */

@@ -137,7 +137,7 @@ function grantedLocation(dataDir: string, grants: string, spool: string, proxy: 
       if (!-f "${grants}/a$vs_c1/b$vs_c2/c$vs_c3/$vs_ten.$vs_ast.$vs_ver") { return 418; }
       # Its own error_page list (the server's is not inherited here): anything but a file answer is the appliance's.
       error_page 301 302 403 404 405 416 418 500 502 503 504 = @vs_ask;
-      alias "${dataDir}/media/$vs_ten/assets/$vs_ast/out-$vs_ver/$vs_file";
+      alias "${dataDir}/media/$vs_ten/assets/$vs_ast/$vs_ver/$vs_file";
       types { video/iso.segment m4s; video/mp4 mp4; audio/mp4 m4a; image/jpeg jpg; image/webp webp; }
       # The appliance's range and validator rules: one range (more: the whole file), If-Modified-Since at or after.
       max_ranges 1;

@@ -133,7 +133,7 @@ describe('delivery front grants (nginx sends a decided token\'s files on its own
     expect((await get(front, pathOf(c.src))).status).toBe(403);
     // While the rule holds, the appliance grants nothing for the asset: every request is asked.
     // An image is still served under the rule; a grant made from it would open the asset's segments too.
-    writeFileSync(join(s.dataDir, `media/${tenant}/assets/${asset}/out-v1/poster.jpg`), SEG.subarray(0, 100));
+    writeFileSync(join(s.dataDir, `media/${tenant}/assets/${asset}/v1/poster.jpg`), SEG.subarray(0, 100));
     const d = await token({ asset, ttl_s: 600 });
     const clear = (file: string) => pathOf(d.src, file).replace('/v1/aes/', '/v1/'); // tokens now name the AES view
     expect((await get(front, clear('poster.jpg'))).status).toBe(200);

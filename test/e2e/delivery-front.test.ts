@@ -42,7 +42,7 @@ const parentOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8
 /** A short real HLS rendition (fMP4) written by ffmpeg itself into a ready asset's output (an independent packager). */
 async function addHlsAsset(): Promise<string> {
   const id = addReadyAsset(s, tenant, randomBytes(16));
-  const dir = join(s.dataDir, `media/${tenant}/assets/${id}/out-v1`);
+  const dir = join(s.dataDir, `media/${tenant}/assets/${id}/v1`);
   mkdirSync(dir, { recursive: true });
   const p = Bun.spawn(['ffmpeg', '-v', 'error', '-nostdin', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=25:duration=3',
     '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '25', '-f', 'hls', '-hls_time', '1', '-hls_playlist_type', 'vod',
@@ -116,7 +116,7 @@ describe('native delivery front (VS_DELIVERY_FRONT_PORT, nginx)', () => {
     const good = pathOf(t.src);
     const base = good.slice(0, good.lastIndexOf('/') + 1);
     const hostile = [
-      `/_vs_whole/media/${tenant}/assets/${asset}/out-v1/seg_00001.m4s`, `/_vs_range/db/meta.sqlite`, '/v1/me', '/studio/',
+      `/_vs_whole/media/${tenant}/assets/${asset}/v1/seg_00001.m4s`, `/_vs_range/db/meta.sqlite`, '/v1/me', '/studio/',
       `${base}..%2f..%2f..%2fdb%2fmeta.sqlite`, `${base}%2e%2e/%2e%2e/x`, `/m/${tenant}/assets/${asset}/v1/%252e%252e/x`, `${base}seg_00001.m4s%00.jpg`,
       '/t/../v1/me', '/m/../../db/meta.sqlite', `/m/${tenant}/assets/${asset}/v1/seg_00001.m4s/../../../../../db/meta.sqlite`,
     ];

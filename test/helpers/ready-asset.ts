@@ -8,7 +8,7 @@ import type { TestServer } from './server';
  */
 export function addReadyAsset(s: TestServer, tenantId: string, segment: Uint8Array): string {
   const id = crypto.randomUUID();
-  const rel = `media/${tenantId}/assets/${id}/out-v1`;
+  const rel = `media/${tenantId}/assets/${id}/v1`;
   mkdirSync(join(s.dataDir, rel), { recursive: true });
   writeFileSync(join(s.dataDir, rel, 'seg_00001.m4s'), segment);
   writeFileSync(join(s.dataDir, rel, 'master.m3u8'), '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=100000\nv/index.m3u8\n');

@@ -169,7 +169,7 @@ describe('the granted location', () => {
     expect(conf()).not.toContain('vs_granted');
     const t = conf({ grants: g });
     expect(t).toContain(`if (!-f "${g.dir}/a$vs_c1/b$vs_c2/c$vs_c3/$vs_ten.$vs_ast.$vs_ver") { return 418; }`);
-    expect(t).toContain(`alias "${BASE.dataDir}/media/$vs_ten/assets/$vs_ast/out-$vs_ver/$vs_file";`);
+    expect(t).toContain(`alias "${BASE.dataDir}/media/$vs_ten/assets/$vs_ast/$vs_ver/$vs_file";`);
     expect(t).toContain('if ($request_uri != $uri) { return 418; }');
     expect(t).toContain('error_page 301 302 403 404 405 416 418 500 502 503 504 = @vs_ask;');
     expect(t).toMatch(/location @vs_ask \{[^}]*recursive_error_pages on; error_page 500 502 503 504 \/_vs_problem\/502; \}/);
@@ -198,7 +198,7 @@ describe('the granted location', () => {
     expect(re.test(`/t/v1.abc.def/m/${u.toUpperCase()}/assets/${u}/v1/seg.m4s`)).toBe(false);
   });
   test('grantedDir is where the location sends from', () => {
-    expect(grantedDir('t', 'a', 'v2')).toBe('media/t/assets/a/out-v2');
+    expect(grantedDir('t', 'a', 'v2')).toBe('media/t/assets/a/v2');
   });
 });
 

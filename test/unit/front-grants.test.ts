@@ -16,7 +16,7 @@ const store = (now: { t: number }, o: { max?: number } = {}) => {
 };
 const grant = (token: string, sid: string, expS: number, over: Partial<Grant> = {}): Grant => ({
   token, sid, expS, tenant: { id: T, slug: 'default' }, target: { kind: 'asset', id: A, encrypted: false, file: 'seg.m4s' },
-  asset: A, ver: 'v1', rel: `media/${T}/assets/${A}/out-v1`, ...over,
+  asset: A, ver: 'v1', rel: `media/${T}/assets/${A}/v1`, ...over,
 });
 const tok = (n: number) => `v1.${'p'.repeat(n)}.${'s'.repeat(42)}${n % 10}`;
 
