@@ -33,8 +33,8 @@ export function grantedDir(tenant: string, asset: string, ver: string): string {
   return `${assetRelDir(tenant, asset)}/${ver}`;
 }
 
-/** What a grant was made for, kept for the front's request log (its lines name the token's signature only). */
-export interface GrantInfo { sid: string; tenant: Grant['tenant']; target: Grant['target'] }
+/** Whose a grant is, kept for the front's request log (its lines name the token's signature only; the target comes from each line's own path). */
+export interface GrantInfo { sid: string; tenant: Grant['tenant'] }
 
 /** Options of the grant store. */
 export interface GrantOptions {
@@ -93,7 +93,7 @@ export class FrontGrants {
     if (!s) this.bySid.set(g.sid, (s = new Set()));
     s.add(rel);
     if (this.bySig.size >= this.max) this.bySig.clear();
-    this.bySig.set(g.token.slice(-43), { sid: g.sid, tenant: g.tenant, target: g.target });
+    this.bySig.set(g.token.slice(-43), { sid: g.sid, tenant: g.tenant });
   }
 
   /** Removes every grant of a session (a revocation). */
