@@ -8,6 +8,7 @@ import { waitFor, type TestServer } from '../helpers/server';
 import { addReadyAsset } from '../helpers/ready-asset';
 import { pathOf, playbackToken, rawGet, startFront } from '../helpers/front-fixture';
 import { grantRel } from '../../src/delivery-front/grants';
+import { makeClip, registerAsset, settled } from './transcode-helpers';
 import { statsRuntime } from '../../src/features/stats/runtime';
 
 // Issue 21 goal 1: the delivery front's grants. After the appliance served a VOD file to a token through the front,
@@ -189,6 +190,33 @@ describe('delivery front grants (nginx sends a decided token\'s files on its own
     const spool = readdirSync(s.front!.runDir()).filter((f) => f.startsWith('granted'));
     for (const f of spool) expect(await Bun.file(`${s.front!.runDir()}/${f}`).text()).not.toContain(t.token.slice(0, -43));
   }, 60_000);
+});
+
+describe('delivery front grants on a really transcoded asset', () => {
+  test('the encode\'s own output directory is granted: its segments are then sent by nginx itself', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vs-grants-real-'));
+    try {
+      const id = registerAsset(s.ctx, await makeClip(join(dir, 'src.mp4'), { size: '320x180', seconds: 2 }));
+      const a = await settled(s.ctx, id);
+      expect(a.status).toBe('ready');
+      const t = await token({ asset: id, ttl_s: 600 });
+      const master = (await get(front, pathOf(t.src, 'master.m3u8'))).body.toString();
+      const variant = master.split('\n').find((l) => l && !l.startsWith('#'))!;
+      const playlistPath = pathOf(t.src, variant);
+      const media = (await get(front, playlistPath)).body.toString().split('\n').find((l) => /\.m4s$/.test(l))!;
+      const segPath = new URL(media, `http://x${playlistPath}`).pathname;
+      const ver = /\/(v[0-9]+)\//.exec(segPath)![1];
+      const first = await get(front, segPath);
+      expect(first.status).toBe(200);
+      const file = join(s.front!.runDir(), 'grants', grantRel(t.token, tenant, id, ver)!);
+      await waitFor('the real output\'s grant', async () => (existsSync(file) ? true : (await get(front, segPath), null)), 10_000, 50);
+      const again = await get(front, segPath);
+      expect(again.status).toBe(200);
+      expect(Buffer.compare(again.body, first.body)).toBe(0);
+      // Sent by nginx: its request id, not the appliance's.
+      expect(again.headers['x-request-id']).toMatch(/^req_[0-9a-f]{12}$/);
+    } finally { rmSync(dir, { recursive: true, force: true }); }
+  }, 120_000);
 });
 
 describe('delivery front with grants off (VS_DELIVERY_FRONT_GRANTS=off)', () => {
