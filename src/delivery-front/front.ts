@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { tmpdir, availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:net';
@@ -110,6 +111,7 @@ export async function startDeliveryFront(ctx: AppContext, gate: Gate, handle: (r
   await Bun.write(conf, renderFrontConf({
     host: ctx.config.host, port, workers: availableParallelism(), sock, dataDir: ctx.config.dataDir, runDir: dir,
     problemsBase: ctx.config.problemsBase, user: process.getuid?.() === 0 ? 'root' : undefined, grants: granted ?? undefined,
+    ridPrefix: `req_${randomBytes(6).toString('base64url')}`,
   }));
   let proc: Running | null = null;
   let stopping = false, ready = false;

@@ -82,7 +82,7 @@ describe('delivery front grants (nginx sends a decided token\'s files on its own
         expect({ h, m, k, v: a.headers[k] }).toEqual({ h, m, k, v: b.headers[k] });
       }
       expect(Buffer.compare(a.body, b.body)).toBe(0);
-      expect(a.headers['x-request-id']).toMatch(/^req_[A-Za-z0-9_-]{6,16}$/);
+      expect(a.headers['x-request-id']).toMatch(/^req_[A-Za-z0-9_-]{6,16}(-\d+-\d+-\d+)?$/);
     }
   });
 
@@ -214,7 +214,11 @@ describe('delivery front grants on a really transcoded asset', () => {
       expect(again.status).toBe(200);
       expect(Buffer.compare(again.body, first.body)).toBe(0);
       // Sent by nginx: its request id, not the appliance's.
-      expect(again.headers['x-request-id']).toMatch(/^req_[0-9a-f]{12}$/);
+      expect(again.headers['x-request-id']).toMatch(/^req_[A-Za-z0-9_-]{8}-\d+-\d+-\d+$/);
+      // One id per answer (worker pid, connection serial, request number on it).
+      const third = await get(front, segPath);
+      expect(third.headers['x-request-id']).toMatch(/^req_[A-Za-z0-9_-]{8}-\d+-\d+-\d+$/);
+      expect(third.headers['x-request-id']).not.toBe(again.headers['x-request-id']);
     } finally { rmSync(dir, { recursive: true, force: true }); }
   }, 120_000);
 });

@@ -45,6 +45,15 @@ describe('safeConfPath', () => {
 });
 
 describe('renderFrontConf: the rendered text', () => {
+  test('regular expressions compiled (pcre_jit); granted answers get the start\'s request id prefix, never $request_id', () => {
+    const grants = { dir: '/run/vs/grants', spool: '/run/vs/granted.log' };
+    const text = conf({ grants, ridPrefix: 'req_Ab3-_x9Z' });
+    expect(text).toContain('pcre_jit on;');
+    expect(text).toContain('add_header X-Request-Id "req_Ab3-_x9Z-$pid-$connection-$connection_requests";');
+    expect(text).not.toContain('$request_id');
+    for (const bad of ['Ab3', 'req_', 'req_a"b', 'req_a;b', 'req_$pid', `req_${'x'.repeat(25)}`]) expect(() => conf({ grants, ridPrefix: bad })).toThrow(/request id prefix/);
+  });
+
   test('worker processes', () => {
     expect(conf({ workers: 4 })).toContain('worker_processes 4;');
     expect(conf({ workers: 1 })).toContain('worker_processes 1;');
