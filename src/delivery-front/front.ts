@@ -178,14 +178,15 @@ function servedOf(l: SpoolLine, grants: FrontGrants): Served | null {
  * Keeps the front's grants in step with the appliance: made by the gate (`Gate.grant`), dropped for a session the
  * moment it is revoked and all at once when keys, policies or attach points change in this process (both before the
  * change's API answer leaves), all at once when the delivery grant counter moves (any process's write to assets,
- * tenants or playback rules; read every 100 ms), and when they expire (swept every 300 ms). nginx's request log of
- * the answers it sent on its own is read back into the gate's observers (the origin log) every 300 ms, on the same timer.
+ * tenants or playback rules; read every 250 ms: well inside the one second other processes' changes may take), and when
+ * they expire (swept every 250 ms). nginx's request log of the answers it sent on its own is read back into the gate's
+ * observers (the origin log) every 250 ms, on the same timer (one wake-up of this process per tick, four a second).
  */
 function followGrants(ctx: AppContext, gate: Gate, at: { dir: string; spool: string }, reopen: () => void) {
   const store = new FrontGrants(at.dir);
   const state = playbackState(ctx);
   gate.grantTo((g) => store.offer(g));
-  let version = state.grantVersion(), ticks = 0;
+  let version = state.grantVersion();
   const unfollow = state.onChange((sid) => {
     if (sid !== undefined) { store.dropSession(sid); return; } // the counter's move is still dropped by the poll
     // Everything dropped: whatever moved the counter up to now is covered (the poll need not drop again).
@@ -200,12 +201,13 @@ function followGrants(ctx: AppContext, gate: Gate, at: { dir: string; spool: str
       store.dropAll(); // cannot tell what changed: nothing stays granted
       ctx.log.warn('delivery front: grant counter unreadable; grants dropped', { error: String(e) });
     }
-    if (++ticks % 3 === 0) { store.sweep(); spool.flush(); }
-  }, 100);
+    store.sweep();
+    spool.flush();
+  }, 250);
   timer.unref();
   const spool = tailSpool(at.spool, (lines) => {
     for (const l of lines) { const s = servedOf(l, store); if (s) gate.replay(s); }
-  }, { reopen, everyMs: 300, ownTimer: false });
+  }, { reopen, everyMs: 250, ownTimer: false });
   return {
     store,
     stop(): void {

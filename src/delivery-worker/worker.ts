@@ -35,9 +35,19 @@ export async function runDeliveryWorker(): Promise<void> {
   const { app, gate, token } = deliveryApp(ctx);
   playbackState(ctx).followWrites();
   let batch: Served[] = [];
-  const flush = () => { if (batch.length) { send({ type: 'served', items: batch }); batch = []; } };
-  if (init.observe) gate.observe((s) => { batch.push(s); if (batch.length >= 512) flush(); });
-  const flusher = setInterval(flush, 50);
+  // Sent 50 ms after the first answer of a batch (or at 512): no timer runs while nothing is served.
+  let flusher: ReturnType<typeof setTimeout> | null = null;
+  const flush = () => {
+    if (flusher) { clearTimeout(flusher); flusher = null; }
+    if (batch.length) { send({ type: 'served', items: batch }); batch = []; }
+  };
+  if (init.observe) {
+    gate.observe((s) => {
+      batch.push(s);
+      if (batch.length >= 512) flush();
+      else flusher ??= setTimeout(flush, 50);
+    });
+  }
   const forward = forwarder(init.sock, config.problemsBase);
   /** This worker's answer, or the main process's when the worker's app says "elsewhere". */
   const mine = (r: Request, res: Response): Response | Promise<Response> => {
@@ -64,7 +74,6 @@ export async function runDeliveryWorker(): Promise<void> {
     if (stopping) return;
     stopping = true;
     await server.stop(graceS);
-    clearInterval(flusher);
     flush();
     stopStalls();
     db.close();

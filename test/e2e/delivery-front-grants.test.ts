@@ -162,7 +162,7 @@ describe('delivery front grants (nginx sends a decided token\'s files on its own
     expect((await get(front, pathOf(t.src))).status).toBe(200);
     expect((await s.api('DELETE', `/v1/assets/${x}`)).status).toBe(204);
     expect((await get(own, pathOf(t.src))).status).toBe(404);
-    // Within the counter's poll (100 ms); the deadline here only bounds a loaded test machine.
+    // Within the counter's poll (250 ms); the deadline here only bounds a loaded test machine.
     await waitFor('the front to refuse the trashed asset', async () => ((await get(front, pathOf(t.src))).status === 404 ? true : null), 10_000, 20);
   }, 30_000);
 

@@ -178,7 +178,13 @@ describe('the granted location', () => {
     expect(conf()).not.toContain('vs_granted');
     const t = conf({ grants: g });
     expect(t).toContain(`if (!-f "${g.dir}/a$vs_c1/b$vs_c2/c$vs_c3/$vs_ten.$vs_ast.$vs_ver") { return 418; }`);
-    expect(t).toContain(`alias "${BASE.dataDir}/media/$vs_ten/assets/$vs_ast/$vs_ver/$vs_file";`);
+    // Checked, then moved to the internal location that sends from the output directory through the open file cache.
+    expect(t).toContain('rewrite ^ /_vs_granted/$vs_ten/assets/$vs_ast/$vs_ver/$vs_file last;');
+    expect(t).toMatch(new RegExp(`location \\^~ /_vs_granted/ \\{\\s*internal;[^}]*alias "${BASE.dataDir}/media/";\\s*open_file_cache max=\\d+ inactive=30s;`));
+    // The grant check's location has no open file cache (a removed grant refuses the next request).
+    expect(/location ~ "[^"]+" \{[^}]*\}[^}]*\}[^}]*\}[^}]*\}/.exec(t)![0]).not.toContain('open_file_cache');
+    // The appliance is asked for what the viewer sent, not the internal path.
+    expect(t).toMatch(/location @vs_ask \{ proxy_pass http:\/\/vs_appliance\$request_uri;/);
     expect(t).toContain('if ($request_uri != $uri) { return 418; }');
     expect(t).toContain('error_page 301 302 403 404 405 416 418 500 502 503 504 = @vs_ask;');
     expect(t).toMatch(/location @vs_ask \{[^}]*recursive_error_pages on; error_page 500 502 503 504 \/_vs_problem\/502; \}/);
