@@ -171,6 +171,8 @@ function servedOf(l: SpoolLine, grants: FrontGrants): Served | null {
     guarded: { params, tenant: info.tenant, target: DELIVERY.vodFile.target(params)! }, status: l.s,
     // As the appliance counts its own answers: the Content-Length of a body sent, 0 for HEAD and 304.
     bytes: l.m === 'HEAD' || l.s === 304 ? 0 : Number(l.l) || 0, fromDisk: true, ttfbMs: 0, sid: info.sid, ip: l.ip || null,
+    // nginx's own time of the answer ($msec), when the line has a usable one.
+    atMs: Number.isFinite(l.t) && l.t > 0 ? Math.round(l.t * 1000) : undefined,
   };
 }
 

@@ -169,19 +169,25 @@ describe('delivery front grants (nginx sends a decided token\'s files on its own
   test('what nginx sent on its own reaches the origin log with the token\'s session, status and bytes', async () => {
     const t = await granted();
     const p = pathOf(t.src);
+    const before = Date.now();
     const first = await get(front, p, { 'User-Agent': 'grants-test' });
     expect(first.status).toBe(200);
     expect((await get(front, p, { Range: 'bytes=0-99' })).status).toBe(206);
     expect((await get(front, p, {}, 'HEAD')).status).toBe(200);
     expect((await get(front, p, { 'If-None-Match': first.headers.etag })).status).toBe(304);
+    const after = Date.now();
     const rt = statsRuntime(s.ctx);
     await rt.ready;
     const rows = await waitFor('every answer in the origin log', async () => {
       await rt.flush();
-      const x = await s.ctx.stats.all<{ method: string; status: number; bytes: number; source: string; kind: string; target: string }>(
-        'SELECT method, status, bytes, source, kind, target FROM edge_requests WHERE sid = ? ORDER BY ts, status', [t.sid]);
+      const x = await s.ctx.stats.all<{ method: string; status: number; bytes: number; source: string; kind: string; target: string; ts: string }>(
+        'SELECT method, status, bytes, source, kind, target, ts FROM edge_requests WHERE sid = ? ORDER BY ts, status', [t.sid]);
       return x.length >= 5 ? x : null;
     }, 30_000, 100);
+    // Each row is dated when it was answered (nginx's clock, the same machine's), not when its log line was read
+    // back (up to a log buffer flush and a read tick later, after the last answer had arrived).
+    for (const r of rows!) expect(Number(r.ts)).toBeGreaterThanOrEqual(before - 50);
+    for (const r of rows!) expect(Number(r.ts)).toBeLessThanOrEqual(after);
     const seen = rows!.map((r) => `${r.method} ${Number(r.status)} ${Number(r.bytes)} ${r.source} ${r.kind} ${r.target === asset}`).sort();
     expect(seen).toEqual([
       `GET 200 ${SEG.length} disk asset true`, `GET 200 ${SEG.length} disk asset true`, 'GET 206 100 disk asset true', 'GET 304 0 disk asset true', 'HEAD 200 0 disk asset true',

@@ -36,12 +36,14 @@ export type DeliveryHandler = (g: Guarded) => Response | Promise<Response>;
  * the main process's observers as they are. `url` is the delivery URL without its /t/<token> prefix (a /t/ request
  * may be served on the original request, whose URL still carries the token); `bytes` the answer's Content-Length
  * (0 for HEAD, 304 and refusals; null when it has none); `fromDisk` whether the body is a file (file answers carry
- * Last-Modified) rather than built in memory; `sid` the token's session; `ip` the viewer address.
+ * Last-Modified) rather than built in memory; `sid` the token's session; `ip` the viewer address; `atMs` when it was
+ * answered, where that was not just now (an answer the delivery front sent on its own, read back from its log).
  */
 export interface Served {
   url: string; method: string; ua: string | null; referer: string | null;
   guarded: { params: Record<string, string>; tenant: GateTenant; target: DeliveryTarget } | null;
   status: number; bytes: number | null; fromDisk: boolean; ttfbMs: number; sid: string | null; ip: string | null;
+  atMs?: number;
 }
 
 /**

@@ -22,7 +22,7 @@ export function originLogObserver(rt: StatsRuntime, now: () => number): (s: Serv
     if (!g) return; // refused before the tenant was known: nothing to attribute
     const target = g.target.kind === 'startover' ? `${g.target.id}/${g.target.programme}` : g.target.id;
     rt.edge.offer({
-      ts: now(), tenantId: g.tenant.id, kind: g.target.kind, target, rendition: renditionOf(g.params),
+      ts: s.atMs ?? now(), tenantId: g.tenant.id, kind: g.target.kind, target, rendition: renditionOf(g.params),
       file: g.params.file ?? null, method: s.method, status: s.status, bytes: s.bytes,
       ttfbMs: s.ttfbMs, sid: s.sid, source: s.fromDisk ? 'disk' : 'memory', ip: s.ip,
       ua: s.ua, referrer: s.referer,
