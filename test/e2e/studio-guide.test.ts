@@ -120,6 +120,8 @@ test('edit a programme, drag it to another day and time, resize it, move it by k
       await page.keyboard.press('ArrowDown');
       await waitFor('two arrow presses saved', async () => (await one(id, morning.id)).start_at === iso(dayAt(2, 9, 10)));
       await page.waitForFunction(() => /09:10–10:10/.test(document.querySelector('#guide-live')?.textContent ?? ''));
+      // As below: the redrawn block must hold the focus again before the next key (else it reaches the old one).
+      await page.waitForFunction(([d, pid]) => !!document.activeElement?.closest(`#guide-grid .gday[data-day="${d}"] [data-prog="${pid}"]`), [key(dayAt(2, 0)), morning.id] as const);
       await page.keyboard.press(lang === 'he' ? 'ArrowLeft' : 'ArrowRight');
       await waitFor('next day saved', async () => (await one(id, morning.id)).start_at === iso(dayAt(3, 9, 10)));
       // The grid redraws the block in its new day after the save: the next key goes to it once it has the focus there
