@@ -68,8 +68,9 @@ export function renderFrontConf(c: FrontConf): string {
   const file = (prefix: string, ranges: boolean) =>
     `    location ^~ ${prefix} { internal; alias "${c.dataDir}/"; ${ranges ? '' : 'max_ranges 0; '}etag off; if_modified_since off; ${copy} }`;
   // Prefix locations (no regular expression: a decoded NUL in a URI made PCRE's match fail with a 500).
-  const proxy = 'proxy_pass http://vs_appliance; proxy_http_version 1.1; proxy_set_header Connection ""; proxy_set_header Host $http_host; proxy_set_header x-vs-peer $remote_addr; proxy_read_timeout 120s; proxy_redirect off;';
-  const ask = ['/t/', '/m/', '/live/'].map((p) => `    location ${p} { ${proxy} }`).join('\n');
+  // The appliance asked for a request; `uri` set: for that URI instead of the one being processed.
+  const proxy = (uri = '') => `proxy_pass http://vs_appliance${uri}; proxy_http_version 1.1; proxy_set_header Connection ""; proxy_set_header Host $http_host; proxy_set_header x-vs-peer $remote_addr; proxy_read_timeout 120s; proxy_redirect off;`;
+  const ask = ['/t/', '/m/', '/live/'].map((p) => `    location ${p} { ${proxy()} }`).join('\n');
   const tmp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((k) => `  ${k}_temp_path "${c.runDir}/tmp-${k}";`).join('\n');
   return `# Written by the appliance at each start (delivery front); edits are lost.
 worker_processes ${Math.max(1, Math.trunc(c.workers))};
@@ -102,7 +103,7 @@ ${c.grants ? grantMaps() : ''}
     error_page 404 /_vs_problem/404;
     error_page 500 502 503 504 /_vs_problem/502;
 ${ask}
-${c.grants ? grantedLocation(c.dataDir, c.grants.dir, c.grants.spool, proxy, requestIdOf(c.ridPrefix ?? 'req_front')) : ''}
+${c.grants ? grantedLocation(c.dataDir, c.grants.dir, c.grants.spool, proxy('$request_uri'), requestIdOf(c.ridPrefix ?? 'req_front')) : ''}
 ${file(ACCEL_WHOLE, false)}
 ${file(ACCEL_RANGE, true)}
     location / { return 404; }
@@ -153,7 +154,7 @@ const GRANTED_PREFIX = '/_vs_granted/';
  * Caching there is safe because only a granted request gets there and a ready version's files never change (a new
  * encode is a new v<n> directory; deleting or changing an asset drops its grants first).
  */
-function grantedLocation(dataDir: string, grants: string, spool: string, proxy: string, rid: string): string {
+function grantedLocation(dataDir: string, grants: string, spool: string, askAs: string, rid: string): string {
   const re = `^/t/(?<vs_c1>[A-Za-z0-9._-]{1,${GRANT_CHUNK}})(?<vs_c2>${PIECE})(?<vs_c3>${PIECE})/m/(?<vs_ten>${UUID})/assets/(?<vs_ast>${UUID})/(?<vs_ver>v[0-9]{1,6})/(?<vs_file>${GRANTED_FILE})$`;
   // Its own error_page list (the server's is not inherited here): anything but a file answer is the appliance's.
   const ask = 'error_page 301 302 403 404 405 416 418 500 502 503 504 = @vs_ask;';
@@ -183,5 +184,5 @@ function grantedLocation(dataDir: string, grants: string, spool: string, proxy: 
     }
     # The request as the viewer sent it ($request_uri: a granted one was moved to the internal location before it got
     # here). recursive_error_pages: an appliance that cannot answer still gets the front's 502 problem, not nginx's page.
-    location @vs_ask { ${proxy.replace('proxy_pass http://vs_appliance;', 'proxy_pass http://vs_appliance$request_uri;')} recursive_error_pages on; error_page 500 502 503 504 /_vs_problem/502; }`;
+    location @vs_ask { ${askAs} recursive_error_pages on; error_page 500 502 503 504 /_vs_problem/502; }`;
 }
