@@ -1,11 +1,11 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { tmpdir, availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:net';
 import { assertPortFree, freePort } from '../kernel/net/ports';
 import type { AppContext } from '../kernel/context';
 import { serveApp, type HttpServer } from '../kernel/http/server';
+import { newRequestIdPrefix } from '../kernel/http/request-id';
 import { runTool, type Running } from '../media/process';
 import { PEER_HEADER } from '../delivery-worker/forward';
 import { SOCKET_DIR_PREFIX, SOCKET_NAME } from '../delivery-worker/stale-sockets';
@@ -111,7 +111,7 @@ export async function startDeliveryFront(ctx: AppContext, gate: Gate, handle: (r
   await Bun.write(conf, renderFrontConf({
     host: ctx.config.host, port, workers: availableParallelism(), sock, dataDir: ctx.config.dataDir, runDir: dir,
     problemsBase: ctx.config.problemsBase, user: process.getuid?.() === 0 ? 'root' : undefined, grants: granted ?? undefined,
-    ridPrefix: `req_${randomBytes(6).toString('base64url')}`,
+    ridPrefix: newRequestIdPrefix(),
   }));
   let proc: Running | null = null;
   let stopping = false, ready = false;

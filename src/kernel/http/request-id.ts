@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 
+/** A fresh request id prefix: `req_` and 8 random characters (a process's ids, or the delivery front's, start with it). */
+export function newRequestIdPrefix(): string {
+  return `req_${randomBytes(6).toString('base64url')}`;
+}
+
 // Process-unique prefix plus a counter: unique, unguessable across restarts, and cheap on the hot path.
-const PREFIX = `req_${randomBytes(6).toString('base64url')}`;
+const PREFIX = newRequestIdPrefix();
 let counter = 0;
 const SAFE = /^[A-Za-z0-9._:-]{8,128}$/;
 /** Where a request keeps its id: a property on the Request itself (a WeakMap entry costs ~5x more per request). */
