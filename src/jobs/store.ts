@@ -18,10 +18,12 @@ export function addJobEvent(db: Db, jobId: string, kind: string, detail: unknown
 export function claimJob(db: Db, types: string[], owner: string, now: number, leaseMs: number): JobRow | null {
   if (!types.length) return null;
   const marks = types.map(() => '?').join(',');
+  const runnable = `FROM jobs WHERE type IN (${marks}) AND ((status = 'queued' AND run_at <= ?) OR (status = 'running' AND lease_until < ?))`;
+  // Nothing runnable (every poll of an idle queue): a plain read instead of taking the write lock for an empty
+  // transaction; when there is one, the immediate transaction below reads it again before claiming it.
+  if (!db.inTransaction && !db.query<{ n: number }, (string | number)[]>(`SELECT 1 AS n ${runnable} LIMIT 1`).get(...types, now, now)) return null;
   return db.transaction(() => {
-    const row = db.query<JobRow, (string | number)[]>(
-      `SELECT * FROM jobs WHERE type IN (${marks}) AND ((status = 'queued' AND run_at <= ?) OR (status = 'running' AND lease_until < ?))
-       ORDER BY priority DESC, run_at, seq LIMIT 1`).get(...types, now, now);
+    const row = db.query<JobRow, (string | number)[]>(`SELECT * ${runnable} ORDER BY priority DESC, run_at, seq LIMIT 1`).get(...types, now, now);
     if (!row) return null;
     if (row.status === 'running') addJobEvent(db, row.id, 'lease_expired', { previous_owner: row.lease_owner }, now);
     db.query(`UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_owner = ?, lease_until = ?, started_at = ?, updated_at = ?, error = NULL WHERE id = ?`)

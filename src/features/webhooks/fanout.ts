@@ -24,6 +24,10 @@ export function wants(e: FanOutTarget, events: string[], ev: OutboxEvent): boole
  */
 export function fanOutBatch(db: Db, now: number, batch = 500, o: { checkpoint?: boolean; maxRows?: number } = {}): number {
   const maxRows = o.maxRows ?? Infinity;
+  // Nothing past the cursor (the dispatcher's every poll while no event is published): a plain read, no write
+  // transaction; only this fan-out moves the cursor, and an event published after the read is seen by the next poll.
+  if (!db.inTransaction && !db.query<{ n: number }, [string]>(
+    'SELECT 1 AS n FROM events WHERE seq > coalesce((SELECT seq FROM outbox_cursors WHERE name = ?), 0) LIMIT 1').get(FANOUT_CURSOR)) return 0;
   return lazyCommit(db, () => {
     const store = new WebhookStore(db);
     const from = outboxCursor(db, FANOUT_CURSOR);
