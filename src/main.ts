@@ -1,4 +1,6 @@
 #!/usr/bin/env bun
+// First: `serve` re-executes itself with its allocator options before the rest is loaded (cli/preamble.ts).
+import './cli/preamble';
 import { parseCli, USAGE } from './cli/args';
 import { serve } from './cli/serve';
 import { keyCreate, tenantCreate, cliError } from './cli/admin';
