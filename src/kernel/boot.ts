@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { openDb } from './db/sqlite';
 import { securePrivateFiles } from './db/perms';
 import { markServing } from './secrets/running';
-import { openStats } from './stats';
+import { openStats, statsThreads } from './stats';
 import { createLogger, type Logger } from './log';
 import { systemClock, type Clock } from './clock';
 import { KeyCache, type KeyLookup } from './http/auth';
@@ -24,7 +24,7 @@ export interface BootDeps {
 export async function bootContext(config: Readonly<Config>, deps: BootDeps, opts: { clock?: Clock; log?: Logger } = {}): Promise<{ ctx: AppContext; stopAll: () => Promise<void> }> {
   const log = opts.log ?? createLogger(config.logLevel);
   const db = openDb(join(config.dataDir, 'db', 'meta.sqlite'), { dataDir: config.dataDir });
-  const stats = await openStats(join(config.dataDir, 'db', 'stats.duckdb'));
+  const stats = await openStats(join(config.dataDir, 'db', 'stats.duckdb'), { threads: statsThreads(config.analytics.threads) });
   securePrivateFiles(join(config.dataDir, 'db', 'stats.duckdb'));
   const unmark = markServing(config.dataDir);
   const keys = new KeyCache(deps.keyLookup(db));

@@ -65,3 +65,16 @@ test('s3 bucket: incomplete or malformed settings are refused', () => {
   writeFileSync(join(dir, 'b.yml'), 's3: media\n');
   expect(() => loadConfig({ config: join(dir, 'b.yml') }, {})).toThrow('s3 must be a mapping');
 });
+
+test('analytics.threads: 0 (default) gives DuckDB one thread fewer than the cores, at least one; a count is taken as is; the store runs with it', async () => {
+  const { statsThreads, openStats } = await import('../../src/kernel/stats');
+  expect(loadConfig({}, {}).analytics.threads).toBe(0);
+  expect([statsThreads(0, 1), statsThreads(0, 2), statsThreads(0, 8), statsThreads(3, 2)]).toEqual([1, 1, 7, 3]);
+  const f = join(tmp(), 'c.yml');
+  writeFileSync(f, 'analytics: { threads: 3 }\n');
+  expect(loadConfig({ config: f }, {}).analytics.threads).toBe(3);
+  writeFileSync(f, 'analytics: { threads: -1 }\n');
+  expect(() => loadConfig({ config: f }, {})).toThrow('threads');
+  const st = await openStats(':memory:', { threads: 1 });
+  try { expect((await st.all<{ t: number }>("SELECT current_setting('threads')::INT AS t"))[0].t).toBe(1); } finally { await st.close(); }
+});

@@ -92,12 +92,12 @@ function onOff(name: string, v: string): boolean {
   throw new Error(`${name} must be on or off, got "${v}"`);
 }
 
-/** `analytics:` {enabled, origin_log, flush_ms, flush_rows, queue_max, retention_days: {edge_requests, player_events, rollups}}. */
+/** `analytics:` {enabled, origin_log, flush_ms, flush_rows, queue_max, threads, retention_days: {edge_requests, player_events, rollups}}. */
 function analyticsFromYaml(v: unknown, cur: Config['analytics']): Config['analytics'] {
-  const o = (v ?? {}) as { enabled?: boolean; origin_log?: boolean; flush_ms?: number; flush_rows?: number; queue_max?: number; retention_days?: Partial<Config['analytics']['retentionDays']> };
+  const o = (v ?? {}) as { enabled?: boolean; origin_log?: boolean; flush_ms?: number; flush_rows?: number; queue_max?: number; threads?: number; retention_days?: Partial<Config['analytics']['retentionDays']> };
   return {
     enabled: o.enabled ?? cur.enabled, originLog: o.origin_log ?? cur.originLog, flushMs: o.flush_ms ?? cur.flushMs,
-    flushRows: o.flush_rows ?? cur.flushRows, queueMax: o.queue_max ?? cur.queueMax, retentionDays: { ...cur.retentionDays, ...o.retention_days },
+    flushRows: o.flush_rows ?? cur.flushRows, queueMax: o.queue_max ?? cur.queueMax, threads: o.threads ?? cur.threads, retentionDays: { ...cur.retentionDays, ...o.retention_days },
   };
 }
 

@@ -55,6 +55,8 @@ export interface Config {
 /** Config `analytics:` (defaults in DEFAULTS; documented in docs/metrics.md). */
 export interface AnalyticsConfig {
   enabled: boolean; originLog: boolean; flushMs: number; flushRows: number; queueMax: number;
+  /** DuckDB worker threads (0: one fewer than the cores, at least one; see statsThreads). */
+  threads: number;
   retentionDays: { edge_requests: number; player_events: number; rollups: number };
 }
 
@@ -83,5 +85,5 @@ export const DEFAULTS: Config = {
   s3: null,
   smtp: { url: null, from: 'ViewStream <no-reply@viewstream.local>' },
   alerts: { evalMs: 10_000, telegramApi: 'https://api.telegram.org', telegramToken: null },
-  analytics: { enabled: true, originLog: true, flushMs: 5000, flushRows: 10_000, queueMax: 200_000, retentionDays: { edge_requests: 90, player_events: 400, rollups: 800 } },
+  analytics: { enabled: true, originLog: true, flushMs: 5000, flushRows: 10_000, queueMax: 200_000, threads: 0, retentionDays: { edge_requests: 90, player_events: 400, rollups: 800 } },
 };

@@ -23,7 +23,7 @@ export const ConfigYaml = Type.Object({
   s3: opt(Type.Unknown()),
   analytics: opt(Type.Object({
     enabled: opt(Type.Boolean()), origin_log: opt(Type.Boolean()), flush_ms: opt(Type.Integer({ minimum: 100, maximum: 60_000 })),
-    flush_rows: opt(Type.Integer({ minimum: 1 })), queue_max: opt(Type.Integer({ minimum: 1 })),
+    flush_rows: opt(Type.Integer({ minimum: 1 })), queue_max: opt(Type.Integer({ minimum: 1 })), threads: opt(Type.Integer({ minimum: 0, maximum: 1024 })),
     retention_days: opt(Type.Object({ edge_requests: opt(Type.Integer({ minimum: 1 })), player_events: opt(Type.Integer({ minimum: 1 })), rollups: opt(Type.Integer({ minimum: 1 })) }, { additionalProperties: false })),
   }, { additionalProperties: false })),
 }, { additionalProperties: true });
