@@ -1,7 +1,7 @@
 import type { Db } from '../../kernel/db/sqlite';
 import { lazyCommit } from '../../kernel/db/lazy-commit';
 import { eventsAfter, type OutboxEvent } from '../../kernel/events/outbox';
-import { outboxCursor, setOutboxCursor } from '../../kernel/events/cursors';
+import { outboxCursor, outboxHead, setOutboxCursor } from '../../kernel/events/cursors';
 import { newId } from '../../kernel/ids';
 import { WebhookStore, type FanOutTarget } from './store';
 
@@ -26,8 +26,7 @@ export function fanOutBatch(db: Db, now: number, batch = 500, o: { checkpoint?: 
   const maxRows = o.maxRows ?? Infinity;
   // Nothing past the cursor (the dispatcher's every poll while no event is published): a plain read, no write
   // transaction; only this fan-out moves the cursor, and an event published after the read is seen by the next poll.
-  if (!db.inTransaction && !db.query<{ n: number }, [string]>(
-    'SELECT 1 AS n FROM events WHERE seq > coalesce((SELECT seq FROM outbox_cursors WHERE name = ?), 0) LIMIT 1').get(FANOUT_CURSOR)) return 0;
+  if (!db.inTransaction && outboxHead(db) <= outboxCursor(db, FANOUT_CURSOR)) return 0;
   return lazyCommit(db, () => {
     const store = new WebhookStore(db);
     const from = outboxCursor(db, FANOUT_CURSOR);
