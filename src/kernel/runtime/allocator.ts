@@ -6,9 +6,10 @@
  * `MIMALLOC_PURGE_DELAY=-1`: freed memory stays with the process for reuse instead of being handed back to the kernel
  * 100 ms later (mimalloc's default `purge_delay`) by its background thread. Measured on the delivery front at ~900
  * segment answers a second (2 MB each, two cores): the service's process took 40 ms of CPU a second with the default
- * and 31 ms without the purge, 15 and 12 ms a second idle; the purge thread itself was 3-7 ms a second, and the pages it returned were
- * faulted in again at once. The cost is that the process keeps its high-water mark of native memory (buffers, not the
- * JavaScript heap) instead of shrinking after a peak: 169 MB resident eight seconds after that load against 155 MB.
+ * and 31 ms without the purge, 15 and 12 ms a second idle; the purge thread itself was 3-7 ms a second, and the
+ * pages it returned were faulted in again at once. The cost is that the process keeps its high-water mark of native
+ * memory (buffers, not the JavaScript heap) instead of shrinking after a peak: 169 MB resident eight seconds after that
+ * load against 155 MB.
  *
  * Called by the CLI's preamble (cli/preamble.ts) with the command word, before the rest of the program is loaded.
  * Left alone when `MIMALLOC_PURGE_DELAY` is already set (any value: the operator's choice, also how the re-executed
