@@ -60,6 +60,12 @@ if [ "$MODE" = test ] && ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx
   apt_install nginx-light || say "nginx-light: the package did not configure cleanly (its default site did not start); using the unpacked binary"
 fi
 
+# ss (iproute2) reads the front's socket options back in its tests (Debian's minimal images do not have it).
+if [ "$MODE" = test ] && ! command -v ss >/dev/null; then
+  say "installing iproute2 (Debian package) for the delivery front's tests"
+  apt_install iproute2
+fi
+
 say "installing dependencies from bun.lock"
 bun install --frozen-lockfile >/dev/null
 

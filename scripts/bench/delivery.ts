@@ -22,7 +22,9 @@
  * Goal 1 is also measured in paired runs (--pairs, default 7): nginx with 2 workers, the front, nginx, the front, ...,
  * nginx; each front run against the mean of the nginx runs just before and after it (what drifts on a shared box
  * between runs cancels out); the median of those ratios, with their range.
- * Usage: bun scripts/bench/delivery.ts [--seconds 6] [--rounds 3] [--pairs 7] [--workers 2] [--origin-log]
+ * Then the front again with a fixed per-connection send buffer (--sndbuf, VS_DELIVERY_FRONT_SNDBUF; default 256k), paired
+ * against nginx(2 workers) the same way.
+ * Usage: bun scripts/bench/delivery.ts [--seconds 6] [--rounds 3] [--pairs 7] [--workers 2] [--sndbuf 256k] [--origin-log]
  */
 import { Database } from 'bun:sqlite';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -37,7 +39,7 @@ import { renderFrontConf } from '../../src/delivery-front/nginx-conf';
 import { ACCEL_WHOLE } from '../../src/kernel/http/accel';
 import { freePort } from '../../src/kernel/net/ports';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '6' }, rounds: { type: 'string', default: '3' }, pairs: { type: 'string', default: '7' }, 'origin-log': { type: 'boolean', default: false }, workers: { type: 'string', default: '2' } } });
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '6' }, rounds: { type: 'string', default: '3' }, pairs: { type: 'string', default: '7' }, 'origin-log': { type: 'boolean', default: false }, workers: { type: 'string', default: '2' }, sndbuf: { type: 'string', default: '256k' } } });
 const seconds = Number(values.seconds), rounds = Number(values.rounds), workers = values.workers;
 if (!Bun.which('nginx') && !Bun.which('/usr/sbin/nginx')) throw new Error('nginx not found: apt-get install nginx-light');
 const dir = mkdtempSync(join(tmpdir(), 'vs-bench-dlv-'));
@@ -247,6 +249,25 @@ try {
     console.log(row('front, every request asked (grants off)', asked));
     console.log(row('nginx (2 workers, reference)', ng));
     console.log(`front without grants/nginx(2 workers) ${(rps(asked) / rps(ng)).toFixed(2)}, p99 ${(p99(asked) / p99(ng)).toFixed(2)}x, CPU per request ${(cpu(asked) / cpu(ng)).toFixed(2)}x; per round ${asked.map((x, i) => (x.rps / ng[i].rps).toFixed(2)).join(' ')}`);
+  }
+  {
+    // The same front with a fixed per-connection send buffer (VS_DELIVERY_FRONT_SNDBUF), paired against nginx(2 workers)
+    // as goal 1 above: the default (auto) leaves the size to the kernel's autotuning.
+    app.kill('SIGTERM'); await app.proc.exited;
+    app = await startAppliance(data, { ...env, VS_DELIVERY_FRONT_SNDBUF: values.sndbuf });
+    Bun.spawnSync(['chmod', '-R', 'a+rX', dir]);
+    const fb = /delivery front \(nginx\) on (http:\/\/\S+)/.exec(app.output())?.[1];
+    if (!fb) throw new Error(`no delivery front in the startup lines: ${app.output()}`);
+    const fu = frontUrl.replace(/^http:\/\/[^/]+/, fb);
+    await wrk(fu, { ...o, seconds: 2 });
+    const pairs = Number(values.pairs);
+    const ng: R[] = [await measured(n2.url, n2.p.pid, o)], fr: R[] = [];
+    for (let i = 0; i < pairs; i++) { fr.push(await measured(fu, app.proc.pid, o)); ng.push(await measured(n2.url, n2.p.pid, o)); }
+    const ratios = fr.map((f, i) => f.rps / ((ng[i].rps + ng[i + 1].rps) / 2));
+    const p99s = fr.map((f, i) => f.p99ms / ((ng[i].p99ms + ng[i + 1].p99ms) / 2));
+    const sorted = [...ratios].sort((x, y) => x - y);
+    console.log(row(`front, VS_DELIVERY_FRONT_SNDBUF=${values.sndbuf}`, fr));
+    console.log(`front with sndbuf=${values.sndbuf}, paired (${pairs}): median ${median(ratios).toFixed(3)}x nginx(2 workers) (range ${sorted[0].toFixed(2)}-${sorted[sorted.length - 1].toFixed(2)}; ${ratios.filter((r) => r >= 1).length} of ${pairs} at or above 1.0), p99 median ${median(p99s).toFixed(2)}x; CPU per request front ${cpu(fr).toFixed(0)} us vs nginx ${cpu(ng).toFixed(0)} us`);
   }
   if (values['origin-log']) {
     // Origin request log on vs off: restart the appliance with VS_ORIGIN_LOG each round (one DuckDB writer at a time),

@@ -11,7 +11,7 @@ import { startDeliveryTier, type DeliveryTier } from '../delivery-worker/tier';
 import { availableParallelism } from 'node:os';
 import { reportStalls } from '../kernel/stall';
 import { assertPortFree } from '../kernel/net/ports';
-import { frontGrantsFromEnv, planFront, startDeliveryFront, withFront, type DeliveryFront } from '../delivery-front/front';
+import { frontGrantsFromEnv, frontSndbufFromEnv, planFront, startDeliveryFront, withFront, type DeliveryFront } from '../delivery-front/front';
 
 /** Dependencies the kernel takes from the identity feature. */
 export const bootDeps = {
@@ -33,6 +33,7 @@ export async function serve(flags: ConfigFlags): Promise<void> {
   // The native delivery front (nginx) on a port of its own; playback URLs point at it unless cdn_base_url says otherwise.
   const plan = await planFront(process.env, base.host);
   const frontGrants = frontGrantsFromEnv(process.env);
+  const frontSndbuf = frontSndbufFromEnv(process.env);
   const handle = (r: Request) => (built ? built.fetch(r) : starting());
   const server = serveApp(handle, {
     port: base.port, host: base.host, maxBodyBytes: 70 * 1024 * 1024, problemsBase: base.problemsBase, reusePort: workers > 1,
@@ -45,7 +46,7 @@ export async function serve(flags: ConfigFlags): Promise<void> {
   const ownerLink = boot ? await firstOwnerLink(ctx, identityService(ctx).tenant(boot.tenant).id, 'Default') : null;
   await startWorkers(ctx);
   const tier: DeliveryTier | null = workers > 1 ? await startDeliveryTier(ctx, gate, handle, workers, { tag: process.env.VS_DELIVERY_TAG === '1' }) : null;
-  const front: DeliveryFront | null = plan && await startDeliveryFront(ctx, gate, handle, plan.port, { grants: frontGrants });
+  const front: DeliveryFront | null = plan && await startDeliveryFront(ctx, gate, handle, plan.port, { grants: frontGrants, sndbuf: frontSndbuf });
   const stopStalls = reportStalls(process.env.VS_STALL_FILE, 'main');
   const out: string[] = [`ViewStream ${config.baseUrl} (data ${config.dataDir})`, `listening on ${config.host}:${server.port}`];
   out.push(`API reference: ${config.baseUrl}/docs/`);

@@ -31,6 +31,22 @@ export function frontGrantsFromEnv(env: Record<string, string | undefined>): boo
   throw new Error(`${FRONT_GRANTS_ENV} must be on or off, got "${env[FRONT_GRANTS_ENV]}"`);
 }
 
+/** Environment variable: the send buffer of each viewer connection of the front (`auto`: the kernel's autotuning). */
+export const FRONT_SNDBUF_ENV = 'VS_DELIVERY_FRONT_SNDBUF';
+
+/**
+ * The front's per-connection send buffer from `VS_DELIVERY_FRONT_SNDBUF` (null: `auto` or unset, the kernel sizes it),
+ * as nginx's size syntax (`256k`); throws on anything but `auto` or a size from 16k to 64m (bytes, k or m).
+ */
+export function frontSndbufFromEnv(env: Record<string, string | undefined>): string | null {
+  const v = (env[FRONT_SNDBUF_ENV] ?? '').trim().toLowerCase();
+  if (v === '' || v === 'auto') return null;
+  const m = /^(\d{1,8})([km]?)$/.exec(v);
+  const bytes = m ? Number(m[1]) * (m[2] === 'm' ? 1 << 20 : m[2] === 'k' ? 1024 : 1) : NaN;
+  if (!(bytes >= 16 * 1024 && bytes <= 64 << 20)) throw new Error(`${FRONT_SNDBUF_ENV} must be auto or a size from 16k to 64m, got "${env[FRONT_SNDBUF_ENV]}"`);
+  return v;
+}
+
 /** The front's port from the environment: null when unset, 0 for "pick one"; throws on anything else but 0-65535. */
 export function frontPortFromEnv(env: Record<string, string | undefined>): number | null {
   const v = env[FRONT_PORT_ENV];
@@ -97,7 +113,7 @@ function accepts(host: string, port: number): Promise<boolean> {
  * signal TERM, so its master stops its workers) and is started again when it dies. Resolves once the port accepts
  * connections; throws with nginx's own words when it cannot start.
  */
-export async function startDeliveryFront(ctx: AppContext, gate: Gate, handle: (r: Request) => Response | Promise<Response>, port: number, o: { grants?: boolean } = {}): Promise<DeliveryFront> {
+export async function startDeliveryFront(ctx: AppContext, gate: Gate, handle: (r: Request) => Response | Promise<Response>, port: number, o: { grants?: boolean; sndbuf?: string | null } = {}): Promise<DeliveryFront> {
   const nginx = nginxBinary();
   if (!nginx) throw new Error(`${FRONT_PORT_ENV} needs nginx (Debian: apt-get install nginx-light)`);
   // Named like the delivery workers' socket directory: a killed appliance's one is swept the same way.
@@ -111,7 +127,7 @@ export async function startDeliveryFront(ctx: AppContext, gate: Gate, handle: (r
   await Bun.write(conf, renderFrontConf({
     host: ctx.config.host, port, workers: availableParallelism(), sock, dataDir: ctx.config.dataDir, runDir: dir,
     problemsBase: ctx.config.problemsBase, user: process.getuid?.() === 0 ? 'root' : undefined, grants: granted ?? undefined,
-    ridPrefix: newRequestIdPrefix(),
+    ridPrefix: newRequestIdPrefix(), sndbuf: o.sndbuf ?? undefined,
   }));
   let proc: Running | null = null;
   let stopping = false, ready = false;

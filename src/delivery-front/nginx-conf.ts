@@ -27,6 +27,8 @@ export interface FrontConf {
    * prefix): their ids are this plus nginx's worker pid, connection serial and request number on the connection.
    */
   ridPrefix?: string;
+  /** Send buffer of each viewer connection (nginx size, e.g. `256k`); unset: the kernel's autotuning. */
+  sndbuf?: string;
 }
 
 // A path nginx reads verbatim inside double quotes: no quote, backslash, variable sign or control character.
@@ -62,6 +64,7 @@ function problem(base: string, code: string, status: number, title: string, deta
  * to the appliance (its validators are added to the answer from its headers). Every other path is a 404 problem.
  */
 export function renderFrontConf(c: FrontConf): string {
+  if (c.sndbuf !== undefined && !/^\d{1,8}[km]?$/.test(c.sndbuf)) throw new Error(`delivery front: unusable send buffer size ${JSON.stringify(c.sndbuf)}`);
   for (const p of [c.sock, c.dataDir, c.runDir, c.grants?.dir ?? '/', c.grants?.spool ?? '/']) if (!safeConfPath(p)) throw new Error(`delivery front: path not usable in nginx's configuration: ${JSON.stringify(p)}`);
   const copy = ['ETag', 'Access-Control-Allow-Origin', 'X-Request-Id', 'Timing-Allow-Origin']
     .map((h) => `add_header ${h} $upstream_http_${h.toLowerCase().replace(/-/g, '_')} always;`).join(' ');
@@ -96,7 +99,7 @@ ${c.grants ? grantMaps() : ''}
   upstream vs_appliance { server "unix:${c.sock}"; keepalive 64; }
   server {
     # reuseport: an accept queue per worker, connections spread evenly over the cores
-    listen ${listenOn(c.host, c.port)} reuseport;
+    listen ${listenOn(c.host, c.port)} reuseport${c.sndbuf ? ` sndbuf=${c.sndbuf}` : ''};
     merge_slashes off;
     # Error pages by URI: a request refused while its request line is read has no URI a named location could use.
     error_page 400 /_vs_problem/400;

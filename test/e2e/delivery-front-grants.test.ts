@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect } from 'node:net';
 import fc from 'fast-check';
 import { waitFor, type TestServer } from '../helpers/server';
 import { addReadyAsset } from '../helpers/ready-asset';
@@ -241,5 +242,57 @@ describe('delivery front with grants off (VS_DELIVERY_FRONT_GRANTS=off)', () => 
         expect(Buffer.compare(a.body, SEG)).toBe(0);
       }
     } finally { await off.stop(); }
+  }, 60_000);
+});
+
+describe('delivery front send buffer (VS_DELIVERY_FRONT_SNDBUF)', () => {
+  /** The kernel's send buffer (`tb`, bytes) of the front's end of every established connection to `port`, from `ss`. */
+  const sendBuffers = (port: number): number[] => {
+    const r = Bun.spawnSync(['ss', '-tmnH', 'state', 'established', `( sport = :${port} )`], { stdout: 'pipe', stderr: 'pipe' });
+    return [...r.stdout.toString().matchAll(/\btb(\d+)/g)].map((m) => Number(m[1]));
+  };
+
+  test('a fixed size is set on the viewer connections nginx accepts, and files still flow whole', async () => {
+    const { s: fixed, front: port, asset: id } = await startFront(SEG, { VS_DELIVERY_FRONT_SNDBUF: '256k' });
+    let sock: ReturnType<typeof connect> | null = null;
+    try {
+      const t = await playbackToken(fixed, { asset: id, ttl_s: 600 });
+      const c = sock = connect({ host: '127.0.0.1', port });
+      await new Promise<void>((resolve, reject) => { c.once('connect', resolve); c.once('error', reject); });
+      // Requests on one kept-alive connection: the appliance's answer, then nginx's own (the grant).
+      let got = Buffer.alloc(0);
+      let waiter: (() => void) | null = null;
+      c.on('data', (d: Buffer) => { got = Buffer.concat([got, d]); waiter?.(); });
+      const answer = async (): Promise<{ status: number; body: Buffer }> => {
+        c.write(`GET ${pathOf(t.src)} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+        for (;;) {
+          const end = got.indexOf('\r\n\r\n');
+          const head = end < 0 ? '' : got.subarray(0, end).toString('latin1');
+          const len = Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? NaN);
+          if (end >= 0 && got.length >= end + 4 + len) {
+            const body = got.subarray(end + 4, end + 4 + len);
+            got = got.subarray(end + 4 + len);
+            return { status: Number(head.split(' ')[1]), body };
+          }
+          await new Promise<void>((resolve) => { waiter = resolve; });
+        }
+      };
+      for (let i = 0; i < 2; i++) {
+        const a = await answer();
+        expect(a.status).toBe(200);
+        expect(Buffer.compare(a.body, SEG)).toBe(0);
+      }
+      // Linux doubles SO_SNDBUF for its bookkeeping: 256k asked is 512 KiB in ss.
+      expect(sendBuffers(port)).toEqual([512 * 1024]);
+    } finally { sock?.destroy(); await fixed.stop(); }
+  }, 60_000);
+
+  test('auto (the default) leaves the size to the kernel', async () => {
+    const { s: auto, front: port, asset: id } = await startFront(SEG, { VS_DELIVERY_FRONT_SNDBUF: 'auto' });
+    try {
+      const t = await playbackToken(auto, { asset: id, ttl_s: 600 });
+      expect((await get(port, pathOf(t.src))).status).toBe(200);
+      expect(readFileSync(join(auto.front!.runDir(), 'nginx.conf'), 'utf8')).not.toContain('sndbuf');
+    } finally { await auto.stop(); }
   }, 60_000);
 });

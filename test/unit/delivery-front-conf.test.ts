@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderFrontConf, safeConfPath, type FrontConf } from '../../src/delivery-front/nginx-conf';
 import { grantedDir, grantRel } from '../../src/delivery-front/grants';
-import { FRONT_GRANTS_ENV, FRONT_PORT_ENV, frontGrantsFromEnv, frontPortFromEnv } from '../../src/delivery-front/front';
+import { FRONT_GRANTS_ENV, FRONT_PORT_ENV, FRONT_SNDBUF_ENV, frontGrantsFromEnv, frontPortFromEnv, frontSndbufFromEnv } from '../../src/delivery-front/front';
 
 const BASE: FrontConf = {
   host: '127.0.0.1', port: 8081, workers: 4, sock: '/run/vs/front.sock', dataDir: '/var/lib/vs/data', runDir: '/run/vs',
@@ -125,10 +125,10 @@ test('real nginx accepts the rendered configuration (nginx -t)', async () => {
     mkdirSync(dataDir);
     const port = await freePort('127.0.0.1');
     expect(port).toBeGreaterThan(0);
-    for (const grants of [undefined, { dir: join(dir, 'grants'), spool: join(dir, 'granted.log') }]) {
+    for (const [grants, sndbuf] of [[undefined, undefined], [{ dir: join(dir, 'grants'), spool: join(dir, 'granted.log') }, '256k']] as const) {
       const text = renderFrontConf({
         host: '127.0.0.1', port, workers: 2, sock: join(dir, 'app.sock'), dataDir, runDir: dir,
-        problemsBase: BASE.problemsBase, user: process.getuid?.() === 0 ? 'root' : undefined, grants,
+        problemsBase: BASE.problemsBase, user: process.getuid?.() === 0 ? 'root' : undefined, grants, sndbuf,
       });
       const file = join(dir, 'nginx.conf');
       writeFileSync(file, text);
@@ -223,5 +223,23 @@ describe('frontGrantsFromEnv', () => {
     expect(frontGrantsFromEnv({ [FRONT_GRANTS_ENV]: 'on' })).toBe(true);
     expect(frontGrantsFromEnv({ [FRONT_GRANTS_ENV]: ' OFF ' })).toBe(false);
     expect(() => frontGrantsFromEnv({ [FRONT_GRANTS_ENV]: 'no' })).toThrow(FRONT_GRANTS_ENV);
+  });
+});
+
+describe('frontSndbufFromEnv', () => {
+  test('auto or unset: null (the kernel autotunes); a size from 16k to 64m as nginx writes it; anything else refused', () => {
+    expect(frontSndbufFromEnv({})).toBeNull();
+    expect(frontSndbufFromEnv({ [FRONT_SNDBUF_ENV]: ' Auto ' })).toBeNull();
+    expect(frontSndbufFromEnv({ [FRONT_SNDBUF_ENV]: '256k' })).toBe('256k');
+    expect(frontSndbufFromEnv({ [FRONT_SNDBUF_ENV]: '1M' })).toBe('1m');
+    expect(frontSndbufFromEnv({ [FRONT_SNDBUF_ENV]: '65536' })).toBe('65536');
+    for (const bad of ['15k', '65m', '0', '-1k', '1g', '256 k', '256kb', '1e6', '0x4000', 'k', '256k;', '256k sndbuf=1m'])
+      expect(() => frontSndbufFromEnv({ [FRONT_SNDBUF_ENV]: bad })).toThrow(FRONT_SNDBUF_ENV);
+  });
+
+  test('renderFrontConf puts it on the listen socket and refuses a size nginx would not read', () => {
+    expect(conf({ sndbuf: '256k' })).toContain('listen 127.0.0.1:8081 reuseport sndbuf=256k;');
+    expect(conf()).toContain('listen 127.0.0.1:8081 reuseport;');
+    for (const bad of ['256k; user root', '', 'big']) expect(() => conf({ sndbuf: bad })).toThrow(/send buffer/);
   });
 });
