@@ -135,7 +135,7 @@ export async function startDeliveryFront(ctx: AppContext, gate: Gate, handle: (r
   const start = (): Running => {
     const startedAt = Date.now();
     // -e: nginx's own log before the configuration is read goes to stderr too (not /var/log/nginx).
-    const p = runTool([nginx, '-e', 'stderr', '-p', dir, '-c', conf], { parentDeathSignal: 'TERM', groupDiesWithLeader: true, stderrLines: 40, onStderrLine: (l) => ctx.log.warn('delivery front', { nginx: l }) });
+    const p = runTool([nginx, '-e', 'stderr', '-p', dir, '-c', conf], { parentDeathSignal: 'TERM', groupDiesWithLeader: true, batch: true, stderrLines: 40, onStderrLine: (l) => ctx.log.warn('delivery front', { nginx: l }) });
     proc = p;
     void p.done.then((r) => {
       if (stopping || !ready || proc !== p) return;

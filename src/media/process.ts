@@ -24,6 +24,11 @@ export interface RunOptions {
    * work that may use every spare cycle but must not take the CPU from the server's event loop or from live ingest.
    */
   nice?: number;
+  /**
+   * Linux scheduling policy `batch` (SCHED_BATCH via util-linux `chrt`, when installed): the tool's threads keep their
+   * share of the CPU but do not preempt a running thread when they wake, and its children inherit the policy.
+   */
+  batch?: boolean;
   /** Abort signal: aborting kills the process group. */
   signal?: AbortSignal;
   /**
@@ -61,6 +66,7 @@ export const TOOL_MALLOC_TUNABLES = 'glibc.malloc.mmap_threshold=33554432:glibc.
 const live = new Set<ChildProcess>();
 const SETPRIV = process.platform === 'linux' ? Bun.which('setpriv') : null;
 const NICE = Bun.which('nice');
+const CHRT = process.platform === 'linux' ? Bun.which('chrt') : null;
 
 /** Kills every tool process group this process started (shutdown and crash paths). */
 export function killAllChildren(): void {
@@ -86,7 +92,9 @@ export function runTool(argv0: string[], o: RunOptions = {}): Running {
   // nice(1) execs in place too, so the tool starts at that priority before it creates any thread (Linux keeps a
   // niceness per thread: lowering only the main thread's after the start could miss the encoder's threads).
   const nice = Math.max(0, Math.min(19, Math.trunc(o.nice ?? 0)));
-  const argv = nice && NICE ? [NICE, '-n', String(nice), ...guarded] : guarded;
+  const niced = nice && NICE ? [NICE, '-n', String(nice), ...guarded] : guarded;
+  // chrt sets the policy and execs in place too (before the tool forks: nginx's workers inherit it).
+  const argv = o.batch && CHRT ? [CHRT, '--batch', '0', ...niced] : niced;
   const base = o.env ?? (process.env as Record<string, string>);
   const env = o.mallocTunables ? { GLIBC_TUNABLES: TOOL_MALLOC_TUNABLES, ...base } : base;
   const child = spawn(argv[0], argv.slice(1), { cwd: o.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });

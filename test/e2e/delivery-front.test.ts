@@ -67,6 +67,14 @@ describe('native delivery front (VS_DELIVERY_FRONT_PORT, nginx)', () => {
     expect(readFileSync(`/proc/${s.front!.pid()}/cmdline`, 'utf8')).toContain('nginx');
   });
 
+  test('nginx and its workers run under SCHED_BATCH (a wake-up does not preempt the thread running)', () => {
+    // Field 41 of /proc/<pid>/stat is the policy: 3 = SCHED_BATCH. Every process listening on the front's port.
+    const policy = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[38]);
+    const pids = listeners(front);
+    expect(pids.length).toBeGreaterThan(1); // the master and at least one worker
+    expect(pids.map(policy)).toEqual(pids.map(() => 3));
+  });
+
   test('segment, range, 304, If-Range, 416 and HEAD: the same bytes and player headers as the appliance\'s own port', async () => {
     const t = await token({ asset, ttl_s: 600 });
     const p = pathOf(t.src);

@@ -62,3 +62,19 @@ test('VS_TRANSCODE_NICE: 0-19, anything else the default', () => {
   expect(transcodeNice({ VS_TRANSCODE_NICE: '40' })).toBe(19);
   for (const bad of ['', '-5', 'high', '1e3', '3.5']) expect(transcodeNice({ VS_TRANSCODE_NICE: bad })).toBe(TRANSCODE_NICE);
 });
+
+/** The scheduling policy (field 41 of /proc/.../stat: 0 normal, 3 batch) of a tool started by runTool and of its child. */
+async function policyOf(batch: boolean | undefined): Promise<number[]> {
+  const out: string[] = [];
+  const script = 'sleep 5 & for p in $$ $!; do sed "s/.*) //" /proc/$p/stat | cut -d" " -f39; done; kill $!';
+  const r = await runTool(['sh', '-c', script], { batch, onStdoutLine: (l) => out.push(l.trim()) }).done;
+  expect(r.code).toBe(0);
+  return out.map(Number);
+}
+
+test('batch: the tool and the children it starts run under SCHED_BATCH; otherwise the normal policy', async () => {
+  if (!Bun.which('chrt')) throw new Error('chrt (util-linux) not found');
+  expect(await policyOf(true)).toEqual([3, 3]);
+  expect(await policyOf(false)).toEqual([0, 0]);
+  expect(await policyOf(undefined)).toEqual([0, 0]);
+});
