@@ -147,7 +147,8 @@ const authoriser = Bun.spawn(['bun', authSrc], { env: { ...process.env, SOCK: fl
 for (let i = 0; i < 100 && !existsSync(floorSock); i++) await Bun.sleep(50);
 const floorPort = await freePort('127.0.0.1');
 writeFileSync(join(floorDir, 'nginx.conf'), renderFrontConf({ host: '127.0.0.1', port: floorPort, workers: availableParallelism(), sock: floorSock, dataDir: data, runDir: floorDir, problemsBase: '/problems', user: process.getuid?.() === 0 ? 'root' : undefined }));
-const floorNginx = Bun.spawn(['nginx', '-e', 'stderr', '-p', floorDir, '-c', join(floorDir, 'nginx.conf')], { stdout: 'ignore', stderr: 'ignore' });
+// Under SCHED_BATCH and in a session of its own (its own autogroup), as the appliance starts its front's nginx.
+const floorNginx = Bun.spawn(['setsid', ...(Bun.which('chrt') ? ['chrt', '--batch', '0'] : []), 'nginx', '-e', 'stderr', '-p', floorDir, '-c', join(floorDir, 'nginx.conf')], { stdout: 'ignore', stderr: 'ignore' });
 const floorUrl = `http://127.0.0.1:${floorPort}/t/floor/seg_00001.m4s`;
 for (let i = 0; i < 100; i++) { try { if ((await fetch(floorUrl)).ok) break; } catch { /* not yet */ } await Bun.sleep(50); }
 const bareMem = await startBare('memory');
