@@ -21,15 +21,21 @@ test('malloc tunables only where asked (stream-copy remuxes); an explicit GLIBC_
   expect(await seen(true)).toBe(process.env.GLIBC_TUNABLES ?? TOOL_MALLOC_TUNABLES);
 });
 
-/** The niceness of every thread of a tool started by runTool, as the kernel reports it (field 19 of /proc/.../stat). */
-async function niceOf(nice: number | undefined): Promise<number[]> {
-  // The shell starts a background child (a second thread of work, as an encoder's threads would be) and reports both.
+/**
+ * Field `field` of /proc/<pid>/stat (counted after the command name: 17 is the niceness, 39 the scheduling policy) of
+ * a tool started by runTool with `o` and of a background child it starts (a second thread of work, as an encoder's
+ * threads or nginx's workers would be).
+ */
+async function statOf(field: number, o: Parameters<typeof runTool>[1]): Promise<number[]> {
   const out: string[] = [];
-  const script = 'sleep 5 & for p in $$ $!; do cut -d" " -f19 /proc/$p/stat; done; kill $!';
-  const r = await runTool(['sh', '-c', script], { nice, onStdoutLine: (l) => out.push(l.trim()) }).done;
+  const script = `sleep 5 & for p in $$ $!; do sed "s/.*) //" /proc/$p/stat | cut -d" " -f${field}; done; kill $!`;
+  const r = await runTool(['sh', '-c', script], { ...o, onStdoutLine: (l) => out.push(l.trim()) }).done;
   expect(r.code).toBe(0);
   return out.map(Number);
 }
+
+/** The niceness of a tool started by runTool and of its child, as the kernel reports it. */
+const niceOf = (nice: number | undefined) => statOf(17, { nice });
 
 const AUTOGROUP = existsSync('/proc/self/autogroup');
 
@@ -63,14 +69,8 @@ test('VS_TRANSCODE_NICE: 0-19, anything else the default', () => {
   for (const bad of ['', '-5', 'high', '1e3', '3.5']) expect(transcodeNice({ VS_TRANSCODE_NICE: bad })).toBe(TRANSCODE_NICE);
 });
 
-/** The scheduling policy (field 41 of /proc/.../stat: 0 normal, 3 batch) of a tool started by runTool and of its child. */
-async function policyOf(batch: boolean | undefined): Promise<number[]> {
-  const out: string[] = [];
-  const script = 'sleep 5 & for p in $$ $!; do sed "s/.*) //" /proc/$p/stat | cut -d" " -f39; done; kill $!';
-  const r = await runTool(['sh', '-c', script], { batch, onStdoutLine: (l) => out.push(l.trim()) }).done;
-  expect(r.code).toBe(0);
-  return out.map(Number);
-}
+/** The scheduling policy (0 normal, 3 batch) of a tool started by runTool and of its child. */
+const policyOf = (batch: boolean | undefined) => statOf(39, { batch });
 
 test('batch: the tool and the children it starts run under SCHED_BATCH; otherwise the normal policy', async () => {
   if (!Bun.which('chrt')) throw new Error('chrt (util-linux) not found');
