@@ -246,9 +246,9 @@ describe('delivery front with grants off (VS_DELIVERY_FRONT_GRANTS=off)', () => 
 });
 
 describe('delivery front send buffer (VS_DELIVERY_FRONT_SNDBUF)', () => {
-  /** The kernel's send buffer (`tb`, bytes) of the front's end of every established connection to `port`, from `ss`. */
-  const sendBuffers = (port: number): number[] => {
-    const r = Bun.spawnSync(['ss', '-tmnH', 'state', 'established', `( sport = :${port} )`], { stdout: 'pipe', stderr: 'pipe' });
+  /** The kernel's send buffer (`tb`, bytes) of the front's end of the established connections to `port` from `peer`, from `ss`. */
+  const sendBuffers = (port: number, peer: number): number[] => {
+    const r = Bun.spawnSync(['ss', '-tmnH', 'state', 'established', `( sport = :${port} and dport = :${peer} )`], { stdout: 'pipe', stderr: 'pipe' });
     return [...r.stdout.toString().matchAll(/\btb(\d+)/g)].map((m) => Number(m[1]));
   };
 
@@ -257,33 +257,17 @@ describe('delivery front send buffer (VS_DELIVERY_FRONT_SNDBUF)', () => {
     let sock: ReturnType<typeof connect> | null = null;
     try {
       const t = await playbackToken(fixed, { asset: id, ttl_s: 600 });
-      const c = sock = connect({ host: '127.0.0.1', port });
-      await new Promise<void>((resolve, reject) => { c.once('connect', resolve); c.once('error', reject); });
-      // Requests on one kept-alive connection: the appliance's answer, then nginx's own (the grant).
-      let got = Buffer.alloc(0);
-      let waiter: (() => void) | null = null;
-      c.on('data', (d: Buffer) => { got = Buffer.concat([got, d]); waiter?.(); });
-      const answer = async (): Promise<{ status: number; body: Buffer }> => {
-        c.write(`GET ${pathOf(t.src)} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
-        for (;;) {
-          const end = got.indexOf('\r\n\r\n');
-          const head = end < 0 ? '' : got.subarray(0, end).toString('latin1');
-          const len = Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? NaN);
-          if (end >= 0 && got.length >= end + 4 + len) {
-            const body = got.subarray(end + 4, end + 4 + len);
-            got = got.subarray(end + 4 + len);
-            return { status: Number(head.split(' ')[1]), body };
-          }
-          await new Promise<void>((resolve) => { waiter = resolve; });
-        }
-      };
+      // The appliance's answer, then nginx's own (the grant).
       for (let i = 0; i < 2; i++) {
-        const a = await answer();
+        const a = await get(port, pathOf(t.src));
         expect(a.status).toBe(200);
         expect(Buffer.compare(a.body, SEG)).toBe(0);
       }
+      // A connection held open: the front's end inherits the listening socket's size.
+      const c = sock = connect({ host: '127.0.0.1', port });
+      await new Promise<void>((resolve, reject) => { c.once('connect', resolve); c.once('error', reject); });
       // Linux doubles SO_SNDBUF for its bookkeeping: 256k asked is 512 KiB in ss.
-      expect(sendBuffers(port)).toEqual([512 * 1024]);
+      expect(sendBuffers(port, c.localPort!)).toEqual([512 * 1024]);
     } finally { sock?.destroy(); await fixed.stop(); }
   }, 60_000);
 
