@@ -9,7 +9,7 @@ import { newRequestIdPrefix } from '../kernel/http/request-id';
 import { runTool, type Running } from '../media/process';
 import { PEER_HEADER } from '../delivery-worker/forward';
 import { SOCKET_DIR_PREFIX, SOCKET_NAME } from '../delivery-worker/stale-sockets';
-import { renderFrontConf } from './nginx-conf';
+import { NGINX_SIZE, renderFrontConf } from './nginx-conf';
 import { restartDelay } from '../kernel/restart-backoff';
 import type { Gate, Served } from '../features/playback/gate';
 import { DELIVERY } from '../features/playback/delivery-table';
@@ -41,7 +41,7 @@ export const FRONT_SNDBUF_ENV = 'VS_DELIVERY_FRONT_SNDBUF';
 export function frontSndbufFromEnv(env: Record<string, string | undefined>): string | null {
   const v = (env[FRONT_SNDBUF_ENV] ?? '').trim().toLowerCase();
   if (v === '' || v === 'auto') return null;
-  const m = /^(\d{1,8})([km]?)$/.exec(v);
+  const m = NGINX_SIZE.exec(v);
   const bytes = m ? Number(m[1]) * (m[2] === 'm' ? 1 << 20 : m[2] === 'k' ? 1024 : 1) : NaN;
   if (!(bytes >= 16 * 1024 && bytes <= 64 << 20)) throw new Error(`${FRONT_SNDBUF_ENV} must be auto or a size from 16k to 64m, got "${env[FRONT_SNDBUF_ENV]}"`);
   return v;

@@ -34,6 +34,9 @@ export interface FrontConf {
 // A path nginx reads verbatim inside double quotes: no quote, backslash, variable sign or control character.
 const SAFE_PATH = /^\/[^"\\$\x00-\x1f\x7f;{}]*$/;
 
+/** A size as nginx reads it on `listen` (`sndbuf=`): 1-8 digits, then k, m or nothing (bytes); the digits and unit captured. */
+export const NGINX_SIZE = /^(\d{1,8})([km]?)$/;
+
 /** True when `p` can stand in the front's configuration as a quoted path. */
 export function safeConfPath(p: string): boolean {
   return SAFE_PATH.test(p);
@@ -64,7 +67,7 @@ function problem(base: string, code: string, status: number, title: string, deta
  * to the appliance (its validators are added to the answer from its headers). Every other path is a 404 problem.
  */
 export function renderFrontConf(c: FrontConf): string {
-  if (c.sndbuf !== undefined && !/^\d{1,8}[km]?$/.test(c.sndbuf)) throw new Error(`delivery front: unusable send buffer size ${JSON.stringify(c.sndbuf)}`);
+  if (c.sndbuf !== undefined && !NGINX_SIZE.test(c.sndbuf)) throw new Error(`delivery front: unusable send buffer size ${JSON.stringify(c.sndbuf)}`);
   for (const p of [c.sock, c.dataDir, c.runDir, c.grants?.dir ?? '/', c.grants?.spool ?? '/']) if (!safeConfPath(p)) throw new Error(`delivery front: path not usable in nginx's configuration: ${JSON.stringify(p)}`);
   const copy = ['ETag', 'Access-Control-Allow-Origin', 'X-Request-Id', 'Timing-Allow-Origin']
     .map((h) => `add_header ${h} $upstream_http_${h.toLowerCase().replace(/-/g, '_')} always;`).join(' ');
