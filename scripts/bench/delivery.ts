@@ -211,18 +211,37 @@ try {
   console.log(`per round appliance own port/nginx(2 workers): ${a.map((x, i) => (x.rps / c[i].rps).toFixed(2)).join(' ')}`);
   console.log(`appliance connections per process (SO_REUSEPORT, mid-round): ${split.join('; ')}; main process CPU share ${(100 * mainCpu / Math.max(1e-9, allCpu)).toFixed(0)}%`);
   for (const l of stallFileLines(stallFile)) console.log(l);
-  {
-    // Goal 1 in paired runs: nginx, front, nginx, front, ..., nginx.
+  /**
+   * Paired runs against nginx(2 workers): nginx, `url`, nginx, `url`, ..., nginx; each run of `url` against the mean of
+   * the nginx runs on either side (what drifts on a shared box between runs cancels out). The ratios and a summary.
+   */
+  const pairedAgainstNginx = async (url: string) => {
     const pairs = Number(values.pairs);
     const ng: R[] = [await measured(n2.url, n2.p.pid, o)], fr: R[] = [];
     for (let i = 0; i < pairs; i++) {
-      fr.push(await measured(frontUrl, app.proc.pid, o));
+      fr.push(await measured(url, app.proc.pid, o));
       ng.push(await measured(n2.url, n2.p.pid, o));
     }
     const ratios = fr.map((f, i) => f.rps / ((ng[i].rps + ng[i + 1].rps) / 2));
     const p99s = fr.map((f, i) => f.p99ms / ((ng[i].p99ms + ng[i + 1].p99ms) / 2));
     const sorted = [...ratios].sort((x, y) => x - y);
-    console.log(`goal 1, paired (${pairs} front runs, each against the nginx(2 workers) runs on either side): median ${median(ratios).toFixed(3)}x (range ${sorted[0].toFixed(2)}-${sorted[sorted.length - 1].toFixed(2)}; ${ratios.filter((r) => r >= 1).length} of ${pairs} at or above 1.0), p99 median ${median(p99s).toFixed(2)}x; CPU per request front ${cpu(fr).toFixed(0)} us vs nginx ${cpu(ng).toFixed(0)} us`);
+    const summary = `median ${median(ratios).toFixed(3)}x (range ${sorted[0].toFixed(2)}-${sorted[sorted.length - 1].toFixed(2)}; ${ratios.filter((r) => r >= 1).length} of ${pairs} at or above 1.0), p99 median ${median(p99s).toFixed(2)}x; CPU per request front ${cpu(fr).toFixed(0)} us vs nginx ${cpu(ng).toFixed(0)} us`;
+    return { fr, ratios, pairs, summary };
+  };
+  /** Restarts the appliance with `extra` beside the bench's environment; the segment's URL through its new front. */
+  const restartWith = async (extra: Record<string, string>): Promise<string> => {
+    app.kill('SIGTERM'); await app.proc.exited;
+    app = await startAppliance(data, { ...env, ...extra });
+    // Each start tightens the data dir again (0700): nginx's workers run as another user.
+    Bun.spawnSync(['chmod', '-R', 'a+rX', dir]);
+    const fb = /delivery front \(nginx\) on (http:\/\/\S+)/.exec(app.output())?.[1];
+    if (!fb) throw new Error(`no delivery front in the startup lines: ${app.output()}`);
+    return frontUrl.replace(/^http:\/\/[^/]+/, fb);
+  };
+  {
+    // Goal 1 in paired runs: nginx, front, nginx, front, ..., nginx.
+    const { ratios, pairs, summary } = await pairedAgainstNginx(frontUrl);
+    console.log(`goal 1, paired (${pairs} front runs, each against the nginx(2 workers) runs on either side): ${summary}`);
     console.log(`  per pair: ${ratios.map((r) => r.toFixed(3)).join(' ')}`);
     // Like for like: nginx that also writes a JSON line per request (what the front does for the origin log; the
     // appliance then reads those lines into DuckDB, which is the front's remaining CPU over nginx's).
@@ -235,12 +254,7 @@ try {
   }
   {
     // The same front asking the appliance for every request (grants off: the design before grants), beside nginx.
-    app.kill('SIGTERM'); await app.proc.exited;
-    app = await startAppliance(data, { ...env, VS_DELIVERY_FRONT_GRANTS: 'off' });
-    Bun.spawnSync(['chmod', '-R', 'a+rX', dir]);
-    const fb = /delivery front \(nginx\) on (http:\/\/\S+)/.exec(app.output())?.[1];
-    if (!fb) throw new Error(`no delivery front in the startup lines: ${app.output()}`);
-    const fu = frontUrl.replace(/^http:\/\/[^/]+/, fb);
+    const fu = await restartWith({ VS_DELIVERY_FRONT_GRANTS: 'off' });
     await wrk(fu, { ...o, seconds: 2 });
     const asked: R[] = [], ng: R[] = [];
     for (let i = 0; i < rounds; i++) {
@@ -254,21 +268,11 @@ try {
   {
     // The same front with a fixed per-connection send buffer (VS_DELIVERY_FRONT_SNDBUF), paired against nginx(2 workers)
     // as goal 1 above: the default (auto) leaves the size to the kernel's autotuning.
-    app.kill('SIGTERM'); await app.proc.exited;
-    app = await startAppliance(data, { ...env, VS_DELIVERY_FRONT_SNDBUF: values.sndbuf });
-    Bun.spawnSync(['chmod', '-R', 'a+rX', dir]);
-    const fb = /delivery front \(nginx\) on (http:\/\/\S+)/.exec(app.output())?.[1];
-    if (!fb) throw new Error(`no delivery front in the startup lines: ${app.output()}`);
-    const fu = frontUrl.replace(/^http:\/\/[^/]+/, fb);
+    const fu = await restartWith({ VS_DELIVERY_FRONT_SNDBUF: values.sndbuf! });
     await wrk(fu, { ...o, seconds: 2 });
-    const pairs = Number(values.pairs);
-    const ng: R[] = [await measured(n2.url, n2.p.pid, o)], fr: R[] = [];
-    for (let i = 0; i < pairs; i++) { fr.push(await measured(fu, app.proc.pid, o)); ng.push(await measured(n2.url, n2.p.pid, o)); }
-    const ratios = fr.map((f, i) => f.rps / ((ng[i].rps + ng[i + 1].rps) / 2));
-    const p99s = fr.map((f, i) => f.p99ms / ((ng[i].p99ms + ng[i + 1].p99ms) / 2));
-    const sorted = [...ratios].sort((x, y) => x - y);
+    const { fr, pairs, summary } = await pairedAgainstNginx(fu);
     console.log(row(`front, VS_DELIVERY_FRONT_SNDBUF=${values.sndbuf}`, fr));
-    console.log(`front with sndbuf=${values.sndbuf}, paired (${pairs}): median ${median(ratios).toFixed(3)}x nginx(2 workers) (range ${sorted[0].toFixed(2)}-${sorted[sorted.length - 1].toFixed(2)}; ${ratios.filter((r) => r >= 1).length} of ${pairs} at or above 1.0), p99 median ${median(p99s).toFixed(2)}x; CPU per request front ${cpu(fr).toFixed(0)} us vs nginx ${cpu(ng).toFixed(0)} us`);
+    console.log(`front with sndbuf=${values.sndbuf} against nginx(2 workers), paired (${pairs}): ${summary}`);
   }
   if (values['origin-log']) {
     // Origin request log on vs off: restart the appliance with VS_ORIGIN_LOG each round (one DuckDB writer at a time),
@@ -277,14 +281,8 @@ try {
     const on: R[] = [], off: R[] = [], fon: R[] = [], foff: R[] = [], ng: R[] = [];
     for (let i = 0; i < rounds * 2; i++) {
       const logOn = i % 2 === 0;
-      app.kill('SIGTERM'); await app.proc.exited;
-      app = await startAppliance(data, { ...env, VS_ORIGIN_LOG: logOn ? 'on' : 'off' });
-      // Each start tightens the data dir again (0700): nginx's workers run as another user.
-      Bun.spawnSync(['chmod', '-R', 'a+rX', dir]);
+      const fu = await restartWith({ VS_ORIGIN_LOG: logOn ? 'on' : 'off' });
       const u = segUrl.replace(/^http:\/\/[^/]+/, app.url);
-      const fb = /delivery front \(nginx\) on (http:\/\/\S+)/.exec(app.output())?.[1];
-      if (!fb) throw new Error(`no delivery front in the startup lines: ${app.output()}`);
-      const fu = frontUrl.replace(/^http:\/\/[^/]+/, fb);
       await wrk(u, { ...o, seconds: 2 });
       await wrk(fu, { ...o, seconds: 2 });
       (logOn ? on : off).push(await measured(u, app.proc.pid, o));
