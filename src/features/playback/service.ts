@@ -67,7 +67,7 @@ export class PlaybackService {
   }
 
   /** POST /v1/playback/tokens: a signed URL for exactly one target. */
-  issue(tenant: { id: string; slug: string }, spec: TargetSpec, o: TokenOptions, via: 'api' | 'session' = 'api'): TokenAnswer {
+  issue(tenant: { id: string; slug: string }, spec: TargetSpec, o: TokenOptions, via: 'api' | 'session' | 'studio' = 'api'): TokenAnswer {
     if (o.viewer_ip !== undefined && !isIP(o.viewer_ip)) throw invalid('viewer_ip', 'must be an IPv4 or IPv6 address');
     const target = resolveTarget(this.ctx, tenant, spec);
     const { rules } = this.state.rulesFor(tenant.id, target.policy);
@@ -110,6 +110,9 @@ export class PlaybackService {
     }
     return this.issue(tenant, spec, { ttl_s: 0, viewer_ip: rules.bind_viewer_ip && viewer.ip ? viewer.ip : undefined }, 'session');
   }
+
+  /** The session the issuer created under `sid` (tenant, target, how it was issued), or null: beacons bind to it. */
+  sessionRecord(sid: string) { return this.store.sessionBySid(sid); }
 
   /** POST /v1/security/revocations: the session's next request is refused on every path. */
   revoke(tenantId: string, sid: string, reason: string | null): { sid: string; revoked_at: string } {

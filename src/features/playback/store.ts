@@ -69,6 +69,10 @@ export class PlaybackStore {
   session(tenantId: string, sid: string): { sid: string } | null {
     return this.db.query<{ sid: string }, [string, string]>('SELECT sid FROM playback_sessions WHERE tenant_id = ? AND sid = ?').get(tenantId, sid);
   }
+  /** The issuer's record of one session, any tenant (beacon binding: src/features/player/beacon-binding.ts). */
+  sessionBySid(sid: string): { sid: string; tenant_id: string; target_kind: string; target_id: string; via: string; expires_at: number } | null {
+    return this.db.query<{ sid: string; tenant_id: string; target_kind: string; target_id: string; via: string; expires_at: number }, [string]>('SELECT sid, tenant_id, target_kind, target_id, via, expires_at FROM playback_sessions WHERE sid = ?').get(sid);
+  }
   allRevokedSids(): string[] {
     return this.db.query<{ sid: string }, []>('SELECT sid FROM playback_revocations').all().map((r) => r.sid);
   }
