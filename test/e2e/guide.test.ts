@@ -13,9 +13,14 @@ const base = Date.parse('2031-03-10T00:00:00Z');
 
 beforeAll(async () => {
   s = await startTestServer({ workers: false });
-  ch = await (await s.api('POST', '/v1/channels', { name: 'Guide One' })).json();
+  // The tests below count days in UTC: this channel says so (a channel without a zone gets the tenant's).
+  ch = await (await s.api('POST', '/v1/channels', { name: 'Guide One', timezone: 'UTC' })).json();
 });
 afterAll(async () => { await s?.stop(); });
+
+const lastEventSeq = () => s.ctx.db.query<{ n: number | null }, []>('SELECT MAX(seq) AS n FROM events').get()?.n ?? 0;
+type Version = { version: number; kind: string; changes: number; author: string | null };
+const versions = async (id = ch.id) => (await (await s.api('GET', `/v1/channels/${id}/guide/versions`)).json()).items as Version[];
 
 const prog = (title: string, startH: number, endH: number, extra: Record<string, unknown> = {}) =>
   s.api('POST', `/v1/channels/${ch.id}/programmes`, { title, start_at: at(base + startH * H), end_at: at(base + endH * H), ...extra });
@@ -60,6 +65,7 @@ describe('programmes', () => {
 
 describe('review mode, publish, rollback, lock window', () => {
   test('epg:write stages, epg:publish publishes, rollback restores, epg.published is emitted', async () => {
+    const seq0 = lastEventSeq();
     const svc = new IdentityService(s.ctx.db, s.ctx.keys);
     const editor = svc.createKey(defaultTenantId(s), { role: 'editor' }).key;
     const publisher = svc.createKey(defaultTenantId(s), { role: 'publisher' }).key;
@@ -85,7 +91,7 @@ describe('review mode, publish, rollback, lock window', () => {
     expect(rb.status).toBe(200);
     expect((await list(24, 48)).map((p) => [p.title, p.id])).toEqual([['Draft show (final)', d.id]]);
     expect((await s.api('POST', `/v1/channels/${ch.id}/guide/rollback`, { version: 99 }, { key: publisher })).status).toBe(404);
-    const evs = eventsAfter(s.ctx.db, 0, 100).filter((e) => e.type === 'epg.published');
+    const evs = eventsAfter(s.ctx.db, seq0, 100).filter((e) => e.type === 'epg.published');
     expect(evs.length).toBe(3);
     expect(evs[0].data).toMatchObject({ channel_id: ch.id, version: v1 });
     await s.api('PUT', `/v1/channels/${ch.id}/guide/settings`, { review_mode: false });
@@ -112,5 +118,50 @@ describe('review mode, publish, rollback, lock window', () => {
     expect((await list(96, 120)).map((p) => [p.title, p.start_at])).toEqual([['D1 a', at(base + 96 * H)], ['D1 b', at(base + 97 * H)]]);
     expect((await s.api('POST', `/v1/channels/${ch.id}/guide/shift`, { day: '2031-03-14', minutes: 30 })).status).toBe(200);
     expect((await list(96, 120)).map((p) => [p.title, p.start_at, p.end_at])).toEqual([['D1 a', at(base + 96.5 * H), at(base + 97.5 * H)], ['D1 b', at(base + 97.5 * H), at(base + 99 * H)]]);
+  });
+});
+
+describe('versions without review mode', () => {
+  test('every change that goes live is a version (edit, copy, shift, import) with its author and epg.published; rollback to one', async () => {
+    const c = await (await s.api('POST', '/v1/channels', { name: 'Guide Direct', timezone: 'UTC' })).json() as { id: string };
+    const seq0 = lastEventSeq();
+    const P = (title: string, a: number, b: number) => s.api('POST', `/v1/channels/${c.id}/programmes`, { title, start_at: at(base + a * H), end_at: at(base + b * H) });
+    const a = await (await P('Late news', 23 + 20 / 60, 23 + 55 / 60)).json() as { id: string };
+    expect((await s.api('PATCH', `/v1/channels/${c.id}/programmes/${a.id}`, { description: 'Headlines at night' })).status).toBe(200);
+    const b = await (await P('Film', 20, 22)).json() as { id: string };
+    expect((await s.api('DELETE', `/v1/channels/${c.id}/programmes/${b.id}`)).status).toBe(204);
+    expect((await s.api('POST', `/v1/channels/${c.id}/guide/copy`, { from_day: '2031-03-10', to_day: '2031-03-11' })).status).toBe(200);
+    expect((await s.api('POST', `/v1/channels/${c.id}/guide/shift`, { day: '2031-03-11', minutes: 5 })).status).toBe(200);
+    const xml = `<tv><channel id="x"/><programme channel="x" start="20310312060000 +0000" stop="20310312070000 +0000"><title>Imported</title></programme></tv>`;
+    const form = new FormData();
+    form.set('file', new File([xml], 'epg.xml', { type: 'application/xml' }));
+    expect((await fetch(`${s.url}/v1/channels/${c.id}/guide/import`, { method: 'POST', headers: { authorization: `Bearer ${s.key}` }, body: form })).status).toBe(200);
+    const vs = await versions(c.id);
+    expect(vs.map((v) => [v.version, v.kind, v.changes])).toEqual([[7, 'import', 1], [6, 'shift', 2], [5, 'copy', 1], [4, 'edit', 1], [3, 'edit', 1], [2, 'edit', 1], [1, 'edit', 1]]);
+    expect(vs.every((v) => v.author?.startsWith('API key '))).toBe(true);
+    const evs = eventsAfter(s.ctx.db, seq0, 100).filter((e) => e.type === 'epg.published');
+    expect(evs.map((e) => (e.data as { version: number }).version)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    // A refused change (locked hours) is no version.
+    await s.api('PUT', `/v1/channels/${c.id}/guide/settings`, { lock_hours: 2 });
+    expect((await s.api('POST', `/v1/channels/${c.id}/programmes`, { title: 'Too soon', start_at: at(Date.now() + H / 2), end_at: at(Date.now() + H) })).status).toBe(409);
+    await s.api('PUT', `/v1/channels/${c.id}/guide/settings`, { lock_hours: 0 });
+    expect((await versions(c.id)).length).toBe(7);
+    // Rolling back to version 1 (before the description and the day tools) restores it as version 8.
+    const rb = await (await s.api('POST', `/v1/channels/${c.id}/guide/rollback`, { version: 1 })).json() as { version: number };
+    expect(rb.version).toBe(8);
+    const day = (await (await s.api('GET', `/v1/channels/${c.id}/programmes?from=${at(base)}&to=${at(base + 72 * H)}`)).json()).items as { title: string; description: string | null }[];
+    expect(day.map((p) => [p.title, p.description])).toEqual([['Late news', null]]);
+  });
+});
+
+describe('guide time zone', () => {
+  test('a channel created without a time zone takes the tenant\'s (Asia/Jerusalem by default, then whatever the tenant sets)', async () => {
+    const tz = async (b: Record<string, unknown>) => ((await (await s.api('POST', '/v1/channels', b)).json()) as { timezone: string }).timezone;
+    expect(await tz({ name: 'Zone default' })).toBe('Asia/Jerusalem');
+    expect(await tz({ name: 'Zone given', timezone: 'Europe/Paris' })).toBe('Europe/Paris');
+    expect((await s.api('PATCH', '/v1/settings', { time_zone: 'America/New_York' })).status).toBe(200);
+    try {
+      expect(await tz({ name: 'Zone follows tenant' })).toBe('America/New_York');
+    } finally { await s.api('PATCH', '/v1/settings', { time_zone: 'Asia/Jerusalem' }); }
   });
 });

@@ -24,7 +24,7 @@ const Common = {
   recording: t.Optional(Recording),
   dvr_window_s: t.Optional(Int({ minimum: 10, maximum: 86400, description: 'seconds listed in the live playlist (default 3600)' })),
   segment_s: t.Optional(Int({ minimum: 1, maximum: 10, description: 'target CMAF segment duration (default 2)' })),
-  timezone: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'IANA time zone of the guide (default UTC)' })),
+  timezone: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'IANA time zone of the guide (default: the tenant\'s `time_zone`)' })),
 };
 
 /** Body of POST /v1/channels. */

@@ -26,6 +26,7 @@ import { initPath, recRoot, segmentAbsPath } from '../../live/paths';
 import { ChannelStore, type ChannelRow, type SegmentRow } from './store';
 import type { CreateChannel, PatchChannel } from './model';
 import { srtCallerUrl } from './view';
+import { SettingsService } from '../settings/service';
 
 export { recRoot };
 export type { SegTimes };
@@ -101,7 +102,7 @@ export class ChannelService {
         srt_port_primary: p1, srt_port_backup: p2, srt_passphrase: secret(24), srt_latency_ms: b.ingest?.latency_ms ?? 120,
         rtmp_key_primary: `live_${secret(24)}`, rtmp_key_backup: `live_${secret(24)}`, ladder: storeLadder(b.ladder),
         segment_s: b.segment_s ?? 2, failover_s: b.ingest?.failover_s ?? 3, recording_enabled: b.recording?.enabled === false ? 0 : 1,
-        retention_hours: b.recording?.retention_hours ?? 168, dvr_window_s: b.dvr_window_s ?? 3600, timezone: b.timezone ?? 'UTC',
+        retention_hours: b.recording?.retention_hours ?? 168, dvr_window_s: b.dvr_window_s ?? 3600, timezone: b.timezone ?? new SettingsService(this.ctx).get(tenantId).time_zone,
         desired: 'stopped', status: 'stopped', feed: 'none', recording: 'off', feed_info: '{}', created_at: now, updated_at: now,
       };
       this.store.insert(row);

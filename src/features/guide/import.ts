@@ -13,7 +13,7 @@ export const MAX_XMLTV_BYTES = 20 * 1024 * 1024;
  * channel that can be picked are held. The channel is `xmltvChannel`, else the document's only channel, else the
  * one named like the channel's slug. Malformed documents answer 422 (`file`). Size limits are the caller's.
  */
-export async function importXmltv(ctx: AppContext, ch: ChannelRow, src: XmltvSource, xmltvChannel?: string) {
+export async function importXmltv(ctx: AppContext, ch: ChannelRow, src: XmltvSource, xmltvChannel?: string, author: string | null = null) {
   let first: string | null = null;
   // Without a named channel, the pick is known only at the end: keep the slug's programmes and the first channel's.
   const keep = xmltvChannel ? (c: string) => c === xmltvChannel : (c: string) => { first ??= c; return c === ch.slug || c === first; };
@@ -30,7 +30,7 @@ export async function importXmltv(ctx: AppContext, ch: ChannelRow, src: XmltvSou
   } else if (!doc.channels.includes(pick)) throw invalid('xmltv_channel', `no channel "${pick}" in the document`);
   const skipped: SkippedProgramme[] = [];
   const fields = xmltvToFields(doc.programmes, pick, skipped);
-  return { xmltv_channel: pick, ...new GuideReview(ctx).importProgrammes(ch, fields, skipped) };
+  return { xmltv_channel: pick, ...new GuideReview(ctx).importProgrammes(ch, fields, skipped, author) };
 }
 
 /** Turns failures while reading a remote body into 422 `url` (as failures before it). */

@@ -6,16 +6,13 @@ import { CopyBody, DayAnswer, DraftView, GuideSettingsBody, GuideSettingsView, I
 import { answers } from '../meta/model';
 import { fetchXmltv, importXmltv, MAX_XMLTV_BYTES } from './import';
 import { invalid } from '../../kernel/errors';
-import type { Principal } from '../../kernel/http/auth';
+import { authorOf } from './versions';
 
 const T = 'Guide';
 const Id = t.Object({ id: t.String() });
 const WRITE = { anyOf: ['channels:write', 'epg:write'] as ('channels:write' | 'epg:write')[], scope: null, platform: true };
 const PUBLISH = { anyOf: ['channels:write', 'epg:publish'] as ('channels:write' | 'epg:publish')[], scope: null, platform: true };
 const READ = { scope: 'channels:read' as const, platform: true };
-
-/** Who a published version is recorded as: the signed-in person's name (or e-mail), else the API key. */
-const authorOf = (p: Principal): string => (p.session ? p.session.user.name || p.session.user.email : `API key ${p.keyId}`);
 
 /** /v1/channels/{id}/guide/...: settings, drafts, publish, rollback, versions, copy, shift, XMLTV import. */
 export function guideReviewRoutes(ctx: AppContext) {
@@ -32,22 +29,22 @@ export function guideReviewRoutes(ctx: AppContext) {
     .delete('/draft', ({ principal: p, params }) => ({ discarded: rv.discard(ch(p.tenantId, params.id)) }), { auth: WRITE, params: Id, detail: doc(T, 'Discard staged changes', 'ביטול שינויים ממתינים', 'Drops every staged change; answers how many were discarded.', answers({ 200: t.Object({ discarded: t.Integer() }) })) })
     .post('/publish', ({ principal: p, params }) => rv.publish(ch(p.tenantId, params.id), authorOf(p)), {
       auth: PUBLISH, params: Id, detail: doc(T, 'Publish the guide', 'פרסום לוח השידורים', 'Applies the staged changes in order (the lock window is checked again), records a numbered version and emits `epg.published`.', answers({ 200: PublishAnswer })) })
-    .get('/versions', ({ principal: p, params }) => ({ items: rv.versions(ch(p.tenantId, params.id)) }), { auth: READ, params: Id, detail: doc(T, 'Published guide versions', 'גרסאות שפורסמו', 'The newest 100 published versions, newest first.', answers({ 200: t.Object({ items: t.Array(VersionView) }) })) })
+    .get('/versions', ({ principal: p, params }) => ({ items: rv.versions(ch(p.tenantId, params.id)) }), { auth: READ, params: Id, detail: doc(T, 'Published guide versions', 'גרסאות שפורסמו', 'The newest 100 published versions, newest first. Every change that reaches the published guide is a version: a reviewed draft published (`publish`), a rollback (`rollback:N`) and, with review mode off, each direct change (`edit`, `copy`, `shift`, `import`).', answers({ 200: t.Object({ items: t.Array(VersionView) }) })) })
     .post('/rollback', ({ principal: p, params, body }) => rv.rollback(ch(p.tenantId, params.id), body.version, authorOf(p)), {
       auth: PUBLISH, params: Id, body: RollbackBody, detail: doc(T, 'Roll back the guide', 'החזרת גרסה', 'Restores a published version as a new version; `epg.published`.', answers({ 200: RollbackAnswer })) })
-    .post('/copy', ({ principal: p, params, body, set }) => accepted(set, rv.copyDay(ch(p.tenantId, params.id), body.from_day, body.to_day)), {
-      auth: WRITE, params: Id, body: CopyBody, detail: doc(T, 'Copy a day', 'העתקת יום', 'Replaces `to_day` (channel time zone) with copies of `from_day`\'s programmes. Staged (202) in review mode.', answers({ 200: DayAnswer, 202: DayAnswer })) })
-    .post('/shift', ({ principal: p, params, body, set }) => accepted(set, rv.shiftDay(ch(p.tenantId, params.id), body.day, body.minutes)), {
-      auth: WRITE, params: Id, body: ShiftBody, detail: doc(T, 'Shift a day', 'הזזת יום', 'Moves every programme starting on `day` by `minutes`. Staged (202) in review mode.', answers({ 200: DayAnswer, 202: DayAnswer })) })
+    .post('/copy', ({ principal: p, params, body, set }) => accepted(set, rv.copyDay(ch(p.tenantId, params.id), body.from_day, body.to_day, authorOf(p))), {
+      auth: WRITE, params: Id, body: CopyBody, detail: doc(T, 'Copy a day', 'העתקת יום', 'Replaces `to_day` (channel time zone) with copies of `from_day`\'s programmes. Staged (202) in review mode; otherwise published as a version (`copy`).', answers({ 200: DayAnswer, 202: DayAnswer })) })
+    .post('/shift', ({ principal: p, params, body, set }) => accepted(set, rv.shiftDay(ch(p.tenantId, params.id), body.day, body.minutes, authorOf(p))), {
+      auth: WRITE, params: Id, body: ShiftBody, detail: doc(T, 'Shift a day', 'הזזת יום', 'Moves every programme starting on `day` by `minutes`. Staged (202) in review mode; otherwise published as a version (`shift`).', answers({ 200: DayAnswer, 202: DayAnswer })) })
     .post('/import', async ({ principal: p, params, body, set }) => {
       const c = ch(p.tenantId, params.id);
       if (body.file.size > MAX_XMLTV_BYTES) throw invalid('file', 'at most 20 MB');
-      return accepted(set, await importXmltv(ctx, c, body.file.stream(), body.xmltv_channel));
+      return accepted(set, await importXmltv(ctx, c, body.file.stream(), body.xmltv_channel, authorOf(p)));
     }, { auth: { ...WRITE, multipart: true }, params: Id, body: t.Object({ file: t.File(), xmltv_channel: t.Optional(t.String({ maxLength: 200 })) }),
       detail: doc(T, 'Import XMLTV (upload)', 'ייבוא XMLTV (קובץ)', 'multipart/form-data with `file`. Replaces the covered range; overlaps inside the file resolve predictably (a later start wins, the earlier programme is cut). Malformed documents answer 422. Staged (202) in review mode.', answers({ 200: ImportAnswer, 202: ImportAnswer })) })
     .post('/import-url', async ({ principal: p, params, body, set }) => {
       const c = ch(p.tenantId, params.id);
-      return accepted(set, await importXmltv(ctx, c, await fetchXmltv(ctx, body.url), body.xmltv_channel));
+      return accepted(set, await importXmltv(ctx, c, await fetchXmltv(ctx, body.url), body.xmltv_channel, authorOf(p)));
     }, { auth: WRITE, params: Id, body: t.Object({ url: t.String({ maxLength: 2000 }), xmltv_channel: t.Optional(t.String({ maxLength: 200 })) }, { additionalProperties: false }),
       detail: doc(T, 'Import XMLTV (EPG source URL)', 'ייבוא XMLTV (כתובת)', 'Fetched through the safe fetcher (private addresses refused, 20 MB, 30 s), then imported like an upload. Staged (202) in review mode.', answers({ 200: ImportAnswer, 202: ImportAnswer })) });
 }

@@ -5,7 +5,6 @@
  */
 import type { AppContext } from '../../kernel/context';
 import { tx } from '../../kernel/db/sqlite';
-import { emitEvent } from '../../kernel/events/outbox';
 import { invalid } from '../../kernel/errors';
 import { newId } from '../../kernel/ids';
 import type { ChannelRow } from '../channels/store';
@@ -13,11 +12,10 @@ import { dayRange } from './days';
 import { applyOp, checkLock, resolveOverlaps, type GuideOp } from './ops';
 import { GuideService, noVersion } from './service';
 import type { ProgrammeFields, ProgrammeRow } from './store';
+import { fieldsOf, recordVersion } from './versions';
 import type { SkippedProgramme } from './xmltv';
 
-const fieldsOf = (p: ProgrammeRow): ProgrammeFields => ({ id: p.id, title: p.title, description: p.description, series: p.series, episode: p.episode, images: p.images, start_ms: p.start_ms, end_ms: p.end_ms, source: p.source });
-
-/** Publishing, rollback, drafts, copy/shift and import of one channel's guide. */
+/** Publishing, rollback, drafts, copy/shift and import of one channel's guide (applied directly or staged: see `submit`). */
 export class GuideReview {
   readonly guide: GuideService;
   constructor(private ctx: AppContext) { this.guide = new GuideService(ctx); }
@@ -33,11 +31,7 @@ export class GuideReview {
   }
 
   private snapshot(ch: ChannelRow, kind: string, changes: number, now: number, author: string | null): number {
-    const version = this.guide.store.lastVersion(ch.id) + 1;
-    const snap = JSON.stringify(this.guide.store.all(ch.id).map(fieldsOf));
-    this.guide.store.addVersion({ tenant_id: ch.tenant_id, channel_id: ch.id, version, kind, changes, snapshot: snap, created_at: now, author });
-    emitEvent(this.ctx.db, ch.tenant_id, 'epg.published', { channel_id: ch.id, channel: ch.slug, version, kind, changes }, now);
-    return version;
+    return recordVersion(this.ctx, this.guide.store, ch, kind, changes, now, author);
   }
 
   /** Applies every staged change in order, records a version (with its author) and emits `epg.published`. */
@@ -78,23 +72,23 @@ export class GuideReview {
   }
 
   /** Copies the programmes of one day onto another (channel time zone; new ids). */
-  copyDay(ch: ChannelRow, fromDay: string, toDay: string) {
+  copyDay(ch: ChannelRow, fromDay: string, toDay: string, author: string | null = null) {
     const [fs, fe] = dayRange(fromDay, ch.timezone), [ts, te] = dayRange(toDay, ch.timezone);
     if (fs === ts) throw invalid('to_day', 'must differ from from_day');
     const delta = ts - fs;
     const src = this.guide.store.overlapping(ch.id, fs, fe).filter((p) => p.start_ms >= fs);
     const programmes = src.map((p) => ({ ...fieldsOf(p), id: newId(), start_ms: p.start_ms + delta, end_ms: p.end_ms + delta, source: 'copy' }));
-    const staged = this.guide.submit(ch, { op: 'replace', kind: 'copy', from: ts, to: te, programmes });
+    const staged = this.guide.submit(ch, { op: 'replace', kind: 'copy', from: ts, to: te, programmes }, author);
     return { staged, programmes: programmes.length };
   }
 
   /** Moves every programme starting on a day by `minutes`. */
-  shiftDay(ch: ChannelRow, day: string, minutes: number) {
+  shiftDay(ch: ChannelRow, day: string, minutes: number, author: string | null = null) {
     const [s, e] = dayRange(day, ch.timezone);
     const src = this.guide.store.overlapping(ch.id, s, e).filter((p) => p.start_ms >= s);
     const d = minutes * 60_000;
     const programmes = src.map((p) => ({ ...fieldsOf(p), start_ms: p.start_ms + d, end_ms: p.end_ms + d }));
-    const staged = this.guide.submit(ch, { op: 'replace', kind: 'shift', from: s, to: e, programmes });
+    const staged = this.guide.submit(ch, { op: 'replace', kind: 'shift', from: s, to: e, programmes }, author);
     return { staged, programmes: programmes.length };
   }
 
@@ -102,14 +96,14 @@ export class GuideReview {
    * Replaces the range an import covers with its programmes (overlaps inside it resolved first). Answers how many
    * published programmes the range held (`replaced`) and which programmes of the document were left out and why.
    */
-  importProgrammes(ch: ChannelRow, items: Omit<ProgrammeFields, 'id'>[], skipped: SkippedProgramme[] = []) {
+  importProgrammes(ch: ChannelRow, items: Omit<ProgrammeFields, 'id'>[], skipped: SkippedProgramme[] = [], author: string | null = null) {
     if (!items.length) throw invalid('file', 'the XMLTV document has no programmes for this channel');
     const dropped: Omit<ProgrammeFields, 'id'>[] = [];
     const { items: clean, resolved } = resolveOverlaps(items, dropped);
     const programmes = clean.map((p) => ({ ...p, id: newId() }));
     const from = programmes[0].start_ms, to = Math.max(...programmes.map((p) => p.end_ms));
     const replaced = this.guide.store.overlapping(ch.id, from, to).filter((p) => p.start_ms >= from).length;
-    const staged = this.guide.submit(ch, { op: 'replace', kind: 'import', from, to, programmes });
+    const staged = this.guide.submit(ch, { op: 'replace', kind: 'import', from, to, programmes }, author);
     const left = [...skipped, ...dropped.map((p): SkippedProgramme => ({ title: p.title, start_ms: p.start_ms, reason: 'overlap' }))]
       .sort((a, b) => a.start_ms - b.start_ms).slice(0, 100).map((p) => ({ title: p.title, start_at: new Date(p.start_ms).toISOString(), reason: p.reason }));
     return { staged, programmes: programmes.length, overlaps_resolved: resolved, replaced, skipped: left, from: new Date(from).toISOString(), to: new Date(to).toISOString() };

@@ -5,6 +5,7 @@ import { GuideService } from './service';
 import { BoundsBody, CreateProgrammeBody, ExclusionsBody, ExclusionsView, PatchProgrammeBody, ProgrammeList, ProgrammeView, StagedAnswer } from './model';
 import { answers } from '../meta/model';
 import { programmeView } from './view';
+import { authorOf } from './versions';
 
 const T = 'Guide';
 const Id = t.Object({ id: t.String() });
@@ -19,11 +20,11 @@ export function guideRoutes(ctx: AppContext) {
     .use(ctx.http)
     .post('/v1/channels/:id/programmes', ({ principal: p, params, body, set }) => {
       const ch = svc.channel(p.tenantId, params.id);
-      const r = svc.create(ch, body);
+      const r = svc.create(ch, body, authorOf(p));
       set.status = r.staged ? 202 : 201;
       return programmeView(r.programme, ch.id, r.staged);
     }, { auth: WRITE, params: Id, body: CreateProgrammeBody,
-      detail: doc(T, 'Add a programme', 'הוספת תוכנית', 'Answers 201 with the programme, or 202 with `draft: true` when the channel is in review mode (publish with POST .../guide/publish). The newest write wins: programmes it overlaps are trimmed back, removed when covered. A change reaching into the channel\'s locked hours answers 409 `lock_window`.', answers({ 201: ProgrammeView, 202: ProgrammeView })) })
+      detail: doc(T, 'Add a programme', 'הוספת תוכנית', 'Answers 201 with the programme (published at once and recorded as a guide version, kind `edit`), or 202 with `draft: true` when the channel is in review mode (publish with POST .../guide/publish). The newest write wins: programmes it overlaps are trimmed back, removed when covered. A change reaching into the channel\'s locked hours answers 409 `lock_window`.', answers({ 201: ProgrammeView, 202: ProgrammeView })) })
     .get('/v1/channels/:id/programmes', ({ principal: p, params, query }) => {
       const ch = svc.channel(p.tenantId, params.id);
       const now = ctx.clock.now();
@@ -37,13 +38,13 @@ export function guideRoutes(ctx: AppContext) {
     }, { auth: READ, params: IdP, detail: doc(T, 'Get a programme', 'תוכנית', 'A published programme with its playback boundaries.', answers({ 200: ProgrammeView })) })
     .patch('/v1/channels/:id/programmes/:programme_id', ({ principal: p, params, body, set }) => {
       const ch = svc.channel(p.tenantId, params.id);
-      const r = svc.patch(ch, params.programme_id, body);
+      const r = svc.patch(ch, params.programme_id, body, authorOf(p));
       set.status = r.staged ? 202 : 200;
       return programmeView(r.programme, ch.id, r.staged);
     }, { auth: WRITE, params: IdP, body: PatchProgrammeBody, detail: doc(T, 'Change a programme', 'שינוי תוכנית', 'Staged (202) in review mode. Moving the times resets confirmed boundaries.', answers({ 200: ProgrammeView, 202: ProgrammeView })) })
     .delete('/v1/channels/:id/programmes/:programme_id', ({ principal: p, params, set }) => {
       const ch = svc.channel(p.tenantId, params.id);
-      const staged = svc.remove(ch, params.programme_id);
+      const staged = svc.remove(ch, params.programme_id, authorOf(p));
       set.status = staged ? 202 : 204;
       return staged ? { draft: true } : null;
     }, { auth: WRITE, params: IdP, detail: doc(T, 'Delete a programme', 'מחיקת תוכנית', 'Staged (202) in review mode.', answers({ 204: null, 202: StagedAnswer })) })

@@ -15,6 +15,7 @@ import type { ChannelRow } from '../channels/store';
 import type { ExclusionRule } from './exclusions';
 import { applyOp, checkLock, type GuideOp } from './ops';
 import { GuideStore, type ProgrammeFields, type ProgrammeRow } from './store';
+import { directKind, recordVersion } from './versions';
 import type { CreateProgramme, PatchProgramme } from './model';
 
 /** A programme of a channel in a tenant, or null. */
@@ -81,14 +82,18 @@ export class GuideService {
     return p;
   }
 
-  /** Applies a change now, or stages it when the channel is in review mode. Returns true when staged. */
-  submit(ch: ChannelRow, op: GuideOp): boolean {
+  /**
+   * Applies a change now, recorded as a version by `author` (review mode off: the change is published), or stages it
+   * when the channel is in review mode. Returns true when staged.
+   */
+  submit(ch: ChannelRow, op: GuideOp, author: string | null = null): boolean {
     const now = this.ctx.clock.now();
     const { review_mode, lock_hours } = this.settings(ch);
     return tx(this.ctx.db, () => {
       checkLock(op, this.store, lock_hours, now);
       if (review_mode) { this.store.addDraft(newId(), ch.tenant_id, ch.id, JSON.stringify(op), now); return true; }
-      applyOp(this.store, ch.tenant_id, ch.id, op, now);
+      const { changes } = applyOp(this.store, ch.tenant_id, ch.id, op, now);
+      if (changes > 0) recordVersion(this.ctx, this.store, ch, directKind(op), changes, now, author);
       return false;
     });
   }
@@ -101,9 +106,9 @@ export class GuideService {
     return { id: newId(), title: b.title.trim(), description: b.description ?? null, series: b.series ?? null, episode: b.episode ?? null, images: JSON.stringify(b.images ?? {}), start_ms: s, end_ms: e, source };
   }
 
-  create(ch: ChannelRow, b: CreateProgramme): { programme: ProgrammeFields & Partial<ProgrammeRow>; staged: boolean } {
+  create(ch: ChannelRow, b: CreateProgramme, author: string | null = null): { programme: ProgrammeFields & Partial<ProgrammeRow>; staged: boolean } {
     const f = this.fields(b);
-    const staged = this.submit(ch, { op: 'create', programme: f });
+    const staged = this.submit(ch, { op: 'create', programme: f }, author);
     return { programme: staged ? f : this.get(ch, f.id), staged };
   }
 
@@ -118,7 +123,7 @@ export class GuideService {
     return null;
   }
 
-  patch(ch: ChannelRow, id: string, b: PatchProgramme) {
+  patch(ch: ChannelRow, id: string, b: PatchProgramme, author: string | null = null) {
     const cur = this.known(ch, id);
     if (!cur) throw notFound('programme');
     const f: Partial<ProgrammeFields> = {};
@@ -130,13 +135,13 @@ export class GuideService {
     if (b.start_at !== undefined) f.start_ms = parseTime('start_at', b.start_at);
     if (b.end_at !== undefined) f.end_ms = parseTime('end_at', b.end_at);
     checkSpan(f.start_ms ?? cur.start_ms, f.end_ms ?? cur.end_ms);
-    const staged = this.submit(ch, { op: 'patch', id, fields: f });
+    const staged = this.submit(ch, { op: 'patch', id, fields: f }, author);
     return { programme: staged ? { ...cur, ...f } : this.get(ch, id), staged };
   }
 
-  remove(ch: ChannelRow, id: string): boolean {
+  remove(ch: ChannelRow, id: string, author: string | null = null): boolean {
     if (!this.known(ch, id)) throw notFound('programme');
-    return this.submit(ch, { op: 'delete', id });
+    return this.submit(ch, { op: 'delete', id }, author);
   }
 
   /** Confirms playback boundaries (an editor fixed them), or resets them to the guide times (null). */
