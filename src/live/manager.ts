@@ -10,8 +10,8 @@ import { HourPool } from './hour-pool';
 import { SegmentIndex } from './segment-index';
 import { retentionPass } from './retention';
 import { reapOrphans } from './reap';
-import { startRtmp } from './rtmp';
-import { setLiveControl, type FeedInfo, type LiveControl } from './registry';
+import { startRtmp, type PublishVerdict } from './rtmp';
+import { setLiveControl, type FeedInfo, type LiveControl, type Refusal, type RefusalCode } from './registry';
 
 /** ffmpeg and the H.264 encoder found once at boot (shared with the transcode queue); without it the engine finds its own. */
 export interface LiveMedia { ffmpeg: string; encoder: H264Encoder }
@@ -24,6 +24,8 @@ export class LiveEngine implements LiveControl {
   private stopRtmp: (() => void) | null = null;
   private retention: ReturnType<typeof setInterval> | null = null;
   private encoder: Promise<H264Encoder> | null = null;
+  /** The last refused push of each channel (in memory: refusals are about now, not history). */
+  private refusals = new Map<string, Refusal>();
 
   constructor(private ctx: AppContext, private store: LiveChannelStore, media: LiveMedia | null = null) {
     this.index = new SegmentIndex(ctx.db, ctx.config.dataDir);
@@ -67,7 +69,7 @@ export class LiveEngine implements LiveControl {
     this.ctx.log.info('segment index reconciled', { ...n, ms: Date.now() - t0 });
     try {
       this.stopRtmp = await startRtmp(this.ctx.config.rtmpPort, this.ctx.config.rtmpHost, {
-        publish: (key) => { const ch = this.store.byStreamKey(key); return !!ch && ch.desired === 'started'; },
+        publish: (key, _app, from) => this.admit(key, from),
         published: (key) => { const ch = this.store.byStreamKey(key); const rt = ch && this.runtimes.get(ch.id); if (rt) { rt.inputs.primary.kick(); rt.inputs.backup.kick(); } },
       }, this.ctx.log);
     } catch (e) {
@@ -78,6 +80,26 @@ export class LiveEngine implements LiveControl {
     this.retain();
     setLiveControl(this.ctx.db, this);
   }
+
+  /**
+   * Whether an RTMP publish with this stream key may go ahead: only to a started channel that takes RTMP. A refusal
+   * names why in words an encoder's operator can act on (ffmpeg prints it); one that can be tied to a channel is kept
+   * as that channel's last refused push (shown on its page).
+   */
+  private admit(key: string, from: string): PublishVerdict {
+    const ch = this.store.byStreamKey(key);
+    if (!ch) return { code: 'NetStream.Publish.BadName', reason: 'unknown stream key: copy the key from the channel page (rotating the keys replaces them)' };
+    const refuse = (code: RefusalCode, reason: string): PublishVerdict => {
+      this.refusals.set(ch.id, { at: Date.now(), protocol: 'rtmp', code, reason, from });
+      return { code: 'NetStream.Publish.Denied', reason };
+    };
+    if (ch.protocol !== 'rtmp') return refuse('wrong_protocol', `channel "${ch.slug}" takes SRT, not RTMP: push to its SRT address, or switch the channel to RTMP`);
+    if (ch.desired !== 'started') return refuse('stopped', `channel "${ch.slug}" is stopped: start it, then push again`);
+    return null;
+  }
+
+  /** The last push refused for a channel since the engine started (null: none). */
+  lastRefused(channelId: string): Refusal | null { return this.refusals.get(channelId) ?? null; }
 
   /** The live ladder's encoder: the best one a one-frame trial proves usable (detected once, when first needed). */
   private liveEncoder(): Promise<H264Encoder> {

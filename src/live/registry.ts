@@ -8,6 +8,11 @@ export interface FeedInfo { bitrate_kbps: number | null; /** Frames received per
 /** One ingest input's health for monitors: media within the last seconds, restarts, damaged packets/slices. */
 export interface InputHealth { alive: boolean; restarts: number; errors: number; /** What this input receives now (nulls when no media arrives). */ bitrate_kbps?: number | null; fps?: number | null; resolution?: string | null }
 
+/** Why a push was refused: the channel takes the other protocol, or it is stopped. */
+export type RefusalCode = 'wrong_protocol' | 'stopped';
+/** A push refused at connect: when (ms), over which protocol, why (the words the encoder was sent) and from where. */
+export interface Refusal { at: number; protocol: 'rtmp' | 'srt'; code: RefusalCode; reason: string; from: string }
+
 export interface LiveControl {
   /** Starts (or restarts) the ingest, packaging and recording of a channel. */
   start(channelId: string): Promise<void>;
@@ -19,6 +24,8 @@ export interface LiveControl {
   logs(channelId: string): { primary: string[]; backup: string[]; restarts: number };
   /** Per-input liveness, restart counts and damaged-input counts (null when not running); for monitors. */
   inputs?(channelId: string): { primary: InputHealth; backup: InputHealth } | null;
+  /** The last push refused for the channel at connect (null: none since the engine started). */
+  lastRefused?(channelId: string): Refusal | null;
 }
 
 const engines = new WeakMap<Db, LiveControl>();

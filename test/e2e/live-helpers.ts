@@ -39,7 +39,7 @@ export async function liveEnv(srtPorts = 8): Promise<Record<string, string>> {
 const children = new Set<ChildProcess>();
 
 /** A pushing ffmpeg in its own process group; `kill()` ends the group. */
-export interface Pusher { proc: ChildProcess; exited: Promise<number | null>; kill(sig?: NodeJS.Signals): void }
+export interface Pusher { proc: ChildProcess; exited: Promise<number | null>; kill(sig?: NodeJS.Signals): void; /** The last 2000 characters ffmpeg wrote to stderr. */ stderr(): string }
 
 /** Starts a synthetic pusher (testsrc2 + sine, x264 ultrafast) to an SRT or RTMP URL. */
 export function push(url: string, o: Parameters<typeof pusherArgs>[2] = {}): Pusher {
@@ -49,7 +49,7 @@ export function push(url: string, o: Parameters<typeof pusherArgs>[2] = {}): Pus
   let err = '';
   proc.stderr?.on('data', (d) => { err = (err + d).slice(-2000); });
   const exited = new Promise<number | null>((r) => proc.on('close', (c) => { children.delete(proc); r(c); }));
-  return { proc, exited, kill: (sig = 'SIGKILL') => { try { process.kill(-proc.pid!, sig); } catch { /* gone */ } } };
+  return { proc, exited, kill: (sig = 'SIGKILL') => { try { process.kill(-proc.pid!, sig); } catch { /* gone */ } }, stderr: () => err };
 }
 
 /**

@@ -7,7 +7,7 @@ const Recording = t.Object({
   retention_hours: t.Optional(Int({ minimum: 1, maximum: 24 * 366, description: 'hours of recording kept (default 168)' })),
 }, { additionalProperties: false });
 const Ingest = t.Object({
-  protocol: t.Optional(t.Union([t.Literal('srt'), t.Literal('rtmp')], { description: 'the protocol encoders are expected to use (both are listened to)' })),
+  protocol: t.Optional(t.Union([t.Literal('srt'), t.Literal('rtmp')], { description: 'the protocol the channel listens to (default `srt`); a push over the other one is refused at connect with the reason. Changing it restarts a running channel\'s ingest (a few seconds without feed)' })),
   latency_ms: t.Optional(Int({ minimum: 20, maximum: 8000, description: 'SRT receive latency (default 120)' })),
   failover_s: t.Optional(t.Number({ minimum: 1, maximum: 60, description: 'seconds of primary silence before the backup becomes the feed (default 3)' })),
 }, { additionalProperties: false });
@@ -71,7 +71,13 @@ export const ChannelView = t.Object({
     warnings: t.Optional(t.Array(t.Object({ code: t.String(), detail: t.String() }), { description: 'why browsers cannot play this feed as it is (passthrough channels; a ladder channel transcodes instead)' })),
   }),
   inputs: t.Object({ primary: InputNow, backup: InputNow }, { description: 'each ingest input now, on air or not (the backup is measured while the primary feeds the channel)' }),
-  ingest: t.Object({ protocol: t.String(), srt_ports: t.Object({ primary: Int(), backup: Int() }), latency_ms: Int(), failover_s: t.Number() }),
+  ingest: t.Object({
+    protocol: t.String({ description: '`srt` or `rtmp`: the one protocol the channel listens to' }), srt_ports: t.Object({ primary: Int(), backup: Int() }), latency_ms: Int(), failover_s: t.Number(),
+    last_refused: t.Union([t.Object({
+      at: t.String({ description: 'RFC 3339' }), protocol: t.String(), code: t.String({ description: '`wrong_protocol` or `stopped`' }),
+      reason: t.String({ description: 'the words the encoder was sent' }), from: t.String({ description: 'the encoder\'s address' }),
+    }), t.Null()], { description: 'the last push to this channel refused at connect since the server started (null: none); an unknown stream key cannot be tied to a channel and is only logged' }),
+  }),
   ladder: t.Union([t.String(), t.Array(t.Object({ height: Int(), video_kbps: Int() }))]),
   segment_s: t.Number(),
   recording_settings: t.Object({ enabled: t.Boolean(), retention_hours: Int() }),

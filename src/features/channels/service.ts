@@ -125,7 +125,8 @@ export class ChannelService {
     if (b.dvr_window_s !== undefined) p.dvr_window_s = b.dvr_window_s;
     if (b.timezone) p.timezone = b.timezone;
     this.store.update(id, p, this.ctx.clock.now());
-    const restart = ['srt_latency_ms', 'segment_s', 'ladder', 'recording_enabled'].some((k) => k in p);
+    // The protocol decides which listener the ingest opens (SRT port or a pull from the RTMP listener): it restarts too.
+    const restart = ['protocol', 'srt_latency_ms', 'segment_s', 'ladder', 'recording_enabled'].some((k) => k in p && p[k] !== (cur as unknown as Record<string, unknown>)[k]);
     if (restart && cur.desired === 'started') await liveControl(this.ctx.db)?.start(id);
     return this.get(tenantId, id);
   }

@@ -1,14 +1,14 @@
 import { iso } from '../../kernel/clock';
 import type { ChannelRow } from './store';
-import type { FeedInfo, InputHealth } from '../../live/registry';
+import type { FeedInfo, InputHealth, Refusal } from '../../live/registry';
 
 /** One ingest input as answered: media arriving now and what it measures (nulls when nothing arrives). */
 function inputView(h: InputHealth | undefined) {
   return { connected: !!h?.alive, bitrate_kbps: h?.bitrate_kbps ?? null, fps: h?.fps ?? null, resolution: h?.resolution ?? null, restarts: h?.restarts ?? 0 };
 }
 
-/** The public channel object (never secrets); `inputs` is the running engine's per-input health (null when not running). */
-export function channelView(r: ChannelRow, tenantSlug: string, cdnBaseUrl: string, live: FeedInfo | null, inputs: { primary: InputHealth; backup: InputHealth } | null = null) {
+/** The public channel object (never secrets); `inputs` is the running engine's per-input health (null when not running), `refused` its last refused push. */
+export function channelView(r: ChannelRow, tenantSlug: string, cdnBaseUrl: string, live: FeedInfo | null, inputs: { primary: InputHealth; backup: InputHealth } | null = null, refused: Refusal | null = null) {
   const stored = JSON.parse(r.feed_info || '{}') as Partial<FeedInfo>;
   const running = r.status === 'live';
   const info = live ?? (running ? stored : {});
@@ -28,7 +28,10 @@ export function channelView(r: ChannelRow, tenantSlug: string, cdnBaseUrl: strin
       warnings: running ? info.warnings ?? [] : [],
     },
     inputs: { primary: inputView(inputs?.primary), backup: inputView(inputs?.backup) },
-    ingest: { protocol: r.protocol, srt_ports: { primary: r.srt_port_primary, backup: r.srt_port_backup }, latency_ms: r.srt_latency_ms, failover_s: r.failover_s },
+    ingest: {
+      protocol: r.protocol, srt_ports: { primary: r.srt_port_primary, backup: r.srt_port_backup }, latency_ms: r.srt_latency_ms, failover_s: r.failover_s,
+      last_refused: refused ? { at: iso(refused.at), protocol: refused.protocol, code: refused.code, reason: refused.reason, from: refused.from } : null,
+    },
     ladder: r.ladder.startsWith('[') ? (JSON.parse(r.ladder) as { height: number; video_kbps: number }[]) : r.ladder,
     segment_s: r.segment_s,
     recording_settings: { enabled: !!r.recording_enabled, retention_hours: r.retention_hours },
