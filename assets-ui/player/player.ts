@@ -2,7 +2,7 @@ import { attach, type Engine } from './engine';
 import { buildControls, buildMenu, setButton, type Controls } from './controls';
 import { fmtTime, isRtl, pickLang, STRINGS, type Key, type Lang } from './i18n';
 import { NAMED_SKINS } from './skins';
-import { Beacon, type BeaconEvent } from './beacon';
+import { Beacon, tokenSid, type BeaconEvent } from './beacon';
 import { openSession, parseChapterVtt, parseThumbVtt, resumeStore, type SessionAnswer, type ThumbCue } from './features';
 import type { Options } from './options';
 import { bindKeys, bindSeek } from './input';
@@ -111,7 +111,10 @@ export class VSPlayer extends EventTarget {
     if (!src) { this.overlay(this.t('error')); this.domEmit('vs:error', { error: 'no source' }); return; }
     if (o.beacon.enabled) {
       const kind = (o.playback && Object.keys(o.playback)[0]) || null;
-      this.beacon = new Beacon(o.beacon.url ?? `${new URL(this.api).origin}/b/v1`, { tenant: o.tenant, kind: kind === 'asset' ? 'vod' : kind === 'channel' ? 'live' : kind, id: kind ? String(o.playback![kind]) : null, src: this.session ? null : src }, this.session?.sid ?? null);
+      // A catch-up or start-over target is an object: its channel names the content. A tokenised bare source reports its token's session, never the token.
+      const target = kind ? o.playback![kind] : null;
+      const signedSid = this.session ? null : tokenSid(src);
+      this.beacon = new Beacon(o.beacon.url ?? `${new URL(this.api).origin}/b/v1`, { tenant: o.tenant, kind: kind === 'asset' ? 'vod' : kind === 'channel' ? 'live' : kind, id: target === null ? null : typeof target === 'object' ? String((target as { channel?: unknown }).channel ?? '') || null : String(target), src: this.session || signedSid ? null : src }, this.session?.sid ?? signedSid);
       this.track('view_start', { lang: this.lang, skin: o.skin });
     }
     for (const tr of o.tracks) {
@@ -145,7 +148,8 @@ export class VSPlayer extends EventTarget {
   private overlay(text: string, buttons: { label: string; act: () => void }[] = []): HTMLElement {
     this.box.querySelector('.vs-overlay')?.remove();
     const d = document.createElement('div');
-    d.className = 'vs-overlay';
+    // A question (resume?) is a card above the control bar, so the controls stay visible and usable; a message covers the video.
+    d.className = buttons.length ? 'vs-overlay vs-ask' : 'vs-overlay';
     d.setAttribute('role', buttons.length ? 'dialog' : 'alert');
     const p = document.createElement('p'); p.textContent = text; d.append(p);
     for (const b of buttons) {

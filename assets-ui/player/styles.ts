@@ -35,6 +35,8 @@ export const CSS = `
 .vs-menu [aria-checked=true]::before{content:"✓";margin-inline-end:6px}
 .vs-menu [role=menuitemradio]:hover{background:rgba(255,255,255,.12)}
 .vs-overlay{position:absolute;inset:0;display:flex;align-items:center;justify-content:center;flex-direction:column;gap:10px;background:rgba(0,0,0,.55);color:#fff;font-size:16px;text-align:center;padding:16px}
+.vs-overlay.vs-ask{inset:auto;top:8px;inset-inline:8px;max-height:calc(100% - var(--vs-bar-height) - var(--vs-bar-margin) - 48px);overflow:auto;flex-direction:row;flex-wrap:wrap;gap:6px 10px;padding:8px 12px;border-radius:8px;background:rgba(0,0,0,.78);font-size:14px}
+.vs-overlay.vs-ask p{margin:0;flex-basis:100%}
 .vs-start{pointer-events:none}
 .vs-big{all:unset;pointer-events:auto;cursor:pointer;width:72px;height:72px;border-radius:50%;background:var(--vs-accent);display:flex;align-items:center;justify-content:center}
 .vs-big svg{width:36px;height:36px;fill:#fff}

@@ -2,7 +2,7 @@
 
 /** A failed call as words: the problem's title/detail and each field error. */
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly title: string, readonly detail: string, readonly fields: { field: string; detail: string }[]) {
+  constructor(readonly status: number, readonly title: string, readonly detail: string, readonly fields: { field: string; detail: string }[], readonly code = '', readonly retryAfter: number | null = null) {
     super(detail || title);
   }
   /** The whole problem in one sentence for people. */
@@ -14,10 +14,13 @@ export class ApiError extends Error {
 
 
 async function problemOf(r: Response): Promise<ApiError> {
-  let p: { title?: string; detail?: string; errors?: { field?: string; pointer?: string; detail?: string; message?: string }[] } = {};
+  let p: { type?: string; title?: string; detail?: string; errors?: { field?: string; pointer?: string; detail?: string; message?: string }[] } = {};
   try { p = await r.json(); } catch { /* not JSON */ }
   const fields = (p.errors ?? []).map((e) => ({ field: e.field ?? e.pointer ?? '', detail: e.detail ?? e.message ?? '' }));
-  return new ApiError(r.status, p.title ?? r.statusText, p.detail ?? '', fields);
+  // The stable code is the last part of the problem type (…/problems/<code>): the studio words it in the person's language.
+  const code = /\/([a-z_]+)$/.exec(p.type ?? '')?.[1] ?? '';
+  const retry = Number(r.headers.get('retry-after'));
+  return new ApiError(r.status, p.title ?? r.statusText, p.detail ?? '', fields, code, Number.isFinite(retry) && retry > 0 ? retry : null);
 }
 
 /** Seconds a GET refused with 429 keeps asking again (each time after its Retry-After) before failing. */

@@ -1,6 +1,7 @@
 /** Studio language: English and Hebrew dictionaries, the current choice (saved), direction and formatting. */
 import { EN, type Key } from './lang/en';
 import { HE } from './lang/he';
+import { expandPlurals } from './plural';
 
 /** A studio language. */
 export type Lang = 'en' | 'he';
@@ -22,11 +23,12 @@ export function applyLang(l: Lang): void {
   document.cookie = `vs_lang=${l}; Path=/; Max-Age=31536000; SameSite=Lax`;
 }
 
-/** A translator for a language: t('key', {name: 'x'}) fills {name}. */
+/** A translator for a language: t('key', {name: 'x'}) fills {name}; `{n, plural, one {…} other {…}}` picks by n (plural.ts). */
 export function translator(l: Lang) {
   const d = DICTS[l];
   return (k: Key, vars?: Record<string, string | number>): string => {
     let s = d[k] ?? EN[k] ?? k;
+    if (vars) s = expandPlurals(s, l, vars);
     if (vars) for (const [n, v] of Object.entries(vars)) s = s.replaceAll(`{${n}}`, String(v));
     return s;
   };
@@ -40,11 +42,13 @@ export type { Key };
 export function formats(l: Lang) {
   const loc = l === 'he' ? 'he-IL' : 'en-GB';
   const num = new Intl.NumberFormat(loc, { maximumFractionDigits: 1 });
+  const int = new Intl.NumberFormat(loc, { maximumFractionDigits: 0 });
   const dt = new Intl.DateTimeFormat(loc, { dateStyle: 'medium', timeStyle: 'short' });
   const tm = new Intl.DateTimeFormat(loc, { timeStyle: 'medium' });
   const sh = new Intl.DateTimeFormat(loc, { dateStyle: 'short', timeStyle: 'short' });
   return {
     num: (n: number | null | undefined) => (n === null || n === undefined || Number.isNaN(n) ? '—' : num.format(n)),
+    int: (n: number | null | undefined) => (n === null || n === undefined || Number.isNaN(n) ? '—' : int.format(Math.round(n))),
     date: (s: string | number | null | undefined) => (s ? dt.format(new Date(s)) : '—'),
     time: (s: string | number) => tm.format(new Date(s)),
     short: (s: string | number | null | undefined) => (s ? sh.format(new Date(s)) : '—'),

@@ -4,9 +4,11 @@ import { HE_ASSET } from './he-asset';
 import { HE_LIVE } from './he-live';
 import { HE_GUIDE } from './he-guide';
 import { HE_CLIPS } from './he-clips';
+import { HE_NAMES } from './he-names';
+import { HE_PEOPLE } from './he-people';
 
 export const HE: Record<Key, string> = {
-  ...HE_ASSET, ...HE_LIVE, ...HE_GUIDE, ...HE_CLIPS,
+  ...HE_ASSET, ...HE_LIVE, ...HE_GUIDE, ...HE_CLIPS, ...HE_NAMES, ...HE_PEOPLE,
   studio: 'סטודיו', tenant: 'ארגון', skip: 'דילוג לתוכן', nav: 'ראשי', loading: 'טוען…', failed: 'הפעולה לא הצליחה:', retry: 'לנסות שוב', not_found: 'אין דף כזה.',
   copy: 'העתקה', copied: 'הועתק', show: 'הצגה', hide: 'הסתרה', save: 'שמירה', saved: 'נשמר.', cancel: 'ביטול', done: 'סיום', create: 'יצירה', delete: 'מחיקה', refresh: 'רענון',
   nav_dashboard: 'לוח בקרה', nav_library: 'ספרייה', nav_live: 'שידור חי', nav_integrations: 'שילובים', nav_team: 'צוות והגדרות',
@@ -32,7 +34,7 @@ export const HE: Record<Key, string> = {
   live_player: 'שידור', ingest: 'כתובות קליטה', operators_only: 'רק מפעילים רואים כתובות קליטה וסודות.', primary: 'ראשי', backup: 'גיבוי',
   stream_key: 'מפתח שידור', rotate: 'החלפת סודות', confirm_rotate: 'להחליף את סודות הקליטה? מקודדים שמשתמשים בישנים ינותקו.',
   playback: 'ניגון', ffmpeg_logs: 'יומני ffmpeg', restarts: 'הפעלות מחדש',
-  webhooks: 'Webhooks', endpoint_url: 'כתובת היעד', events: 'אירועים', all_events: 'כל האירועים', add_webhook: 'הוספת webhook', no_webhooks: 'עדיין אין webhooks.',
+  webhooks: 'קריאות יוצאות', endpoint_url: 'כתובת היעד', events: 'אירועים', all_events: 'כל האירועים', add_webhook: 'הוספת כתובת לקריאות', no_webhooks: 'עדיין אין קריאות יוצאות.',
   secret_once: 'העתיקו את סוד החתימה עכשיו: הוא לא יוצג שוב.', signing_secret: 'סוד חתימה', send_test: 'שליחת בדיקה', enable: 'הפעלה', disable: 'השבתה',
   confirm_delete: 'למחוק? אי אפשר לבטל זאת.', deliveries: 'משלוחים', no_deliveries: 'עדיין אין משלוחים.', event: 'אירוע', response: 'תשובה',
   attempts: 'ניסיונות', when: 'מתי', redeliver: 'שליחה מחדש',

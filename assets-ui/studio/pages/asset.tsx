@@ -4,7 +4,8 @@ import { errorWords } from '../api';
 import { useStudio } from '../ctx';
 import { loadPlayer } from '../player';
 import { navigate } from '../router';
-import { Badge, Field, Loading, PageHead, Problem, useLoad } from '../ui';
+import { Badge, CopyField, Field, Loading, PageHead, Problem, useLoad } from '../ui';
+import { jobName } from '../names';
 import { CueBar } from './asset-cues';
 import { MetaEditor } from './asset-meta';
 import { PosterPicker } from './asset-poster';
@@ -14,6 +15,7 @@ interface Asset {
   id: string; title: string; status: string; published: boolean; publish: string; duration_s: number | null; progress: number | null;
   created_at: string; updated_at: string; error?: string; deleted_at?: string; external_id: string | null; ladder: string; metadata: Record<string, unknown>;
   playback?: { hls: string; dash: string; poster: string; sprite: string; thumbs_vtt?: string; download: string };
+  share?: { watch: string; embed: string; iframe: string };
 }
 interface Job { id: string; type: string; status: string; progress: number | null; created_at: string; started_at: string | null; finished_at: string | null; error: string | null }
 interface Rendition { resolution: string; kbps: number; codecs: string }
@@ -70,12 +72,12 @@ export function AssetPage({ id }: { id: string }) {
   if (!asset) return <Problem error={a.error} onRetry={a.reload} />;
   const base = `/v1/assets/${encodeURIComponent(id)}`;
   const steps: [string, string | null][] = [[t('tl_registered'), asset.created_at], ...(jobs.data ?? []).flatMap((j): [string, string | null][] => [
-    [`${j.type} · ${t('tl_started')}`, j.started_at], [`${j.type} · ${t(j.status === 'failed' ? 'st_failed' : 'tl_finished')}`, j.finished_at],
+    [`${jobName(t, j.type)} · ${t('tl_started')}`, j.started_at], [`${jobName(t, j.type)} · ${t(j.status === 'failed' ? 'st_failed' : 'tl_finished')}`, j.finished_at],
   ]).filter(([, at]) => at), ...(asset.status === 'ready' ? [[t('st_ready'), asset.updated_at] as [string, string]] : [])];
   return (
     <>
       <PageHead title={asset.title || asset.id}>
-        <Badge status={asset.status} />{asset.published && <Badge status="published" />}
+        <Badge status={asset.status} />{asset.status === 'ready' && !asset.deleted_at && (asset.published ? <Badge status="published" /> : <span class="badge b-draft" id="draft-badge">{t('pub_draft')}</span>)}
         <a href="/studio/library" class="button">{t('back_library')}</a>
       </PageHead>
       <Problem error={err ?? a.error} />
@@ -93,6 +95,7 @@ export function AssetPage({ id }: { id: string }) {
             <Field label={t('title')}><input id="asset-title" value={title} onInput={(e) => setTitle(e.currentTarget.value)} maxLength={500} /></Field>
             <button type="submit" disabled={busy || title === asset.title}>{t('save')}</button>
           </form>
+          {asset.status === 'ready' && !asset.deleted_at && <p class="muted" id="publish-state">{t(asset.published ? 'pub_state_published' : 'pub_state_draft')}</p>}
           <dl class="kv">
             <dt>{t('duration')}</dt><dd>{f.dur(asset.duration_s)}</dd>
             <dt>{t('ladder')}</dt><dd>{asset.ladder}</dd>
@@ -103,6 +106,8 @@ export function AssetPage({ id }: { id: string }) {
           <div class="actions">
             {!asset.deleted_at && asset.status === 'ready' && !asset.published && can('assets:publish') &&
               <button type="button" class="primary" id="publish" disabled={busy} onClick={() => act('PATCH', base, { publish: true })}>{t('publish')}</button>}
+            {!asset.deleted_at && asset.published && can('assets:publish') &&
+              <button type="button" id="unpublish" disabled={busy} onClick={() => { if (confirm(t('pub_confirm_unpublish'))) void act('PATCH', base, { publish: false }); }}>{t('pub_unpublish')}</button>}
             {!asset.deleted_at && <button type="button" class="danger" id="trash" disabled={busy} onClick={() => { if (confirm(t('confirm_trash'))) void act('DELETE', base, undefined, () => navigate('/library')); }}>{t('move_trash')}</button>}
             {!asset.deleted_at && (asset.status === 'ready' || asset.status === 'failed') && can('assets:write') &&
               <button type="button" id="reencode" disabled={busy} onClick={() => act('POST', `${base}/re-encode`, {})}>{t('reencode')}</button>}
@@ -117,9 +122,18 @@ export function AssetPage({ id }: { id: string }) {
           <h2>{t('renditions')}</h2>
           {!hls ? <p class="muted">{t('processing')}</p> : !rends ? <Loading /> : (
             <table class="table" id="renditions"><thead><tr><th>{t('resolution')}</th><th>{t('bitrate')}</th><th>{t('codecs')}</th></tr></thead>
-              <tbody>{rends.map((r) => <tr><td>{r.resolution}</td><td>{f.num(r.kbps)} kb/s</td><td dir="ltr"><code>{r.codecs}</code></td></tr>)}</tbody></table>
+              <tbody>{rends.map((r) => <tr><td><bdi dir="ltr">{r.resolution}</bdi></td><td class="num">{t('kbps', { n: f.int(r.kbps) })}</td><td dir="ltr"><code>{r.codecs}</code></td></tr>)}</tbody></table>
           )}
         </section>
+        {asset.share && !asset.deleted_at && (
+          <section class="panel" id="share-panel">
+            <h2>{t('pub_share')}</h2>
+            {!asset.published && <p class="muted" id="share-draft">{t('pub_share_draft')}</p>}
+            <CopyField label={t('pub_watch_link')} value={asset.share.watch} />
+            <CopyField label={t('pub_embed_code')} value={asset.share.iframe} />
+            <p><a href={asset.share.watch} target="_blank" rel="noopener" id="open-watch">{t('pub_open_watch')}</a></p>
+          </section>
+        )}
         {asset.playback && !asset.deleted_at && (
           <section class="panel wide" id="poster-panel">
             <h2>{t('ap_poster_title')}</h2>

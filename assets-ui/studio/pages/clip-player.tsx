@@ -3,10 +3,20 @@ import { useEffect, useRef } from 'preact/hooks';
 import { useStudio } from '../ctx';
 import { loadPlayer } from '../player';
 
-/** A player host playing `src` muted (the studio shows, the person unmutes). */
+/** Pauses every other video of the page when one starts playing: one player plays at a time. */
+function onlyOne(host: HTMLElement): () => void {
+  const play = (e: Event) => {
+    document.querySelectorAll('video').forEach((v) => { if (v !== e.target && !v.paused) v.pause(); });
+  };
+  host.addEventListener('play', play, true);
+  return () => host.removeEventListener('play', play, true);
+}
+
+/** A player host playing `src` muted (the studio shows, the person unmutes); starting it pauses the page's other players. */
 export function RangePlayer({ src, id }: { src: string; id: string }) {
   const { me } = useStudio();
   const host = useRef<HTMLDivElement>(null);
+  useEffect(() => onlyOne(host.current!), []);
   useEffect(() => {
     let p: { destroy?: () => void } | null = null;
     let gone = false;

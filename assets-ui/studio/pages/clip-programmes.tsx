@@ -15,7 +15,9 @@ export function Programmes({ channelId, list, onFocus, focused }: {
   const publish = async (p: CatchupItem) => {
     setErr(null);
     try {
-      const r = await api<{ job_id: string }>('POST', `/v1/channels/${channelId}/programmes/${p.id}/publish-vod`, p.vod?.status === 'failed' ? { replace: true } : {});
+      // A publisher's "Publish to the library" publishes the new video as soon as it is ready; an editor adds a draft.
+      const body = { ...(p.vod?.status === 'failed' ? { replace: true } : {}), ...(can('assets:publish') ? { publish: true } : {}) };
+      const r = await api<{ job_id: string }>('POST', `/v1/channels/${channelId}/programmes/${p.id}/publish-vod`, body);
       setJobs((j) => ({ ...j, [p.id]: r.job_id }));
     } catch (x) { setErr(errorWords(x)); }
   };
@@ -38,7 +40,7 @@ export function Programmes({ channelId, list, onFocus, focused }: {
                 <td>{p.airing ? <Badge status="live" /> : <Badge status={p.status} />}</td>
                 <td class="c-acts">
                   <button type="button" class="small c-focus" onClick={() => onFocus(p)} disabled={p.coverage <= 0}>{t('c_cut_here')}</button>
-                  {canPublish && !following && <button type="button" class="small primary c-publish" onClick={() => publish(p)}>{t('c_publish_vod')}</button>}
+                  {canPublish && !following && <button type="button" class="small primary c-publish" onClick={() => publish(p)}>{t(can('assets:publish') ? 'c_to_library_publish' : 'c_to_library_draft')}</button>}
                   {(following || p.vod?.status === 'published') && <VodProgress channelId={channelId} item={p} jobId={jobs[p.id] ?? null} onDone={list.reload} />}
                 </td>
               </tr>

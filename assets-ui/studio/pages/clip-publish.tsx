@@ -12,7 +12,7 @@ export interface CatchupItem {
   vod: { asset_id: string | null; status: string; asset_status: string | null; error?: string } | null; playback: { hls: string };
 }
 interface Job { status: string; progress: number | null; error?: string | null }
-type Stage = { state: 'remux' | 'library' | 'published' | 'failed'; pct: number; asset: string | null; error?: string };
+type Stage = { state: 'remux' | 'library' | 'published' | 'failed'; pct: number; asset: string | null; error?: string; live?: boolean };
 
 /** Follows a programme's publishing every 1.5 s while mounted; `onDone` hears the end (to refresh the list). */
 export function VodProgress({ channelId, item, jobId, onDone }: { channelId: string; item: CatchupItem; jobId: string | null; onDone: () => void }) {
@@ -27,7 +27,11 @@ export function VodProgress({ channelId, item, jobId, onDone }: { channelId: str
         const list = await get<{ items: CatchupItem[] }>(`/v1/channels/${channelId}/catchup?${win}`);
         const vod = list.items.find((i) => i.id === item.id)?.vod ?? null;
         let next: Stage;
-        if (vod?.status === 'published') next = { state: 'published', pct: 100, asset: vod.asset_id };
+        if (vod?.status === 'published') {
+          // In the library: say whether the video is published (public) or a draft.
+          const a = vod.asset_id ? await get<{ published: boolean }>(`/v1/assets/${encodeURIComponent(vod.asset_id)}`).catch(() => null) : null;
+          next = { state: 'published', pct: 100, asset: vod.asset_id, live: a?.published };
+        }
         else if (vod?.status === 'failed') next = { state: 'failed', pct: 100, asset: vod.asset_id, error: vod.error };
         else if (vod?.asset_id) {
           // The remux is done: the asset goes through the library's own processing (half to full).
@@ -48,7 +52,7 @@ export function VodProgress({ channelId, item, jobId, onDone }: { channelId: str
     void tick();
     return () => { stop = true; if (timer) clearTimeout(timer); };
   }, [item.id, jobId]);
-  const words = { remux: t('c_vod_remux'), library: t('c_vod_library'), published: t('c_vod_ready'), failed: t('c_vod_failed') }[st.state];
+  const words = { remux: t('c_vod_remux'), library: t('c_vod_library'), published: t(st.live === true ? 'c_vod_published' : st.live === false ? 'c_vod_draft' : 'c_vod_ready'), failed: t('c_vod_failed') }[st.state];
   return (
     <div class="c-vod" id={`vod-${item.id}`} data-state={st.state} role="status" aria-live="polite">
       <progress max={100} value={st.pct} aria-label={t('c_publish_progress')} />

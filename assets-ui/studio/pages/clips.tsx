@@ -58,7 +58,7 @@ export function Clips() {
     setBusy(true); setErr(null);
     try {
       const c = await api<Clip>('POST', '/v1/clips', { channel_id: ch.id, start_at: new Date(cut.in).toISOString(), end_at: new Date(cut.out).toISOString(), precision, ...(title ? { title } : {}) });
-      setOpen(c); list.reload();
+      setOpen(c); setPreview(null); list.reload();
     } catch (x) { setErr(errorWords(x)); } finally { setBusy(false); }
   };
   const tenant = me?.current_tenant?.slug ?? '';
@@ -98,7 +98,7 @@ export function Clips() {
               </div>
               <Problem error={err} />
               <div class="c-buttons">
-                <button type="button" id="preview" onClick={() => setPreview(rangeUrl(ch.playback.hls, ch.slug, tenant, cut.in, cut.out))}>{t('c_preview')}</button>
+                <button type="button" id="preview" onClick={() => { setPreview(rangeUrl(ch.playback.hls, ch.slug, tenant, cut.in, cut.out)); setOpen(null); }}>{t('c_preview')}</button>
                 <button type="submit" class="primary" disabled={busy || cut.out <= cut.in}>{t('cut')}</button>
               </div>
             </form>
@@ -113,7 +113,7 @@ export function Clips() {
               <tbody>{list.data.items.map((c) => (
                 <tr key={c.id}><td>{c.title || '—'}</td><td><Badge status={c.expired ? 'expired' : c.status} /></td><td>{f.short(c.start_at)}</td>
                   <td>{f.dur((Date.parse(c.end_at) - Date.parse(c.start_at)) / 1000)}</td>
-                  <td><button type="button" class="small" onClick={() => setOpen(c)}>{t('watch')}</button></td></tr>
+                  <td><button type="button" class="small" onClick={() => { setOpen(c); setPreview(null); }}>{t('watch')}</button></td></tr>
               ))}</tbody></table>
           )}
         </section>

@@ -2,9 +2,10 @@
  * The events inbox: the tenant's events newest first (GET /v1/events), filtered by type, older pages on demand, and
  * new ones arriving live from the event stream. Unread = newer than the last "mark all read" (kept in this browser).
  */
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { useStudio } from '../ctx';
 import { useEventStream, type Frame } from '../events';
+import { eventLine, eventName } from '../names';
 import { Empty, Loading, Problem, useLoad } from '../ui';
 
 interface Ev { seq: number; id: string; type: string; at: string; data: unknown }
@@ -13,10 +14,34 @@ interface PageAnswer { items: Ev[]; next_before: number | null; last_seq: number
 const seenKey = (tenant: string) => `vs_inbox_seen_${tenant}`;
 function readSeen(tenant: string): number { try { return Number(localStorage.getItem(seenKey(tenant)) ?? 0) || 0; } catch { return 0; } }
 
-/** A short line of an event's data (ids and names first). */
-function summary(d: unknown): string {
-  if (!d || typeof d !== 'object') return String(d ?? '');
-  return Object.entries(d as Record<string, unknown>).filter(([, v]) => v !== null && typeof v !== 'object').slice(0, 4).map(([k, v]) => `${k}: ${String(v)}`).join(' · ');
+/**
+ * Titles of the videos, clips and channels the shown events name (ids in their data), read once each: an inbox line
+ * says "Video: Evening news", not an id.
+ */
+function useTitles(items: Ev[]): Map<string, string> {
+  const { get } = useStudio();
+  const [titles, setTitles] = useState(() => new Map<string, string>());
+  const asked = useRef(new Set<string>());
+  useEffect(() => {
+    const want: [string, string][] = [];
+    let channels = false;
+    for (const e of items) {
+      const d = (e.data ?? {}) as Record<string, unknown>;
+      for (const [k, path] of [['asset', '/v1/assets/'], ['clip', '/v1/clips/']] as const) {
+        const id = d[k];
+        if (typeof id === 'string' && !asked.current.has(id) && want.length < 30) { asked.current.add(id); want.push([id, path]); }
+      }
+      if (typeof d.channel_id === 'string' || typeof d.channel === 'string') channels = true;
+    }
+    if (channels && !asked.current.has('#channels')) {
+      asked.current.add('#channels');
+      get<{ items: { id: string; name: string }[] }>('/v1/channels?limit=200').then((r) => setTitles((m) => { const n = new Map(m); for (const c of r.items) n.set(c.id, c.name); return n; }), () => {});
+    }
+    for (const [id, path] of want) {
+      get<{ title?: string | null }>(`${path}${encodeURIComponent(id)}`).then((x) => { if (x.title) setTitles((m) => new Map(m).set(id, x.title!)); }, () => {});
+    }
+  }, [items.length, items[0]?.seq]);
+  return titles;
 }
 
 /** The live part: the event stream from the loaded page's `last_seq` on (nothing between the two is missed). */
@@ -61,6 +86,7 @@ export function Inbox() {
     try { localStorage.setItem(seenKey(tenant), String(max)); } catch { /* storage off */ }
     setSeen(max);
   };
+  const titles = useTitles(items);
   const families = [...new Set((page.data?.event_types ?? []).filter((x) => x.includes('.')).map((x) => `${x.split('.')[0]}.*`))];
   return (
     <section class="panel wide" aria-labelledby="inbox-title">
@@ -70,8 +96,8 @@ export function Inbox() {
           <label class="pick"><span>{t('i_type')}</span>
             <select id="inbox-type" value={type} onChange={(e) => setType(e.currentTarget.value)}>
               <option value="">{t('i_all')}</option>
-              {families.map((x) => <option value={x}>{x}</option>)}
-              {(page.data?.event_types ?? []).map((x) => <option value={x}>{x}</option>)}
+              {families.map((x) => <option value={x}>{eventName(t, x)}</option>)}
+              {(page.data?.event_types ?? []).map((x) => <option value={x}>{eventName(t, x)}</option>)}
             </select>
           </label>
           <button type="button" class="small" id="inbox-read" onClick={markRead} disabled={!unread}>{t('i_mark_read')}</button>
@@ -82,8 +108,8 @@ export function Inbox() {
         <ul class="i-list" id="inbox" aria-live="polite">{items.map((e) => (
           <li key={e.seq} class={e.seq > seen ? 'i-new' : ''} data-type={e.type}>
             <button type="button" class="link i-row" aria-expanded={openId === e.seq} onClick={() => setOpenId(openId === e.seq ? null : e.seq)}>
-              <code dir="ltr" class="i-type">{e.type}</code>
-              <span class="i-sum" dir="ltr">{summary(e.data)}</span>
+              <strong class="i-type" title={e.type}>{eventName(t, e.type)}</strong>
+              <span class="i-sum" dir="auto">{eventLine(t, e.data, titles)}</span>
               <time dateTime={e.at}>{f.short(e.at)}</time>
               {e.seq > seen && <span class="badge b-pending">{t('i_new')}</span>}
             </button>

@@ -52,6 +52,15 @@ export function savePreview(db: Db, id: string, preview: AssetPreview, replace: 
   return r.changes > 0;
 }
 
+/**
+ * Publishes an asset whose publish mode is `on_ready` and that is still a draft (the caller holds the transaction that
+ * made it ready); returns whether it did.
+ */
+export function publishIfRequested(db: Db, id: string, now = Date.now()): boolean {
+  const r = db.query(`UPDATE assets SET published = 1, published_at = ? WHERE id = ? AND status = 'ready' AND publish_mode = 'on_ready' AND published = 0`).run(now, id);
+  return r.changes > 0;
+}
+
 /** Marks an asset ready with its output description and version (from `packaging` only). */
 export function markReady(db: Db, id: string, output: AssetOutput, version: number, now = Date.now()): boolean {
   const r = db.query(`UPDATE assets SET status = 'ready', error = NULL, output = ?, output_version = ?, progress = 100, eta_s = NULL, updated_at = ?

@@ -2,11 +2,13 @@ import type { AppContext } from '../../kernel/context';
 import { deliveryPath } from '../playback/delivery-table';
 import { emitEvent } from '../../kernel/events/outbox';
 import type { JobRow } from '../../jobs/types';
-import { lifecycleAsset, markFailed, reviveFailed, type LifecycleAsset } from './lifecycle-store';
+import { lifecycleAsset, markFailed, markReady as markReadyRow, publishIfRequested, reviveFailed, type LifecycleAsset } from './lifecycle-store';
+import type { Db } from '../../kernel/db/sqlite';
+import type { AssetOutput } from './output';
 import { parseAssetOutput } from './output';
 
 /** The lifecycle's state operations, for the jobs that move an asset through it (other features use these, not the store). */
-export { lifecycleAsset, markReady, resetForReencode, savePreview, saveProbe, saveProgress, tenantAsset, transition, WORKING, type LifecycleAsset } from './lifecycle-store';
+export { lifecycleAsset, resetForReencode, savePreview, saveProbe, saveProgress, tenantAsset, transition, WORKING, type LifecycleAsset } from './lifecycle-store';
 
 /*
  * The asset lifecycle: registered → probing → queued → encoding → packaging → ready | failed. The assets feature
@@ -21,6 +23,20 @@ export { lifecycleAsset, markReady, resetForReencode, savePreview, saveProbe, sa
  */
 export function assetEventData(a: Pick<LifecycleAsset, 'id' | 'external_id' | 'status'>, error?: string): Record<string, unknown> {
   return { asset: a.id, external_id: a.external_id, status: a.status, ...(error ? { error } : {}) };
+}
+
+/**
+ * Marks an asset ready (from `packaging` only; call inside the transaction that emits `asset.ready`); an asset
+ * created with `publish: true` (mode `on_ready`, e.g. a programme published to the library) is published in the same
+ * step, with its `asset.published` event. Returns whether it became ready.
+ */
+export function markReady(db: Db, id: string, output: AssetOutput, version: number, now = Date.now()): boolean {
+  if (!markReadyRow(db, id, output, version, now)) return false;
+  if (publishIfRequested(db, id, now)) {
+    const a = lifecycleAsset(db, id)!;
+    emitEvent(db, a.tenant_id, 'asset.published', assetEventData(a), now);
+  }
+  return true;
 }
 
 /** Playback URLs of a ready asset (absolute, under the delivery base URL, from the delivery table), or null when not ready. */

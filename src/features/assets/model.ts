@@ -1,7 +1,7 @@
 import { t } from 'elysia';
 import { Int } from '../../kernel/http/schema';
 
-/** `publish` on create/complete: auto (default), manual, or a boolean (true = auto, false = manual). */
+/** `publish` on create/complete: auto (default), manual, or a boolean (true = published as soon as ready, stored `on_ready`; false = manual). */
 export const PublishMode = t.Union([t.Literal('auto'), t.Literal('manual'), t.Boolean()]);
 
 /** Source of a new asset (the `upload` kind is refused here with 422). */
@@ -44,6 +44,11 @@ export const AssetView = t.Object({
   published: t.Boolean(),
   metadata: t.Record(t.String(), t.Any()),
   playback: t.Optional(t.Record(t.String(), t.String())),
+  share: t.Optional(t.Object({
+    watch: t.String({ description: 'the public watch page (/w/…)' }),
+    embed: t.String({ description: 'the iframe page (/e/…)' }),
+    iframe: t.String({ description: 'embed code: an <iframe> of the embed page' }),
+  }, { description: 'when ready: addresses to share the video' })),
   progress: t.Union([t.Number(), t.Null()]),
   duration_s: t.Union([t.Number(), t.Null()]),
   created_at: t.String(),

@@ -11,6 +11,7 @@ import { AssetStore } from './store';
 import { ftsQuery } from './search';
 import { assetView } from './view';
 import { answers, PageQuery } from '../meta/model';
+import { audit } from '../audit/service';
 
 const ListQuery = t.Composite([PageQuery(), t.Object({
   q: t.Optional(t.String({ minLength: 2, maxLength: 100, description: 'search text, 2-100 characters' })),
@@ -73,7 +74,11 @@ export function assetRoutes(ctx: AppContext) {
       response: { 200: AssetPage },
       detail: doc('Assets', 'List the trash', 'רשימת האשפה', 'Deleted assets, newest first; restorable until purged or the retention period passes. `q` and `section` filter as in the list.'),
     })
-    .delete('/trash', ({ principal: p }) => ({ purged: svc.emptyTrash(p.tenantId) }), {
+    .delete('/trash', ({ principal: p, request }) => {
+      const purged = svc.emptyTrash(p.tenantId);
+      audit(ctx, { tenantId: p.tenantId, action: 'asset.trash_emptied', actor: p, request, details: { purged } });
+      return { purged };
+    }, {
       auth: { scope: 'assets:purge', platform: true },
       detail: doc('Assets', 'Empty the trash', 'ריקון האשפה', 'Permanently deletes every trashed asset and its files. Answers `{purged}`.', answers({ 200: t.Object({ purged: t.Integer({ description: 'assets deleted' }) }) })),
     })
@@ -88,12 +93,20 @@ export function assetRoutes(ctx: AppContext) {
       response: { 200: TrashSettings },
       detail: doc('Assets', 'Set trash retention', 'קביעת זמן שמירה באשפה', '`retention_days` 1-3650.'),
     })
-    .delete('/trash/:id', ({ principal: p, params, set }) => { svc.purge(p.tenantId, params.id); set.status = 204; return null; }, {
+    .delete('/trash/:id', ({ principal: p, params, set, request }) => {
+      svc.purge(p.tenantId, params.id);
+      audit(ctx, { tenantId: p.tenantId, action: 'asset.purged', actor: p, request, target: params.id });
+      set.status = 204; return null;
+    }, {
       auth: { scope: 'assets:purge', platform: true },
       params: IdParams,
       detail: doc('Assets', 'Purge a trashed asset', 'מחיקה לצמיתות', 'Deletes the asset and all its files for good.', answers({ 204: null })),
     })
-    .post('/:id/restore', ({ principal: p, params }) => view(svc.restore(p.tenantId, params.id)), {
+    .post('/:id/restore', ({ principal: p, params, request }) => {
+      const a = svc.restore(p.tenantId, params.id);
+      audit(ctx, { tenantId: p.tenantId, action: 'asset.restored', actor: p, request, target: a.id, details: { title: a.title } });
+      return view(a);
+    }, {
       auth: { scope: 'assets:write', platform: true },
       params: IdParams,
       response: { 200: AssetView },
@@ -105,14 +118,27 @@ export function assetRoutes(ctx: AppContext) {
       response: { 200: AssetView },
       detail: doc('Assets', 'Get an asset', 'קבלת נכס', 'With `playback` when ready.'),
     })
-    .patch('/:id', ({ principal: p, params, body }) => view(svc.patch(p.tenantId, params.id, body, p.scopes.has('assets:publish'))), {
+    .patch('/:id', ({ principal: p, params, body, request }) => {
+      const before = body.publish === undefined ? null : svc.get(p.tenantId, params.id).published === 1;
+      const a = svc.patch(p.tenantId, params.id, body, p.scopes.has('assets:publish'));
+      // Publishing and unpublishing are on the audit log (who put a video in front of the audience, and who took it down).
+      if (before !== null && before !== (a.published === 1)) {
+        audit(ctx, { tenantId: p.tenantId, action: a.published === 1 ? 'asset.published' : 'asset.unpublished', actor: p, request, target: a.id, details: { title: a.title } });
+      }
+      return view(a);
+    }, {
       auth: { scope: 'assets:write', platform: true },
       params: IdParams,
       body: PatchAssetBody,
       response: { 200: AssetView },
       detail: doc('Assets', 'Edit an asset', 'עריכת נכס', 'Metadata fields; `publish: true` needs `assets:publish` and a ready asset (else 409).'),
     })
-    .delete('/:id', ({ principal: p, params, set }) => { svc.trash(p.tenantId, params.id); set.status = 204; return null; }, {
+    .delete('/:id', ({ principal: p, params, set, request }) => {
+      const title = svc.get(p.tenantId, params.id).title;
+      svc.trash(p.tenantId, params.id);
+      audit(ctx, { tenantId: p.tenantId, action: 'asset.trashed', actor: p, request, target: params.id, details: { title } });
+      set.status = 204; return null;
+    }, {
       auth: { scope: 'assets:write', platform: true },
       params: IdParams,
       detail: doc('Assets', 'Delete an asset (to trash)', 'מחיקת נכס (לאשפה)', 'Moves the asset to the trash; restore it or purge it later.', answers({ 204: null })),

@@ -27,7 +27,7 @@ export interface ReadyAsset { id: string; tenantId: string; sourceRel: string | 
 
 /** Checks the shared fields and the `publish` scope; returns the normalised values. */
 export function checkAssetInput(input: AssetInput, canPublish: boolean) {
-  if (input.publish !== undefined && publishMode(input.publish) === 'auto' && !canPublish) {
+  if (input.publish !== undefined && publishMode(input.publish) !== 'manual' && !canPublish) {
     throw new AppError('insufficient_scope', 'assets:publish');
   }
   return {

@@ -43,7 +43,10 @@ export function checkMetadata(m: Record<string, unknown> | undefined): string | 
   return text;
 }
 
-/** Normalises `publish` on create/complete to the stored mode. */
-export function publishMode(v: 'auto' | 'manual' | boolean | undefined): 'auto' | 'manual' {
-  return v === 'manual' || v === false ? 'manual' : 'auto';
+/**
+ * Normalises `publish` on create/complete to the stored mode: `true` is `on_ready` (published as soon as it is ready),
+ * `false` and `manual` stay a draft, `auto` (the default) leaves it to the tenant.
+ */
+export function publishMode(v: 'auto' | 'manual' | boolean | undefined): 'auto' | 'manual' | 'on_ready' {
+  return v === 'manual' || v === false ? 'manual' : v === true ? 'on_ready' : 'auto';
 }

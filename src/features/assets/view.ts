@@ -2,6 +2,16 @@ import { iso } from '../../kernel/clock';
 import type { AppContext } from '../../kernel/context';
 import type { AssetRow } from './store';
 import { playbackFor } from './lifecycle';
+import { identityService } from '../identity/service';
+
+/** The hosted watch page and iframe page of a ready asset (public addresses on the player host). */
+export function shareFor(ctx: AppContext, a: Pick<AssetRow, 'id' | 'tenant_id'>): { watch: string; embed: string; iframe: string } {
+  const slug = identityService(ctx).tenant(a.tenant_id).slug;
+  const path = `${encodeURIComponent(slug)}/vod/${encodeURIComponent(a.id)}`;
+  const embed = `${ctx.config.playerUrl}/e/${path}`;
+  const iframe = `<iframe src="${embed}" width="640" height="360" style="border:0;max-width:100%;aspect-ratio:16/9;height:auto" allow="autoplay; fullscreen; picture-in-picture; encrypted-media" allowfullscreen></iframe>`;
+  return { watch: `${ctx.config.playerUrl}/w/${path}`, embed, iframe };
+}
 
 /** The API view of an asset row (`playback` only when ready and the media engine can describe it). */
 export function assetView(ctx: AppContext, a: AssetRow) {
@@ -24,10 +34,10 @@ export function assetView(ctx: AppContext, a: AssetRow) {
   if (a.status === 'failed') v.error = a.error ?? 'processing failed';
   if (a.deleted_at !== null) v.deleted_at = iso(a.deleted_at);
   const playback = playbackFor(ctx, a);
-  if (playback) v.playback = playback;
+  if (playback) { v.playback = playback; v.share = shareFor(ctx, a); }
   return v as {
     id: string; external_id: string | null; title: string; status: string; ladder: string; publish: string; published: boolean;
     metadata: Record<string, unknown>; progress: number | null; duration_s: number | null; created_at: string; updated_at: string;
-    error?: string; deleted_at?: string; playback?: Record<string, string>;
+    error?: string; deleted_at?: string; playback?: Record<string, string>; share?: { watch: string; embed: string; iframe: string };
   };
 }

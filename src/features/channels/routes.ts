@@ -6,11 +6,13 @@ import { notFound } from '../../kernel/errors';
 import { isUuid } from '../../kernel/ids';
 import { liveControl } from '../../live/registry';
 import { ChannelService } from './service';
+import { MonitorService } from '../monitors/service';
 import { ChannelView, CreateChannelBody, HistoryQuery, HistoryView, IngestView, LogsView, PatchChannelBody, RotateBody } from './model';
 import { channelHistory, historyWindow } from './history';
 import { channelView } from './view';
 import { answers, PageQuery } from '../meta/model';
 import type { ChannelRow } from './store';
+import { audit } from '../audit/service';
 
 const Id = t.Object({ id: t.String() });
 const T = 'Live channels';
@@ -18,9 +20,10 @@ const T = 'Live channels';
 /** /v1/channels: create, list, change, delete, ingest secrets, start/stop, logs. */
 export function channelRoutes(ctx: AppContext) {
   const svc = new ChannelService(ctx);
+  const monitors = new MonitorService(ctx);
   const view = (r: ChannelRow, tenantSlug: string) => {
     const live = liveControl(ctx.db);
-    return channelView(r, tenantSlug, ctx.config.cdnBaseUrl, live?.feedInfo(r.id) ?? null, live?.inputs?.(r.id) ?? null);
+    return channelView(r, tenantSlug, ctx.config.cdnBaseUrl, live?.feedInfo(r.id) ?? null, live?.inputs?.(r.id) ?? null, live?.lastRefused?.(r.id) ?? null);
   };
   const id = (s: string) => { if (!isUuid(s)) throw notFound('channel'); return s; };
   return new Elysia({ prefix: '/v1/channels' })
@@ -53,10 +56,20 @@ export function channelRoutes(ctx: AppContext) {
     .post('/:id/ingest/rotate', async ({ principal: p, params, body }) => svc.rotate(p.tenantId, id(params.id), body ?? {}), {
       auth: { scope: 'channels:operate', platform: true }, params: Id, body: t.Optional(RotateBody), response: { 200: IngestView },
       detail: doc(T, 'Rotate ingest secrets', 'החלפת סודות קליטה', 'New SRT passphrase and RTMP stream keys; the old ones are refused at once (a running channel restarts its listeners).') })
-    .post('/:id/start', async ({ principal: p, params }) => view(await svc.start(p.tenantId, id(params.id)), p.tenantSlug), {
+    .post('/:id/start', async ({ principal: p, params, request }) => {
+      const c = await svc.start(p.tenantId, id(params.id));
+      audit(ctx, { tenantId: p.tenantId, action: 'channel.started', actor: p, request, target: c.id, details: { name: c.name } });
+      // Nothing watches the channel yet: its default watch (feed lost during a scheduled programme → an alert in the bell).
+      try { monitors.ensureFeedWatch(p.tenantId, c.id); } catch (e) { ctx.log.warn('default channel watch not created', { channel: c.id, error: String(e) }); }
+      return view(c, p.tenantSlug);
+    }, {
       auth: { scope: 'channels:operate', platform: true }, params: Id, response: { 200: ChannelView },
-      detail: doc(T, 'Start a channel', 'הפעלת ערוץ', 'Opens the listeners; the channel is `waiting` until a feed arrives, then `live`. Started channels start again after a server restart.') })
-    .post('/:id/stop', async ({ principal: p, params }) => view(await svc.stop(p.tenantId, id(params.id)), p.tenantSlug), {
+      detail: doc(T, 'Start a channel', 'הפעלת ערוץ', 'Opens the listener of its protocol; the channel is `waiting` until a feed arrives, then `live`. Started channels start again after a server restart. A channel no monitor watches gets its default watch (a monitor named after it: `feed_down` during scheduled programmes, critical, 10 s; see docs/monitors.md).') })
+    .post('/:id/stop', async ({ principal: p, params, request }) => {
+      const c = await svc.stop(p.tenantId, id(params.id));
+      audit(ctx, { tenantId: p.tenantId, action: 'channel.stopped', actor: p, request, target: c.id, details: { name: c.name } });
+      return view(c, p.tenantSlug);
+    }, {
       auth: { scope: 'channels:operate', platform: true }, params: Id, response: { 200: ChannelView },
       detail: doc(T, 'Stop a channel', 'עצירת ערוץ', 'Closes the listeners and stops recording.') })
     .get('/:id/logs', ({ principal: p, params }) => {

@@ -7,6 +7,7 @@ import { answers } from '../meta/model';
 import { fetchXmltv, importXmltv, MAX_XMLTV_BYTES } from './import';
 import { invalid } from '../../kernel/errors';
 import { authorOf } from './versions';
+import { audit } from '../audit/service';
 
 const T = 'Guide';
 const Id = t.Object({ id: t.String() });
@@ -27,10 +28,20 @@ export function guideReviewRoutes(ctx: AppContext) {
       detail: doc(T, 'Change guide settings', 'שינוי הגדרות לוח שידורים', '`review_mode`: edits are staged as a draft until someone with `epg:publish` publishes. `lock_hours`: the next N hours cannot change (409 `lock_window`).', answers({ 200: GuideSettingsView })) })
     .get('/draft', ({ principal: p, params }) => ({ items: rv.drafts(ch(p.tenantId, params.id)) }), { auth: READ, params: Id, detail: doc(T, 'Staged guide changes', 'שינויים ממתינים', 'Changes waiting for publication (review mode), oldest first.', answers({ 200: t.Object({ items: t.Array(DraftView) }) })) })
     .delete('/draft', ({ principal: p, params }) => ({ discarded: rv.discard(ch(p.tenantId, params.id)) }), { auth: WRITE, params: Id, detail: doc(T, 'Discard staged changes', 'ביטול שינויים ממתינים', 'Drops every staged change; answers how many were discarded.', answers({ 200: t.Object({ discarded: t.Integer() }) })) })
-    .post('/publish', ({ principal: p, params }) => rv.publish(ch(p.tenantId, params.id), authorOf(p)), {
+    .post('/publish', ({ principal: p, params, request }) => {
+      const c = ch(p.tenantId, params.id);
+      const r = rv.publish(c, authorOf(p));
+      audit(ctx, { tenantId: p.tenantId, action: 'guide.published', actor: p, request, target: c.id, details: { name: c.name, ...r } });
+      return r;
+    }, {
       auth: PUBLISH, params: Id, detail: doc(T, 'Publish the guide', 'פרסום לוח השידורים', 'Applies the staged changes in order (the lock window is checked again), records a numbered version and emits `epg.published`.', answers({ 200: PublishAnswer })) })
     .get('/versions', ({ principal: p, params }) => ({ items: rv.versions(ch(p.tenantId, params.id)) }), { auth: READ, params: Id, detail: doc(T, 'Published guide versions', 'גרסאות שפורסמו', 'The newest 100 published versions, newest first. Every change that reaches the published guide is a version: a reviewed draft published (`publish`), a rollback (`rollback:N`) and, with review mode off, each direct change (`edit`, `copy`, `shift`, `import`).', answers({ 200: t.Object({ items: t.Array(VersionView) }) })) })
-    .post('/rollback', ({ principal: p, params, body }) => rv.rollback(ch(p.tenantId, params.id), body.version, authorOf(p)), {
+    .post('/rollback', ({ principal: p, params, body, request }) => {
+      const c = ch(p.tenantId, params.id);
+      const r = rv.rollback(c, body.version, authorOf(p));
+      audit(ctx, { tenantId: p.tenantId, action: 'guide.rolled_back', actor: p, request, target: c.id, details: { name: c.name, ...r } });
+      return r;
+    }, {
       auth: PUBLISH, params: Id, body: RollbackBody, detail: doc(T, 'Roll back the guide', 'החזרת גרסה', 'Restores a published version as a new version; `epg.published`.', answers({ 200: RollbackAnswer })) })
     .post('/copy', ({ principal: p, params, body, set }) => accepted(set, rv.copyDay(ch(p.tenantId, params.id), body.from_day, body.to_day, authorOf(p))), {
       auth: WRITE, params: Id, body: CopyBody, detail: doc(T, 'Copy a day', 'העתקת יום', 'Replaces `to_day` (channel time zone) with copies of `from_day`\'s programmes. Staged (202) in review mode; otherwise published as a version (`copy`).', answers({ 200: DayAnswer, 202: DayAnswer })) })

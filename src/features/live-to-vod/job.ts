@@ -56,7 +56,7 @@ async function publishVod(ctx: AppContext, job: JobRun<'vod.publish'>, tools: Ff
     const r = await runTool(remuxArgs({ ffmpeg, list, out: source }), { timeoutMs: 3_600_000, stallMs: 120_000, stderrIsProgress: true, signal: job.signal }).done;
     if (r.code !== 0) throw new Error(`remux failed: ${r.stderrTail.slice(-3).join(' | ') || `exit ${r.code}`}`);
     rmSync(work, { recursive: true, force: true });
-    const input = checkAssetInput({ title: prog.title, publish: p.publish ? 'auto' : 'manual', metadata: { programme_id: prog.id, channel_id: ch.id, collection_id: p.collectionId, recorded_from: new Date(p.from).toISOString(), recorded_to: new Date(p.to).toISOString() } }, true);
+    const input = checkAssetInput({ title: prog.title, publish: p.publish ? true : 'manual', metadata: { programme_id: prog.id, channel_id: ch.id, collection_id: p.collectionId, recorded_from: new Date(p.from).toISOString(), recorded_to: new Date(p.to).toISOString() } }, true);
     tx(ctx.db, () => {
       insertAssetWithJob(ctx, { id: p.assetId, tenantId: job.tenantId, sourceRel: relToData(ctx.config.dataDir, source), status: 'registered', source: { kind: 'live', channel_id: ch.id, programme_id: prog.id } }, input, 'asset.process');
       const old = prog.vod_asset_id;

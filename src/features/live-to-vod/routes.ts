@@ -6,10 +6,11 @@ import { GuideService } from '../guide/service';
 import { VodService } from './service';
 import { VodBatchAnswer, VodPublishAnswer } from '../catchup/model';
 import { answers } from '../meta/model';
+import { audit } from '../audit/service';
 
 const T = 'Catch-up';
 const Options = {
-  publish: t.Optional(t.Boolean({ description: 'publish the asset when ready (needs assets:publish); stored as publish mode auto' })),
+  publish: t.Optional(t.Boolean({ description: 'publish the asset as soon as it is ready (needs assets:publish; stored as publish mode `on_ready`); otherwise it stays a draft' })),
   collection_id: t.Optional(t.String({ maxLength: 200, description: 'kept in the asset metadata' })),
   replace: t.Optional(t.Boolean({ description: 'publish again although a library asset exists (the old one goes to the trash)' })),
 };
@@ -20,9 +21,10 @@ export function vodRoutes(ctx: AppContext) {
   const guide = new GuideService(ctx);
   return new Elysia()
     .use(ctx.http)
-    .post('/v1/channels/:id/programmes/:programme_id/publish-vod', ({ principal: p, params, body, set }) => {
+    .post('/v1/channels/:id/programmes/:programme_id/publish-vod', ({ principal: p, params, body, set, request }) => {
       if (body?.publish) requireScope(p, 'assets:publish');
       const r = vod.publish(guide.channel(p.tenantId, params.id), params.programme_id, body ?? {});
+      audit(ctx, { tenantId: p.tenantId, action: 'programme.to_library', actor: p, request, target: params.programme_id, details: { publish: !!body?.publish, job: r.job_id } });
       set.status = 202;
       return r;
     }, { auth: { scope: 'assets:write', platform: true }, params: t.Object({ id: t.String(), programme_id: t.String() }),

@@ -9,6 +9,7 @@ import type { Mailer } from '../../kernel/mail';
 import { PeopleStore, type SessionRow, type UserRow } from './store';
 import { checkPassword, hashPassword, normEmail, verifyPassword } from './password';
 import { resetMail } from './mails';
+import { passwordThrottle, type PasswordThrottle } from './throttle';
 
 /** Studio session lifetimes: idle 12 hours, absolute 7 days. */
 export const SESSION_IDLE_MS = 12 * 3600_000;
@@ -30,9 +31,12 @@ export const userView = (u: UserRow): UserView => ({ id: u.id, email: u.email, n
 /** Users, passwords, studio sessions and password resets. */
 export class PeopleService {
   readonly store: PeopleStore;
+  /** The appliance's one password throttle: every password check reserves an attempt here first. */
+  readonly throttle: PasswordThrottle;
   private dummy: Promise<string> | null = null;
   constructor(private ctx: PeopleCtx, private mailer: Mailer | null = null) {
     this.store = new PeopleStore(ctx.db);
+    this.throttle = passwordThrottle(ctx);
   }
 
   private now(): number { return this.ctx.clock.now(); }
@@ -61,7 +65,8 @@ export class PeopleService {
 
   /**
    * Checks an e-mail and password. An unknown address costs the same argon2id verification as a wrong password
-   * (against a stand-in hash), so neither the answer nor its time tells whether the account exists.
+   * (against a stand-in hash), so neither the answer nor its time tells whether the account exists. Callers reserve
+   * an attempt on `throttle` first and run this under it (`attempt.run`).
    */
   async verify(emailIn: string, password: string): Promise<UserRow | null> {
     const email = emailIn.trim().toLowerCase();
@@ -134,11 +139,17 @@ export class PeopleService {
     this.ctx.keys.invalidateSession(id);
   }
 
-  /** Changes a signed-in person's password (the current one required); their other sessions are signed out. */
-  async changePassword(p: Principal, current: string, next: string): Promise<void> {
+  /**
+   * Changes a signed-in person's password (the current one required, checked under the shared throttle: 429 past
+   * the limit, 403 when wrong); their other sessions are signed out. A weak new password is refused (422) before
+   * the current one is checked, so it costs no attempt.
+   */
+  async changePassword(p: Principal, current: string, next: string, ip: string | null = null): Promise<void> {
     const u = this.store.userById(p.userId!);
-    if (!u || !(await verifyPassword(current.slice(0, 1024), u.password_hash))) throw new AppError('forbidden', 'the current password is wrong');
+    if (!u) throw new AppError('forbidden', 'the current password is wrong');
     checkPassword(next, u.email, 'new_password');
+    const ok = await this.throttle.reserve({ account: u.email, ip }).run(async () => (await verifyPassword(current.slice(0, 1024), u.password_hash)) || null);
+    if (!ok) throw new AppError('forbidden', 'the current password is wrong');
     const pw = await hashPassword(next);
     const now = this.now();
     tx(this.ctx.db, () => {
@@ -161,7 +172,29 @@ export class PeopleService {
     await this.mailer.send({ to: u.email, ...resetMail(link) }).catch((e) => this.ctx.log.error('reset mail failed', { user: u.id, error: String(e) }));
   }
 
-  /** Sets a new password from a reset link (single use, one hour); every session of the user is signed out. */
+  /**
+   * A reset link for a person, started by a team admin: mailed when SMTP is set up (`mailed: true`), otherwise (or
+   * when the mail fails) handed back for the admin to pass on, like an invitation link.
+   */
+  async sendReset(userId: string): Promise<{ mailed: boolean; reset_url?: string; expires_at: string }> {
+    const u = this.store.userById(userId);
+    if (!u || u.disabled_at) throw notFound('member');
+    const token = randomToken(32);
+    const now = this.now();
+    this.store.insertReset(hashKey(token), u.id, now, now + RESET_TTL_MS);
+    const link = `${this.ctx.config.baseUrl}/studio/reset?token=${token}`;
+    const expires_at = iso(now + RESET_TTL_MS);
+    if (this.mailer?.configured) {
+      const ok = await this.mailer.send({ to: u.email, ...resetMail(link) }).then(() => true, (e) => { this.ctx.log.error('reset mail failed', { user: u.id, error: String(e) }); return false; });
+      if (ok) return { mailed: true, expires_at };
+    }
+    return { mailed: false, reset_url: link, expires_at };
+  }
+
+  /**
+   * Sets a new password from a reset link (single use, one hour); every session of the user is signed out. The link
+   * proves the mailbox, so the account's counted password attempts are forgiven (a locked-out person resets).
+   */
   async confirmReset(token: string, password: string): Promise<UserRow> {
     const hash = hashKey(token);
     const r = this.store.reset(hash);
@@ -177,6 +210,7 @@ export class PeopleService {
       this.store.revokeAllSessions(u.id, this.now());
     });
     this.ctx.keys.invalidateUser(u.id);
+    this.throttle.forgive(u.email);
     return u;
   }
 }

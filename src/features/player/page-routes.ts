@@ -4,7 +4,7 @@ import { hidden } from '../../kernel/http/plugin';
 import { AppError } from '../../kernel/errors';
 import { PlayerResolver, type TitleData } from './resolve';
 import { PlayerFiles } from './bundle';
-import { renderPage, refusalPage } from './pages';
+import { acceptedLang, renderPage, refusalPage } from './pages';
 import { PLAYER_VERSION, PLAYER_VERSIONS } from './defaults';
 import { librarySkin } from './skins';
 
@@ -26,11 +26,12 @@ export function playerPageRoutes(ctx: AppContext) {
   const version = (v: string) => { if (!(PLAYER_VERSIONS as readonly string[]).includes(v)) throw new AppError('not_found', 'no such player version'); };
   const page = (kind: 'w' | 'e') => ({ params, query, request }: { params: { tenant: string; kind: string; id: string }; query: Record<string, string | undefined>; request: Request }) => {
     if (!['live', 'vod', 'clip'].includes(params.kind)) throw new AppError('not_found', 'kind must be live, vod or clip');
-    const lang = query.lang && LANGS.has(query.lang) ? query.lang : null;
+    // ?lang= wins; otherwise the viewer's browser language (a Hebrew browser gets the Hebrew page), else the defaults.
+    const lang = query.lang && LANGS.has(query.lang) ? query.lang : acceptedLang(request.headers.get('accept-language'), LANGS);
     const resolved = query.config ? { ...resolver.named(params.tenant, query.config), title: resolver.title(resolver.tenant(params.tenant), params.kind, params.id) } : resolver.resolve(params.tenant, params.kind, params.id);
     const config = resolved.config as { embed?: { allowed_domains?: string[] } };
     const allowed = config.embed?.allowed_domains ?? [];
-    const headers: Record<string, string> = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=60', 'referrer-policy': 'strict-origin-when-cross-origin' };
+    const headers: Record<string, string> = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=60', 'referrer-policy': 'strict-origin-when-cross-origin', vary: 'accept-language' };
     if (allowed.length) {
       headers['content-security-policy'] = `frame-ancestors 'self' ${allowed.join(' ')}`;
       const ref = request.headers.get('referer');

@@ -28,8 +28,10 @@ export function teamRoutes(ctx: AppContext) {
     .patch('/team/members/:user_id', ({ principal: p, params, body, request }) => {
       if (!isUuid(params.user_id)) throw notFound('member');
       const r = svc.changeRole(p.tenantId, params.user_id, body.role, p);
-      audit(ctx, { tenantId: p.tenantId, action: 'member.role_changed', actor: p, request, target: params.user_id, details: { from: r.before, to: r.after } });
-      return svc.members(p.tenantId).find((m) => m.user_id === params.user_id)!;
+      const member = svc.members(p.tenantId).find((m) => m.user_id === params.user_id)!;
+      // Whose role changed, from what and to what: the log reads without looking the id up.
+      audit(ctx, { tenantId: p.tenantId, action: 'member.role_changed', actor: p, request, target: params.user_id, details: { email: member.email, name: member.name, from: r.before, to: r.after } });
+      return member;
     }, {
       auth: MANAGE,
       params: t.Object({ user_id: t.String() }),
@@ -39,14 +41,27 @@ export function teamRoutes(ctx: AppContext) {
     })
     .delete('/team/members/:user_id', ({ principal: p, params, set, request }) => {
       if (!isUuid(params.user_id)) throw notFound('member');
+      const who = svc.members(p.tenantId).find((m) => m.user_id === params.user_id);
       const role = svc.remove(p.tenantId, params.user_id, p);
-      audit(ctx, { tenantId: p.tenantId, action: 'member.removed', actor: p, request, target: params.user_id, details: { role } });
+      audit(ctx, { tenantId: p.tenantId, action: 'member.removed', actor: p, request, target: params.user_id, details: { role, ...(who ? { email: who.email, name: who.name } : {}) } });
       set.status = 204;
       return null;
     }, {
       auth: MANAGE,
       params: t.Object({ user_id: t.String() }),
       detail: doc('Team', 'Remove a member', 'הסרת חבר צוות', 'The person loses access to the tenant from their next request. The last owner cannot be removed (409).', answers({ 204: null })),
+    })
+    .post('/team/members/:user_id/password-reset', async ({ principal: p, params, request }) => {
+      if (!isUuid(params.user_id)) throw notFound('member');
+      const r = await svc.sendReset(p.tenantId, params.user_id, p);
+      const who = svc.members(p.tenantId).find((m) => m.user_id === params.user_id);
+      audit(ctx, { tenantId: p.tenantId, action: 'password.reset_sent', actor: p, request, target: params.user_id, details: { email: who?.email, mailed: r.mailed } });
+      return r;
+    }, {
+      auth: MANAGE,
+      params: t.Object({ user_id: t.String() }),
+      detail: doc('Team', 'Send a member a password reset', 'שליחת איפוס סיסמה לחבר צוות', 'A one-hour reset link: e-mailed to the member when SMTP is set up (`mailed: true`), otherwise returned as `reset_url` for the admin to pass on. Only for a role the caller could grant (else 403), and not for people who also belong to other organisations (409).',
+        answers({ 200: t.Object({ mailed: t.Boolean(), reset_url: t.Optional(t.String()), expires_at: t.String() }) })),
     })
     .post('/team/invitations', async ({ principal: p, body, set, request }) => {
       const inv = await svc.invite(p.tenantId, p.tenantName, { email: body.email, role: body.role }, p);
@@ -80,7 +95,7 @@ export function teamRoutes(ctx: AppContext) {
       return { email: r.email, role: r.role, tenant_id: r.tenant_id, tenant_name: identityService(ctx).tenant(r.tenant_id).name, expires_at: new Date(r.expires_at).toISOString() };
     }, { query: t.Object({ token: t.String({ maxLength: 200 }) }), detail: hidden })
     .post('/invitations/accept', async ({ body, set, request }) => {
-      const { user, invitation } = await svc.accept(body.token, body);
+      const { user, invitation } = await svc.accept(body.token, body, clientIp(request));
       audit(ctx, { tenantId: invitation.tenant_id, action: 'member.added', actor: null, actorLabel: user.email, ip: clientIp(request), target: user.id, details: { role: invitation.role, invitation: invitation.id } });
       // Accepting signs the person in, with the invited tenant as the current one.
       const s = svc.people.openSession(user, clientIp(request), request.headers.get('user-agent') ?? '');

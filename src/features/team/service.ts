@@ -8,6 +8,7 @@ import type { Mailer } from '../../kernel/mail';
 import { PeopleService, type PeopleCtx } from '../people/service';
 import { normEmail, checkPassword } from '../people/password';
 import { inviteMail } from '../people/mails';
+import { wrongCredentials } from '../people/throttle';
 import type { UserRow } from '../people/store';
 import { TeamStore, type InvitationRow } from './store';
 
@@ -56,6 +57,18 @@ export class TeamService {
     });
     this.ctx.keys.invalidateUser(userId);
     return { before, after: role };
+  }
+
+  /**
+   * A password reset started by an admin for a member whose role the caller could grant; refused (409) for people who
+   * also belong to other organisations (their password guards those too: they use "forgot password" themselves).
+   */
+  async sendReset(tenantId: string, userId: string, by: Principal): Promise<{ mailed: boolean; reset_url?: string; expires_at: string }> {
+    const m = this.people.store.membership(tenantId, userId);
+    if (!m) throw notFound('member');
+    this.mayGrant(by, m.role as Role);
+    if (this.people.store.memberships(userId).some((x) => x.tenant_id !== tenantId)) throw new AppError('conflict', 'this person also belongs to other organisations; they can reset their password from the sign-in page');
+    return this.people.sendReset(userId);
   }
 
   /** Removes a member (never the last owner). */
@@ -119,19 +132,24 @@ export class TeamService {
   /**
    * Accepts an invitation: a new address creates the user with the given password; an existing user proves it
    * with their password. The membership is added once (the link is single use).
+   *
+   * The same answers whatever the address: a weak password is refused (422) before anything else, for an existing
+   * account as for a new one (every stored password met these rules when it was set, so a weak one is never right);
+   * then an attempt is reserved on the shared password throttle for the address, the client and this invitation
+   * (429 past the limit, the right password too), and only then is the password verified (a wrong one: the generic
+   * 401 of sign-in) or the new account created.
    */
-  async accept(token: string, input: { email?: string; name?: string; password: string }): Promise<{ user: UserRow; invitation: InvitationRow }> {
+  async accept(token: string, input: { email?: string; name?: string; password: string }, ip: string | null = null): Promise<{ user: UserRow; invitation: InvitationRow }> {
     const inv = this.usable(token);
     const email = inv.email ?? (input.email ? normEmail(input.email) : null);
     if (!email) throw new AppError('validation_error', 'email: required for this link', { errors: [{ field: 'email', detail: 'required for this link' }] });
     if (inv.email && input.email && normEmail(input.email) !== inv.email) throw new AppError('validation_error', 'email: the invitation is for another address', { errors: [{ field: 'email', detail: 'the invitation is for another address' }] });
-    let user = this.people.store.userByEmail(email);
-    if (user) {
-      if (!(await this.people.verify(email, input.password))) throw new AppError('invalid_credentials', 'wrong password for the existing account of this address');
-    } else {
-      checkPassword(input.password, email);
-      user = await this.people.createUser({ email, name: input.name, password: input.password });
-    }
+    checkPassword(input.password, email);
+    const attempt = this.people.throttle.reserve({ account: email, ip, also: [`invitation:${inv.id}`] });
+    const user = await attempt.run(async () => this.people.store.userByEmail(email)
+      ? await this.people.verify(email, input.password)
+      : await this.people.createUser({ email, name: input.name, password: input.password }));
+    if (!user) throw wrongCredentials();
     const u = user;
     tx(this.ctx.db, () => {
       if (!this.store.accept(inv.id, this.now())) throw new AppError('gone', 'this invitation link was already used');
