@@ -6,7 +6,7 @@ import { AppError } from '../../src/kernel/errors';
 import { sessionCookie } from '../../src/features/people/cookie';
 import { siteOrigin, s256 } from '../../src/features/connect/redirect';
 import { passwordProblems } from '../../src/features/people/password';
-import { SignInThrottle } from '../../src/features/people/throttle';
+import { ipKey, PasswordThrottle } from '../../src/features/people/throttle';
 
 const TOKEN = 'T'.repeat(43);
 const principal: Principal = {
@@ -85,14 +85,44 @@ test('password rules give every reason', () => {
   expect(passwordProblems('a sound passphrase')).toEqual([]);
 });
 
-test('sign-in throttle: per account and per IP, window slides', () => {
+test('password throttle: per account, per IP (IPv6 by /64) and per extra key; window slides', () => {
   let now = 0;
-  const th = new SignInThrottle(() => now, 3, 5, 60_000);
-  for (let i = 0; i < 3; i++) th.fail('a@x', '1.1.1.1');
-  expect(th.wait('a@x', '9.9.9.9')).toBe(60);
-  expect(th.wait('b@x', '2.2.2.2')).toBe(0);
-  th.fail('b@x', '1.1.1.1'); th.fail('c@x', '1.1.1.1');
-  expect(th.wait('z@x', '1.1.1.1')).toBeGreaterThan(0);
+  const th = new PasswordThrottle(() => now, 3, 5, 60_000);
+  for (let i = 0; i < 3; i++) th.reserve({ account: 'a@x', ip: '1.1.1.1' }).settle(false);
+  expect(th.wait({ account: 'a@x', ip: '9.9.9.9' })).toBe(60);
+  expect(th.wait({ account: 'b@x', ip: '2.2.2.2' })).toBe(0);
+  th.reserve({ account: 'b@x', ip: '1.1.1.1' }).settle(false); th.reserve({ account: 'c@x', ip: '1.1.1.1' }).settle(false);
+  expect(th.wait({ account: 'z@x', ip: '1.1.1.1' })).toBeGreaterThan(0);
+  try { th.reserve({ account: 'a@x', ip: '3.3.3.3' }); throw new Error('not refused'); } catch (e) {
+    expect(e).toMatchObject({ code: 'rate_limited', status: 429, extra: { headers: { 'retry-after': '60' } } });
+  }
   now = 61_000;
-  expect(th.wait('a@x', '1.1.1.1')).toBe(0);
+  expect(th.wait({ account: 'a@x', ip: '1.1.1.1' })).toBe(0);
+  for (let i = 0; i < 3; i++) th.reserve({ account: `v${i}@x`, ip: null, also: ['inv:1'] }).settle(false);
+  expect(th.wait({ account: 'fresh@x', ip: null, also: ['inv:1'] })).toBeGreaterThan(0);
+  for (let i = 0; i < 5; i++) th.reserve({ account: `six${i}@x`, ip: '2001:db8:1:2:aaaa::1' }).settle(false);
+  expect(th.wait({ account: 'seven@x', ip: '2001:db8:1:2:ffff:ffff:ffff:ffff' })).toBeGreaterThan(0);
+  expect(th.wait({ account: 'seven@x', ip: '2001:db8:1:3::1' })).toBe(0);
+  expect(ipKey('::ffff:10.0.0.1')).toBe('10.0.0.1');
+  expect(ipKey('2001:0db8:0001:0002:0:0:0:1')).toBe('2001:db8:1:2::/64');
+});
+
+test('password throttle: reserved before the check, so parallel attempts never pass the limit; success forgives only when alone', () => {
+  const now = 0;
+  const th = new PasswordThrottle(() => now, 3, 100, 60_000);
+  // Ten attempts in flight at once: three reservations, seven refusals, even though none has settled yet.
+  const held: ReturnType<typeof th.reserve>[] = [];
+  let refused = 0;
+  for (let i = 0; i < 10; i++) { try { held.push(th.reserve({ account: 'a@x', ip: '1.1.1.1' })); } catch { refused++; } }
+  expect([held.length, refused]).toEqual([3, 7]);
+  // The right password among them does not reopen the account while the others were in flight alongside it.
+  held[1].settle(true); held[0].settle(false); held[2].settle(false);
+  expect(th.wait({ account: 'a@x', ip: null })).toBe(60);
+  // Alone, a right password forgives the account's failures (and releases its own IP slot).
+  th.reserve({ account: 'b@x', ip: '1.1.1.1' }).settle(false);
+  th.reserve({ account: 'b@x', ip: '1.1.1.1' }).settle(true);
+  for (let i = 0; i < 3; i++) th.reserve({ account: 'b@x', ip: '1.1.1.1' }).settle(false);
+  expect(th.wait({ account: 'b@x', ip: null })).toBe(60);
+  th.forgive('b@x');
+  expect(th.wait({ account: 'b@x', ip: null })).toBe(0);
 });

@@ -2,12 +2,12 @@ import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../kernel/context';
 import { hidden } from '../../kernel/http/plugin';
 import { clientIp } from '../../kernel/http/server';
-import { AppError, notFound } from '../../kernel/errors';
+import { notFound } from '../../kernel/errors';
 import { isUuid } from '../../kernel/ids';
 import { createMailer } from '../../kernel/mail';
 import { audit } from '../audit/service';
 import { PeopleService, SESSION_MAX_MS, userView } from './service';
-import { SignInThrottle } from './throttle';
+import { passwordThrottle, wrongCredentials } from './throttle';
 import { sessionCookie, clearCookie } from './cookie';
 import { sessionMe } from './me';
 import { studioLinkPages } from './pages';
@@ -22,7 +22,7 @@ const SESSION_ONLY = { scope: null, only: 'session' } as const;
 export function peopleRoutes(ctx: AppContext) {
   const svc = new PeopleService(ctx, createMailer(ctx.config, ctx.log));
   ctx.keys.attachSessions(svc.sessionSource());
-  const throttle = new SignInThrottle(() => ctx.clock.now());
+  const throttle = passwordThrottle(ctx);
   const cdnHost = new URL(ctx.config.cdnBaseUrl).host;
   const base = ctx.config.baseUrl;
   const api = new Elysia({ prefix: '/v1' })
@@ -30,20 +30,19 @@ export function peopleRoutes(ctx: AppContext) {
     .post('/session', async ({ body, request, set }) => {
       const ip = clientIp(request);
       const email = body.email.trim().toLowerCase();
-      const wait = throttle.wait(email, ip);
-      if (wait > 0) {
+      // Reserved before the slow hash (429 past the shared limit, the right password too), settled after it.
+      let attempt;
+      try { attempt = throttle.reserve({ account: email, ip }); } catch (e) {
         audit(ctx, { tenantId: null, action: 'signin.throttled', actor: null, actorLabel: email, ip });
-        throw new AppError('rate_limited', `too many failed sign-ins; retry in ${wait} s`, { headers: { 'retry-after': String(wait) } });
+        throw e;
       }
-      const u = await svc.verify(email, body.password);
+      const u = await attempt.run(() => svc.verify(email, body.password));
       if (!u) {
-        throttle.fail(email, ip);
         const known = svc.store.userByEmail(email);
         const tenants = known ? svc.store.memberships(known.id).map((m) => m.tenant_id) : [null];
         for (const tenantId of tenants) audit(ctx, { tenantId, action: 'signin.failed', actor: null, actorLabel: email, ip, target: known?.id ?? null });
-        throw new AppError('invalid_credentials', 'wrong e-mail address or password');
+        throw wrongCredentials();
       }
-      throttle.succeed(email);
       const s = svc.openSession(u, ip, request.headers.get('user-agent') ?? '');
       set.headers['set-cookie'] = sessionCookie(s.token, SESSION_MAX_MS / 1000, base);
       const tenants = svc.store.memberships(u.id).map((m) => ({ id: m.tenant_id, slug: m.slug, name: m.name, role: m.role, cdn_only: m.cdn_only === 1 }));
@@ -70,8 +69,8 @@ export function peopleRoutes(ctx: AppContext) {
       const next = ctx.keys.session(sessionToken(request)!);
       return next ? sessionMe(next, cdnHost) : null;
     }, { auth: SESSION_ONLY, body: ChooseTenantBody, detail: hidden })
-    .put('/me/password', async ({ principal: p, body, set }) => {
-      await svc.changePassword(p, body.current_password, body.new_password);
+    .put('/me/password', async ({ principal: p, body, set, request }) => {
+      await svc.changePassword(p, body.current_password, body.new_password, clientIp(request));
       set.status = 204;
       return null;
     }, { auth: SESSION_ONLY, body: ChangePasswordBody, detail: hidden })
