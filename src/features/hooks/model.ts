@@ -27,8 +27,8 @@ export const CreatedHook = t.Composite([HookView, t.Object({ secret: t.String({ 
 
 /** What one inbound call did. */
 export const HookCallResult = t.Object({
-  delivery_id: t.String(),
-  duplicate: t.Boolean({ description: 'true when this X-VS-Delivery was already processed (nothing done again).' }),
+  delivery_id: t.String({ description: 'the X-VS-Delivery of the call this result belongs to (the first one, for a replayed signature)' }),
+  duplicate: t.Boolean({ description: 'true when this X-VS-Delivery, or this very signature, was already processed (nothing done again).' }),
   published: t.Array(t.String(), { description: 'asset ids published by this call' }),
   already_published: t.Array(t.String()),
   not_ready: t.Array(t.String(), { description: 'matched assets that are not ready (left unpublished)' }),

@@ -4,7 +4,7 @@ import { iso } from '../../kernel/clock';
 import { newId, randomToken, isUuid } from '../../kernel/ids';
 import { tx } from '../../kernel/db/sqlite';
 import { emitEvent } from '../../kernel/events/outbox';
-import { verifySignature } from '../../kernel/events/signing';
+import { verifyHookCall } from './signature';
 import type { Page } from '../../kernel/http/pagination';
 import { extractRefs, validPath } from './mapping';
 import { HookStore, type HookRow } from './store';
@@ -52,13 +52,15 @@ export class HookService {
   }
 
   /**
-   * Handles a signed call: verify over the raw body (300 s tolerance, constant-time compare), ignore a replayed
-   * X-VS-Delivery, then publish the referenced assets that are ready, emitting `asset.published` in the same transaction.
+   * Handles a signed call: verify over the raw body (300 s tolerance, constant-time compare; `v2=` also covers the
+   * delivery id), ignore a replayed X-VS-Delivery and a replayed signature (the same signed call under a new delivery id
+   * answers the first call's result), then publish the referenced assets that are ready, emitting `asset.published` in
+   * the same transaction.
    */
   call(hookId: string, h: { timestamp: string | null; signature: string | null; delivery: string | null }, raw: string): CallResult {
     const hook = isUuid(hookId) ? this.store.byId(hookId) : null;
     if (!hook) throw notFound('inbound hook');
-    const problem = verifySignature(hook.secret, h.timestamp, h.signature, raw, this.ctx.clock.now());
+    const problem = verifyHookCall(hook.secret, h, raw, this.ctx.clock.now());
     if (problem) throw new AppError('invalid_credentials', WHY[problem]);
     const delivery = h.delivery?.trim() ?? '';
     if (!/^[A-Za-z0-9._:-]{1,200}$/.test(delivery)) throw new AppError('bad_request', 'X-VS-Delivery (1-200 characters) is required to make calls idempotent');
@@ -66,10 +68,14 @@ export class HookService {
     try { body = JSON.parse(raw); } catch { throw new AppError('invalid_json', 'request body is not valid JSON'); }
     const mapping = JSON.parse(hook.mapping) as { match: 'external_id' | 'id'; path: string };
     const refs = extractRefs(body, mapping.path);
+    const signature = h.signature!.trim();
     return tx(this.ctx.db, () => {
       const now = this.ctx.clock.now();
-      if (!this.store.claimCall(hook.id, delivery, now)) {
-        const prev = JSON.parse(this.store.callResult(hook.id, delivery) ?? '{}') as Partial<CallResult>;
+      if (!this.store.claimCall(hook.id, delivery, signature, now)) {
+        // Seen before: this delivery id, or this very signature under a new X-VS-Delivery (a replay): the first call's
+        // result answers, with that call's delivery id.
+        const first = this.store.callResult(hook.id, delivery) ?? this.store.callBySignature(hook.id, signature)?.result;
+        const prev = JSON.parse(first ?? '{}') as Partial<CallResult>;
         return { delivery_id: delivery, published: [], already_published: [], not_ready: [], unknown: [], ...prev, duplicate: true };
       }
       const found = this.store.assets(hook.tenant_id, mapping.match, refs);

@@ -34,9 +34,14 @@ export class HookStore {
     return this.db.query('DELETE FROM inbound_hooks WHERE tenant_id = ? AND id = ?').run(tenantId, id).changes > 0;
   }
 
-  /** Records a delivery id; false when it was seen before (a replay). */
-  claimCall(hookId: string, deliveryId: string, at: number): boolean {
-    return this.db.query(`INSERT OR IGNORE INTO inbound_hook_calls (hook_id, delivery_id, at, result) VALUES (?, ?, ?, '{}')`).run(hookId, deliveryId, at).changes > 0;
+  /** Records a call by delivery id and signature; false when either was seen before (a replay). */
+  claimCall(hookId: string, deliveryId: string, signature: string, at: number): boolean {
+    return this.db.query(`INSERT OR IGNORE INTO inbound_hook_calls (hook_id, delivery_id, at, result, signature) VALUES (?, ?, ?, '{}', ?)`).run(hookId, deliveryId, at, signature).changes > 0;
+  }
+
+  /** The first call that carried `signature` (its delivery id and result), if any. */
+  callBySignature(hookId: string, signature: string): { delivery_id: string; result: string } | null {
+    return this.db.query<{ delivery_id: string; result: string }, [string, string]>('SELECT delivery_id, result FROM inbound_hook_calls WHERE hook_id = ? AND signature = ?').get(hookId, signature);
   }
 
   saveCall(hookId: string, deliveryId: string, result: string): void {

@@ -62,7 +62,7 @@ data: {"id":"…","type":"asset.ready","at":"…","customer_id":"…","data":{�
     },
     inboundHookCall: {
       summary: 'קריאת hook נכנס',
-      description: 'נקראת על ידי מערכת התוכן של הלקוח; ללא מפתח API. חותמים כמו משלוח webhook: `X-VS-Timestamp` (שניות Unix, בטווח של 300 שניות), `X-VS-Signature: sha256=<HMAC-SHA256 בהקסדצימלי בסוד ה-hook על timestamp + "." + raw body>`, ו-`X-VS-Delivery` (ייחודי לכל קריאה; מזהה חוזר אינו מעובד שוב ומחזיר את התוצאה הראשונה עם `duplicate: true`). גוף ה-JSON נקרא לפי ה-`mapping` של ה-hook; נכסים מוכנים שנמצאו מתפרסמים (ונוצר `asset.published`). ‏401 לחתימה שגויה או לחותמת זמן ישנה; גוף של עד 1 MiB עם Content-Length.',
+      description: 'נקראת על ידי מערכת התוכן של הלקוח; ללא מפתח API. כותרות: `X-VS-Timestamp` (שניות Unix, בטווח של 300 שניות), `X-VS-Delivery` (ייחודי לכל קריאה; מזהה חוזר אינו מעובד שוב ומחזיר את התוצאה הראשונה עם `duplicate: true`) ו-`X-VS-Signature` בסוד ה-hook, אחד משני הכתיבים: `v2=<HMAC-SHA256 בהקסדצימלי על timestamp + "." + מזהה המשלוח + "." + raw body>` (מומלץ: גם מזהה המשלוח חתום) או, כמו משלוח webhook, `sha256=<HMAC-SHA256 בהקסדצימלי על timestamp + "." + raw body>`. אותה חתימה שנשלחת שוב בתוך חלון הזמן עם `X-VS-Delivery` אחר היא שידור חוזר: דבר אינו מתבצע, והתשובה היא תוצאת הקריאה הראשונה, עם ה-`delivery_id` שלה ו-`duplicate: true`. גוף ה-JSON נקרא לפי ה-`mapping` של ה-hook; נכסים מוכנים שנמצאו מתפרסמים (ונוצר `asset.published`). ‏401 לחתימה שגויה או לחותמת זמן ישנה; גוף של עד 1 MiB עם Content-Length.',
     },
     addProgramme: {
       summary: 'הוספת תוכנית',

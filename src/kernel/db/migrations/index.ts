@@ -21,6 +21,7 @@ import { m0080 } from './0080_people';
 import { m0090 } from './0090_support';
 import { m0100 } from './0100_monitors';
 import { m0110 } from './0110_delivery_grant_version';
+import { m0113 } from './0113_session_expiry_hook_signatures';
 
 /** Every schema migration, in version order. Add new files here (one line each). */
 export const MIGRATIONS: Migration[] = [
@@ -46,4 +47,5 @@ export const MIGRATIONS: Migration[] = [
   m0090,
   m0100,
   m0110,
+  m0113,
 ];
