@@ -12,6 +12,7 @@ import { metaRoutes } from './features/meta/routes';
 import { assetRoutes } from './features/assets/routes';
 import { posterRoutes } from './features/assets/poster-routes';
 import { startTrashSweeper } from './features/assets/sweeper';
+import { startPlaybackSessionSweeper } from './features/playback/session-limits';
 import { uploadRoutes, startUploadWorker } from './features/uploads/routes';
 import { jobsRoutes } from './features/jobs/routes';
 import { mediaDeliveryRoutes } from './features/media-delivery/routes';
@@ -124,6 +125,7 @@ export async function startWorkers(ctx: AppContext): Promise<void> {
   // Features register their workers here as they land.
   startUploadWorker(ctx);
   startTrashSweeper(ctx);
+  startPlaybackSessionSweeper(ctx);
   // ffmpeg and the H.264 encoder are found once here, for the transcode queue and the live ladder alike.
   const media = await startMediaRuntime(ctx);
   startJobQueue(ctx, featureJobs(media));

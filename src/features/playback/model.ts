@@ -42,7 +42,7 @@ const Rules = {
   countries: t.Optional(t.Object({ allow: t.Optional(t.Array(t.String({ pattern: '^[A-Za-z]{2}$' }), { maxItems: 250 })), deny: t.Optional(t.Array(t.String({ pattern: '^[A-Za-z]{2}$' }), { maxItems: 250 })) }, { additionalProperties: false })),
   asn_deny: t.Optional(t.Array(Int({ minimum: 0 }), { maxItems: 1000 })),
   block_datacenters: t.Optional(t.Boolean()),
-  sessions_per_ip_per_min: t.Optional(Int({ minimum: 0, maximum: 100000 })),
+  sessions_per_ip_per_min: t.Optional(Int({ minimum: 0, maximum: 100000, description: 'player sessions one client address (an IPv6 one by its /64) may open per minute; 0 = the default, 120' })),
 };
 
 /** Body of POST /v1/playback/policies. */

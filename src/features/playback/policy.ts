@@ -16,7 +16,7 @@ export interface PolicyRules {
   asn_deny: number[];
   /** Refuse well-known hosting/datacenter networks (by ASN). */
   block_datacenters: boolean;
-  /** Player sessions per viewer IP per minute (0 = unlimited). */
+  /** Player sessions per viewer address per minute (0 = the default, `SESSION_LIMITS.defaultPerIpPerMin`). */
   sessions_per_ip_per_min: number;
 }
 

@@ -50,7 +50,7 @@ export function playbackRoutes(ctx: AppContext) {
       return answer;
     }, {
       publicJson: true, body: SessionBody, response: { 200: TokenAnswer },
-      detail: doc('Playback', 'Open a player session (public)', 'פתיחת הפעלת נגן (ציבורי)', 'Used by the hosted player; no key. Checks the target policy: referrer (page_origin and Origin), network and rate rules; a referrer refusal answers 403, too many sessions from one address 429. An unknown tenant or target answers 404, an asset not ready yet 409. Answers like POST /v1/playback/tokens.', { 'x-problems': [404, 409, 429] }),
+      detail: doc('Playback', 'Open a player session (public)', 'פתיחת הפעלת נגן (ציבורי)', 'Used by the hosted player; no key. Checks the target policy: referrer (page_origin and Origin), network and rate rules; a referrer refusal answers 403, too many sessions from one address 429 with `Retry-After` (the policy\'s `sessions_per_ip_per_min`, by default 120 a minute per address; an IPv6 address counts by its /64). An unknown tenant or target answers 404, an asset not ready yet 409. Answers like POST /v1/playback/tokens.', { 'x-problems': [404, 409, 429] }),
     })
     .post('/v1/security/revocations', ({ principal: p, body, set }) => { set.status = 201; return svc.revoke(p.tenantId, body.sid, body.reason ?? null); }, {
       auth: { scope: 'security:manage' }, body: RevokeBody,

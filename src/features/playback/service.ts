@@ -12,6 +12,7 @@ import { signToken, type Claims } from './token';
 import { networkRefusal, referrerAllowed } from './policy';
 import { resolveTarget, type TargetSpec } from './targets';
 import { geoOf } from './geo';
+import { SESSION_LIMITS, sessionRate, sweepIfDue } from './session-limits';
 
 /** Answer of POST /v1/playback/tokens and /v1/playback/session. */
 export interface TokenAnswer { src: string; url: string; token: string; sid: string; expires_at: string; protected: boolean; thumbs: string | null }
@@ -30,7 +31,6 @@ export function playbackState(ctx: AppContext): PlaybackState {
 export class PlaybackService {
   private store: PlaybackStore;
   private state: PlaybackState;
-  private perIp = new Map<string, { minute: number; n: number }>();
   constructor(private ctx: AppContext) {
     this.store = new PlaybackStore(ctx.db);
     this.state = playbackState(ctx);
@@ -87,6 +87,7 @@ export class PlaybackService {
     if (o.viewer_ip && (rules.bind_viewer_ip || via === 'api')) claims.ip = o.viewer_ip;
     const token = signToken(claims, this.state.keyFor(claims.kid)!);
     this.store.insertSession({ sid, tenant_id: tenant.id, target_kind: target.kind, target_id: claims.i, viewer_id: o.viewer_id ?? null, via, issued_at: nowMs, expires_at: exp * 1000 });
+    sweepIfDue(this.ctx); // rows of expired sessions go at most a minute after they are due, whatever issues them
     const base = this.ctx.config.cdnBaseUrl;
     const path = target.kind === 'asset' && rules.require_encryption ? target.path.replace(/\/master\.m3u8$/, '/aes/master.m3u8') : target.path;
     const src = `${base}/t/${token}${path}`;
@@ -96,18 +97,16 @@ export class PlaybackService {
   /** POST /v1/playback/session: the hosted player's public issuer; checks referrer, network and rate rules. */
   session(tenant: { id: string; slug: string }, spec: TargetSpec, pageOrigin: string, viewer: { ip: string | null; origin: string | null; country: string | null; asn: number | null }): TokenAnswer {
     const target = resolveTarget(this.ctx, tenant, spec);
-    const { rules } = this.state.rulesFor(tenant.id, target.policy);
+    const { rules, policyId } = this.state.rulesFor(tenant.id, target.policy);
     if (!referrerAllowed(rules, pageOrigin) || (viewer.origin && !referrerAllowed(rules, viewer.origin))) {
       throw new AppError('forbidden', 'this page is not allowed to play the content (referrer policy)');
     }
     const refusal = networkRefusal(rules, { country: viewer.country, asn: viewer.asn });
     if (refusal) throw new AppError('forbidden', refusal);
-    if (rules.sessions_per_ip_per_min > 0 && viewer.ip) {
-      const minute = Math.floor(this.ctx.clock.now() / 60_000);
-      const c = this.perIp.get(viewer.ip);
-      if (c && c.minute === minute && c.n >= rules.sessions_per_ip_per_min) throw new AppError('rate_limited', 'too many playback sessions from this address', { headers: { 'retry-after': '60' } });
-      this.perIp.set(viewer.ip, c && c.minute === minute ? { minute, n: c.n + 1 } : { minute, n: 1 });
-    }
+    // Every address is limited (no key stands behind this route): under a policy's own figure, counted per policy, or
+    // under the default, counted across everything that has none.
+    const own = rules.sessions_per_ip_per_min > 0;
+    sessionRate(this.ctx).take(own ? `p:${policyId}` : 'default', viewer.ip, own ? rules.sessions_per_ip_per_min : SESSION_LIMITS.defaultPerIpPerMin, this.ctx.clock.now());
     return this.issue(tenant, spec, { ttl_s: 0, viewer_ip: rules.bind_viewer_ip && viewer.ip ? viewer.ip : undefined }, 'session');
   }
 

@@ -66,6 +66,10 @@ export class PlaybackStore {
     this.db.query('INSERT INTO playback_sessions (sid, tenant_id, target_kind, target_id, viewer_id, via, issued_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
       .run(s.sid, s.tenant_id, s.target_kind, s.target_id, s.viewer_id, s.via, s.issued_at, s.expires_at);
   }
+  /** Deletes up to `limit` session rows that expired before `beforeMs` (index `playback_sessions_expiry`); how many went. */
+  deleteExpiredSessions(beforeMs: number, limit: number): number {
+    return this.db.query('DELETE FROM playback_sessions WHERE rowid IN (SELECT rowid FROM playback_sessions WHERE expires_at < ? LIMIT ?)').run(beforeMs, limit).changes;
+  }
   session(tenantId: string, sid: string): { sid: string } | null {
     return this.db.query<{ sid: string }, [string, string]>('SELECT sid FROM playback_sessions WHERE tenant_id = ? AND sid = ?').get(tenantId, sid);
   }

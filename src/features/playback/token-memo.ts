@@ -1,4 +1,4 @@
-import { verifyToken, type Claims, type TokenFault } from './token';
+import { isExpired, verifyToken, type Claims, type TokenFault } from './token';
 
 /** A key lookup as `verifyToken` takes it: the secret of a key id, scoped to its tenant. */
 type KeyFor = (kid: string, tenantId: string) => Buffer | null;
@@ -16,7 +16,7 @@ export function tokenMemo(max = 10_000) {
     verify(token: string, keyFor: KeyFor, nowS: number): { ok: true; claims: Claims } | { ok: false; fault: TokenFault } {
       const hit = seen.get(token);
       if (hit && keyFor(hit.claims.kid, hit.claims.t) === hit.secret) {
-        return hit.claims.e < nowS ? { ok: false, fault: 'expired' } : { ok: true, claims: hit.claims };
+        return isExpired(hit.claims.e, nowS) ? { ok: false, fault: 'expired' } : { ok: true, claims: hit.claims };
       }
       const r = verifyToken(token, keyFor, nowS);
       if (r.ok) {

@@ -67,6 +67,16 @@ export function verifyToken(token: string, keyFor: (kid: string, tenantId: strin
   const got = canonicalB64(parts[2]);
   if (!got) return { ok: false, fault: 'malformed' };
   if (got.length !== want.length || !timingSafeEqual(got, want)) return { ok: false, fault: 'bad_signature' };
-  if (claims.e < nowS) return { ok: false, fault: 'expired' };
+  if (isExpired(claims.e, nowS)) return { ok: false, fault: 'expired' };
   return { ok: true, claims };
+}
+
+/**
+ * True from the expiry second on: a token whose `e` is 1000 is refused from 1000.000 s (`expires_at`) exactly, never
+ * up to a second later. `nowS` is whole seconds (the current time rounded down), so `e <= nowS` is the same as
+ * `e * 1000 <= now in ms` for whole-second expiries; a fractional `e` (a backend that signed `Date.now() / 1000 + ttl`)
+ * counts from its whole second, a fraction early rather than late.
+ */
+export function isExpired(e: number, nowS: number): boolean {
+  return Math.floor(e) <= nowS;
 }
