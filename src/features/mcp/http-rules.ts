@@ -23,6 +23,21 @@ export function mcpPrincipal(ctx: AppContext, req: Request): Principal {
   return p;
 }
 
+/**
+ * Charges a batch of `n` messages as `n` requests against the key's rate limit (authenticating charged the first): a
+ * batch is never cheaper than the same calls sent one by one. Past the limit the whole batch answers 429, with a
+ * `Retry-After` long enough for the rest of it; what was charged before the refusal stays charged.
+ */
+export function chargeBatch(ctx: AppContext, p: Principal, n: number): void {
+  for (let i = 1; i < n; i++) {
+    const wait = ctx.limiter.take(p.keyId);
+    if (wait > 0) {
+      const s = Math.max(wait, Math.ceil((n - i) / ctx.config.rateLimit.perSecond));
+      throw new AppError('rate_limited', `rate limit exceeded: a batch of ${n} messages counts as ${n} requests; retry in ${s} s`, { headers: { 'retry-after': String(s) } });
+    }
+  }
+}
+
 /** Refuses a browser Origin other than the appliance's own address (DNS-rebinding and cross-site calls). */
 export function checkOrigin(ctx: AppContext, req: Request): void {
   const origin = req.headers.get('origin');

@@ -5,7 +5,7 @@ import type { AppContext } from '../../kernel/context';
 import { AppError } from '../../kernel/errors';
 import { hidden } from '../../kernel/http/plugin';
 import { readLimited } from '../../kernel/http/body';
-import { BATCH_MAX, MCP_BODY_MAX, PROTOCOL_VERSIONS, checkHeaders, checkOrigin, mcpPrincipal } from './http-rules';
+import { BATCH_MAX, MCP_BODY_MAX, PROTOCOL_VERSIONS, chargeBatch, checkHeaders, checkOrigin, mcpPrincipal } from './http-rules';
 import { openApiCatalogue } from './openapi-catalogue';
 import { auditCall, authInfoOf, buildPooledServer, buildServer, type CallLog, type McpDeps, type RequestPlan } from './server';
 import { isPlainRequest } from './direct-transport';
@@ -38,7 +38,7 @@ function planOf(msgs: unknown[]): RequestPlan | null {
  * McpServer over its direct transport (direct-transport.ts says why); initialize, notifications and batches to a server
  * built for the request behind the SDK's stateless web-standard Streamable HTTP transport. Transport rules are checked here first: origin (403),
  * key (401/403), Accept (406), Content-Type (415), MCP-Protocol-Version (400), body ≤ 1 MiB (413), batches only
- * for 2025-03-26 and at most 20. GET answers 405 with `Allow: POST` (no server-initiated stream).
+ * for 2025-03-26 and at most 20, each message charged as one request (429). GET answers 405 with `Allow: POST` (no server-initiated stream).
  */
 export function mcpRoutes(ctx: AppContext, app: () => AnyElysia) {
   const deps: McpDeps = {
@@ -59,6 +59,7 @@ export function mcpRoutes(ctx: AppContext, app: () => AnyElysia) {
         if (version !== null && version !== '2025-03-26') return rpcError(400, -32600, `Invalid Request: batches exist only in protocol revision 2025-03-26 (this request says ${version})`);
         if ((body as unknown[]).length === 0) return rpcError(400, -32600, 'Invalid Request: empty batch');
         if ((body as unknown[]).length > BATCH_MAX) return rpcError(400, -32600, `Invalid Request: a batch carries at most ${BATCH_MAX} messages`);
+        chargeBatch(ctx, p, (body as unknown[]).length);
       }
       const plan = planOf(batch ? body as unknown[] : [body]);
       if (!plan) return rpcError(400, -32600, 'Invalid Request: a message must be a JSON-RPC object');
