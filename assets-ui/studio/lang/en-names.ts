@@ -23,7 +23,7 @@ export const EN_NAMES = {
   au_settings_changed: 'Settings changed', au_connect_approved: 'Site connection approved', au_connect_disconnected: 'Site disconnected',
   au_signin_failed: 'Failed sign-in', au_signin_throttled: 'Sign-in blocked after repeated failures', au_password_reset: 'Password changed with a reset link',
   au_password_reset_sent: 'Password reset sent to {who}', au_asset_published: 'Published “{title}”', au_asset_unpublished: 'Unpublished “{title}”',
-  au_asset_trashed: 'Moved “{title}” to the trash', au_asset_restored: 'Restored “{title}”', au_asset_purged: 'Deleted a video for good', au_asset_trash_emptied: 'Emptied the trash ({n})',
+  au_asset_trashed: 'Moved “{title}” to the trash', au_asset_restored: 'Restored “{title}”', au_asset_purged: 'Deleted a video for good', au_asset_poster_changed: 'Poster of a video changed', au_asset_trash_emptied: 'Emptied the trash ({n})',
   au_guide_published: 'Guide of {name} published (version {v})', au_guide_rolled_back: 'Guide of {name} rolled back (version {v})',
   au_channel_stopped: 'Channel {name} stopped', au_channel_started: 'Channel {name} started', au_programme_to_library: 'Programme sent to the library',
   au_programme_to_library_pub: 'Programme published to the library', au_mcp_tool_call: 'Assistant tool used', au_other: 'Other action', au_code: 'Action code',

@@ -1,8 +1,20 @@
 /** Pure helpers of the clip cutter: local date-time text, timeline positions and snapping. */
 
 const two = (n: number) => String(n).padStart(2, '0');
-/** Epoch ms as a `datetime-local` value (seconds). */
-export const localInput = (t: number) => { const d = new Date(t); return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`; };
+/**
+ * Epoch ms as the cutter's typed time, `YYYY-MM-DD HH:MM:SS` in local time: the same 24-hour form in every language
+ * (a native date-time input would show the browser's own format, e.g. US `11/28/2026 11:20 PM` in a Hebrew studio).
+ */
+export const localInput = (t: number) => { const d = new Date(t); return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`; };
+
+/** The instant of a typed cutter time (`YYYY-MM-DD HH:MM[:SS]`, a `T` also accepted), or NaN while it is incomplete. */
+export function parseLocalInput(v: string): number {
+  const m = /^\s*(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?\s*$/.exec(v);
+  if (!m) return NaN;
+  const [y, mo, d, h, mi, se] = m.slice(1).map((x) => Number(x ?? 0));
+  const t = new Date(y, mo - 1, d, h, mi, se).getTime();
+  return new Date(t).getMonth() === mo - 1 ? t : NaN;
+}
 
 /** A time window of the timeline (epoch ms). */
 export interface Win { from: number; to: number }

@@ -13,7 +13,7 @@ import { RangePlayer, rangeUrl } from './clip-player';
 import { Programmes } from './clip-programmes';
 import type { CatchupItem } from './clip-publish';
 import { Timeline, type Mark } from './clip-timeline';
-import { around, localInput, type Cut, type SnapMode, type Win } from './clip-time';
+import { around, localInput, parseLocalInput, type Cut, type SnapMode, type Win } from './clip-time';
 
 interface Clip { id: string; channel_id: string; title: string | null; start_at: string; end_at: string; precision: string; status: string; expired: boolean; playback: { hls: string }; error?: string; created_at: string }
 
@@ -49,7 +49,7 @@ export function Clips() {
   };
   const zoom = (w: Win) => setView((v) => ({ ...v, win: { from: Math.round(w.from), to: Math.round(Math.min(w.to, Date.now())) } }));
   const typed = (which: 'in' | 'out', value: string) => {
-    const ms = new Date(value).getTime();
+    const ms = parseLocalInput(value);
     if (Number.isFinite(ms)) setCut(which === 'in' ? { ...cut, in: ms } : { ...cut, out: ms });
   };
   const create = async (e: Event) => {
@@ -84,8 +84,8 @@ export function Clips() {
             <Timeline channelId={ch.id} win={win} cut={cut} onCut={setCut} mode={mode} marks={marks} count={16} bySegment={precision === 'segment'} />
             <form onSubmit={create} id="clip-form">
               <div class="row">
-                <Field label={t('clip_in')}><input id="clip-start" type="datetime-local" step={1} required value={localInput(cut.in)} onInput={(e) => typed('in', e.currentTarget.value)} /></Field>
-                <Field label={t('clip_out')}><input id="clip-end" type="datetime-local" step={1} required value={localInput(cut.out)} onInput={(e) => typed('out', e.currentTarget.value)} /></Field>
+                <Field label={t('clip_in')}><input id="clip-start" type="text" dir="ltr" placeholder="YYYY-MM-DD HH:MM:SS" pattern="\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2})?" required value={localInput(cut.in)} onInput={(e) => typed('in', e.currentTarget.value)} /></Field>
+                <Field label={t('clip_out')}><input id="clip-end" type="text" dir="ltr" placeholder="YYYY-MM-DD HH:MM:SS" pattern="\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2})?" required value={localInput(cut.out)} onInput={(e) => typed('out', e.currentTarget.value)} /></Field>
                 <Field label={t('duration')}><output id="clip-length" dir="ltr">{((cut.out - cut.in) / 1000).toFixed(2)} s</output></Field>
               </div>
               <div class="row">
