@@ -17,7 +17,7 @@ test('watch page: title, Open Graph and Twitter tags, VideoObject JSON-LD; lang 
   const r = await fetch(`${s.url}/w/default/vod/${asset}?lang=he&start=3`);
   expect(r.status).toBe(200);
   const html = await r.text();
-  expect(html).toContain('<title>Evening &lt;news&gt;</title>');
+  expect(html).toContain('<title>\u2068Evening &lt;news&gt;\u2069</title>'); // user text isolated (security-misc.test.ts)
   expect(html).toContain('<meta property="og:title" content="Evening &lt;news&gt;">');
   expect(html).toContain(`<meta name="twitter:player" content="${s.url}/e/default/vod/${asset}">`);
   expect(html).toContain('<html lang="he" dir="rtl">');
