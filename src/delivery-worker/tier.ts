@@ -5,7 +5,7 @@ import type { Subprocess } from 'bun';
 import type { AppContext } from '../kernel/context';
 import { serveApp, type HttpServer } from '../kernel/http/server';
 import type { Gate } from '../features/playback/gate';
-import { PEER_HEADER } from './forward';
+import { PEER_HEADER, WORKER_FETCH_CAP } from './forward';
 import { SOCKET_DIR_PREFIX, SOCKET_NAME, sweepStaleSocketDirs } from './stale-sockets';
 import type { FromWorker, ToWorker } from './protocol';
 import { restartDelay } from '../kernel/restart-backoff';
@@ -38,6 +38,8 @@ export async function startDeliveryTier(ctx: AppContext, gate: Gate, handle: (r:
     const startedAt = Date.now();
     const p = Bun.spawn(workerCommand(), {
       stdio: ['ignore', 'inherit', 'inherit'],
+      // Room for every forwarding lane at once (forward.ts LANES): Bun's default of 256 let streams starve the rest.
+      env: { ...process.env, BUN_CONFIG_MAX_HTTP_REQUESTS: String(WORKER_FETCH_CAP) },
       ipc(m: FromWorker) {
         if (m.type === 'ready') resolve(true);
         else if (m.type === 'served') for (const r of m.items) gate.replay(r);

@@ -48,7 +48,7 @@ export async function runDeliveryWorker(): Promise<void> {
       else flusher ??= setTimeout(flush, 50);
     });
   }
-  const forward = forwarder(init.sock, config.problemsBase);
+  const forward = forwarder(init.sock, config.problemsBase, config.bodyDeadline, { tag: init.tag ? `worker-${init.id}` : undefined });
   /** This worker's answer, or the main process's when the worker's app says "elsewhere". */
   const mine = (r: Request, res: Response): Response | Promise<Response> => {
     if (res.headers.has(ELSEWHERE_HEADER)) return forward(r);

@@ -9,6 +9,7 @@ import { KeyCache, type KeyLookup } from './http/auth';
 import { RateLimiter } from './http/rate-limit';
 import { Cursors } from './http/pagination';
 import { createHttpPlugin } from './http/plugin';
+import { setBodyDeadline } from './http/body';
 import type { Config } from './config/schema';
 import type { AppContext, Stopper } from './context';
 import type { Db } from './db/sqlite';
@@ -27,6 +28,7 @@ export async function bootContext(config: Readonly<Config>, deps: BootDeps, opts
   const stats = await openStats(join(config.dataDir, 'db', 'stats.duckdb'), { threads: statsThreads(config.analytics.threads) });
   securePrivateFiles(join(config.dataDir, 'db', 'stats.duckdb'));
   const unmark = markServing(config.dataDir);
+  setBodyDeadline(config.bodyDeadline);
   const keys = new KeyCache(deps.keyLookup(db));
   const limiter = new RateLimiter(config.rateLimit.perSecond, config.rateLimit.burst);
   const stoppers: Stopper[] = [];

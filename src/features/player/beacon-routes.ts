@@ -3,6 +3,7 @@ import type { AppContext } from '../../kernel/context';
 import { hidden } from '../../kernel/http/plugin';
 import { clientIp } from '../../kernel/http/server';
 import { AppError } from '../../kernel/errors';
+import { readChunks } from '../../kernel/http/body';
 import { IdentityService } from '../identity/service';
 import { BeaconIngest, parseBeacon } from './beacon-ingest';
 import { BEACON_LIMITS } from './beacon-model';
@@ -10,22 +11,15 @@ import { geoOf } from '../playback/geo';
 
 const CORS = { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'POST', 'access-control-allow-headers': 'content-type', 'access-control-max-age': '86400' };
 
-/** Reads at most `max` bytes of a body; 413 beyond. */
+/** Reads at most `max` bytes of a body; 413 beyond, 408 when slower than the body deadline. */
 async function readLimited(request: Request, max: number): Promise<string> {
   const len = Number(request.headers.get('content-length') ?? '0');
   if (len > max) throw new AppError('payload_too_large', `beacon bodies are at most ${max} bytes`);
   if (!request.body) return '';
-  const reader = request.body.getReader();
-  const parts: Uint8Array[] = [];
-  let n = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    n += value.byteLength;
-    if (n > max) { void reader.cancel(); throw new AppError('payload_too_large', `beacon bodies are at most ${max} bytes`); }
-    parts.push(value);
-  }
-  return new TextDecoder().decode(Buffer.concat(parts));
+  // Under the body deadline: a body trickled in slower than it allows is cut with 408.
+  const got = await readChunks(request.body, max);
+  if (got.over) { void got.reader.cancel().catch(() => {}); throw new AppError('payload_too_large', `beacon bodies are at most ${max} bytes`); }
+  return new TextDecoder().decode(Buffer.concat(got.chunks));
 }
 
 /** POST /b/v1: the viewing beacon (text/plain from sendBeacon, or JSON from fetch), CORS *, 204 when queued. */

@@ -34,11 +34,21 @@ const ENV_KEYS: Record<string, (c: Config, v: string) => void> = {
   VS_MONITOR_EVAL_MS: (c, v) => { c.alerts = { ...c.alerts, evalMs: int('VS_MONITOR_EVAL_MS', v) }; },
   VS_TELEGRAM_API: (c, v) => { c.alerts = { ...c.alerts, telegramApi: v.replace(/\/+$/, '') }; },
   VS_TELEGRAM_BOT_TOKEN: (c, v) => { c.alerts = { ...c.alerts, telegramToken: v }; },
+  VS_EVENT_STREAMS_PER_KEY: (c, v) => { c.eventStreams = { ...c.eventStreams, perKey: positive('VS_EVENT_STREAMS_PER_KEY', v) }; },
+  VS_EVENT_STREAMS_PER_TENANT: (c, v) => { c.eventStreams = { ...c.eventStreams, perTenant: positive('VS_EVENT_STREAMS_PER_TENANT', v) }; },
+  VS_BODY_TIMEOUT_S: (c, v) => { c.bodyDeadline = { ...c.bodyDeadline, baseS: positive('VS_BODY_TIMEOUT_S', v) }; },
+  VS_BODY_MIN_RATE: (c, v) => { c.bodyDeadline = { ...c.bodyDeadline, minRate: positive('VS_BODY_MIN_RATE', v) }; },
 };
 
 function int(name: string, v: string): number {
   const n = Number(v);
   if (!Number.isInteger(n)) throw new Error(`${name} must be an integer, got "${v}"`);
+  return n;
+}
+
+function positive(name: string, v: string): number {
+  const n = int(name, v);
+  if (n < 1) throw new Error(`${name} must be at least 1, got "${v}"`);
   return n;
 }
 

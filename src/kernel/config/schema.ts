@@ -34,6 +34,10 @@ export interface Config {
   /** Largest JSON body accepted by management routes, bytes. */
   jsonBodyLimit: number;
   rateLimit: { perSecond: number; burst: number };
+  /** Event streams open at once per API key (or studio session) and per tenant; past either, 429 (docs/security.md "Stream caps"). */
+  eventStreams: { perKey: number; perTenant: number };
+  /** A request body must arrive within `baseS` seconds plus one second per `minRate` bytes received; slower → 408. */
+  bodyDeadline: { baseS: number; minRate: number };
   ffmpegPath: string | null;
   ffprobePath: string | null;
   /** Probe plain H.264/AAC MP4s in process (src/media/probe-mp4.ts) instead of spawning ffprobe (`fast_probe`, `VS_FAST_PROBE`). */
@@ -77,6 +81,8 @@ export const DEFAULTS: Config = {
   logLevel: 'info',
   jsonBodyLimit: 1024 * 1024,
   rateLimit: { perSecond: 20, burst: 100 },
+  eventStreams: { perKey: 10, perTenant: 100 },
+  bodyDeadline: { baseS: 10, minRate: 16 * 1024 },
   ffmpegPath: null,
   ffprobePath: null,
   fastProbe: true,

@@ -1,6 +1,59 @@
 import { AppError } from '../errors';
 
-/** Reads a request body as text, refusing (413) before or as soon as it exceeds `limit` bytes. */
+/** How long a request body may take: `baseS` seconds plus one second per `minRate` bytes received (config `bodyDeadline`). */
+export interface BodyDeadline { baseS: number; minRate: number }
+
+let deadline: BodyDeadline = { baseS: 10, minRate: 16 * 1024 };
+
+/** Sets the body deadline this process's body reads use (from the config, at start). */
+export function setBodyDeadline(d: BodyDeadline): void { deadline = d; }
+
+/** The 408 of a body that arrived too slowly; the connection is closed after the answer (the rest is never read). */
+export function bodyTimeout(): AppError {
+  return new AppError('request_timeout', 'the request body did not arrive in time', { headers: { connection: 'close' } });
+}
+
+/** Milliseconds a body may take in all once `bytes` of it arrived. */
+export function allowedMs(d: BodyDeadline, bytes: number): number {
+  return d.baseS * 1000 + (bytes / d.minRate) * 1000;
+}
+
+/** `p`, or a 408 (`bodyTimeout`) once `ms` passed first; `p` is never left rejected unhandled. */
+export function within<T>(p: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const t = setTimeout(() => { p.catch(() => {}); reject(bodyTimeout()); }, Math.max(0, ms));
+    p.then((v) => { clearTimeout(t); resolve(v); }, (e) => { clearTimeout(t); reject(e); });
+  });
+}
+
+/**
+ * Reads a body stream's chunks until its end or until more than `limit` bytes arrived (then `over` is true and the
+ * rest is left unread), under the body deadline counted from `startedAt`: too slow → 408 (`bodyTimeout`, reader
+ * cancelled).
+ */
+export async function readChunks(body: ReadableStream<Uint8Array>, limit: number, d: BodyDeadline = deadline, startedAt = performance.now()): Promise<{ chunks: Uint8Array[]; size: number; over: boolean; reader: ReadableStreamDefaultReader<Uint8Array> }> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    let r: Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>;
+    try {
+      r = await within(reader.read(), startedAt + allowedMs(d, size) - performance.now());
+    } catch (e) {
+      void reader.cancel().catch(() => {});
+      throw e;
+    }
+    if (r.done) return { chunks, size, over: false, reader };
+    chunks.push(r.value);
+    size += r.value.byteLength;
+    if (size > limit) return { chunks, size, over: true, reader };
+  }
+}
+
+/**
+ * Reads a request body as text, refusing (413) before or as soon as it exceeds `limit` bytes, and (408) when it
+ * arrives slower than the body deadline allows (`setBodyDeadline`).
+ */
 export async function readLimited(req: Request, limit: number): Promise<string> {
   const declared = req.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) {
@@ -11,24 +64,16 @@ export async function readLimited(req: Request, limit: number): Promise<string> 
   // A declared length within the limit is read in one piece: the server never hands over more than it declares, and
   // the chunk loop below cost ~18 % of a small MCP call. `req.body` is not touched on this path: asking for it builds
   // a ReadableStream (and its queue) that req.text() then has to drain — most of a small body's read cost.
-  if (declared !== null && /^\d{1,10}$/.test(declared)) return declared === '0' ? '' : req.text();
+  if (declared !== null && /^\d{1,10}$/.test(declared)) return declared === '0' ? '' : within(req.text(), allowedMs(deadline, Number(declared)));
   if (!req.body) return '';
   // Chunked bodies are counted as they arrive.
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      // Discard the rest so it is never parsed as the next request on a kept-alive connection.
-      for (;;) { const r = await reader.read(); if (r.done) break; }
-      throw new AppError('payload_too_large', `body exceeds ${limit} bytes`);
-    }
-    chunks.push(value);
+  const got = await readChunks(req.body, limit);
+  if (got.over) {
+    // Discard the rest so it is never parsed as the next request on a kept-alive connection.
+    await discard(got.reader, got.size, deadline, performance.now());
+    throw new AppError('payload_too_large', `body exceeds ${limit} bytes`);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(got.chunks).toString('utf8');
 }
 
 /** Parses a JSON body within `limit` bytes; malformed JSON answers 400 invalid_json. */
@@ -49,11 +94,25 @@ export function isJsonType(ct: string | null): boolean {
   return base === 'application/json' || base.endsWith('+json');
 }
 
-/** Reads and discards a request body (bounded by the server's own maximum body size). */
+/** Reads and discards the rest of a body under the body deadline (408 when too slow); `size` bytes already arrived. */
+async function discard(reader: ReadableStreamDefaultReader<Uint8Array>, size: number, d: BodyDeadline, startedAt: number): Promise<void> {
+  for (;;) {
+    let r: Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>;
+    try {
+      r = await within(reader.read(), startedAt + allowedMs(d, size) - performance.now());
+    } catch (e) {
+      void reader.cancel().catch(() => {});
+      throw e;
+    }
+    if (r.done) return;
+    size += r.value.byteLength;
+  }
+}
+
+/** Reads and discards a request body (bounded by the server's own maximum body size and by the body deadline). */
 export async function drain(req: Request): Promise<void> {
   if (!req.body) return;
-  const reader = req.body.getReader();
-  for (;;) { const r = await reader.read(); if (r.done) break; }
+  await discard(req.body.getReader(), 0, deadline, performance.now());
 }
 
 /** Shape limits of any JSON body: no real request comes near them, hostile ones are refused in one pass. */

@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnServe, type ServeProc } from '../helpers/proc';
+import { rawRequest } from '../helpers/raw-http';
+import { waitFor } from '../helpers/server';
+import { freePort } from '../../src/kernel/net/ports';
+import { hold, holdMany, startMany, type Held, type HeldHead } from '../helpers/held-http';
+
+// Issue 41 item 5: the worker → main forwarder could be choked. `serve` runs as shipped (a main process and one
+// delivery worker on the same port, SO_REUSEPORT, so fresh connections land on both); answers the worker gives itself
+// carry `x-vs-served-by: worker-1` (VS_DELIVERY_TAG). Before the fix: no stream cap (the 3rd stream of a key was 200),
+// a slow body was never cut (no answer in 8 s), and ~300 event streams through the worker took all of Bun's 256
+// fetch places, so streams and /healthz, /v1/me probes that landed on the worker hung.
+
+const dirs: string[] = [];
+const servers: ServeProc[] = [];
+
+async function serve(env: Record<string, string>): Promise<{ port: number; key: string; proc: ServeProc }> {
+  const dir = mkdtempSync(join(tmpdir(), 'vs-secload-'));
+  dirs.push(dir);
+  const proc = await spawnServe(['bun', 'src/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dir], {
+    VS_DELIVERY_WORKERS: '2', VS_DELIVERY_TAG: '1', VS_LOG_LEVEL: 'error', VS_RTMP_PORT: String(await freePort('127.0.0.1')), VS_ANALYTICS: 'off', ...env,
+  }, 60_000);
+  servers.push(proc);
+  return { port: Number(new URL(proc.url).port), key: proc.key!, proc };
+}
+
+/** A new viewer key (events:read) of the default tenant. */
+async function viewerKey(port: number, owner: string): Promise<string> {
+  const r = await fetch(`http://127.0.0.1:${port}/v1/api-keys`, { method: 'POST', headers: { authorization: `Bearer ${owner}`, 'content-type': 'application/json' }, body: JSON.stringify({ role: 'viewer', name: 'load' }) });
+  expect(r.status).toBe(201);
+  return (await r.json() as { key: string }).key;
+}
+
+const streamHead = (port: number, key: string) => `GET /v1/events/stream?heartbeat_s=30 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${key}`;
+const slowBeacon = (port: number, declared = 200) => `POST /b/v1 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: text/plain\r\nContent-Length: ${declared}`;
+/** The head of a held answer, or status -1 when none came within `ms`. */
+const within = (h: Held, ms: number): Promise<HeldHead> => Promise.race([h.head, Bun.sleep(ms).then(() => ({ status: -1, headers: {}, ms }))]);
+const who = (h: { headers: Record<string, string> }) => h.headers['x-vs-served-by'] ?? 'main';
+
+beforeAll(() => { expect(Bun.which('bun')).toBeTruthy(); });
+afterAll(async () => {
+  for (const s of servers) { s.kill('SIGTERM'); await Promise.race([s.proc.exited, Bun.sleep(10_000)]); s.kill(); }
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+}, 60_000);
+
+describe('stream caps and body deadlines', () => {
+  let port: number, owner: string;
+  beforeAll(async () => {
+    ({ port, key: owner } = await serve({ VS_EVENT_STREAMS_PER_KEY: '2', VS_EVENT_STREAMS_PER_TENANT: '3', VS_BODY_TIMEOUT_S: '2' }));
+  }, 90_000);
+
+  test('event streams past the cap per key and per tenant answer 429 with Retry-After; a closed one frees its place', async () => {
+    const [a, b] = [await viewerKey(port, owner), await viewerKey(port, owner)];
+    const open: Held[] = [];
+    const take = async (key: string) => { const h = hold(port, streamHead(port, key)); open.push(h); return await within(h, 10_000); };
+    expect((await take(a)).status).toBe(200);
+    expect((await take(a)).status).toBe(200);
+    const overKey = await take(a);
+    expect(overKey.status).toBe(429);
+    expect(Number(overKey.headers['retry-after'])).toBeGreaterThan(0);
+    expect(overKey.headers['content-type']).toContain('application/problem+json');
+    expect((await take(b)).status).toBe(200);
+    const overTenant = await take(b);
+    expect(overTenant.status).toBe(429);
+    expect(Number(overTenant.headers['retry-after'])).toBeGreaterThan(0);
+    // The first stream goes away: its place is free again (released when the disconnect is seen).
+    open[0].close();
+    await waitFor('a place freed by a closed stream', async () => {
+      const h = hold(port, streamHead(port, b));
+      const got = await within(h, 5_000);
+      if (got.status === 200) { open.push(h); return true; }
+      h.close();
+      return false;
+    }, 20_000, 100);
+    for (const h of open) h.close();
+  }, 60_000);
+
+  test('a slow body is cut with 408 (and the connection closed) by the worker and by the main process', async () => {
+    const seen = new Set<string>();
+    await waitFor('408 from both processes', async () => {
+      const h = hold(port, slowBeacon(port), { bytes: 200, everyMs: 400 });
+      const got = await within(h, 8_000);
+      h.close();
+      expect(got.status).toBe(408);
+      expect(got.headers.connection).toBe('close');
+      seen.add(who(got));
+      return seen.size === 2;
+    }, 60_000, 1);
+    expect([...seen].sort()).toEqual(['main', 'worker-1']);
+  }, 90_000);
+
+  test('a slow JSON body on a key route is cut with 408 too', async () => {
+    const h = hold(port, `POST /v1/api-keys HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${owner}\r\nContent-Type: application/json\r\nContent-Length: 100`, { bytes: 100, everyMs: 400 });
+    const got = await within(h, 8_000);
+    h.close();
+    expect(got.status).toBe(408);
+  }, 30_000);
+
+  test('a chunked body that arrives in time is read whole by whichever process takes it, and answered', async () => {
+    const body = JSON.stringify({ role: 'viewer', name: 'chunked' });
+    for (let i = 0; i < 8; i++) {
+      const a = await rawRequest(port, `POST /v1/api-keys HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${owner}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked`, `${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`);
+      expect(a.status).toBe(201);
+    }
+  }, 60_000);
+});
+
+describe('the forwarder under load (caps lifted: every stream stays open)', () => {
+  let port: number, owner: string;
+  const STREAMS = 600, SLOW = 200;
+  beforeAll(async () => {
+    ({ port, key: owner } = await serve({ VS_EVENT_STREAMS_PER_KEY: '10000', VS_EVENT_STREAMS_PER_TENANT: '10000', VS_BODY_TIMEOUT_S: '60' }));
+  }, 90_000);
+
+  test(`${STREAMS} event streams over ten keys and ${SLOW} slow bodies: every stream opens, /healthz and /v1/me keep answering`, async () => {
+    const keys = await Promise.all(Array.from({ length: 10 }, () => viewerKey(port, owner)));
+    const slow = await startMany(SLOW, 50, () => hold(port, slowBeacon(port, 4000), { bytes: 4000, everyMs: 1000 }));
+    const streams: Held[] = [];
+    try {
+      const { heads } = await holdMany(STREAMS, 50, (i) => {
+        const h = hold(port, streamHead(port, keys[i % 10]));
+        streams.push(h);
+        return { ...h, head: within(h, 15_000) };
+      });
+      const byStatus: Record<number, number> = {};
+      for (const h of heads) byStatus[h.status] = (byStatus[h.status] ?? 0) + 1;
+      expect(byStatus).toEqual({ 200: STREAMS });
+      // Probes on fresh connections land on both processes; each must be answered (no timing asserted: 10 s).
+      const probes: { path: string; status: number }[] = [];
+      for (let i = 0; i < 20; i++) {
+        for (const path of ['/healthz', '/v1/me']) {
+          const a = await rawRequest(port, `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${keys[0]}`, '', 10_000).catch((e) => ({ status: String(e) }));
+          probes.push({ path, status: a.status as number });
+        }
+      }
+      expect(probes.filter((p) => p.status !== 200)).toEqual([]);
+    } finally {
+      for (const h of [...streams, ...slow]) h.close();
+    }
+  }, 180_000);
+});
