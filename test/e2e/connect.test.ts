@@ -5,6 +5,7 @@ import { PeopleService } from '../../src/features/people/service';
 import { identityService } from '../../src/features/identity/service';
 import { s256 } from '../../src/features/connect/redirect';
 import { signIn, type Studio } from './people-helpers';
+import { launch } from './player-helpers';
 
 let s: TestServer;
 let site: ReturnType<typeof Bun.serve>;
@@ -144,3 +145,35 @@ test('token endpoint: 10 requests per minute per IP, then 429 with Retry-After',
   expect(last!.status).toBe(429);
   expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
 });
+
+test('consent page isolates right-to-left overrides in the site name: the words after it keep their order (Chromium)', async () => {
+  const browser = await launch();
+  try {
+    const page = await browser.newPage();
+    await page.setExtraHTTPHeaders({ cookie: owner.cookie });
+    // The order on screen of two words of the page's own sentence after the site's name: [first, second] left edges.
+    const order = async (lang: 'en' | 'he', override: string, first: string, second: string) => {
+      const q = new URLSearchParams({ redirect_uri: redirect, state: 'st-rtl', code_challenge: s256(verifier), code_challenge_method: 'S256', scope: 'assets:read', site_name: `${override}evil site`, lang });
+      expect((await page.goto(`${s.url}/studio/connect?${q}`))!.status()).toBe(200);
+      return page.evaluate(([a, b]) => {
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          const text = n.textContent ?? '';
+          if (!text.includes(a) || !text.includes(b)) continue;
+          const left = (w: string) => { const r = document.createRange(); r.setStart(n!, text.indexOf(w)); r.setEnd(n!, text.indexOf(w) + w.length); return r.getBoundingClientRect().left; };
+          return [left(a), left(b)];
+        }
+        return null;
+      }, [first, second] as const);
+    };
+    // English (left to right): a right-to-left override in the name must not turn "wants to connect" around.
+    const [wants, connect] = (await order('en', '\u202E', 'wants', 'connect'))!;
+    expect(wants).toBeLessThan(connect);
+    // Hebrew (right to left): a left-to-right override must not turn "מבקש להתחבר" around.
+    const [asks, join] = (await order('he', '\u202D', 'מבקש', 'להתחבר'))!;
+    expect(asks).toBeGreaterThan(join);
+    // Every piece of user text on the page is isolated: the site's name, its origin, the person and the tenant.
+    const html = await page.content();
+    for (const want of ['<bdi>\u202Devil site</bdi>', '<bdi>eng@example.com</bdi>', '<bdi>Default</bdi>']) expect(html).toContain(want);
+  } finally { await browser.close(); }
+}, 60_000);

@@ -1,6 +1,12 @@
 import type { Principal } from '../../kernel/http/auth';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/**
+ * User text (a site's name, an address, a tenant's name, an error quoting input), escaped and isolated in `<bdi>`: its
+ * direction is its own, and a right-to-left or left-to-right override inside it ends with it, never turning the page's
+ * own words around.
+ */
+const user = (s: string) => `<bdi>${esc(s)}</bdi>`;
 
 const TEXT = {
   en: {
@@ -31,12 +37,12 @@ export function consentPage(o: {
   const t = TEXT[o.lang];
   const dir = o.lang === 'he' ? 'rtl' : 'ltr';
   let main: string;
-  if (o.error) main = `<p class="err">${esc(t.bad)} ${esc(o.error)}</p>`;
+  if (o.error) main = `<p class="err">${esc(t.bad)} ${user(o.error)}</p>`;
   else if (!o.person) main = `<p>${esc(t.signin)}</p><p><a href="/studio/">/studio/</a></p>`;
   else if (!o.person.tenantId) main = `<p>${esc(t.noTenant)}</p>`;
   else {
-    const who = `<p>${esc(t.as)} <b id="person">${esc(o.person.session!.user.email)}</b> (${esc(o.person.tenantName)})</p>`;
-    const site = `<p><b id="site">${esc(o.siteName || o.origin!)}</b> <bdi>(${esc(o.origin!)})</bdi> ${esc(t.asks)} <b>${esc(o.person.tenantName)}</b>.</p>`;
+    const who = `<p>${esc(t.as)} <b id="person">${user(o.person.session!.user.email)}</b> (${user(o.person.tenantName)})</p>`;
+    const site = `<p><b id="site">${user(o.siteName || o.origin!)}</b> <bdi>(${esc(o.origin!)})</bdi> ${esc(t.asks)} <b>${user(o.person.tenantName)}</b>.</p>`;
     const list = `<p>${esc(t.scopes)}</p><ul id="scopes">${o.scopes.map((s) => `<li><code>${esc(s)}</code></li>`).join('')}</ul>`;
     if (!o.person.scopes.has('keys:manage')) main = who + site + `<p class="err">${esc(t.noRight)}</p>`;
     else {

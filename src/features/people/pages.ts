@@ -49,7 +49,7 @@ function page(kind: 'invite' | 'reset', lang: 'he' | 'en', token: string, nonce:
   const other = `?${new URLSearchParams({ token, lang: x.otherLang })}`;
   const words = { ...x, reasons: lang === 'he' ? REASONS_HE.map(([r, w]) => [r.source, r.flags, w]) : [] };
   const script = kind === 'invite'
-    ? `fetch('/v1/invitations/lookup?token='+encodeURIComponent(tok)).then(async r=>{const b=await r.json().catch(()=>({}));if(!r.ok){closed(b);return;}if(b.email){const e=document.getElementById('email');e.value=b.email;e.readOnly=true;}if(b.tenant_name)document.getElementById('lead').textContent=W.invited.replace('{tenant}',b.tenant_name);},()=>{});`
+    ? `fetch('/v1/invitations/lookup?token='+encodeURIComponent(tok)).then(async r=>{const b=await r.json().catch(()=>({}));if(!r.ok){closed(b);return;}if(b.email){const e=document.getElementById('email');e.value=b.email;e.readOnly=true;}if(b.tenant_name)document.getElementById('lead').textContent=W.invited.replace('{tenant}','\\u2068'+b.tenant_name+'\\u2069');},()=>{});`
       + `send=()=>post('/v1/invitations/accept',{token:tok,email:val('email')||undefined,name:val('name')||undefined,password:val('password')});`
     : `send=()=>post('/v1/password-reset/confirm',{token:tok,password:val('password')});`;
   return `<!doctype html><html lang="${lang}" dir="${lang === 'he' ? 'rtl' : 'ltr'}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">`
