@@ -15,6 +15,20 @@ export function viewerId(): string {
 /** Forgets the anonymous viewer id. */
 export function resetViewer(): void { try { localStorage.removeItem(VID_KEY); } catch { /* storage off */ } }
 
+/**
+ * The playback session of a tokenised source (`/t/v1.<payload>.<signature>/…`, a URL signed by POST
+ * /v1/playback/tokens or a studio preview): its `sid` claim, which beacons must carry to be counted (the server binds
+ * each beacon to the session the issuer created). Null for a source without a token.
+ */
+export function tokenSid(src: string | null): string | null {
+  const m = src ? /\/t\/v1\.([A-Za-z0-9_-]+)\.[A-Za-z0-9_-]+\//.exec(src) : null;
+  if (!m) return null;
+  try {
+    const claims = JSON.parse(atob(m[1].replace(/-/g, '+').replace(/_/g, '/'))) as { s?: unknown };
+    return typeof claims.s === 'string' ? claims.s : null;
+  } catch { return null; }
+}
+
 /** Batches events and sends them with sendBeacon (fetch keepalive as fallback); flushes on pagehide. */
 export class Beacon {
   private queue: BeaconEvent[] = [];

@@ -57,7 +57,8 @@ try {
   const now = Date.now();
   for (let i = 0; i < 100; i++) {
     const events = [{ e: 'view_start', t: now - 60_000 }, { e: 'play_request', t: now - 59_000 }, { e: 'first_frame', t: now - 58_000, startup_ms: 500 + i * 20 }, ...Array.from({ length: 5 }, (_, k) => ({ e: 'heartbeat', t: now - 50_000 + k * 10_000, pos: k * 10, rebuffer_ms: i % 7 ? 0 : 800 }))];
-    const r = await fetch(`${app.url}/b/v1`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ v: 1, sid: `s-${i}`, vid: `v-${i}`, tenant: 'default', host: 'news.example', kind: 'live', id: channels[i].slug, events: events.map((e) => ({ pos: 0, buf: 4, ...e })) }) });
+    const { sid } = await api('POST', '/v1/playback/tokens', { channel: channels[i].slug }) as { sid: string }; // beacons bind to issued sessions
+    const r = await fetch(`${app.url}/b/v1`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ v: 1, sid, vid: `v-${i}`, tenant: 'default', host: 'news.example', kind: 'live', id: channels[i].slug, events: events.map((e) => ({ pos: 0, buf: 4, ...e })) }) });
     if (r.status !== 204) throw new Error(`beacon: ${r.status} ${await r.text()}`);
   }
 
@@ -137,7 +138,8 @@ async function engineAlone(types: string[]): Promise<void> {
     for (let i = 0; i < 100; i++) {
       const ch = await (await s.api('POST', '/v1/channels', { name: `Alone ${i}` })).json() as { id: string; slug: string };
       const events = [{ e: 'view_start', t: now - 60_000 }, { e: 'play_request', t: now - 59_000 }, { e: 'first_frame', t: now - 58_000, startup_ms: 700 }, { e: 'heartbeat', t: now - 30_000, rebuffer_ms: 0 }];
-      await fetch(`${s.url}/b/v1`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ v: 1, sid: `a-${i}`, vid: `a-${i}`, tenant: 'default', host: 'news.example', kind: 'live', id: ch.slug, events: events.map((e) => ({ pos: 0, buf: 4, ...e })) }) });
+      const { sid } = await (await s.api('POST', '/v1/playback/tokens', { channel: ch.slug })).json() as { sid: string }; // beacons bind to issued sessions
+      await fetch(`${s.url}/b/v1`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ v: 1, sid, vid: `a-${i}`, tenant: 'default', host: 'news.example', kind: 'live', id: ch.slug, events: events.map((e) => ({ pos: 0, buf: 4, ...e })) }) });
       await s.api('POST', '/v1/monitors', { name: `Alone ${i}`, target_kind: 'channel', target_id: ch.id, checks: types.map((type) => ({ type })) });
     }
     const engine = new MonitorEngine(s.ctx);

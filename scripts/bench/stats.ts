@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { startAppliance } from './lib';
 import { openStats } from '../../src/kernel/stats';
 import { ensureTables } from '../../src/features/stats/tables';
+import { beaconChannel, playbackSid } from '../../test/helpers/beacon-session';
 
 const { values } = parseArgs({ options: { events: { type: 'string', default: '5000000' }, reps: { type: 'string', default: '20' }, ips: { type: 'string', default: '32' }, beacons: { type: 'string', default: '100' }, only: { type: 'string', default: '' }, data: { type: 'string', default: '' }, 'build-only': { type: 'boolean', default: false }, 'export-max-s': { type: 'string', default: '300' }, mem: { type: 'string', default: '3GB' } } });
 const N = Number(values.events), REPS = Number(values.reps), IPS = Number(values.ips), PER_IP = Number(values.beacons);
@@ -34,9 +35,11 @@ try {
   const app = await startAppliance(data1, { VS_CONFIG: cfg });
   const now = Date.now();
   const bodies: string[] = [];
+  // Beacons bind to sessions the issuer created (docs/beacons.md, "Binding"): one session per address, on one channel.
+  const channel = await beaconChannel(app.url, app.key!, 'Bench');
   for (let i = 0; i < IPS; i++) {
     const events = Array.from({ length: 300 }, (_, k) => ({ e: k % 20 === 0 ? 'rebuffer_start' : 'heartbeat', t: now + k * 100, pos: k, buf: 8, level: 3 }));
-    const body = JSON.stringify({ v: 1, sid: `bench-${i}`, vid: `viewer-${i}`, tenant: 'default', host: 'news.example', kind: 'vod', id: 'asset-bench', events });
+    const body = JSON.stringify({ v: 1, sid: await playbackSid(app.url, app.key!, { channel }), vid: `viewer-${i}`, tenant: 'default', host: 'news.example', kind: 'live', id: channel, events });
     const f = join(dir, `beacon-${i}.json`);
     writeFileSync(f, body);
     bodies.push(f);
@@ -132,8 +135,9 @@ try {
   console.log(`   overview 30 days:               ${await time(`/v1/stats/overview?from=${from}&to=${to}`)} (target p95 < 200 ms)`);
   // Live viewers for realtime: 100 sessions playing now (beacons over HTTP; the tracker answers from memory).
   const nowMs = Date.now();
+  const liveChannel = await beaconChannel(app.url, key, 'Realtime bench');
   for (let i = 0; i < 100; i++) {
-    const r = await fetch(`${app.url}/b/v1`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ v: 1, sid: `live-${i}`, vid: `lv-${i}`, tenant: 'default', kind: i % 2 ? 'live' : 'vod', id: i % 2 ? 'channel-1' : `asset-${i % 10}`, events: [{ e: 'play_request', t: nowMs - 5000, pos: 0, buf: 0 }, { e: 'heartbeat', t: nowMs, pos: 5, buf: 8 }] }) });
+    const r = await fetch(`${app.url}/b/v1`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ v: 1, sid: await playbackSid(app.url, key, { channel: liveChannel }), vid: `lv-${i}`, tenant: 'default', kind: 'live', id: liveChannel, events: [{ e: 'play_request', t: nowMs - 5000, pos: 0, buf: 0 }, { e: 'heartbeat', t: nowMs, pos: 5, buf: 8 }] }) });
     if (r.status !== 204) throw new Error(`beacon: ${r.status} ${await r.text()}`);
   }
   console.log(`   realtime (100 playing now):     ${await time('/v1/stats/realtime')} (target p95 < 20 ms)`);

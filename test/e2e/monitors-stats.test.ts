@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { startTestServer, waitFor, type TestServer } from '../helpers/server';
 import { startReceiver, type Receiver } from './webhooks-receiver';
+import { beaconChannel, playbackSid } from '../helpers/beacon-session';
 
 // Audience checks from real player beacons (POST /b/v1) through the statistics store.
 let s: TestServer;
@@ -14,13 +15,24 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => { await s?.stop(); rx?.stop(); });
 
-const beacon = (sid: string, events: Record<string, unknown>[]) => fetch(`${s.url}/b/v1`, {
-  method: 'POST', headers: { 'content-type': 'text/plain' },
-  body: JSON.stringify({ v: 1, sid, vid: `viewer-${sid}`, tenant: 'default', host: 'news.example', kind: 'vod', id: 'asset-mon', events: events.map((e) => ({ pos: 0, buf: 4, ...e })) }),
-});
+// Beacons count only for sessions the issuer created: one real session per viewer, on a channel of the tenant.
+const sids = new Map<string, string>();
+let channel = '';
+const open = async (name: string) => {
+  channel ||= await beaconChannel(s.url, s.key, 'Monitored');
+  if (!sids.has(name)) sids.set(name, await playbackSid(s.url, s.key, { channel }));
+};
+const beacon = (name: string, events: Record<string, unknown>[]) => {
+  const sid = sids.get(name)!;
+  return fetch(`${s.url}/b/v1`, {
+    method: 'POST', headers: { 'content-type': 'text/plain' },
+    body: JSON.stringify({ v: 1, sid, vid: `viewer-${name}`, tenant: 'default', host: 'news.example', kind: 'live', id: channel, events: events.map((e) => ({ pos: 0, buf: 4, ...e })) }),
+  });
+};
 const fired = (monitor: string, check: string) => rx.received.find((r) => r.body.type === 'alert.firing' && r.body.data.monitor === monitor && r.body.data.check === check);
 
 test('startup p95 and error rate over the window fire from player beacons; concurrent viewers drop from the peak', async () => {
+  for (let i = 0; i < 12; i++) await open(`sess-${i}`); // sessions first: the beacons then go out within one flush
   const t = Date.now() - 30_000;
   for (let i = 0; i < 12; i++) {
     const events: Record<string, unknown>[] = [{ e: 'view_start', t }, { e: 'play_request', t: t + 100 }, { e: 'first_frame', t: t + 3100, startup_ms: 3000 + i * 100 }];

@@ -4,6 +4,8 @@ import type { Browser } from 'playwright-core';
 import { readFileSync } from 'node:fs';
 import { waitFor, type TestServer } from '../helpers/server';
 import { launch, playsPast, serverWithAsset } from './player-helpers';
+import { beaconChannel, playbackSid } from '../helpers/beacon-session';
+import { identityService } from '../../src/features/identity/service';
 
 let s: TestServer;
 let asset: string;
@@ -26,7 +28,7 @@ const beacon = (body: unknown, headers: Record<string, string> = { 'content-type
 
 describe('/b/v1', () => {
   test('text/plain beacon → 204 with CORS, rows in DuckDB; schema check 400; size 413; per-IP 429', async () => {
-    const sid = crypto.randomUUID();
+    const sid = await playbackSid(s.url, s.key, { asset });
     const body = { v: 1, sid, vid: 'viewer-1', tenant: 'default', host: 'news.example', kind: 'vod', id: asset, events: [
       { e: 'view_start', t: Date.now(), pos: 0, buf: 0 }, { e: 'first_frame', t: Date.now(), pos: 0, buf: 2, startup_ms: 420 },
       { e: 'heartbeat', t: Date.now(), pos: 15, buf: 8, level: 1, custom: 'x' }] };
@@ -86,6 +88,51 @@ test('the player sends batched beacons (sendBeacon on pagehide) that match the d
   expect(sent.length).toBeGreaterThan(0);
   for (const b of sent) expect(validate(b) ? null : validate.errors).toBeNull();
   await ctx.close();
+}, 60_000);
+
+test('beacons bind to the session the issuer created for that tenant and content: forged ones change no figures and are counted as dropped', async () => {
+  // Tenant B with a channel and one real viewer session; tenant A (default) with its asset and a session of its own.
+  const b = identityService(s.ctx).createTenant({ name: 'Beacon B', slug: 'beacon-b' });
+  const keyB = identityService(s.ctx).createKey(b.id, { role: 'owner' }).key;
+  const chB = await beaconChannel(s.url, keyB, 'B news');
+  const realB = await playbackSid(s.url, keyB, { channel: chB });
+  const sidA = await playbackSid(s.url, s.key, { asset });
+  const now = () => Date.now();
+  const playing = () => [{ e: 'play_request', t: now() - 2000, pos: 0, buf: 0 }, { e: 'heartbeat', t: now(), pos: 2, buf: 6 }];
+  const asB = (sid: string, vid: string, x: Record<string, unknown> = {}) => ({ v: 1, sid, vid, tenant: 'beacon-b', host: 'forged.example', kind: 'live', id: chB, events: playing(), ...x });
+  const realtimeB = async () => (await (await s.api('GET', '/v1/stats/realtime', undefined, { key: keyB })).json()) as { concurrent: number };
+  const realtimeA = async () => (await (await s.api('GET', '/v1/stats/realtime')).json()) as { concurrent: number; by_content: { id: string }[] };
+  const aBefore = (await realtimeA()).concurrent;
+
+  expect((await beacon(asB(realB, 'real-viewer'))).status).toBe(204);
+  await waitFor('B: one viewer now', async () => (await realtimeB()).concurrent === 1, 10_000, 100);
+  // 20 forged beacons, answered like any other (204), four ways: a sid no issuer created, tenant A's session named as
+  // B's, B's session about other content, and B's real session from other viewers.
+  const forged = [
+    ...Array.from({ length: 5 }, (_, i) => asB(crypto.randomUUID(), `forger-${i}`)),
+    ...Array.from({ length: 5 }, (_, i) => asB(sidA, `forger-a-${i}`, { kind: 'vod', id: asset })),
+    ...Array.from({ length: 5 }, (_, i) => asB(realB, 'real-viewer', { kind: 'vod', id: `other-${i}` })),
+    ...Array.from({ length: 5 }, (_, i) => asB(realB, `forger-v-${i}`)),
+  ];
+  for (const f of forged) expect((await beacon(f)).status).toBe(204);
+  const counts = await waitFor('drops counted', async () => {
+    const c = (await (await s.api('GET', '/v1/stats/beacons', undefined, { key: keyB })).json()) as { audience: number; dropped: Record<string, number> };
+    return c.dropped.unbound + c.dropped.tenant + c.dropped.content + c.dropped.viewer === 20 ? c : null;
+  }, 10_000, 100);
+  expect(counts).toMatchObject({ audience: 1, studio: 0, dropped: { unbound: 5, tenant: 5, content: 5, viewer: 5 } });
+  // B's figures are its one real viewer; A's are not moved by its session being named for B either.
+  expect((await realtimeB()).concurrent).toBe(1);
+  expect((await realtimeA()).concurrent).toBe(aBefore);
+  const rowsB = await waitFor('B rows written', async () => {
+    const x = await s.ctx.stats.all<{ sid: string; viewer_id: string; kind: string; content_id: string }>('SELECT DISTINCT sid, viewer_id, kind, content_id FROM player_events WHERE tenant_id = ?', [b.id]);
+    return x.length ? x : null;
+  }, 10_000, 100);
+  expect(rowsB).toEqual([{ sid: realB, viewer_id: 'real-viewer', kind: 'live', content_id: chB }]);
+  expect((await s.ctx.stats.all('SELECT sid FROM player_events WHERE viewer_id LIKE ?', ['forger%'])).length).toBe(0);
+  // A beacon that names no tenant or content takes both from its session (a tokenised bare source).
+  const bare = await playbackSid(s.url, keyB, { channel: chB });
+  expect((await beacon({ v: 1, sid: bare, vid: 'bare-viewer', events: playing() })).status).toBe(204);
+  await waitFor('B: two viewers now', async () => (await realtimeB()).concurrent === 2, 10_000, 100);
 }, 60_000);
 
 test('per-IP rate limit: 429 with Retry-After (runs last: it spends the allowance of this address)', async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnServe, type ServeProc } from '../helpers/proc';
 import { openStats } from '../../src/kernel/stats';
+import { beaconChannel, playbackSid } from '../helpers/beacon-session';
 
 const dir = mkdtempSync(join(tmpdir(), 'vs-stats-kill-'));
 let srv: ServeProc | null = null;
@@ -48,10 +49,13 @@ test('kill -9 during ingest loses at most the last flush interval (origin log an
       answered.set(id, Date.now());
     }
   })();
+  // Beacons count only for sessions the issuer created: each beacon its own session, on one channel.
+  const channel = await beaconChannel(s.url, s.key!, 'Killed');
   const player = (async () => {
     while (!stop && beacons.size < 100) {
-      const sid = crypto.randomUUID();
-      const body = JSON.stringify({ v: 1, sid, vid: 'v', tenant: 'default', kind: 'vod', id: 'a', events: [{ e: 'heartbeat', t: Date.now(), pos: 1, buf: 1 }] });
+      const sid = await playbackSid(s.url, s.key!, { channel }).catch(() => null);
+      if (!sid) break;
+      const body = JSON.stringify({ v: 1, sid, vid: 'v', tenant: 'default', kind: 'live', id: channel, events: [{ e: 'heartbeat', t: Date.now(), pos: 1, buf: 1 }] });
       const r = await fetch(`${s.url}/b/v1`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body }).catch(() => null);
       if (!r) break;
       if (r.status === 404) { beaconRoute = false; break; }

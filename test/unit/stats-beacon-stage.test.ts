@@ -10,6 +10,8 @@ import type { AppContext } from '../../src/kernel/context';
 // beacon the stored rows must be what a per-event mapping gives (clamped time, level as text, extra fields as JSON).
 let stats: StatsStore;
 let ingest: BeaconIngest;
+/** The sessions "issued" for this test: beacons bind to them (beacon-binding.ts); target ids as the issuer stores them. */
+const sessions = new Map<string, { sid: string; tenant_id: string; target_kind: string; target_id: string; via: string }>();
 const stops: (() => unknown)[] = [];
 const NOW = Date.UTC(2026, 2, 1, 12, 0, 0);
 
@@ -19,7 +21,7 @@ beforeAll(async () => {
     slots: new Slots(), stats, clock: { now: () => NOW }, log: { error: (m: string, x: unknown) => console.error(m, x), warn() {}, info() {} },
     onStop: (f: () => unknown) => stops.push(f),
   } as unknown as AppContext;
-  ingest = new BeaconIngest(ctx, (slug) => (slug === 'default' ? 'tenant-1' : null));
+  ingest = new BeaconIngest(ctx, (slug) => (slug === 'default' ? 'tenant-1' : null), (sid) => sessions.get(sid) ?? null);
 });
 afterAll(async () => { for (const f of stops) await f(); stats.close(); });
 
@@ -45,12 +47,14 @@ test('staged beacons land as the same rows a per-event mapping gives (fast-check
   await fc.assert(fc.asyncProperty(beacon, async (generated) => {
     const b = { ...generated, sid: `${generated.sid}-${++run}` }; // shrinking repeats values: each run its own session
     const body = { v: 1, tenant: 'default', ...b } as BeaconBody;
+    const target = b.id ?? `content-${run}`; // a beacon that names no content takes its session's
+    sessions.set(b.sid, { sid: b.sid, tenant_id: 'tenant-1', target_kind: b.kind === 'vod' ? 'asset' : b.kind === 'live' ? 'channel' : b.kind, target_id: target, via: 'session' });
     const expected = b.events.map((ev) => {
       const extra: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(ev)) if (!KNOWN.has(k) && v !== undefined) extra[k] = v;
       return {
         ts: Math.abs(ev.t - NOW) > 86_400_000 ? NOW : ev.t, received: NOW, tenant_id: 'tenant-1', sid: b.sid, viewer_id: b.vid, page_host: b.host ?? null,
-        kind: b.kind, content_id: b.id, channel: b.kind === 'live' ? b.id : null, live: b.kind === 'live', e: ev.e, pos: ev.pos, buf: ev.buf,
+        kind: b.kind, content_id: target, channel: b.kind === 'live' ? target : null, live: b.kind === 'live', e: ev.e, pos: ev.pos, buf: ev.buf,
         startup_ms: ev.startup_ms ?? null, dur_ms: ev.dur_ms ?? null, level: ev.level === undefined ? null : String(ev.level),
         pathway: ev.pathway ?? null, error: ev.error ?? null, data: Object.keys(extra).length ? extra : null,
       };

@@ -4,6 +4,8 @@ import { AppError, type FieldError } from '../../kernel/errors';
 import { BeaconSchema, BEACON_LIMITS, type BeaconBody } from './beacon-model';
 import { BEACON_MOVE, BEACON_STAGE_DDL, type StageRow } from './beacon-stage';
 import { realtimeTracker } from '../stats/realtime';
+import { beaconCounts } from '../stats/beacon-counts';
+import { BeaconBinder, type SessionRecord } from './beacon-binding';
 
 /** Columns of the raw player event table, in append order (shared with the statistics feature's table). */
 export const EVENT_COLUMNS = [
@@ -54,9 +56,11 @@ export class BeaconIngest {
   private perIp = new Map<string, { minute: number; n: number }>();
   private tenants = new Map<string, string>();
   private salt = { day: -1, value: '' };
-  readonly counts = { accepted: 0, written: 0, failed: 0, refused: 0 };
+  private binder: BeaconBinder;
+  readonly counts = { accepted: 0, written: 0, failed: 0, refused: 0, dropped: 0, studio: 0 };
 
-  constructor(private ctx: AppContext, private lookupTenant: (slug: string) => string | null) {
+  constructor(private ctx: AppContext, private lookupTenant: (slug: string) => string | null, lookupSession: (sid: string) => SessionRecord | null) {
+    this.binder = new BeaconBinder(lookupSession, (slug) => this.tenantId(slug) || null);
     // Never an unhandled rejection (a store closed during a quick stop); a write retries the DDL when it failed.
     this.ready = this.prepare().catch(() => { this.ready = null; });
     this.timer = setInterval(() => { void this.flush(); }, BEACON_LIMITS.flushMs);
@@ -88,14 +92,28 @@ export class BeaconIngest {
     return new Bun.CryptoHasher('sha256').update(`${this.salt.value}|${ip}`).digest('hex').slice(0, 32);
   }
 
-  /** Queues the events of one beacon; 503 when the queue is full. */
+  /**
+   * Queues the events of one beacon bound to its playback session (beacon-binding.ts); 503 when the queue is full.
+   * A beacon of no session, or one that disagrees with its session, is dropped and counted; one of a studio preview
+   * session is counted apart and never reaches the audience tables. Returns the events queued.
+   */
   accept(b: BeaconBody, meta: { ip: string | null; ua: string; referrer: string | null; country?: string | null; asn?: number | null }): number {
+    const bound = this.binder.bind(b);
+    const counts = beaconCounts(this.ctx);
+    const now = this.ctx.clock.now();
+    if ('drop' in bound) { this.counts.dropped++; counts.drop(bound.tenantId, bound.drop); return 0; }
+    if (bound.studio) {
+      this.counts.studio++;
+      counts.studioBeacon(bound.tenantId);
+      counts.studio.observe(bound.tenantId, b.sid, bound.kind, bound.id, b.events, now);
+      return 0;
+    }
     if (this.queued + b.events.length > BEACON_LIMITS.queueMax) {
       this.counts.refused += b.events.length;
       throw new AppError('not_ready', 'beacon queue is full; retry later', { headers: { 'retry-after': '5' } });
     }
-    const now = this.ctx.clock.now();
-    const tenant = this.tenantId(b.tenant);
+    counts.audience(bound.tenantId);
+    const tenant = bound.tenantId;
     const ipHash = this.ipHash(meta.ip);
     const device = deviceOf(meta.ua);
     // Events go to DuckDB as the beacon's JSON (clamped in place); an event with fields of its own carries them as `data` text.
@@ -111,11 +129,11 @@ export class BeaconIngest {
       }
     }
     this.rows.push([
-      now, tenant, b.sid, b.vid, b.host ?? null, b.url ?? null, b.kind ?? null, b.id ?? null, b.kind === 'live' ? b.id ?? null : null, b.kind === 'live',
+      now, tenant, b.sid, b.vid, b.host ?? null, b.url ?? null, bound.kind, bound.id, bound.channel, bound.kind === 'live',
       ipHash, meta.country ?? null, meta.asn ?? null, device, meta.ua.slice(0, 500) || null, meta.referrer?.slice(0, 2000) ?? null, JSON.stringify(events),
     ]);
     // Concurrent viewers are answered from memory: the session's latest event goes to the realtime tracker now.
-    realtimeTracker(this.ctx).observe(tenant, b.sid, b.kind ?? null, b.id ?? null, b.events, now);
+    realtimeTracker(this.ctx).observe(tenant, b.sid, bound.kind, bound.channel ?? bound.id, b.events, now);
     this.queued += b.events.length;
     this.counts.accepted += b.events.length;
     if (this.queued >= BEACON_LIMITS.flushRows && !this.writing) void this.flush();

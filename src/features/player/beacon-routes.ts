@@ -8,6 +8,7 @@ import { IdentityService } from '../identity/service';
 import { BeaconIngest, parseBeacon } from './beacon-ingest';
 import { BEACON_LIMITS } from './beacon-model';
 import { geoOf } from '../playback/geo';
+import { PlaybackService } from '../playback/service';
 
 const CORS = { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'POST', 'access-control-allow-headers': 'content-type', 'access-control-max-age': '86400' };
 
@@ -22,10 +23,11 @@ async function readLimited(request: Request, max: number): Promise<string> {
   return new TextDecoder().decode(Buffer.concat(got.chunks));
 }
 
-/** POST /b/v1: the viewing beacon (text/plain from sendBeacon, or JSON from fetch), CORS *, 204 when queued. */
+/** POST /b/v1: the viewing beacon (text/plain from sendBeacon, or JSON from fetch), CORS *, 204 when taken (queued, or dropped and counted: see beacon-binding.ts). */
 export function beaconRoutes(ctx: AppContext) {
   const identity = new IdentityService(ctx.db, null);
-  const ingest = new BeaconIngest(ctx, (slug) => { try { return identity.tenant(slug).id; } catch { return null; } });
+  const playback = new PlaybackService(ctx);
+  const ingest = new BeaconIngest(ctx, (slug) => { try { return identity.tenant(slug).id; } catch { return null; } }, (sid) => playback.sessionRecord(sid));
   return new Elysia()
     .options('/b/v1', () => new Response(null, { status: 204, headers: CORS }), { detail: hidden })
     .post('/b/v1', async ({ request }) => {

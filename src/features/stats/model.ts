@@ -74,6 +74,20 @@ export const RealtimeView = t.Object({
   by_content: t.Array(t.Object({ kind: t.Union([t.String(), t.Null()]), id: t.Union([t.String(), t.Null()]), concurrent: t.Number() })),
 });
 
+/** Answer of GET /v1/stats/beacons: what the beacon intake did with this tenant's beacons since the process started. */
+export const BeaconsView = t.Object({
+  since: t.String({ description: 'when counting started (the service start)' }),
+  audience: t.Number({ description: 'beacons counted as audience (bound to a viewer session of this tenant)' }),
+  studio: t.Number({ description: 'beacons of studio previews: kept out of every audience figure' }),
+  studio_concurrent: t.Number({ description: 'studio previews playing now (the realtime rules)' }),
+  dropped: t.Object({
+    unbound: t.Number({ description: 'naming this tenant with a sid no session has' }),
+    tenant: t.Number({ description: 'naming this tenant with another tenant\'s session' }),
+    content: t.Number({ description: 'naming content other than its session\'s target' }),
+    viewer: t.Number({ description: 'from another viewer id than the one that first reported on the session' }),
+  }),
+});
+
 /** Answer of a list-shaped read (rows of named values). */
 export const ItemsView = t.Object({ items: t.Array(t.Record(t.String(), t.Unknown())) }, { additionalProperties: true });
 

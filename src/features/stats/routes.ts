@@ -10,7 +10,8 @@ import { statsRuntime } from './runtime';
 import { originLogObserver } from './origin-log';
 import { exportRoute } from './export-route';
 import { statsQueryOf } from './request';
-import { BreakdownQuery, CommonQuery, ItemsView, OverviewView, RealtimeView, SessionsQuery, TimeseriesQuery, TopQuery, TimeseriesView, TopView, ValuesView } from './model';
+import { beaconCounts } from './beacon-counts';
+import { BeaconsView, BreakdownQuery, CommonQuery, ItemsView, OverviewView, RealtimeView, SessionsQuery, TimeseriesQuery, TopQuery, TimeseriesView, TopView, ValuesView } from './model';
 
 const TAG = 'Statistics';
 const Common = t.Object(CommonQuery);
@@ -47,6 +48,14 @@ export function statsRoutes(ctx: AppContext, gate: Gate) {
     .get('/realtime', ({ principal: p }) => { statsQueryOf(ctx, p, {}); return svc.realtime(p.tenantId, ctx.clock.now()); }, {
       auth, response: { 200: RealtimeView },
       detail: doc(TAG, 'Concurrent viewers now', 'צופים כעת', 'Sessions with a beacon event in the last 120 seconds whose last event is not a pause, end or error, by content. The event stream carries the same numbers as `stats.realtime` frames.', { 'x-problems': [403] }),
+    })
+    .get('/beacons', ({ principal: p }) => {
+      statsQueryOf(ctx, p, {});
+      const c = beaconCounts(ctx);
+      return { since: new Date(c.since).toISOString(), ...c.tally(p.tenantId), studio_concurrent: c.studio.answer(p.tenantId, ctx.clock.now()).concurrent };
+    }, {
+      auth, response: { 200: BeaconsView },
+      detail: doc(TAG, 'Beacon intake', 'קליטת beacons', 'Counters since the service started: beacons counted as audience, studio previews (never audience), and beacons dropped because they were not bound to a playback session of this tenant and its content (docs/beacons.md, "Binding").', { 'x-problems': [403] }),
     })
     .get('/breakdown', ({ principal: p, query }) => svc.breakdown(q(p, query), (query.by as Dimension | undefined) ?? 'country'), {
       auth, query: BreakdownQuery, response: { 200: ItemsView },

@@ -4,6 +4,7 @@ export const HE_STATS: Readonly<Record<string, { summary: string; description: s
   metricOverTime: { summary: 'מדד לאורך זמן', description: 'מדד אחד בדליי זמן UTC ‏(`1m`, ‏`1h`, ‏`1d`; ברירת מחדל לפי אורך הטווח; טווח ארוך מדי למרווח נענה ב-422). דלי ריק הוא 0, או null ביחסים ובממוצעים. `group_by` מחזיר סדרה לכל ערך (10 הגדולות). מדד לא מוכר נענה ב-422.' },
   topContent: { summary: 'התוכן המוביל', description: 'הנכסים, הקליפים או הערוצים עם הערך הגבוה ביותר של המדד; `limit` עד 100.' },
   concurrentViewersNow: { summary: 'צופים כעת', description: 'הפעלות עם אירוע beacon ב-120 השניות האחרונות שהאירוע האחרון שלהן אינו השהיה, סיום או שגיאה, לפי תוכן. זרם האירועים נושא את אותם מספרים במסגרות `stats.realtime`.' },
+  beaconIntake: { summary: 'קליטת beacons', description: 'מונים מאז הפעלת השירות: beacons שנספרו כקהל, צפיות מקדימות בסטודיו (לעולם אינן קהל), ו-beacons שנזרקו כי לא היו קשורים להפעלת ניגון של הדייר הזה ושל התוכן שלה (docs/beacons.md, "קשירה").' },
   audienceByDimension: { summary: 'קהל לפי ממד', description: 'מדדי הפעלות לכל ערך של `by` (50 המובילים לפי הפעלות).' },
   originTraffic: { summary: 'תעבורת מקור', description: 'בקשות, בתים, Gbit/s ובתים שנקראו מהדיסק בטווח, לפי סוג היעד (יומן הבקשות של שרת המקור).' },
   qualityOfExperience: { summary: 'איכות חוויית הצפייה', description: 'זמן הפעלה (ממוצע ו-p95), יחס וספירת עצירות לטעינה, שיעור שגיאות, יציאות לפני תחילת הניגון.' },
