@@ -20,10 +20,10 @@ export async function startStudio(o: { workers?: boolean; env?: Record<string, s
   return { s, browser };
 }
 
-/** A new tab at 1280×720 (or phone width) in a language; signs in through the form unless `signIn: false`. */
-export async function studioTab(browser: Browser, s: TestServer, o: { lang?: 'en' | 'he'; phone?: boolean; signIn?: boolean } = {}): Promise<Page> {
+/** A new tab at 1280×720 (phone: 390×844; or `viewport`) in a language; signs in through the form unless `signIn: false`. */
+export async function studioTab(browser: Browser, s: TestServer, o: { lang?: 'en' | 'he'; phone?: boolean; signIn?: boolean; viewport?: { width: number; height: number } } = {}): Promise<Page> {
   const ctx = await browser.newContext({
-    viewport: o.phone ? { width: 390, height: 844 } : { width: 1280, height: 720 },
+    viewport: o.viewport ?? (o.phone ? { width: 390, height: 844 } : { width: 1280, height: 720 }),
     locale: o.lang === 'he' ? 'he-IL' : 'en-GB', extraHTTPHeaders: { 'accept-language': o.lang === 'he' ? 'he' : 'en' },
   });
   const page = await ctx.newPage();
