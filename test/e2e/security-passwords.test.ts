@@ -202,3 +202,21 @@ test('password change and reset go through the same throttle: wrong current pass
   expect((await s.api('POST', '/v1/password-reset/confirm', { token, password: 'a reset passphrase 41' }, { key: null })).status).toBe(204);
   expect((await post('own', '/v1/session', { email, password: 'a reset passphrase 41' })).status).toBe(200);
 }, 120_000);
+
+test('with delivery workers on the same port (VS_DELIVERY_WORKERS=3), a burst is still counted by the one throttle', async () => {
+  const w = await startTestServer({ workers: false, env: { VS_DELIVERY_WORKERS: '3' } });
+  try {
+    expect(w.tier?.pids().length).toBe(2);
+    const port = Number(new URL(w.url).port);
+    const def = identityService(w.ctx).tenant('default');
+    await new PeopleService(w.ctx).createUser({ email: 'owner@w.test', password: RIGHT, tenantId: def.id, role: 'owner' });
+    // Fresh connections: the kernel spreads them over the three processes; workers forward sign-in to the main one.
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => {
+      const payload = JSON.stringify({ email: 'owner@w.test', password: i % 17 === 3 ? RIGHT : `parallel guess ${i}` });
+      return rawRequest(port, `POST /v1/session HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${payload.length}`, payload, 30_000);
+    }));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((x) => x !== 429).length, statuses.join(' ')).toBeLessThanOrEqual(LIMIT);
+    for (const x of statuses) expect([200, 401, 429]).toContain(x);
+  } finally { await w.stop(); }
+}, 120_000);
