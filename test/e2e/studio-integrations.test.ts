@@ -69,11 +69,13 @@ test('events inbox: a test ping and a server event arrive live, newest first; fi
     // Something happens on the server: it arrives on top.
     const tenant = identityService(s.ctx).tenant('default').id;
     tx(s.ctx.db, () => emitEvent(s.ctx.db, tenant, 'clip.ready', { clip: 'studio-inbox-clip', precision: 'segment', status: 'ready' }));
-    await page.waitForSelector('#inbox li[data-type="clip.ready"] >> text=studio-inbox-clip', { timeout: 30_000 });
+    // The line says what happened in words (the ids are in its details).
+    await page.waitForSelector('#inbox li[data-type="clip.ready"] >> text=Clip ready', { timeout: 30_000 });
     expect(await page.getAttribute('#inbox li >> nth=0', 'data-type')).toBe('clip.ready');
     expect(await page.textContent('#inbox-unread')).toContain('2');
     await page.click('#inbox li[data-type="clip.ready"] button');
     expect(await page.textContent('#inbox .i-data')).toContain('"precision": "segment"');
+    expect(await page.textContent('#inbox .i-data')).toContain('studio-inbox-clip');
     await page.evaluate(() => { document.querySelector('#inbox-title')!.scrollIntoView({ block: 'start' }); window.scrollBy(0, -70); });
     await shot(page, 'integrations-en');
     // Filter: only pings (from the API), and a new clip event does not slip in.
@@ -93,9 +95,10 @@ test('events inbox: a test ping and a server event arrive live, newest first; fi
     await he.waitForSelector('#inbox li[data-type="clip.ready"]');
     await expectRtl(he);
     expect(await he.textContent('#inbox-title')).toContain('תיבת אירועים');
-    expect(await he.textContent('#hooks-title')).toBe('Hooks נכנסים');
+    expect(await he.textContent('#hooks-title')).toBe('קריאות נכנסות');
     tx(s.ctx.db, () => emitEvent(s.ctx.db, identityService(s.ctx).tenant('default').id, 'asset.ready', { asset: 'he-live-asset', status: 'ready' }));
-    await he.waitForSelector('#inbox li[data-type="asset.ready"] >> text=he-live-asset', { timeout: 30_000 });
+    await he.waitForSelector('#inbox li[data-type="asset.ready"] >> text=הסרטון מוכן', { timeout: 30_000 });
+    await he.waitForSelector('#inbox li[data-type="asset.ready"] >> text=סרטון שכבר אינו בספרייה'); // an id that names no video
     await he.click('#inbox li[data-type="asset.ready"] button');
     await he.evaluate(() => { document.querySelector('#inbox-title')!.scrollIntoView({ block: 'start' }); window.scrollBy(0, -70); });
     await shot(he, 'integrations-he');

@@ -4,7 +4,7 @@
  */
 export const EN_NAMES = {
   // events
-  ev_asset_ready: 'Video ready', ev_asset_published: 'Video published', ev_asset_failed: 'Video processing failed', ev_clip_ready: 'Clip ready',
+  ev_asset_ready: 'Video ready', ev_asset_preview_ready: 'Video preview playable', ev_asset_published: 'Video published', ev_asset_failed: 'Video processing failed', ev_clip_ready: 'Clip ready',
   ev_clip_final: 'Clip finished (frame-exact)', ev_channel_feed_changed: 'Channel feed changed', ev_channel_ingest_failover: 'Ingest switched to backup',
   ev_channel_recording_status: 'Recording started or stopped', ev_channel_programme_started: 'Programme on air', ev_prewarm_finished: 'Edge pre-warm finished',
   ev_security_leak_suspected: 'Suspected playback leak', ev_security_revoked: 'Playback sessions revoked', ev_policy_changed: 'Playback policy changed',

@@ -23,5 +23,5 @@ export const EN_PEOPLE = {
   pub_share: 'Share and embed', pub_watch_link: 'Watch page', pub_embed_code: 'Embed code', pub_open_watch: 'Open the watch page',
   pub_share_draft: 'The video is a draft; the link works for anyone who has it, but it is not listed until you publish it.',
   c_to_library_publish: 'Publish to the library', c_to_library_draft: 'Add to the library as a draft', c_vod_published: 'Published in the library', c_vod_draft: 'In the library as a draft',
-  kbps: '{n} kb/s',
+  kbps: '{n} kb/s', ren_audio: 'Audio only',
 };

@@ -2,7 +2,7 @@
 import type { EN_NAMES } from './en-names';
 
 export const HE_NAMES: Record<keyof typeof EN_NAMES, string> = {
-  ev_asset_ready: 'הסרטון מוכן', ev_asset_published: 'הסרטון פורסם', ev_asset_failed: 'עיבוד הסרטון נכשל', ev_clip_ready: 'הקטע מוכן',
+  ev_asset_ready: 'הסרטון מוכן', ev_asset_preview_ready: 'תצוגה מקדימה של הסרטון זמינה', ev_asset_published: 'הסרטון פורסם', ev_asset_failed: 'עיבוד הסרטון נכשל', ev_clip_ready: 'הקטע מוכן',
   ev_clip_final: 'הקטע הושלם (מדויק לפריים)', ev_channel_feed_changed: 'מקור השידור של הערוץ התחלף', ev_channel_ingest_failover: 'הקליטה עברה לגיבוי',
   ev_channel_recording_status: 'ההקלטה התחילה או נעצרה', ev_channel_programme_started: 'תוכנית עלתה לאוויר', ev_prewarm_finished: 'החימום המוקדם של שרתי הקצה הסתיים',
   ev_security_leak_suspected: 'חשד לדליפת ניגון', ev_security_revoked: 'הפעלות ניגון בוטלו', ev_policy_changed: 'מדיניות הניגון השתנתה',

@@ -18,5 +18,5 @@ export const HE_PEOPLE: Record<keyof typeof EN_PEOPLE, string> = {
   pub_share: 'שיתוף והטמעה', pub_watch_link: 'דף הצפייה', pub_embed_code: 'קוד הטמעה', pub_open_watch: 'פתיחת דף הצפייה',
   pub_share_draft: 'הסרטון הוא טיוטה; הקישור עובד לכל מי שמחזיק בו, אבל הסרטון לא מופיע ברשימות עד שיפורסם.',
   c_to_library_publish: 'פרסום בספרייה', c_to_library_draft: 'הוספה לספרייה כטיוטה', c_vod_published: 'פורסם בספרייה', c_vod_draft: 'בספרייה כטיוטה',
-  kbps: '{n} קילוביט/שנייה',
+  kbps: '{n} קילוביט/שנייה', ren_audio: 'שמע בלבד',
 };

@@ -122,7 +122,7 @@ export function AssetPage({ id }: { id: string }) {
           <h2>{t('renditions')}</h2>
           {!hls ? <p class="muted">{t('processing')}</p> : !rends ? <Loading /> : (
             <table class="table" id="renditions"><thead><tr><th>{t('resolution')}</th><th>{t('bitrate')}</th><th>{t('codecs')}</th></tr></thead>
-              <tbody>{rends.map((r) => <tr><td><bdi dir="ltr">{r.resolution}</bdi></td><td class="num">{t('kbps', { n: f.int(r.kbps) })}</td><td dir="ltr"><code>{r.codecs}</code></td></tr>)}</tbody></table>
+              <tbody>{rends.map((r) => <tr><td>{r.resolution === 'audio' ? t('ren_audio') : <bdi dir="ltr">{r.resolution}</bdi>}</td><td class="num">{t('kbps', { n: f.int(r.kbps) })}</td><td dir="ltr"><code>{r.codecs}</code></td></tr>)}</tbody></table>
           )}
         </section>
         {asset.share && !asset.deleted_at && (

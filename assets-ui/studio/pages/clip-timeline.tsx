@@ -19,7 +19,7 @@ const path = (u: string) => { try { return new URL(u, location.href).pathname; }
 export function Timeline({ channelId, win, cut, onCut, mode, marks, count, bySegment, onPlan }: {
   channelId: string; win: Win; cut: Cut; onCut: (c: Cut) => void; mode: SnapMode; marks: Mark[]; count: number; bySegment: boolean; onPlan?: (p: ThumbPlan) => void;
 }) {
-  const { t, f, get } = useStudio();
+  const { t, f, get, lang } = useStudio();
   const box = useRef<HTMLDivElement>(null);
   const [drag, setDrag] = useState<'in' | 'out' | null>(null);
   const plan = useLoad(() => get<ThumbPlan>(`/v1/channels/${channelId}/thumbnails?from=${new Date(win.from).toISOString()}&to=${new Date(win.to).toISOString()}&count=${count}`).then((p) => { onPlan?.(p); return p; }), [channelId, win.from, win.to, count]);
@@ -78,7 +78,7 @@ export function Timeline({ channelId, win, cut, onCut, mode, marks, count, bySeg
         {handle('in')}{handle('out')}
       </div>
       <div class="c-axis" dir="ltr" aria-hidden="true">{[0, 0.25, 0.5, 0.75, 1].map((x) => <span style={{ insetInlineStart: `${x * 100}%` }}>{f.time(win.from + x * (win.to - win.from))}</span>)}</div>
-      {plan.loading && !plan.data ? <Loading /> : plan.error ? <Empty>{t('c_no_recording')} <small>{plan.error}</small></Empty> : null}
+      {plan.loading && !plan.data ? <Loading /> : plan.error ? <Empty>{t('c_no_recording')} {lang === 'en' && <small>{plan.error}</small>}</Empty> : null}
       {plan.data && !plan.error && <p class="muted c-note">{grid ? t('c_segments_note', { n: items.length, s: Math.max(0, grid.length - 1) }) : t('c_frames_note', { n: items.length, fps: f.num(fps) })}</p>}
     </div>
   );

@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { errorWords } from '../api';
 import { useStudio } from '../ctx';
 import { Badge, CopyField, Empty, Field, Loading, Problem, useLoad } from '../ui';
+import { eventName } from '../names';
 
 interface Hook { id: string; url: string; events: string[]; enabled: boolean; secret_hint: string; created_at: string }
 interface Delivery { id: string; event_type: string; status: string; attempts: number; last_response_code: number | null; created_at?: string; updated_at?: string }
@@ -60,7 +61,7 @@ export function Webhooks() {
         <Field label={t('endpoint_url')}><input id="webhook-url" type="url" dir="ltr" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} placeholder="https://" /></Field>
         <fieldset class="events-pick"><legend>{t('events')}</legend>
           <label><input type="checkbox" checked={events.includes('*')} onChange={() => toggle('*')} /> {t('all_events')}</label>
-          {(list.data?.event_types ?? []).map((ev) => <label dir="ltr"><input type="checkbox" checked={events.includes(ev)} onChange={() => toggle(ev)} /> {ev}</label>)}
+          {(list.data?.event_types ?? []).map((ev) => <label title={ev}><input type="checkbox" value={ev} checked={events.includes(ev)} onChange={() => toggle(ev)} /> {eventName(t, ev)}</label>)}
         </fieldset>
         <button type="submit" class="primary" disabled={busy || !events.length}>{t('add_webhook')}</button>
       </form>

@@ -96,7 +96,7 @@ export function teamRoutes(ctx: AppContext) {
     }, { query: t.Object({ token: t.String({ maxLength: 200 }) }), detail: hidden })
     .post('/invitations/accept', async ({ body, set, request }) => {
       const { user, invitation } = await svc.accept(body.token, body, clientIp(request));
-      audit(ctx, { tenantId: invitation.tenant_id, action: 'member.added', actor: null, actorLabel: user.email, ip: clientIp(request), target: user.id, details: { role: invitation.role, invitation: invitation.id } });
+      audit(ctx, { tenantId: invitation.tenant_id, action: 'member.added', actor: null, actorLabel: user.email, ip: clientIp(request), target: user.id, details: { role: invitation.role, invitation: invitation.id, email: user.email, name: user.name } });
       // Accepting signs the person in, with the invited tenant as the current one.
       const s = svc.people.openSession(user, clientIp(request), request.headers.get('user-agent') ?? '');
       svc.people.store.setSessionTenant(s.id, invitation.tenant_id);
