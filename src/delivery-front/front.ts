@@ -5,7 +5,8 @@ import { connect } from 'node:net';
 import { assertPortFree, freePort } from '../kernel/net/ports';
 import type { AppContext } from '../kernel/context';
 import { serveApp, type HttpServer } from '../kernel/http/server';
-import { newRequestIdPrefix } from '../kernel/http/request-id';
+import { newRequestIdPrefix, requestId } from '../kernel/http/request-id';
+import { notFound, problemResponse } from '../kernel/errors';
 import { runTool, type Running } from '../media/process';
 import { PEER_HEADER } from '../delivery-worker/forward';
 import { SOCKET_DIR_PREFIX, SOCKET_NAME } from '../delivery-worker/stale-sockets';
@@ -97,6 +98,20 @@ export interface DeliveryFront {
   stop(graceS: number): Promise<void>;
 }
 
+/** True when an absolute request URL's path is under one of the front's locations (/t/, /m/, /live/); no regex. */
+export function isFrontPath(url: string): boolean {
+  const i = url.indexOf('/', url.indexOf('//') + 2);
+  return i >= 0 && (url.startsWith('/t/', i) || url.startsWith('/m/', i) || url.startsWith('/live/', i));
+}
+
+/**
+ * The appliance's side of the front's forwarding rule: its socket answers only the delivery paths the front has
+ * locations for; anything else reaching it (a front that forwarded what its locations did not match) is a 404 problem.
+ */
+export function frontPathsOnly(handle: (r: Request) => Response | Promise<Response>, problemsBase: string): (r: Request) => Response | Promise<Response> {
+  return (r) => (isFrontPath(r.url) ? handle(r) : problemResponse(notFound('delivery path'), problemsBase, requestId(r)));
+}
+
 /** True once something accepts TCP connections on host:port. */
 function accepts(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -108,7 +123,8 @@ function accepts(host: string, port: number): Promise<boolean> {
 
 /**
  * Starts the native delivery front: nginx (one worker per core) on `port`, in front of a private Unix socket on
- * which this process answers delivery with `handle` (the main app: same gate, checks and origin log), and file
+ * which this process answers delivery with `handle` (the main app: same gate, checks and origin log; delivery paths
+ * only, `frontPathsOnly`), and file
  * answers leave as `X-Accel-Redirect` for nginx to send (`accelAnswer`). nginx stops with this process (parent-death
  * signal TERM, so its master stops its workers) and is started again when it dies. Resolves once the port accepts
  * connections; throws with nginx's own words when it cannot start.
@@ -119,7 +135,7 @@ export async function startDeliveryFront(ctx: AppContext, gate: Gate, handle: (r
   // Named like the delivery workers' socket directory: a killed appliance's one is swept the same way.
   const dir = mkdtempSync(join(tmpdir(), SOCKET_DIR_PREFIX)); // 0700: this user (and its nginx workers) only
   const sock = join(dir, SOCKET_NAME);
-  const inner: HttpServer = serveApp(handle, {
+  const inner: HttpServer = serveApp(frontPathsOnly(handle, ctx.config.problemsBase), {
     port: 0, host: '', unix: sock, peerHeader: PEER_HEADER, accelRoot: ctx.config.dataDir, maxBodyBytes: 64 * 1024, problemsBase: ctx.config.problemsBase,
   });
   const conf = join(dir, 'nginx.conf');

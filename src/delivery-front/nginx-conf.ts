@@ -65,6 +65,12 @@ function problem(base: string, code: string, status: number, title: string, deta
  * with the file's first bytes). The file locations are internal (no client reaches them), send exactly what the
  * appliance decided (the whole file with ranges off, or the request's single range) and leave conditional requests
  * to the appliance (its validators are added to the answer from its headers). Every other path is a 404 problem.
+ *
+ * The forwarding rule: nginx matches a location on its normalised URI (percent-decoded, dot segments resolved) but
+ * proxies the raw target, which the appliance's HTTP layer would normalise again, differently (`\` is a separator to
+ * it, not to nginx). So a request is proxied only when its raw path is byte for byte the URI its location matched and
+ * holds no backslash or `#` (`EXACT`): whatever reaches the appliance is exactly what the location was chosen for.
+ * Anything else is the front's own 400 problem (no delivery URL is ever percent-encoded or has a dot segment).
  */
 export function renderFrontConf(c: FrontConf): string {
   if (c.sndbuf !== undefined && !NGINX_SIZE.test(c.sndbuf)) throw new Error(`delivery front: unusable send buffer size ${JSON.stringify(c.sndbuf)}`);
@@ -76,7 +82,8 @@ export function renderFrontConf(c: FrontConf): string {
   // Prefix locations (no regular expression: a decoded NUL in a URI made PCRE's match fail with a 500).
   // The appliance asked for a request; `uri` set: for that URI instead of the one being processed.
   const proxy = (uri = '') => `proxy_pass http://vs_appliance${uri}; proxy_http_version 1.1; proxy_set_header Connection ""; proxy_set_header Host $http_host; proxy_set_header x-vs-peer $remote_addr; proxy_read_timeout 120s; proxy_redirect off;`;
-  const ask = ['/t/', '/m/', '/live/'].map((p) => `    location ${p} { ${proxy()} }`).join('\n');
+  // The raw target must be exactly the URI the location was matched on (see rawPathMap): otherwise 400, never proxied.
+  const ask = ['/t/', '/m/', '/live/'].map((p) => `    location ${p} { ${EXACT} ${proxy()} }`).join('\n');
   const tmp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((k) => `  ${k}_temp_path "${c.runDir}/tmp-${k}";`).join('\n');
   return `# Written by the appliance at each start (delivery front); edits are lost.
 worker_processes ${Math.max(1, Math.trunc(c.workers))};
@@ -98,6 +105,7 @@ http {
 ${tmp}
   types { }
   default_type application/octet-stream;
+${rawPathMap()}
 ${c.grants ? grantMaps() : ''}
   upstream vs_appliance { server "unix:${c.sock}"; keepalive 64; }
   server {
@@ -113,13 +121,30 @@ ${c.grants ? grantedLocation(c.dataDir, c.grants.dir, c.grants.spool, proxy('$re
 ${file(ACCEL_WHOLE, false)}
 ${file(ACCEL_RANGE, true)}
     location / { return 404; }
-    location = /_vs_problem/404 { internal; default_type application/problem+json; return 404 ${problem(c.problemsBase, 'not_found', 404, 'Not Found', 'this port serves playback delivery only (/t/, /m/, /live/)')}; }
-    location = /_vs_problem/400 { internal; default_type application/problem+json; return 400 ${problem(c.problemsBase, 'bad_request', 400, 'Bad Request', 'malformed request')}; }
-    location = /_vs_problem/502 { internal; default_type application/problem+json; return 502 ${problem(c.problemsBase, 'internal_error', 502, 'Bad Gateway', 'the appliance did not answer this request')}; }
+    location = /_vs_problem/404 { internal; default_type application/problem+json; ${NO_STORE} return 404 ${problem(c.problemsBase, 'not_found', 404, 'Not Found', 'this port serves playback delivery only (/t/, /m/, /live/)')}; }
+    location = /_vs_problem/400 { internal; default_type application/problem+json; ${NO_STORE} return 400 ${problem(c.problemsBase, 'bad_request', 400, 'Bad Request', 'malformed request')}; }
+    location = /_vs_problem/502 { internal; default_type application/problem+json; ${NO_STORE} return 502 ${problem(c.problemsBase, 'internal_error', 502, 'Bad Gateway', 'the appliance did not answer this request')}; }
   }
 }
 `;
 }
+
+/**
+ * `$vs_raw_path`: the request's raw path (`$request_uri` up to its query), or `!` when that path holds a backslash or
+ * `#` (never equal to a URI, which starts with `/`). Evaluated only where a location reads it (maps are lazy).
+ */
+function rawPathMap(): string {
+  return `  # The raw path as the viewer sent it ("!" with a backslash or '#'): proxied only when it equals the matched URI.
+  map $request_uri $vs_raw_path { "~^[^?]*[\\x5c#]" "!"; "~^(?<vs_raw>[^?]*)" $vs_raw; }`;
+}
+
+/** The front's own problem answers are never stored (as the appliance's: a refusal under a /t/ URL is no media). */
+const NO_STORE = 'add_header Cache-Control no-store always;';
+
+/** Refuses (400) a request whose raw path is not exactly the URI its location was matched on (`rawPathMap`). */
+const EXACT = 'if ($vs_raw_path != $uri) { return 400; }';
+/** The same in @vs_ask, against the URI the granted location matched (its own `$uri` may be the internal one by then). */
+const EXACT_GRANTED = 'if ($vs_raw_path != $vs_matched) { return 400; }';
 
 /**
  * The request id nginx gives its own answers: the start's prefix, then worker pid, connection serial and request number
@@ -163,8 +188,12 @@ const GRANTED_PREFIX = '/_vs_granted/';
 function grantedLocation(dataDir: string, grants: string, spool: string, askAs: string, rid: string): string {
   const re = `^/t/(?<vs_c1>[A-Za-z0-9._-]{1,${GRANT_CHUNK}})(?<vs_c2>${PIECE})(?<vs_c3>${PIECE})/m/(?<vs_ten>${UUID})/assets/(?<vs_ast>${UUID})/(?<vs_ver>v[0-9]{1,6})/(?<vs_file>${GRANTED_FILE})$`;
   // Its own error_page list (the server's is not inherited here): anything but a file answer is the appliance's.
-  const ask = 'error_page 301 302 403 404 405 416 418 500 502 503 504 = @vs_ask;';
+  // recursive_error_pages: once there, @vs_ask's own refusal (400) and failure (502) still reach the front's problem
+  // pages (without it, nginx marks the request as handled by an error page here and sends its HTML page instead).
+  const ask = 'error_page 301 302 403 404 405 416 418 500 502 503 504 = @vs_ask; recursive_error_pages on;';
   return `    location ~ "${re}" {
+      # The URI this location matched, for @vs_ask's forwarding rule (a rewrite below changes $uri).
+      set $vs_matched $uri;
       if ($request_method !~ ^(GET|HEAD)$) { return 418; }
       # Exactly as sent: no query, no percent-encoding, no dot segment (the appliance decides anything else).
       if ($request_uri != $uri) { return 418; }
@@ -189,6 +218,7 @@ function grantedLocation(dataDir: string, grants: string, spool: string, askAs: 
       access_log "${spool}" vs_granted buffer=64k flush=250ms;
     }
     # The request as the viewer sent it ($request_uri: a granted one was moved to the internal location before it got
-    # here). recursive_error_pages: an appliance that cannot answer still gets the front's 502 problem, not nginx's page.
-    location @vs_ask { ${askAs} recursive_error_pages on; error_page 500 502 503 504 /_vs_problem/502; }`;
+    # here), once its raw path is exactly the URI the granted location matched ($vs_matched). recursive_error_pages: an
+    # appliance that cannot answer still gets the front's 502 problem, not nginx's page.
+    location @vs_ask { ${EXACT_GRANTED} ${askAs} recursive_error_pages on; error_page 400 /_vs_problem/400; error_page 500 502 503 504 /_vs_problem/502; }`;
 }

@@ -184,10 +184,12 @@ describe('the granted location', () => {
     // The grant check's location has no open file cache (a removed grant refuses the next request).
     expect(/location ~ "[^"]+" \{[^}]*\}[^}]*\}[^}]*\}[^}]*\}/.exec(t)![0]).not.toContain('open_file_cache');
     // The appliance is asked for what the viewer sent, not the internal path.
-    expect(t).toMatch(/location @vs_ask \{ proxy_pass http:\/\/vs_appliance\$request_uri;/);
+    // ... once its raw path is exactly the URI the granted location matched (saved before the rewrite changes $uri).
+    expect(t).toMatch(/location @vs_ask \{ if \(\$vs_raw_path != \$vs_matched\) \{ return 400; \} proxy_pass http:\/\/vs_appliance\$request_uri;/);
+    expect(t).toMatch(/location ~ "[^"]+" \{\s*#[^\n]*\n\s*set \$vs_matched \$uri;/);
     expect(t).toContain('if ($request_uri != $uri) { return 418; }');
-    expect(t).toContain('error_page 301 302 403 404 405 416 418 500 502 503 504 = @vs_ask;');
-    expect(t).toMatch(/location @vs_ask \{[^}]*recursive_error_pages on; error_page 500 502 503 504 \/_vs_problem\/502; \}/);
+    expect(t).toContain('error_page 301 302 403 404 405 416 418 500 502 503 504 = @vs_ask; recursive_error_pages on;');
+    expect(t).toMatch(/location @vs_ask \{.* recursive_error_pages on; error_page 400 \/_vs_problem\/400; error_page 500 502 503 504 \/_vs_problem\/502; \}$/m);
     expect(t).toContain(`access_log "${g.spool}" vs_granted`);
     // Nothing else is logged: the spool holds granted answers only.
     expect(t).toContain('access_log off;');
@@ -214,6 +216,35 @@ describe('the granted location', () => {
   });
   test('grantedDir is where the location sends from', () => {
     expect(grantedDir('t', 'a', 'v2')).toBe('media/t/assets/a/v2');
+  });
+});
+
+describe('the forwarding rule (issue 41): only exactly what a location matched reaches the appliance', () => {
+  /** The raw-path map's two patterns, as nginx reads them (unquoted), as JavaScript regular expressions. */
+  const mapOf = (t: string) => {
+    const m = /map \$request_uri \$vs_raw_path \{ "~([^"]+)" "!"; "~([^"]+)" \$vs_raw; \}/.exec(t);
+    expect(m).not.toBeNull();
+    return { refuse: new RegExp(nginxUnquote(m![1])), path: new RegExp(nginxUnquote(m![2]).replace(/\(\?<(\w+)>/g, '(?<$1>')) };
+  };
+  test('every delivery location refuses (400) a raw path that is not its matched URI, before it proxies', () => {
+    for (const t of [conf(), conf({ grants: { dir: '/run/vs/grants', spool: '/run/vs/granted.log' } })]) {
+      for (const p of ['/t/', '/m/', '/live/']) expect(t).toContain(`location ${p} { if ($vs_raw_path != $uri) { return 400; } proxy_pass http://vs_appliance;`);
+      expect(t.match(/map \$request_uri \$vs_raw_path/g)).toHaveLength(1);
+      // Nothing else is proxied: the only proxy_pass lines are the three locations' and (with grants) @vs_ask's.
+      const proxied = t.split('\n').filter((l) => l.includes('proxy_pass'));
+      expect(proxied.every((l) => /location (\/t\/|\/m\/|\/live\/|@vs_ask) \{ if \(\$vs_raw_path != \$(uri|vs_matched)\) \{ return 400; \}/.test(l))).toBe(true);
+      // Its own refusals are problem details that are never stored.
+      for (const code of [400, 404, 502]) expect(t).toMatch(new RegExp(`location = /_vs_problem/${code} \\{ internal; default_type application/problem\\+json; add_header Cache-Control no-store always; return ${code} `));
+    }
+  });
+  test('the raw path: up to the query; a backslash or # in it never equals a URI', () => {
+    const { refuse, path } = mapOf(conf());
+    const raw = (u: string) => (refuse.test(u) ? '!' : path.exec(u)!.groups!.vs_raw);
+    expect(raw('/m/a/b.m4s')).toBe('/m/a/b.m4s');
+    expect(raw('/m/a/b.m4s?x=\\..#')).toBe('/m/a/b.m4s');
+    expect(raw('/m/a/b.m4s?')).toBe('/m/a/b.m4s');
+    expect(raw('/t/tok/m/a%2e%2e/b')).toBe('/t/tok/m/a%2e%2e/b');
+    for (const u of ['/m/x\\..\\..\\v1\\me', '/live/x\\', '/t/a#/../b', '/m/\\?q']) expect({ u, raw: raw(u) }).toEqual({ u, raw: '!' });
   });
 });
 

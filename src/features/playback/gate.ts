@@ -84,8 +84,9 @@ export function claimsOpen(c: Claims, t: DeliveryTarget): boolean {
  * parameters (strict patterns), its query (exactly one `c` where the tenant is named there; nothing unexpected),
  * resolves the tenant (unknown → 404), and then the token or the policy (fail closed) before the handler runs with
  * that tenant. `/t/<token>/<path>` is verified (signature, key of the same tenant, expiry, revocation, viewer IP)
- * and re-dispatched as `<path>` carrying its claims. `assertCovered(app)` refuses to start an app that serves a
- * delivery path not registered here.
+ * and re-dispatched as `<path>` carrying its claims; `<path>` must be a delivery path (/m/, /live/: 404 otherwise), so
+ * a token never reaches another route. `assertCovered(app)` refuses to start an app that serves a delivery path not
+ * registered here.
  */
 export function createGate(ctx: AppContext) {
   const state = playbackState(ctx);
@@ -198,6 +199,9 @@ export function createGate(ctx: AppContext) {
     const { path } = splitUrl(req.url);
     const m = /^\/t\/([A-Za-z0-9._-]{1,2048})(\/.*)$/.exec(path);
     if (!m) throw deny('malformed token path');
+    // A token opens delivery paths only: never the API, the studio or the docs, whatever the token (the router behind
+    // `dispatch` serves every route; under /m/ and /live/ only gate routes, `assertCovered`).
+    if (!m[2].startsWith('/m/') && !m[2].startsWith('/live/')) throw notFound('delivery path');
     const dbGeneration = state.sync();
     const r = memo.verify(m[1], (kid, tenant) => state.keyFor(kid, tenant), Math.floor(ctx.clock.now() / 1000));
     if (!r.ok) throw deny(r.fault === 'expired' ? 'playback token expired' : 'playback token invalid');

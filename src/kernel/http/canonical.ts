@@ -27,11 +27,19 @@ function pathStart(url: string): number {
   return url.indexOf('/', scheme < 0 ? 0 : scheme + 2);
 }
 
-/** True when every segment of a percent-encoded path is a plain name once decoded (no dot segments, no '/'). */
+/** A delivery path (/t/, /m/, /live/): every shape of the delivery table is plain ASCII, never percent-encoded. */
+const DELIVERY_PATH = /^\/(?:t|m|live)\//;
+
+/**
+ * True when every segment of a percent-encoded path is a plain name once decoded (no dot segments, no '/'), and a
+ * delivery path has nothing percent-encoded at all (the delivery front refuses any encoded delivery path, so both
+ * ports answer such a path the same way).
+ */
 export function isCleanPath(path: string): boolean {
   if (path.length === 0 || path[0] !== '/' || path.length > 4096 || !PATH_CHARS.test(path)) return false;
   // Fast path (most requests): nothing encoded, no dot segment, no empty segment, so every segment is a plain name.
   if (!path.includes('%') && !path.includes('/.') && !path.includes('//')) return true;
+  if (path.includes('%') && DELIVERY_PATH.test(path)) return false;
   const segs = path.split('/');
   for (let i = 1; i < segs.length; i++) {
     const raw = segs[i];
@@ -44,6 +52,40 @@ export function isCleanPath(path: string): boolean {
       if (/%[0-9A-Fa-f]{2}/.test(seg)) return false;
     } else seg = raw;
     if (seg === '.' || seg === '..' || seg.includes('/') || seg.includes('\\') || /[\x00-\x1f\x7f]/.test(seg)) return false;
+  }
+  return true;
+}
+
+/**
+ * Deepest raw request target served, in segments (a trailing slash adds none); deeper ones are refused. The deepest
+ * delivery path (a /t/ catch-up segment) has 10.
+ */
+export const RAW_MAX_SEGMENTS = 32;
+
+/**
+ * Route patterns for Bun.serve's `routes` that together match every raw request target of 0 to `RAW_MAX_SEGMENTS`
+ * non-empty segments, with or without a trailing slash: `/`, `/:s0`, `/:s0/`, `/:s0/:s1`, ... Bun's router matches
+ * the RAW target (before `request.url` resolves dot segments, `%2e` spellings and backslashes), so the `params` of
+ * the pattern that matched are the raw segments, percent-decoded (`rawSegmentsClean` judges them). A raw target none
+ * of them matches has an empty segment before its end or is deeper: refused (`isCleanPath` refuses those too).
+ */
+export function rawTargetPatterns(): string[] {
+  const out = ['/'];
+  let p = '';
+  for (let i = 0; i < RAW_MAX_SEGMENTS; i++) { p += `/:s${i}`; out.push(p, `${p}/`); }
+  return out;
+}
+
+/**
+ * True when no raw segment (route params, percent-decoded by Bun) is a dot segment or holds a backslash: what Bun's
+ * URL parser would resolve or turn into a separator before `request.url` shows the path. Literal `.`/`..`, every
+ * `%2e` case mix and `\`/`%5c` are caught here; an overlong `%c0%ae` is not a dot to the URL parser and stays in
+ * `request.url`, where `isCleanPath` refuses it (it does not decode). No regular expression: this runs per request.
+ */
+export function rawSegmentsClean(params: Record<string, string> | undefined): boolean {
+  for (const k in params) {
+    const v = params[k];
+    if (v === '.' || v === '..' || v.includes('\\')) return false;
   }
   return true;
 }

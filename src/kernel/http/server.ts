@@ -1,5 +1,5 @@
 import { assignRequestId } from './request-id';
-import { canonicalize } from './canonical';
+import { canonicalize, rawSegmentsClean, rawTargetPatterns } from './canonical';
 import { announcesBody } from './body';
 import { hasKernelHeaders } from './answer';
 import { accelAnswer, markViaFront } from './accel';
@@ -46,11 +46,15 @@ export const IDLE_TIMEOUT_S = 120;
 const MANAGEMENT = /^\/(v1|mcp|healthz)(\/|$)/;
 
 /**
- * Serves the app with Bun.serve. Every request is first reduced to one canonical target (malformed Host or path →
- * 400 before routing), so the router and every check after it read the same path. Adds `X-Request-Id` to every
- * response, `Cache-Control: no-store` to management responses that set no cache policy themselves, and
- * `Connection: close` when an answer leaves the request body unread (the rest of it must never be read as the next
- * request on a kept-alive connection).
+ * Serves the app with Bun.serve. On a TCP listener the RAW request target is judged first: Bun's router matches it
+ * unnormalised against `rawTargetPatterns`, and a raw segment that is a dot segment in any spelling or holds a
+ * backslash (which `request.url` would already have resolved away) is refused with 400, as is a raw target no pattern
+ * matches. (Unix listeners take requests from this appliance's own nginx front, which forwards only targets equal to
+ * the URI it matched, and from its delivery workers, which judged them already.) Every request is then reduced to one
+ * canonical target (malformed Host or path → 400 before routing), so the router and every check after it read the
+ * same path. Adds `X-Request-Id` to every response, `Cache-Control: no-store` to management and /t/ responses that
+ * set no cache policy themselves, and `Connection: close` when an answer leaves the request body unread (the rest of
+ * it must never be read as the next request on a kept-alive connection).
  */
 export function serveApp(handle: (req: Request) => Response | Promise<Response>, opts: ServeOptions): HttpServer {
   let inflight = 0;
@@ -72,7 +76,8 @@ export function serveApp(handle: (req: Request) => Response | Promise<Response>,
         h = res.headers;
         h.set('x-request-id', id);
       }
-      if (MANAGEMENT.test(path) && !h.has('cache-control')) h.set('cache-control', 'no-store');
+      // A /t/ answer without a policy of its own is not public media: never kept under the token's shared URL.
+      if ((MANAGEMENT.test(path) || path.startsWith('/t/')) && !h.has('cache-control')) h.set('cache-control', 'no-store');
     }
     if (res.status >= 400 && !r.bodyUsed && announcesBody(r)) res.headers.set('connection', 'close');
     // A HEAD answer leaves with no body at all: given one (serveFile's stand-in of the right length), Bun 1.4 drops the
@@ -81,40 +86,47 @@ export function serveApp(handle: (req: Request) => Response | Promise<Response>,
     return res;
   };
   const failed = (e: unknown): never => { inflight--; throw e; };
+  /** A 400 problem for a request refused before routing (its connection is closed). */
+  const refuse = (req: Request, detail: string): Response =>
+    problemResponse(new AppError('bad_request', detail), problemsBase, assignRequestId(req), { connection: 'close' });
   // One options object, TCP or Unix socket (Bun's overloads do not accept a union of the two).
   const listen = (opts.unix ? { unix: opts.unix } : { port: opts.port, hostname: opts.host, reusePort: opts.reusePort ?? false }) as unknown as { port: number };
+  // Synchronous when the app answers synchronously (most GETs): no promise or microtask on that path.
+  const serve = (req: Request, srv: Server<undefined>): Response | Promise<Response> => {
+    inflight++;
+    let out: Response | Promise<Response>, r: Request, id: string, path: string;
+    try {
+      let forwarded: string | null = null;
+      if (peer) { forwarded = req.headers.get(peer) || null; req.headers.delete(peer); }
+      const canon = canonicalize(req, goodHosts);
+      if (typeof canon === 'string') {
+        inflight--;
+        return refuse(req, canon === 'bad_host' ? 'malformed Host header' : 'malformed request target');
+      }
+      r = canon.request;
+      path = canon.path;
+      id = assignRequestId(r);
+      (r as WithPeer)[PEER] = peer ? { ip: forwarded } : { srv, raw: req };
+      if (accelRoot) markViaFront(r);
+      out = handle(r);
+    } catch (e) {
+      return failed(e);
+    }
+    if (out instanceof Response) return finish(out, r, id, path);
+    return Promise.resolve(out).then((res) => finish(res, r, id, path), failed);
+  };
+  /** The raw-target judge in front of `serve` (TCP): the matched pattern's params are the raw segments. */
+  const judged = (req: Request & { params?: Record<string, string> }, srv: Server<undefined>) =>
+    (rawSegmentsClean(req.params) ? serve(req, srv) : refuse(req, 'malformed request target: dot segment or backslash'));
+  const entry = opts.unix
+    ? { fetch: serve }
+    : { routes: Object.fromEntries(rawTargetPatterns().map((p) => [p, judged])), fetch: (req: Request) => refuse(req, 'malformed request target') };
   const server = Bun.serve({
     ...listen,
+    ...(entry as unknown as { fetch: typeof serve }),
     maxRequestBodySize: opts.maxBodyBytes,
     idleTimeout: IDLE_TIMEOUT_S,
     development: false,
-    // Synchronous when the app answers synchronously (most GETs): no promise or microtask on that path.
-    fetch(req, srv) {
-      inflight++;
-      let out: Response | Promise<Response>, r: Request, id: string, path: string;
-      try {
-        let forwarded: string | null = null;
-        if (peer) { forwarded = req.headers.get(peer) || null; req.headers.delete(peer); }
-        const canon = canonicalize(req, goodHosts);
-        if (typeof canon === 'string') {
-          const bad = assignRequestId(req);
-          const detail = canon === 'bad_host' ? 'malformed Host header' : 'malformed request target';
-          const refused = problemResponse(new AppError('bad_request', detail), problemsBase, bad, { connection: 'close' });
-          inflight--;
-          return refused;
-        }
-        r = canon.request;
-        path = canon.path;
-        id = assignRequestId(r);
-        (r as WithPeer)[PEER] = peer ? { ip: forwarded } : { srv, raw: req };
-        if (accelRoot) markViaFront(r);
-        out = handle(r);
-      } catch (e) {
-        return failed(e);
-      }
-      if (out instanceof Response) return finish(out, r, id, path);
-      return Promise.resolve(out).then((res) => finish(res, r, id, path), failed);
-    },
   });
   return {
     port: server.port ?? 0,

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import fc from 'fast-check';
+import { isCleanPath, rawSegmentsClean, rawTargetPatterns, RAW_MAX_SEGMENTS } from '../../src/kernel/http/canonical';
+import { serveApp, type HttpServer } from '../../src/kernel/http/server';
+import { rawRequest } from '../helpers/raw-http';
+
+// Issue 41 item 3: Bun's request.url is already normalised (`\` → `/`, `%2E%2e` → `..` resolved), so the canonical
+// check used to see `/v1/me` for `/m/x/%2E%2e/%2e%2E/v1/me`. serveApp now judges the raw target through Bun's router,
+// which matches the unnormalised target. A bare server with an echo handler shows the rule on its own.
+
+describe('canonical rules (pure)', () => {
+  test('rawSegmentsClean: dot segments and backslashes in any raw segment are refused', () => {
+    expect(rawSegmentsClean(undefined)).toBe(true);
+    expect(rawSegmentsClean({})).toBe(true);
+    expect(rawSegmentsClean({ s0: 'm', s1: 'x.y', s2: '...', s3: '.hidden', s4: 'a;b' })).toBe(true);
+    for (const bad of ['.', '..', 'x\\..\\v1', '\\', 'a\\b']) expect({ bad, ok: rawSegmentsClean({ s0: 'm', s1: bad }) }).toEqual({ bad, ok: false });
+  });
+
+  test('rawTargetPatterns: root, then every depth up to the limit with and without a trailing slash', () => {
+    const p = rawTargetPatterns();
+    expect(p[0]).toBe('/');
+    expect(p).toHaveLength(1 + 2 * RAW_MAX_SEGMENTS);
+    expect(p).toContain('/:s0');
+    expect(p).toContain('/:s0/:s1/');
+    expect(new Set(p).size).toBe(p.length);
+  });
+
+  test('isCleanPath: a delivery path is never percent-encoded; other paths may be', () => {
+    for (const p of ['/m/a/seg_%30.m4s', '/t/tok/m/a/b%2fc', '/live/a/%61/master.m3u8']) expect({ p, ok: isCleanPath(p) }).toEqual({ p, ok: false });
+    for (const p of ['/m/a/seg_0.m4s', '/v1/assets/%61', '/docs/x%20y', '/mx/%61']) expect({ p, ok: isCleanPath(p) }).toEqual({ p, ok: true });
+  });
+});
+
+describe('serveApp judges the raw request target', () => {
+  let tcp: HttpServer;
+  beforeAll(() => {
+    tcp = serveApp((r) => new Response(new URL(r.url).pathname), { port: 0, host: '127.0.0.1', maxBodyBytes: 1024 });
+  });
+  afterAll(async () => { await tcp?.stop(0); });
+  const get = (target: string, method = 'GET') => rawRequest(tcp.port, `${method} ${target} HTTP/1.1\r\nHost: a${method === 'POST' ? '\r\nContent-Length: 0' : ''}`);
+
+  test('the reproductions: dot segments in every spelling and backslashes answer 400 problem details', async () => {
+    const bad = ['/m/x/%2E%2e/%2e%2E/v1/me', '/m/x\\..\\..\\v1\\me', '/m/x/%5c..%5c..%5cv1', '/a/./b', '/a/../b', '/a/%2e/b', '/a/.%2E/b',
+      '/a/%2E./b', '/a/b/..', '/a/b/.', '/a\\b', '/m/x/%c0%ae%c0%ae/v1', '/m/x/%e0%80%ae/v1', '/a//../b', `/${'a/'.repeat(RAW_MAX_SEGMENTS)}b`];
+    for (const t of bad) {
+      for (const method of ['GET', 'HEAD', 'POST']) {
+        const a = await get(t, method);
+        expect({ t, method, status: a.status, type: a.headers['content-type'] }).toEqual({ t, method, status: 400, type: 'application/problem+json' });
+      }
+    }
+  });
+
+  test('clean targets reach the handler with exactly their path; root and trailing slashes too', async () => {
+    for (const t of ['/', '/a', '/a/', '/v1/me', '/m/a/b/seg_00001.m4s', '/a;b/c', '/a/b?x=/../..', '/...', '/a/.hidden', `/${'a/'.repeat(RAW_MAX_SEGMENTS - 1)}b`]) {
+      const a = await get(t);
+      expect({ t, status: a.status, body: a.body.toString() }).toEqual({ t, status: 200, body: t.split('?')[0] });
+    }
+  });
+
+  test('generated: a raw target holding a dot segment (any %2e case mix) or a backslash is never handled', async () => {
+    const dot = fc.constantFrom('.', '..', '%2e', '%2E', '.%2e', '%2E.', '%2e%2e', '%2E%2E', '%2e%2E');
+    const name = fc.constantFrom('a', 'v1', 'me', 'm', 'x.y', ';', '~');
+    const seg = fc.oneof(name, dot, fc.tuple(name, fc.constantFrom('\\', '%5c', '%5C'), fc.oneof(name, dot)).map(([a, b, c]) => a + b + c));
+    await fc.assert(fc.asyncProperty(fc.array(seg, { minLength: 1, maxLength: 8 }), async (segs) => {
+      const t = `/${segs.join('/')}`;
+      const bad = segs.some((s) => /\\|%5c/i.test(s) || ['.', '..'].includes(s.replace(/%2e/gi, '.')));
+      const a = await get(t);
+      expect({ t, status: a.status }).toEqual({ t, status: bad ? 400 : 200 });
+    }), { numRuns: 200, seed: 4103 });
+  });
+});
