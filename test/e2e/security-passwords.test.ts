@@ -220,3 +220,30 @@ test('with delivery workers on the same port (VS_DELIVERY_WORKERS=3), a burst is
     for (const x of statuses) expect([200, 401, 429]).toContain(x);
   } finally { await w.stop(); }
 }, 120_000);
+
+test('reset request: an unknown and an existing address answer alike and at once, even when the mail server never answers; 5 per address', async () => {
+  // A mail server that accepts connections and never greets: sending to it hangs until nodemailer gives up.
+  const held: import('node:net').Socket[] = [];
+  const mute = (await import('node:net')).createServer((c) => { held.push(c); });
+  await new Promise<void>((resolve) => mute.listen(0, '127.0.0.1', () => resolve()));
+  const w = await startTestServer({ workers: false, env: { VS_SMTP_URL: `smtp://127.0.0.1:${(mute.address() as { port: number }).port}` } });
+  try {
+    const def = identityService(w.ctx).tenant('default');
+    await new PeopleService(w.ctx).createUser({ email: 'owner@r.test', password: RIGHT, tenantId: def.id, role: 'owner' });
+    const ask = async (email: string) => {
+      const t0 = performance.now();
+      const r = await w.api('POST', '/v1/password-reset', { email }, { key: null });
+      return { status: r.status, body: await r.text(), retry: r.headers.get('retry-after') !== null, slow: performance.now() - t0 > 3_000 };
+    };
+    const existing: Awaited<ReturnType<typeof ask>>[] = [], unknown: Awaited<ReturnType<typeof ask>>[] = [];
+    for (let i = 0; i < LIMIT + 1; i++) { existing.push(await ask('owner@r.test')); unknown.push(await ask('nobody@r.test')); }
+    // The answer never waits for the mail (before: the existing address hung ~30 s on the mute server, the unknown one did not).
+    expect(existing.map((x) => ({ ...x, body: x.body.replace(/req_[A-Za-z0-9_-]+/, '') }))).toEqual(unknown.map((x) => ({ ...x, body: x.body.replace(/req_[A-Za-z0-9_-]+/, '') })));
+    expect(existing.map((x) => x.status)).toEqual([...Array(LIMIT).fill(202), 429]);
+    expect(existing.every((x) => !x.slow)).toBe(true);
+  } finally {
+    for (const c of held) c.destroy();
+    mute.close();
+    await w.stop();
+  }
+}, 120_000);

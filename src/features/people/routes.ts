@@ -74,8 +74,8 @@ export function peopleRoutes(ctx: AppContext) {
       set.status = 204;
       return null;
     }, { auth: SESSION_ONLY, body: ChangePasswordBody, detail: hidden })
-    .post('/password-reset', async ({ body, set }) => {
-      await svc.requestReset(body.email);
+    .post('/password-reset', async ({ body, set, request }) => {
+      await svc.requestReset(body.email, clientIp(request));
       set.status = 202;
       return { status: 'sent if the address belongs to an account' };
     }, { publicJson: true, body: ResetRequestBody, detail: hidden })

@@ -159,9 +159,11 @@ export class PeopleService {
     this.ctx.keys.invalidateUser(u.id);
   }
 
-  /** Sends a reset link when the address belongs to a user; the answer never says whether it does. */
-  async requestReset(emailIn: string): Promise<void> {
+  /** Sends a reset link when the address belongs to a user; neither the answer nor its time says whether it does. */
+  async requestReset(emailIn: string, ip: string | null = null): Promise<void> {
     const email = normEmail(emailIn);
+    // Counted per address (existing or not) and per client on the shared throttle: 429 alike past 5 per 15 minutes.
+    this.throttle.reserve({ account: `reset:${email}`, ip }).settle(false);
     const u = this.store.userByEmail(email);
     if (!u || u.disabled_at) return;
     const token = randomToken(32);
@@ -169,7 +171,8 @@ export class PeopleService {
     this.store.insertReset(hashKey(token), u.id, now, now + RESET_TTL_MS);
     const link = `${this.ctx.config.baseUrl}/studio/reset?token=${token}`;
     if (!this.mailer?.configured) { this.ctx.log.warn('password reset requested but smtp is not configured', { user: u.id }); return; }
-    await this.mailer.send({ to: u.email, ...resetMail(link) }).catch((e) => this.ctx.log.error('reset mail failed', { user: u.id, error: String(e) }));
+    // Not awaited: the answer must not take longer for an existing address than for an unknown one.
+    void this.mailer.send({ to: u.email, ...resetMail(link) }).catch((e) => this.ctx.log.error('reset mail failed', { user: u.id, error: String(e) }));
   }
 
   /**
