@@ -140,6 +140,23 @@ test('team (he): role change, password reset and removal — each said in words 
   } finally { await page.context().close(); }
 }, 60_000);
 
+test('audit (API and he): a guide publish and a channel stop are recorded, with the channel\'s name, and read in words', async () => {
+  const pub = await json('POST', `/v1/channels/${channelId}/guide/publish`);
+  await json('POST', `/v1/channels/${channelId}/stop`);
+  const items = (await json('GET', '/v1/audit?limit=50')).items as { action: string; target: string; details: Record<string, unknown> }[];
+  // Before: neither was recorded.
+  expect(items.find((e) => e.action === 'guide.published')).toMatchObject({ target: channelId, details: { name: 'ערוץ 9', version: pub.version } });
+  expect(items.find((e) => e.action === 'channel.stopped')).toMatchObject({ target: channelId, details: { name: 'ערוץ 9' } });
+  const page = await studioTab(browser, s, { lang: 'he' });
+  try {
+    await page.goto(`${s.url}/studio/team`);
+    await page.waitForSelector('#audit td.au-text');
+    const lines = await page.locator('#audit td.au-text').allTextContents();
+    expect(lines).toContain(`לוח השידורים של ערוץ 9 פורסם (גרסה ${pub.version})`);
+    expect(lines).toContain('הערוץ ערוץ 9 נעצר');
+  } finally { await page.context().close(); }
+}, 60_000);
+
 test('inbox (he): event lines name the video by its title, the type in words', async () => {
   const page = await studioTab(browser, s, { lang: 'he' });
   try {
