@@ -103,6 +103,11 @@ for (const via of ['own', 'front'] as const) {
       expectThrottled(right);
       // One throttle: the guesses made through the invitation lock sign-in to the same account as well.
       expectThrottled(await post(via, '/v1/session', { email: victim, password: RIGHT }));
+      // Tenant A's own audit log shows the guessing aimed at its owner through tenant B's invitation.
+      const log = async (action: string) => (await (await s.api('GET', `/v1/audit?action=${action}&limit=200`)).json() as { items: { actor: { label: string }; details: { via?: string } }[] }).items
+        .filter((e) => e.actor.label === victim && e.details.via === 'invitation');
+      expect((await log('signin.failed')).length).toBe(LIMIT);
+      expect((await log('signin.throttled')).length).toBe(12 - LIMIT + 1);
       // Once the window has passed the right password is verified again (the lock is the throttle's, not permanent).
       freshWindow();
       const later = await post(via, '/v1/invitations/accept', { token, password: RIGHT });

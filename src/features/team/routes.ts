@@ -2,7 +2,7 @@ import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../kernel/context';
 import { doc, hidden } from '../../kernel/http/plugin';
 import { clientIp } from '../../kernel/http/server';
-import { notFound } from '../../kernel/errors';
+import { AppError, notFound } from '../../kernel/errors';
 import { isUuid } from '../../kernel/ids';
 import { createMailer } from '../../kernel/mail';
 import { answers } from '../meta/model';
@@ -95,7 +95,19 @@ export function teamRoutes(ctx: AppContext) {
       return { email: r.email, role: r.role, tenant_id: r.tenant_id, tenant_name: identityService(ctx).tenant(r.tenant_id).name, expires_at: new Date(r.expires_at).toISOString() };
     }, { query: t.Object({ token: t.String({ maxLength: 200 }) }), detail: hidden })
     .post('/invitations/accept', async ({ body, set, request }) => {
-      const { user, invitation } = await svc.accept(body.token, body, clientIp(request));
+      let accepted: Awaited<ReturnType<typeof svc.accept>>;
+      try { accepted = await svc.accept(body.token, body, clientIp(request)); } catch (e) {
+        // A refused or throttled password is audited as a sign-in failure in every tenant of the account it was aimed
+        // at (guessing through another tenant's invitation shows in the victim's own log).
+        const action = e instanceof AppError ? ({ invalid_credentials: 'signin.failed', rate_limited: 'signin.throttled' } as const)[e.code as string] : undefined;
+        if (action) {
+          const a = svc.attemptOf(body.token, body.email);
+          const tenants = a.user ? svc.people.store.memberships(a.user.id).map((m) => m.tenant_id) : [null];
+          for (const tenantId of tenants) audit(ctx, { tenantId, action, actor: null, actorLabel: a.email ?? '', request, target: a.user?.id ?? null, details: { via: 'invitation', invitation: a.invitation } });
+        }
+        throw e;
+      }
+      const { user, invitation } = accepted;
       audit(ctx, { tenantId: invitation.tenant_id, action: 'member.added', actor: null, actorLabel: user.email, ip: clientIp(request), target: user.id, details: { role: invitation.role, invitation: invitation.id, email: user.email, name: user.name } });
       // Accepting signs the person in, with the invited tenant as the current one.
       const s = svc.people.openSession(user, clientIp(request), request.headers.get('user-agent') ?? '');

@@ -129,6 +129,13 @@ export class TeamService {
     return r;
   }
 
+  /** Whom an acceptance attempt was aimed at: the invitation's (or typed) address and its account, if any (for the audit). */
+  attemptOf(token: string, typed?: string): { invitation: string | null; email: string | null; user: UserRow | null } {
+    const inv = this.store.byHash(hashKey(token));
+    const email = (inv?.email ?? typed ?? '').trim().toLowerCase() || null;
+    return { invitation: inv?.id ?? null, email, user: email ? this.people.store.userByEmail(email) : null };
+  }
+
   /**
    * Accepts an invitation: a new address creates the user with the given password; an existing user proves it
    * with their password. The membership is added once (the link is single use).
