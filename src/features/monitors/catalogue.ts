@@ -29,7 +29,7 @@ const AUDIENCE: readonly TargetKind[] = ['channel', 'asset', 'site', 'tenant'];
 /** Every check type, in catalogue order. */
 export const CHECKS: readonly CheckType[] = [
   { type: 'feed_down', title: 'Feed down', title_he: 'אין אות', unit: 'state', compare: 'state', default_threshold: 1, default_for_s: 30, default_window_s: null, default_severity: 'critical', targets: ['channel'], creatable: true,
-    description: 'A started channel has no feed on air (neither input delivers media).' },
+    description: 'A started channel has no feed on air (neither input delivers media); with `params.during_programme: true` only while a guide programme is scheduled. The alert names the programme scheduled then.' },
   { type: 'backup_feed_down', title: 'Backup feed down', title_he: 'אין אות גיבוי', unit: 'state', compare: 'state', default_threshold: 1, default_for_s: 60, default_window_s: null, default_severity: 'warning', targets: ['channel'], creatable: true,
     description: 'A started channel\'s backup input delivers no media (no protection if the primary fails).' },
   { type: 'failover', title: 'Failover happened', title_he: 'מעבר לגיבוי', unit: 'count', compare: 'above', default_threshold: 0, default_for_s: 0, default_window_s: 300, default_severity: 'warning', targets: ['channel'], creatable: true,

@@ -27,6 +27,8 @@ export interface MonitorInput {
 }
 
 const SNOOZE_SLACK_MS = 5_000;
+/** Seconds a scheduled programme may go without feed before the default watch fires. */
+export const FEED_WATCH_FOR_S = 10;
 
 /** Monitors and alerts of a tenant. */
 export class MonitorService {
@@ -92,6 +94,19 @@ export class MonitorService {
     const ch = isUuid(b.channel_id) ? channelById(this.ctx, tenantId, b.channel_id) : null;
     if (!ch) throw notFound('channel');
     return this.create(tenantId, { name: b.name ?? `${ch.name}: basic`, target_kind: 'channel', target_id: ch.id, checks: BASIC_PRESET.map((type) => ({ type })), destinations: b.destinations });
+  }
+
+  /**
+   * The channel's default watch, made when a channel starts and nothing watches it yet (no monitor targets it): one
+   * monitor named after the channel with a critical `feed_down` that holds only while a guide programme is scheduled
+   * (`params.during_programme`) for FEED_WATCH_FOR_S, so a feed lost on air reaches the bell without noise between
+   * programmes. Skipped (null) at the tenant's monitor limit. Admins change or delete it like any monitor; once deleted,
+   * it comes back at the next start only if the channel is again unwatched.
+   */
+  ensureFeedWatch(tenantId: string, channelId: string): ReturnType<MonitorService['view']> | null {
+    const ch = channelById(this.ctx, tenantId, channelId);
+    if (!ch || this.store.countFor(tenantId, channelId) > 0 || this.store.count(tenantId) >= LIMITS.monitors) return null;
+    return this.create(tenantId, { name: ch.name, target_kind: 'channel', target_id: ch.id, checks: [{ type: 'feed_down', for_s: FEED_WATCH_FOR_S, severity: 'critical', params: { during_programme: true } }] });
   }
 
   /** One monitor with the live state of each check. */

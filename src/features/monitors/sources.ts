@@ -64,8 +64,15 @@ export class Sources {
     const name = `channel "${ch.name}"`;
     switch (c.type) {
       case 'feed_down': {
-        const holds = started && ch.feed === 'none';
-        return { holds, value: holds ? 1 : 0, summary: holds ? `${name} has no feed on air (${ch.status})` : `${name} is on air (${ch.feed})`, detail: { channel_id: ch.id, slug: ch.slug, status: ch.status, feed: ch.feed } };
+        // The programme scheduled now (if any) is named; `params.during_programme` holds only while one is.
+        const prog = started && ch.feed === 'none' ? programmesOverlapping(this.ctx, ch.id, this.now, this.now + 1)[0] ?? null : null;
+        const holds = started && ch.feed === 'none' && (!c.params?.during_programme || !!prog);
+        const during = prog ? ` during "${prog.title}" (${iso(prog.start_ms)} – ${iso(prog.end_ms)})` : '';
+        return {
+          holds, value: holds ? 1 : 0,
+          summary: holds ? `${name} has no feed on air${during} (${ch.status})` : started && ch.feed === 'none' ? `${name} has no feed; no programme is scheduled now` : `${name} is on air (${ch.feed})`,
+          detail: { channel_id: ch.id, slug: ch.slug, status: ch.status, feed: ch.feed, ...(prog ? { programme: { id: prog.id, title: prog.title, start: iso(prog.start_ms), end: iso(prog.end_ms) } } : {}) },
+        };
       }
       case 'backup_feed_down': {
         const inputs = liveControl(this.ctx.db)?.inputs?.(ch.id) ?? null;

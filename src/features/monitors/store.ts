@@ -50,6 +50,11 @@ export class MonitorStore {
     return this.db.query<{ n: number }, [string]>('SELECT COUNT(*) AS n FROM monitors WHERE tenant_id = ?').get(tenantId)!.n;
   }
 
+  /** How many of a tenant's monitors watch this target. */
+  countFor(tenantId: string, targetId: string): number {
+    return this.db.query<{ n: number }, [string, string]>('SELECT COUNT(*) AS n FROM monitors WHERE tenant_id = ? AND target_id = ?').get(tenantId, targetId)!.n;
+  }
+
   /** A tenant's monitors newest first below `beforeSeq`, `limit + 1` rows. */
   list(tenantId: string, beforeSeq: number | null, limit: number): MonitorRow[] {
     return this.db.query<MonitorRow, [string, number, number]>('SELECT * FROM monitors WHERE tenant_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?')
