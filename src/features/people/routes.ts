@@ -2,12 +2,12 @@ import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../kernel/context';
 import { hidden } from '../../kernel/http/plugin';
 import { clientIp } from '../../kernel/http/server';
-import { notFound } from '../../kernel/errors';
+import { AppError, notFound } from '../../kernel/errors';
 import { isUuid } from '../../kernel/ids';
 import { createMailer } from '../../kernel/mail';
 import { audit } from '../audit/service';
 import { PeopleService, SESSION_MAX_MS, userView } from './service';
-import { passwordThrottle, wrongCredentials } from './throttle';
+import { wrongCredentials } from './throttle';
 import { sessionCookie, clearCookie } from './cookie';
 import { sessionMe } from './me';
 import { studioLinkPages } from './pages';
@@ -22,7 +22,6 @@ const SESSION_ONLY = { scope: null, only: 'session' } as const;
 export function peopleRoutes(ctx: AppContext) {
   const svc = new PeopleService(ctx, createMailer(ctx.config, ctx.log));
   ctx.keys.attachSessions(svc.sessionSource());
-  const throttle = passwordThrottle(ctx);
   const cdnHost = new URL(ctx.config.cdnBaseUrl).host;
   const base = ctx.config.baseUrl;
   const api = new Elysia({ prefix: '/v1' })
@@ -31,12 +30,11 @@ export function peopleRoutes(ctx: AppContext) {
       const ip = clientIp(request);
       const email = body.email.trim().toLowerCase();
       // Reserved before the slow hash (429 past the shared limit, the right password too), settled after it.
-      let attempt;
-      try { attempt = throttle.reserve({ account: email, ip }); } catch (e) {
-        audit(ctx, { tenantId: null, action: 'signin.throttled', actor: null, actorLabel: email, ip });
+      let u;
+      try { u = await svc.verify(email, body.password, { ip }); } catch (e) {
+        if (e instanceof AppError && e.code === 'rate_limited') audit(ctx, { tenantId: null, action: 'signin.throttled', actor: null, actorLabel: email, ip });
         throw e;
       }
-      const u = await attempt.run(() => svc.verify(email, body.password));
       if (!u) {
         const known = svc.store.userByEmail(email);
         const tenants = known ? svc.store.memberships(known.id).map((m) => m.tenant_id) : [null];

@@ -64,16 +64,19 @@ export class PeopleService {
   }
 
   /**
-   * Checks an e-mail and password. An unknown address costs the same argon2id verification as a wrong password
-   * (against a stand-in hash), so neither the answer nor its time tells whether the account exists. Callers reserve
-   * an attempt on `throttle` first and run this under it (`attempt.run`).
+   * Checks an e-mail and password under the shared throttle: the attempt is reserved first (429 `rate_limited` past
+   * the limit, without checking anything), then verified. An unknown address costs the same argon2id verification
+   * as a wrong password (against a stand-in hash), so neither the answer nor its time tells whether the account
+   * exists. Null when wrong.
    */
-  async verify(emailIn: string, password: string): Promise<UserRow | null> {
+  async verify(emailIn: string, password: string, from: { ip: string | null; also?: string[] }): Promise<UserRow | null> {
     const email = emailIn.trim().toLowerCase();
-    const u = email.length <= 254 ? this.store.userByEmail(email) : null;
-    const hash = u && !u.disabled_at ? u.password_hash : await (this.dummy ??= hashPassword(randomToken(18)));
-    const ok = password.length <= 1024 && await verifyPassword(password, hash);
-    return ok && u && !u.disabled_at ? u : null;
+    return this.throttle.reserve({ account: email, ip: from.ip, also: from.also }).run(async () => {
+      const u = email.length <= 254 ? this.store.userByEmail(email) : null;
+      const hash = u && !u.disabled_at ? u.password_hash : await (this.dummy ??= hashPassword(randomToken(18)));
+      const ok = password.length <= 1024 && await verifyPassword(password, hash);
+      return ok && u && !u.disabled_at ? u : null;
+    });
   }
 
   /** Opens a studio session for a user; returns the cookie token (shown once; only its hash is kept) and CSRF token. */

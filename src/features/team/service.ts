@@ -152,10 +152,10 @@ export class TeamService {
     if (!email) throw new AppError('validation_error', 'email: required for this link', { errors: [{ field: 'email', detail: 'required for this link' }] });
     if (inv.email && input.email && normEmail(input.email) !== inv.email) throw new AppError('validation_error', 'email: the invitation is for another address', { errors: [{ field: 'email', detail: 'the invitation is for another address' }] });
     checkPassword(input.password, email);
-    const attempt = this.people.throttle.reserve({ account: email, ip, also: [`invitation:${inv.id}`] });
-    const user = await attempt.run(async () => this.people.store.userByEmail(email)
-      ? await this.people.verify(email, input.password)
-      : await this.people.createUser({ email, name: input.name, password: input.password }));
+    const from = { ip, also: [`invitation:${inv.id}`] };
+    const user = this.people.store.userByEmail(email)
+      ? await this.people.verify(email, input.password, from)
+      : await this.people.throttle.reserve({ account: email, ...from }).run(() => this.people.createUser({ email, name: input.name, password: input.password }));
     if (!user) throw wrongCredentials();
     const u = user;
     tx(this.ctx.db, () => {
