@@ -67,7 +67,7 @@ export class Sources {
         // The programme scheduled now (if any) is named; `params.during_programme` holds only while one is.
         const prog = started && ch.feed === 'none' ? programmesOverlapping(this.ctx, ch.id, this.now, this.now + 1)[0] ?? null : null;
         const holds = started && ch.feed === 'none' && (!c.params?.during_programme || !!prog);
-        const during = prog ? ` during "${prog.title}" (${iso(prog.start_ms)} – ${iso(prog.end_ms)})` : '';
+        const during = prog ? ` during "${prog.title}"` : ''; // its times are in detail.programme
         return {
           holds, value: holds ? 1 : 0,
           summary: holds ? `${name} has no feed on air${during} (${ch.status})` : started && ch.feed === 'none' ? `${name} has no feed; no programme is scheduled now` : `${name} is on air (${ch.feed})`,
