@@ -19,6 +19,7 @@ import { Team } from './pages/team';
 import { Guide } from './pages/guide';
 import { Clips } from './pages/clips';
 import { Delivery } from './pages/delivery';
+import { AlertsPage } from './pages/alerts';
 
 const ROUTES: [string, (p: Record<string, string>) => preact.JSX.Element][] = [
   ['/', () => <Dashboard />],
@@ -29,6 +30,7 @@ const ROUTES: [string, (p: Record<string, string>) => preact.JSX.Element][] = [
   ['/guide', () => <Guide />],
   ['/clips', () => <Clips />],
   ['/delivery', () => <Delivery />],
+  ['/alerts', () => <AlertsPage />],
   ['/integrations', () => <Integrations />],
   ['/team', () => <Team />],
 ];

@@ -62,7 +62,7 @@ test('RTMP push to an SRT channel and a wrong key are refused at connect with a 
   expect(warnings.some((w) => w.msg === 'rtmp publish refused' && String(w.fields?.reason).includes('unknown stream key'))).toBe(true);
 
   const right = push(rtmpUrl, { seconds: 60 });
-  const live = await waitFor('on air over RTMP', async () => { const c = await get(ch.id); return c.status === 'live' && c; }, 30_000, 200);
+  const live = (await waitFor('on air over RTMP', async () => { const c = await get(ch.id); return c.status === 'live' ? c : null; }, 30_000, 200))!;
   expect(live.feed).toBe('primary');
   expect(live.input.video_codec).toBe('h264');
   right.kill();

@@ -157,6 +157,8 @@ test('edit a channel (error kept, then saved), push SRT to primary and backup â†
       await shot(phone, 'channel-bell-phone-en');
     } finally { await phone.context().close(); }
 
+    // The channel is on air again: stopping asks first (accepted here).
+    page.once('dialog', (d) => void d.accept());
     await page.click('#stop');
     await page.waitForSelector('#start');
   } finally {

@@ -61,3 +61,43 @@ export async function shot(page: Page, name: string): Promise<void> {
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: join(dir, `${name}.png`) });
 }
+
+/**
+ * What sticks out of a studio page: the page wider than the window, a card (`main .panel`) outside the window, or
+ * anything drawn inside a card (values, labels, buttons, graphs and their legends) outside the card (inside a box that
+ * clips or scrolls only that box counts), or a value of a `dl.kv` away from its label. Empty when everything fits.
+ */
+export function layoutProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    const de = document.documentElement;
+    const vw = de.clientWidth;
+    const name = (e: Element) => (e.id ? `#${e.id}` : `${e.tagName.toLowerCase()}${Array.from(e.classList).map((c) => `.${c}`).join('')}`);
+    if (de.scrollWidth > vw) out.push(`page scrollWidth ${de.scrollWidth} > clientWidth ${vw}`);
+    for (const card of Array.from(document.querySelectorAll('main .panel'))) {
+      const c = card.getBoundingClientRect();
+      if (c.left < -0.5 || c.right > vw + 0.5) out.push(`${name(card)} spans ${Math.round(c.left)}..${Math.round(c.right)}, window 0..${vw}`);
+      for (const el of Array.from(card.querySelectorAll('*'))) {
+        const r = el.getBoundingClientRect();
+        if (!r.width || !r.height || getComputedStyle(el).visibility === 'hidden') continue;
+        // Inside a box that clips or scrolls, only that box counts (it is checked itself).
+        let clipped = false;
+        for (let a = el.parentElement; a && a !== card; a = a.parentElement) if (getComputedStyle(a).overflowX !== 'visible') { clipped = true; break; }
+        if (clipped) continue;
+        if (r.left < c.left - 0.5 || r.right > c.right + 0.5) out.push(`${name(el)} in ${name(card)}: ${Math.round(r.left)}..${Math.round(r.right)} outside ${Math.round(c.left)}..${Math.round(c.right)}`);
+      }
+      // A value starts where its label's column ends (the inline start of its cell), not at the far side of the cell.
+      const rtl = getComputedStyle(card).direction === 'rtl';
+      for (const dd of Array.from(card.querySelectorAll('dl.kv > dd'))) {
+        const box = dd.getBoundingClientRect();
+        const range = document.createRange();
+        range.selectNodeContents(dd);
+        const txt = range.getBoundingClientRect();
+        if (!txt.width || !box.width) continue;
+        const gap = rtl ? box.right - txt.right : txt.left - box.left;
+        if (gap > 2) out.push(`value "${dd.textContent}" in ${name(card)} starts ${Math.round(gap)} px away from its label`);
+      }
+    }
+    return out;
+  });
+}

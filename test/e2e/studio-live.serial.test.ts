@@ -68,7 +68,10 @@ test('create a channel, start it, push SRT to the address copied from the page â
     // (the Clips page's screenshot comes from studio-clips.serial.test.ts, with its timeline)
     await page.goBack();
     await page.waitForSelector('#stop');
+    // On air: stopping asks first (accepted here).
+    const asked = new Promise<string>((r) => page.once('dialog', (d) => { const m = d.message(); void d.accept().then(() => r(m)); }));
     await page.click('#stop');
+    expect(await asked).toContain('It is on air now');
     await page.waitForSelector('#start');
     pusher.kill();
     await waitFor('stopped', async () => (await page.locator('#health .b-stopped').count()) > 0, 30_000, 250);

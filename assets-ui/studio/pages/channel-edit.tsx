@@ -37,6 +37,13 @@ export function patchOf(c: ChannelView, f: Form): Record<string, unknown> {
   return b;
 }
 
+/** Pure: true when a PATCH body changes something that restarts a running channel (besides the protocol). */
+export function restarts(b: Record<string, unknown>): boolean {
+  const ingest = b.ingest as Record<string, unknown> | undefined;
+  const rec = b.recording as Record<string, unknown> | undefined;
+  return ingest?.latency_ms !== undefined || b.segment_s !== undefined || b.ladder !== undefined || rec?.enabled !== undefined;
+}
+
 /** The settings panel of a channel: a form for people with channels:write; calls onSaved with the changed channel. */
 export function ChannelEdit({ channel, onSaved, onClose }: { channel: ChannelView; onSaved: (c: ChannelView) => void; onClose: () => void }) {
   const { t, api } = useStudio();
@@ -51,6 +58,12 @@ export function ChannelEdit({ channel, onSaved, onClose }: { channel: ChannelVie
     const body = patchOf(channel, f);
     setErr(null); setFields({}); setDone(false);
     if (!Object.keys(body).length) { setErr(t('lv_no_changes')); return; }
+    // A running channel restarts its ingest for these: it drops off air for a few seconds, so it is asked first.
+    const ingest = body.ingest as Record<string, unknown> | undefined;
+    if (channel.started) {
+      if (ingest?.protocol && !confirm(t('lv_confirm_protocol', { proto: String(ingest.protocol).toUpperCase(), old: channel.ingest.protocol.toUpperCase() }))) return;
+      if (!ingest?.protocol && restarts(body) && !confirm(t('lv_confirm_restart'))) return;
+    }
     setBusy(true);
     try {
       const c = await api<ChannelView>('PATCH', `/v1/channels/${encodeURIComponent(channel.id)}`, body);

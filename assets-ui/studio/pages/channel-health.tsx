@@ -51,7 +51,7 @@ export function InputsPanel({ c, series }: { c: ChannelView; series: InputSeries
                 <dt>{t('state')}</dt><dd class="input-state">{i?.connected ? t('lv_connected') : t('lv_not_connected')}</dd>
                 <dt>{t('bitrate')}</dt><dd class="input-kbps"><bdi>{i?.bitrate_kbps != null ? `${f.num(i.bitrate_kbps)} kb/s` : '—'}</bdi></dd>
                 <dt>{t('lv_fps')}</dt><dd class="input-fps"><bdi>{i?.fps != null ? `${f.num(i.fps)} ${t('lv_fps_unit')}` : '—'}</bdi></dd>
-                <dt>{t('resolution')}</dt><dd dir="ltr">{i?.resolution ?? '—'}</dd>
+                <dt>{t('resolution')}</dt><dd><bdi dir="ltr">{i?.resolution ?? '—'}</bdi></dd>
                 <dt>{t('lv_restarts')}</dt><dd>{f.num(i?.restarts ?? 0)}</dd>
               </dl>
               {count(s.kbps) + count(s.fps) > 1

@@ -10,6 +10,20 @@ import type { ChannelView } from './live';
 import { ChannelEdit } from './channel-edit';
 import { addSample, HistoryPanel, InputsPanel, noSeries } from './channel-health';
 
+/** The last push the channel refused at connect: what was tried, why (in the page's language), when and from where. */
+function Refused({ r, listens }: { r: NonNullable<ChannelView['ingest']['last_refused']>; listens: string }) {
+  const { t, f } = useStudio();
+  const proto = r.protocol.toUpperCase();
+  const why = r.code === 'wrong_protocol' ? t('lv_refused_wrong_protocol', { proto, listens: listens.toUpperCase() }) : r.code === 'stopped' ? t('lv_refused_stopped', { proto }) : r.reason;
+  return (
+    <div class="refused warn" id="last-refused" role="status" data-code={r.code}>
+      <strong>{t('lv_refused_title')}</strong>
+      <p>{why}</p>
+      <small class="muted"><bdi>{t('lv_refused_at', { t: f.short(r.at), from: r.from.replace(/^::ffff:/, '') })}</bdi></small>
+    </div>
+  );
+}
+
 interface Ingest { srt: { primary: { url: string; port: number; passphrase: string }; backup: { url: string; port: number; passphrase: string }; latency_ms: number }; rtmp: { primary: { url: string; stream_key: string }; backup: { url: string; stream_key: string } } }
 const KEEP = 150; // points of the bitrate graph (2 s apart: five minutes)
 
@@ -51,6 +65,8 @@ export function ChannelPage({ id }: { id: string }) {
   }, [live]);
   const act = async (what: 'start' | 'stop' | 'ingest/rotate') => {
     if (what === 'ingest/rotate' && !confirm(t('confirm_rotate'))) return;
+    // Stopping a channel on air takes it off air for every viewer: asked first.
+    if (what === 'stop' && ch.data?.status === 'live' && !confirm(t('lv_confirm_stop', { name: ch.data.name }))) return;
     setBusy(true); setErr(null);
     try {
       const r = await api<ChannelView>('POST', `/v1/channels/${encodeURIComponent(id)}/${what}`, what === 'ingest/rotate' ? {} : undefined);
@@ -70,7 +86,7 @@ export function ChannelPage({ id }: { id: string }) {
       </PageHead>
       <Problem error={err} />
       <div class="grid2">
-        {editing && <ChannelEdit channel={c} onSaved={(n) => ch.set(n)} onClose={() => setEditing(false)} />}
+        {editing && <ChannelEdit channel={c} onSaved={(n) => { ch.set(n); if (n.ingest.protocol !== c.ingest.protocol) ing.reload(); }} onClose={() => setEditing(false)} />}
         <section class="panel wide" id="health-panel" data-samples={hist.kbps.filter((v) => v !== null).length}>
           <h2>{t('health')}</h2>
           <dl class="kv inline" id="health">
@@ -79,8 +95,8 @@ export function ChannelPage({ id }: { id: string }) {
             <dt>{t('recording')}</dt><dd><Badge status={`rec_${c.recording}`} /></dd>
             <dt>{t('bitrate')}</dt><dd id="bitrate"><bdi>{c.input.bitrate_kbps ? `${f.num(c.input.bitrate_kbps)} kb/s` : '—'}</bdi></dd>
             <dt>{t('lv_fps')}</dt><dd id="fps"><bdi>{c.input.fps != null ? `${f.num(c.input.fps)} ${t('lv_fps_unit')}` : '—'}</bdi></dd>
-            <dt>{t('resolution')}</dt><dd>{c.input.resolution ?? '—'}</dd>
-            <dt>{t('codecs')}</dt><dd dir="ltr">{[c.input.video_codec, c.input.audio_codec].filter(Boolean).join(' / ') || '—'}</dd>
+            <dt>{t('resolution')}</dt><dd><bdi dir="ltr">{c.input.resolution ?? '—'}</bdi></dd>
+            <dt>{t('codecs')}</dt><dd><bdi dir="ltr">{[c.input.video_codec, c.input.audio_codec].filter(Boolean).join(' / ') || '—'}</bdi></dd>
           </dl>
           {c.input.warnings?.map((w) => <p class="warn">{w.detail}</p>)}
           {hist.times.length > 1 ? <Chart timeLabel={t('time')} locale={lang === 'he' ? 'he-IL' : 'en-GB'} label={t('bitrate')} times={hist.times} values={[hist.kbps]} height={180} lines={[{ label: `${t('bitrate')} (kb/s)`, color: '#16a34a' }]} />
@@ -92,18 +108,25 @@ export function ChannelPage({ id }: { id: string }) {
         <section class="panel">
           <h2>{t('ingest')}</h2>
           {!can('channels:operate') ? <p class="muted">{t('operators_only')}</p> : ing.loading && !ing.data ? <Loading /> : ing.error ? <Problem error={ing.error} /> : ing.data && (
-            <div id="ingest">
-              <h3>SRT</h3>
-              <CopyField label={t('primary')} value={ing.data.srt.primary.url} mask={ing.data.srt.primary.passphrase} />
-              <CopyField label={t('backup')} value={ing.data.srt.backup.url} mask={ing.data.srt.backup.passphrase} />
-              <h3>RTMP</h3>
-              <CopyField label={t('primary')} value={ing.data.rtmp.primary.url} />
-              <CopyField label={t('stream_key')} value={ing.data.rtmp.primary.stream_key} secret />
-              <CopyField label={t('backup')} value={ing.data.rtmp.backup.url} />
-              <CopyField label={t('stream_key')} value={ing.data.rtmp.backup.stream_key} secret />
+            <div id="ingest" data-protocol={c.ingest.protocol}>
+              {/* Only the addresses the channel listens to now: a push over the other protocol is refused at connect. */}
+              {c.ingest.protocol === 'rtmp' ? <>
+                <h3>RTMP</h3>
+                <CopyField label={`${t('primary')} · ${t('lv_rtmp_server')}`} value={ing.data.rtmp.primary.url} />
+                <CopyField label={`${t('primary')} · ${t('stream_key')}`} value={ing.data.rtmp.primary.stream_key} secret />
+                <CopyField label={`${t('backup')} · ${t('lv_rtmp_server')}`} value={ing.data.rtmp.backup.url} />
+                <CopyField label={`${t('backup')} · ${t('stream_key')}`} value={ing.data.rtmp.backup.stream_key} secret />
+                <p class="muted" id="ingest-only">{t('lv_listens_rtmp')}</p>
+              </> : <>
+                <h3>SRT</h3>
+                <CopyField label={t('primary')} value={ing.data.srt.primary.url} mask={ing.data.srt.primary.passphrase} />
+                <CopyField label={t('backup')} value={ing.data.srt.backup.url} mask={ing.data.srt.backup.passphrase} />
+                <p class="muted" id="ingest-only">{t('lv_listens_srt')}</p>
+              </>}
               <button type="button" disabled={busy} onClick={() => act('ingest/rotate')}>{t('rotate')}</button>
             </div>
           )}
+          {c.ingest.last_refused && <Refused r={c.ingest.last_refused} listens={c.ingest.protocol} />}
         </section>
         <section class="panel">
           <h2>{t('playback')}</h2>

@@ -10,7 +10,7 @@ export interface ChannelView {
   id: string; slug: string; name: string; status: string; started: boolean; feed: string; recording: string;
   input: { bitrate_kbps: number | null; fps?: number | null; resolution: string | null; video_codec: string | null; audio_codec: string | null; warnings?: { code: string; detail: string }[] };
   inputs?: { primary: InputNow; backup: InputNow };
-  ingest: { protocol: string; srt_ports: { primary: number; backup: number }; latency_ms: number; failover_s: number };
+  ingest: { protocol: string; srt_ports: { primary: number; backup: number }; latency_ms: number; failover_s: number; last_refused?: { at: string; protocol: string; code: string; reason: string; from: string } | null };
   ladder: string | unknown[]; playback: { hls: string }; created_at: string;
   segment_s: number; dvr_window_s: number; timezone: string; recording_settings: { enabled: boolean; retention_hours: number };
 }
