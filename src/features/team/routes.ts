@@ -72,7 +72,7 @@ export function teamRoutes(ctx: AppContext) {
       auth: MANAGE,
       body: InviteBody,
       response: { 201: CreatedInvitation },
-      detail: doc('Team', 'Invite a person by e-mail', 'הזמנת אדם בדואר אלקטרוני', 'Sends a single-use link valid 7 days. Without SMTP configured the link is returned in `accept_url` instead. The caller can only invite to a role whose scopes it holds.'),
+      detail: doc('Team', 'Invite a person by e-mail', 'הזמנת אדם בדואר אלקטרוני', 'Sends a single-use link valid 7 days. Without SMTP configured the link is returned in `accept_url` instead. The caller can only invite to a role whose scopes it holds. Accepting a link for an address that already has an account takes that account\'s password, counted on the same throttle as studio sign-in (5 per 15 minutes per account, then 429 with `Retry-After`, the right password too).'),
     })
     .get('/team/invitations', ({ principal: p }) => ({ items: svc.pending(p.tenantId) }), {
       auth: MANAGE,
