@@ -49,6 +49,11 @@ test('RTMP push to an SRT channel and a wrong key are refused at connect with a 
   expect(warnings.some((w) => w.msg === 'rtmp publish refused' && String(w.fields?.reason).includes('takes SRT'))).toBe(true);
   expect((await get(ch.id)).status).toBe('waiting'); // nothing went on air
 
+  // A wrong SRT passphrase is refused by the SRT handshake itself: the caller fails at connect.
+  const badSecret = push(ing.srt.primary.url.replace(/passphrase=[^&]+/, 'passphrase=not-the-passphrase-123'), { seconds: 30 });
+  expect((await ended(badSecret, 10_000)).code).not.toBe(0);
+  expect((await get(ch.id)).status).toBe('waiting');
+
   // Switch to RTMP on the running channel: the ingest restarts and the right key goes on air.
   const patched = await json(await s.api('PATCH', `/v1/channels/${ch.id}`, { ingest: { protocol: 'rtmp' } }));
   expect(patched.ingest.protocol).toBe('rtmp');
