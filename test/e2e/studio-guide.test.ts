@@ -32,7 +32,8 @@ async function json<T>(method: string, path: string, body?: unknown): Promise<T>
   if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
   return (r.status === 204 ? null : await r.json()) as T;
 }
-const channel = (slug: string) => json<{ id: string }>('POST', '/v1/channels', { name: `Guide ${slug}`, slug });
+// These tests count days in UTC, so their channels say so (a channel made without a zone takes the tenant's).
+const channel = (slug: string) => json<{ id: string }>('POST', '/v1/channels', { name: `Guide ${slug}`, slug, timezone: 'UTC' });
 const add = (id: string, title: string, s0: number, e0: number) => json<P>('POST', `/v1/channels/${id}/programmes`, { title, start_at: iso(s0), end_at: iso(e0) });
 const one = (id: string, pid: string) => json<P>('GET', `/v1/channels/${id}/programmes/${pid}`);
 const list = async (id: string, from: number, to: number) => (await json<{ items: P[] }>('GET', `/v1/channels/${id}/programmes?from=${iso(from)}&to=${iso(to)}`)).items;
@@ -271,23 +272,24 @@ test('review mode: the draft against the published guide, publish, versions, rol
       await page.waitForSelector('#guide-review', { state: 'detached' });
       let day = await list(id, dayAt(2, 0), dayAt(3, 0));
       expect(day.map((p) => [p.title, p.start_at])).toEqual([[added, iso(dayAt(2, 17))], [keep.title, iso(dayAt(2, 18, 30))]]);
-      await page.waitForSelector('#guide-versions tr[data-version="1"]');
+      // Versions 1 and 2 are the two programmes the API added before review mode (each went live as an edit).
+      await page.waitForSelector('#guide-versions tr[data-version="3"]');
 
-      // A second publish (remove the interview), then roll back to version 1.
+      // A second publish (remove the interview), then roll back to version 3.
       await block(page, day[0].id).locator('.gdel').click();
       await page.waitForSelector('#guide-review [data-mark=removed]');
       await page.click('#guide-publish');
-      await page.waitForSelector('#guide-versions tr[data-version="2"]');
+      await page.waitForSelector('#guide-versions tr[data-version="4"]');
       expect((await list(id, dayAt(2, 0), dayAt(3, 0))).length).toBe(1);
-      await page.click('#guide-versions tr[data-version="1"] button');
-      await page.waitForSelector('#guide-versions tr[data-version="3"]');
-      const versions = (await json<{ items: { version: number; kind: string }[] }>('GET', `/v1/channels/${id}/guide/versions`)).items;
-      expect(versions.map((v) => v.kind)).toEqual(['rollback:1', 'publish', 'publish']);
+      await page.click('#guide-versions tr[data-version="3"] button');
+      await page.waitForSelector('#guide-versions tr[data-version="5"]');
+      const versions = (await json<{ items: { version: number; kind: string; author: string }[] }>('GET', `/v1/channels/${id}/guide/versions`)).items;
+      expect(versions.map((v) => v.kind)).toEqual(['rollback:3', 'publish', 'publish', 'edit', 'edit']);
       day = await list(id, dayAt(2, 0), dayAt(3, 0));
       expect(day.map((p) => p.title)).toEqual([added, keep.title]);
-      expect(await page.textContent('#guide-versions')).toContain(lang === 'he' ? 'חזרה לגרסה 1' : 'Rolled back to version 1');
-      expect(await page.textContent('#guide-versions tr[data-version="3"]')).toContain('Dana Editor');
-      expect((await json<{ items: { author: string }[] }>('GET', `/v1/channels/${id}/guide/versions`)).items.map((v) => v.author)).toEqual(['Dana Editor', 'Dana Editor', 'Dana Editor']);
+      expect(await page.textContent('#guide-versions')).toContain(lang === 'he' ? 'חזרה לגרסה 3' : 'Rolled back to version 3');
+      expect(await page.textContent('#guide-versions tr[data-version="5"]')).toContain('Dana Editor');
+      expect(versions.map((v) => v.author.replace(/^API key .*/, 'API key'))).toEqual(['Dana Editor', 'Dana Editor', 'Dana Editor', 'API key', 'API key']);
       await page.locator('#guide-versions').scrollIntoViewIfNeeded();
       await shot(page, `guide-versions-${lang}`);
     } finally { await page.context().close(); }

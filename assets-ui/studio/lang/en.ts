@@ -51,7 +51,7 @@ export const EN = {
   logo_hint: 'An https address of an image.', primary_colour: 'Main colour', accent_colour: 'Accent colour', time_zone: 'Time zone',
   // guide and clips
   nav_guide: 'Guide', nav_clips: 'Clips', channel: 'Channel', week: 'Week', prev_week: 'Previous week', next_week: 'Next week', today: 'Today', draft: 'draft',
-  draft_waiting: '{n} staged changes wait for review.', publish_guide: 'Publish the guide', add_programme: 'Add a programme', day: 'Day', from: 'From', to: 'To', add: 'Add',
+  draft_waiting: '{n, plural, one {# staged change waits} other {# staged changes wait}} for review.', publish_guide: 'Publish the guide', add_programme: 'Add a programme', day: 'Day', from: 'From', to: 'To', add: 'Add',
   cut_clip: 'Cut a clip from the recording', clip_in: 'In', clip_out: 'Out', precision: 'Precision', precision_segment: 'Segment (ready at once)',
   precision_frame: 'Frame (exact, cut by a job)', cut: 'Cut clip', clip: 'Clip', clips: 'Clips', no_clips: 'No clips yet.', watch: 'Watch',
   st_finalizing: 'finalizing', st_final: 'final', st_expired: 'expired',

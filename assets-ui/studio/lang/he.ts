@@ -46,7 +46,7 @@ export const HE: Record<Key, string> = {
   no_invitations: 'אין הזמנות ממתינות.', expires: 'בתוקף עד', branding: 'מיתוג והגדרות', tenant_name: 'שם הארגון', logo_url: 'כתובת הלוגו',
   logo_hint: 'כתובת https של תמונה.', primary_colour: 'צבע ראשי', accent_colour: 'צבע הדגשה', time_zone: 'אזור זמן',
   nav_guide: 'לוח שידורים', nav_clips: 'קטעים', channel: 'ערוץ', week: 'שבוע', prev_week: 'השבוע הקודם', next_week: 'השבוע הבא', today: 'היום', draft: 'טיוטה',
-  draft_waiting: '{n} שינויים ממתינים לבדיקה.', publish_guide: 'פרסום לוח השידורים', add_programme: 'הוספת תוכנית', day: 'יום', from: 'משעה', to: 'עד שעה', add: 'הוספה',
+  draft_waiting: '{n, plural, one {שינוי אחד ממתין} two {שני שינויים ממתינים} other {# שינויים ממתינים}} לבדיקה.', publish_guide: 'פרסום לוח השידורים', add_programme: 'הוספת תוכנית', day: 'יום', from: 'משעה', to: 'עד שעה', add: 'הוספה',
   cut_clip: 'חיתוך קטע מההקלטה', clip_in: 'התחלה', clip_out: 'סיום', precision: 'דיוק', precision_segment: 'מקטע (מוכן מיד)',
   precision_frame: 'פריים (מדויק, בחיתוך ברקע)', cut: 'חיתוך', clip: 'קטע', clips: 'קטעים', no_clips: 'עדיין אין קטעים.', watch: 'צפייה',
   st_finalizing: 'בהשלמה', st_final: 'סופי', st_expired: 'פג תוקף',

@@ -2,16 +2,23 @@
  * The guide's week grid: a column per day (mirrored in right-to-left), time running down (1 px a minute). Programmes
  * are blocks that a pointer drags to another time or day and resizes by their lower edge, snapping to 5 minutes;
  * focused, the arrow keys move them (↑↓ 5 minutes, ←→ a day, Shift+↑↓ the end). A click or Enter opens the editor.
+ * Short programmes are drawn one line tall (with the whole text as a tooltip) and share the width with the blocks
+ * they would otherwise cover (guide-lanes.ts). A week with today in it opens at the current time, marked by a line.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useStudio } from '../ctx';
 import type { Key } from '../i18n';
 import type { Mark, Prog } from './guide-model';
+import { place, type Placed } from './guide-lanes';
 import { addDays, MIN, snap, SNAP_MIN, type Zone } from './guide-time';
 
 /** Pixels per minute of the grid. */
 export const PX = 1;
 const DAY_MIN = 1440;
+/** The least height of a block: one line of text (a 5-minute programme would be 5 px). */
+const MIN_PX = 22;
+/** Below this height a block shows its time and title on one line. */
+const COMPACT_PX = 40;
 
 /** A requested move: the programme and its new times. */
 export type MoveFn = (p: Prog, start: number, end: number, how: 'drag' | 'resize' | 'key') => void;
@@ -45,11 +52,17 @@ export function WeekGrid({ days, z, progs, marks, ghosts, canEdit, onOpen, onMov
   const drag = useRef<Drag | null>(null);
   const suppress = useRef(false);
   const [ghost, setGhost] = useState<{ id: string; start: number; end: number } | null>(null);
+  const [now, setNow] = useState(() => Date.now());
   const bounds = days.map((k) => [z.at(k, 0), z.at(addDays(k, 1), 0)] as const);
+  const todayAt = bounds.findIndex(([a, b]) => now >= a && now < b);
 
-  useEffect(() => { // start the view at the morning, or at the week's first programme
+  useEffect(() => { const id = setInterval(() => setNow(Date.now()), 60_000); return () => clearInterval(id); }, []);
+
+  useEffect(() => { // open at the current time when the week holds today; else at the morning, or the week's first programme
     const el = body.current?.parentElement;
     if (!el) return;
+    const t = Date.now();
+    if (bounds.some(([a, b]) => t >= a && t < b)) { el.scrollTop = Math.max(0, z.minuteOfDay(t) * PX - el.clientHeight / 4); return; }
     const first = progs.filter((p) => p.end_ms > bounds[0][0] && p.start_ms < bounds[6][1]).map((p) => z.minuteOfDay(p.start_ms));
     el.scrollTop = Math.max(0, Math.min(7 * 60, ...first) - 30) * PX;
   }, [days[0], z]);
@@ -115,22 +128,32 @@ export function WeekGrid({ days, z, progs, marks, ghosts, canEdit, onOpen, onMov
   };
 
   const markWord = (m: Mark) => t(`g_mark_${m}` as Key);
-  const block = (p: Prog, k: string, i: number, ghostOf?: 'removed' | 'moving') => {
+  /** The extent of a programme in a day column, in px (what `place` draws at least one line tall). */
+  const span = (p: Prog, i: number): [number, number] => {
     const [ds, de] = bounds[i];
-    const s = Math.max(p.start_ms, ds), e = Math.min(p.end_ms, de);
+    return [((Math.max(p.start_ms, ds) - ds) / MIN) * PX, ((Math.min(p.end_ms, de) - ds) / MIN) * PX];
+  };
+  const block = (p: Prog, k: string, i: number, ghostOf?: 'removed' | 'moving', lane?: Placed) => {
+    const [top0, bottom0] = span(p, i);
+    const top = lane?.top ?? top0, bottom = lane?.bottom ?? Math.max(bottom0, top0 + MIN_PX);
     const mark = ghostOf === 'removed' ? 'removed' : marks.get(p.id);
-    const cls = `prog${mark ? ` m-${mark} draft` : ''}${ghostOf === 'moving' ? ' ghost' : ''}${ghost?.id === p.id && !ghostOf ? ' lifted' : ''}`;
+    const compact = bottom - top < COMPACT_PX;
+    const cls = `prog${compact ? ' compact' : ''}${mark ? ` m-${mark} draft` : ''}${ghostOf === 'moving' ? ' ghost' : ''}${ghost?.id === p.id && !ghostOf ? ' lifted' : ''}`;
     const when = `${z.hhmm(p.start_ms)}–${z.hhmm(p.end_ms)}`;
-    const style = { insetBlockStart: `${((s - ds) / MIN) * PX}px`, blockSize: `${Math.max(((e - s) / MIN) * PX, 20)}px` };
-    if (ghostOf) {
-      return <div class={cls} style={style} aria-hidden="true"><time dir="ltr">{when}</time> <strong>{p.title}</strong></div>;
-    }
+    const of = lane?.of ?? 1, at = lane?.lane ?? 0;
+    const style = {
+      insetBlockStart: `${top}px`, blockSize: `${bottom - top}px`, insetInlineEnd: 'auto',
+      insetInlineStart: `calc((100% - 6px) * ${at} / ${of} + 3px)`, inlineSize: `calc((100% - 6px) / ${of} - ${of > 1 ? 2 : 0}px)`,
+    };
+    // One line (compact): the title first, so what the ellipsis keeps is the title; the times are in the tooltip.
+    const text = compact ? <><strong>{p.title}</strong> <time dir="ltr">{when}</time></> : <><time dir="ltr">{when}</time> <strong>{p.title}</strong></>;
+    if (ghostOf) return <div class={cls} style={style} aria-hidden="true"><span class="gtext">{text}</span></div>;
     const label = `${p.title}, ${dayName(z.dayKey(p.start_ms))} ${when}${mark ? ` (${markWord(mark)})` : ''}`;
     return (
       <div class={cls} style={style} data-prog={p.id} onPointerDown={(ev) => down(ev, p, k, 'move')}>
-        <button type="button" class="gmain" aria-label={label} aria-describedby="guide-keys"
+        <button type="button" class="gmain" aria-label={label} aria-describedby="guide-keys" title={`${when} ${p.title}`}
           onClick={() => { if (suppress.current) { suppress.current = false; return; } onOpen(p); }} onKeyDown={(ev) => key(ev, p)}>
-          <time dir="ltr">{when}</time> <strong>{p.title}</strong>{mark && <small class={`badge gm-${mark}`}>{markWord(mark)}</small>}
+          {text}{mark && <small class={`badge gm-${mark}`}>{markWord(mark)}</small>}
         </button>
         {canEdit && <button type="button" class="gdel small link" aria-label={`${t('delete')} ${p.title}`} onClick={() => onDelete(p)}>✕</button>}
         {canEdit && <span class="grip" aria-hidden="true" onPointerDown={(ev) => down(ev, p, k, 'resize')} />}
@@ -148,11 +171,15 @@ export function WeekGrid({ days, z, progs, marks, ghosts, canEdit, onOpen, onMov
           {days.map((k, i) => {
             const [ds, de] = bounds[i];
             const on = (p: Prog) => p.start_ms < de && p.end_ms > ds;
+            const gone = ghosts.filter(on), here = progs.filter(on);
+            const ext = (key: string, p: Prog) => { const [top, bottom] = span(p, i); return { key, top, bottom }; };
+            const lane = place([...gone.map((p) => ext(`x${p.id}`, p)), ...here.map((p) => ext(p.id, p))], MIN_PX);
             return (
               <section class="gday day" aria-label={dayName(k)} data-day={k}>
-                {ghosts.filter(on).map((p) => block(p, k, i, 'removed'))}
-                {progs.filter(on).map((p) => block(p, k, i))}
+                {gone.map((p) => block(p, k, i, 'removed', lane.get(`x${p.id}`)))}
+                {here.map((p) => block(p, k, i, undefined, lane.get(p.id)))}
                 {moving && ghost && ghost.start < de && ghost.end > ds && block({ ...moving, start_ms: ghost.start, end_ms: ghost.end }, k, i, 'moving')}
+                {i === todayAt && <div class="gnow" id="guide-now" style={{ insetBlockStart: `${z.minuteOfDay(now) * PX}px` }} aria-hidden="true" />}
               </section>
             );
           })}

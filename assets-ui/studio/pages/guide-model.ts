@@ -55,10 +55,21 @@ export function applyDrafts(published: Prog[], drafts: Draft[]): Prog[] {
 
 /** How a programme differs between the published guide and the draft. */
 export type Mark = 'added' | 'changed' | 'removed';
-/** One line of the review: the programme before and after. */
-export interface Change { mark: Mark; before: Prog | null; after: Prog | null }
+/** A part of a programme a change can touch (times count as one). */
+export type ChangedField = 'time' | 'title' | 'series' | 'episode' | 'description';
+/** One line of the review: the programme before and after, and (changed) which of its fields differ. */
+export interface Change { mark: Mark; before: Prog | null; after: Prog | null; fields: ChangedField[] }
 
-const same = (a: Prog, b: Prog) => a.title === b.title && a.start_ms === b.start_ms && a.end_ms === b.end_ms && a.description === b.description && a.series === b.series && a.episode === b.episode;
+/** The fields in which two versions of a programme differ, in reading order. */
+export function changedFields(a: Prog, b: Prog): ChangedField[] {
+  const out: ChangedField[] = [];
+  if (a.start_ms !== b.start_ms || a.end_ms !== b.end_ms) out.push('time');
+  if (a.title !== b.title) out.push('title');
+  if ((a.series ?? null) !== (b.series ?? null)) out.push('series');
+  if ((a.episode ?? null) !== (b.episode ?? null)) out.push('episode');
+  if ((a.description ?? null) !== (b.description ?? null)) out.push('description');
+  return out;
+}
 
 /** The draft's changes against the published guide, by time. */
 export function diff(published: Prog[], drafted: Prog[]): Change[] {
@@ -67,10 +78,11 @@ export function diff(published: Prog[], drafted: Prog[]): Change[] {
   const out: Change[] = [];
   for (const p of drafted) {
     const b = before.get(p.id);
-    if (!b) out.push({ mark: 'added', before: null, after: p });
-    else if (!same(b, p)) out.push({ mark: 'changed', before: b, after: p });
+    const fields = b ? changedFields(b, p) : [];
+    if (!b) out.push({ mark: 'added', before: null, after: p, fields });
+    else if (fields.length) out.push({ mark: 'changed', before: b, after: p, fields });
   }
-  for (const p of published) if (!after.has(p.id)) out.push({ mark: 'removed', before: p, after: null });
+  for (const p of published) if (!after.has(p.id)) out.push({ mark: 'removed', before: p, after: null, fields: [] });
   const t = (c: Change) => (c.after ?? c.before)!.start_ms;
   return out.sort((a, b) => t(a) - t(b));
 }

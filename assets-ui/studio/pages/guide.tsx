@@ -1,11 +1,13 @@
 /**
- * Guide: a week grid per channel in the channel's time zone. Edit a programme (click), drag or resize it (or move
- * it with the keyboard), add and remove programmes, import XMLTV, copy and shift days; in review mode the staged
- * draft is shown against the published guide before publishing; published versions can be rolled back.
+ * Guide: a week grid per channel in the channel's time zone (the tenant's when the channel's is unknown here; a channel
+ * in another zone than the tenant's says so and can take the tenant's). Edit a programme (click), drag or resize it (or
+ * move it with the keyboard), add and remove programmes, import XMLTV, copy and shift days; in review mode the staged
+ * draft is shown against the published guide before publishing; every change that goes live is a version, which can
+ * be rolled back.
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { errorWords } from '../api';
-import { useStudio } from '../ctx';
+import { useStudio, type Brand } from '../ctx';
 import { Empty, Field, Loading, PageHead, Problem } from '../ui';
 import { ChannelPick } from './channel-pick';
 import type { ChannelView } from './live';
@@ -19,6 +21,7 @@ import { addDays, knownZone, zone } from './guide-time';
 import { Versions } from './guide-versions';
 
 type GuideChannel = ChannelView & { timezone?: string };
+type TenantZone = Brand & { time_zone?: string };
 interface Settings { review_mode: boolean; lock_hours: number }
 interface Data { published: Prog[]; around: Prog[]; drafts: Draft[]; settings: Settings }
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -26,9 +29,12 @@ const DAY = 86_400_000;
 
 /** The guide page. */
 export function Guide() {
-  const { t, lang, can, api, get } = useStudio();
-  const [ch, setCh] = useState<GuideChannel | null>(null);
-  const tz = ch?.timezone && knownZone(ch.timezone) ? ch.timezone : 'UTC';
+  const { t, lang, can, api, get, brand } = useStudio();
+  const [chPicked, setCh] = useState<GuideChannel | null>(null);
+  const [zoneSet, setZoneSet] = useState<Map<string, string>>(new Map()); // zones changed here (the picker's list is older)
+  const ch = chPicked && zoneSet.has(chPicked.id) ? { ...chPicked, timezone: zoneSet.get(chPicked.id) } : chPicked;
+  const tenantTz = (brand as TenantZone | null)?.time_zone;
+  const tz = ch?.timezone && knownZone(ch.timezone) ? ch.timezone : tenantTz && knownZone(tenantTz) ? tenantTz : 'UTC';
   const z = useMemo(() => zone(tz), [tz]);
   const today = z.dayKey(Date.now());
   const [weekSet, setWeek] = useState<string | null>(null);
@@ -67,6 +73,8 @@ export function Guide() {
   };
   useEffect(() => { setData(null); }, [ch?.id]); // another channel: nothing of the last one stays on screen
   useEffect(() => { void refresh(); }, [ch?.id, week, tz]); // another week keeps the panels (and half-filled forms) while it loads
+  useEffect(() => { setForm((f) => ({ ...f, day: today })); }, [tz]); // the add form starts on the channel's today
+  const changed = () => setTick((x) => x + 1); // a change went live or was staged: the versions panel reloads
 
   const drafted = useMemo(() => (data ? applyDrafts(data.published, data.drafts) : []), [data]);
   const changes = useMemo(() => (data?.drafts.length ? diff(data.around, applyDrafts(data.around, data.drafts)) : []), [data]);
@@ -101,7 +109,7 @@ export function Guide() {
         setErr(errorWords(x));
         say(t('g_move_refused', { title: p.title, why: errorWords(x) }));
       } finally {
-        if (--inflight.current === 0) { await refresh(); setOver(new Map()); }
+        if (--inflight.current === 0) { await refresh(); setOver(new Map()); changed(); }
       }
     });
   };
@@ -111,12 +119,14 @@ export function Guide() {
     setEditing(null);
     say(`${t('g_saved', { title: patch.title ?? p.title })}${r?.draft ? ` ${t('g_staged_note')}` : ''}`);
     await refresh();
+    changed();
   };
   const remove = async (p: Prog) => {
     await api('DELETE', `${base}/programmes/${encodeURIComponent(p.id)}`);
     setEditing(null);
     say(t('g_removed', { title: p.title }));
     await refresh();
+    changed();
   };
   const add = (e: Event) => {
     e.preventDefault();
@@ -135,6 +145,15 @@ export function Guide() {
     void run(async () => { await api('PUT', `${base}/guide/settings`, b); });
   };
 
+  /** Reads the channel's guide in the tenant's zone from now on (programmes keep their instants). */
+  const adoptTenantZone = () => {
+    if (!ch || !tenantTz) return;
+    void run(async () => {
+      await api('PATCH', `/v1/channels/${encodeURIComponent(ch.id)}`, { timezone: tenantTz });
+      setZoneSet((m) => new Map(m).set(ch.id, tenantTz));
+      return t('g_zone_changed', { tz: tenantTz });
+    });
+  };
   const nDrafts = data?.drafts.length ?? 0;
   return (
     <>
@@ -150,7 +169,12 @@ export function Guide() {
       {!ch ? <Empty>{t('no_channels')} <a href="/studio/live">{t('create_channel')}</a></Empty> : !data ? <Loading /> : (
         <>
           <div class="gbar">
-            <span class="muted">{t('g_zone', { tz })}</span>
+            <span class="gzone"><span class="muted" id="guide-zone">{t('g_zone', { tz })}</span>
+              {tenantTz && knownZone(tenantTz) && tenantTz !== tz && <>
+                <span class="badge b-pending" id="guide-zone-other">{t('g_zone_tenant', { tz: tenantTz })}</span>
+                {can('channels:write') && <button type="button" class="small" id="guide-zone-use" disabled={busy} onClick={adoptTenantZone}>{t('g_zone_use', { tz: tenantTz })}</button>}
+              </>}
+            </span>
             {can('channels:write') && <label class="check"><input type="checkbox" id="review-mode" checked={data.settings.review_mode} disabled={busy} onChange={(e) => putSettings({ review_mode: e.currentTarget.checked })} />{t('g_review_mode')}</label>}
             {data.settings.lock_hours > 0 && <span class="badge b-pending">{t('g_locked', { n: data.settings.lock_hours })}</span>}
             {nDrafts > 0 && <span class="badge b-pending" id="draft-count">{t('draft_waiting', { n: nDrafts })}</span>}
@@ -172,9 +196,10 @@ export function Guide() {
                   <Field label={t('to')}><input type="time" id="prog-to" required value={form.to} onInput={(e) => setForm({ ...form, to: e.currentTarget.value })} /></Field>
                   <button type="submit" class="primary" disabled={busy}>{t('add')}</button>
                 </form>
+                <p class="muted small-note" id="programme-form-zone">{t('g_zone_note', { tz })}</p>
               </section>
-              <DayTools base={base} today={today} onDone={(w) => { say(w); void refresh(); }} />
-              <ImportXmltv base={base} onDone={() => void refresh()} />
+              <DayTools base={base} today={today} onDone={(w) => { say(w); void refresh(); changed(); }} />
+              <ImportXmltv base={base} onDone={() => { void refresh(); changed(); }} />
             </>}
             <Versions base={base} tick={tick} canPublish={canPublish} onRolledBack={(w) => { say(w); void refresh(); }} />
           </div>
