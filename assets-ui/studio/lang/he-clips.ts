@@ -12,8 +12,8 @@ export const HE_CLIPS: Record<keyof typeof EN_CLIPS, string> = {
   c_frame_hint: 'חיתוך מדויק בידיות; מוכן אחרי משימה קצרה.', c_segment_hint: 'מוכן מיד; מתחיל ונגמר בגבולות המקטעים הקרובים.',
   st_recorded: 'הוקלט', st_partial: 'הוקלט בחלקו', st_not_recorded: 'לא הוקלט', st_publishing: 'בפרסום',
   h_title: 'קריאות נכנסות', h_intro: 'מערכת התוכן שלכם קוראת לכתובת הזו, חתומה בסוד, כדי לפרסם את הנכסים שהיא מציינת.', h_path: 'הנתיב להפניות לנכסים ב-JSON שלה', h_match: 'ההפניות הן',
-  h_match_external: 'מזהים חיצוניים', h_match_id: 'מזהי נכסים', h_create: 'יצירת hook', h_none: 'אין עדיין hooks נכנסים.', h_address: 'כתובת', h_secret: 'סוד חתימה',
-  h_secret_once: 'העתיקו את הסוד עכשיו: הוא מוצג רק הפעם.', h_confirm_delete: 'למחוק את ה-hook הנכנס? קריאות לכתובת שלו יידחו.', h_kind: 'סוג', h_hint: 'סוד',
+  h_match_external: 'מזהים חיצוניים', h_match_id: 'מזהי נכסים', h_create: 'יצירת כתובת לקריאות', h_none: 'עדיין אין קריאות נכנסות.', h_address: 'כתובת', h_secret: 'סוד חתימה',
+  h_secret_once: 'העתיקו את הסוד עכשיו: הוא מוצג רק הפעם.', h_confirm_delete: 'למחוק את הכתובת לקריאות נכנסות? קריאות אליה יידחו.', h_kind: 'סוג', h_hint: 'סוד',
   i_title: 'תיבת אירועים', i_all: 'כל הסוגים', i_type: 'סוג', i_none: 'אין עדיין אירועים. הם יופיעו כאן כשיקרו.', i_new: 'חדש', i_unread: '{n} שלא נקראו',
   i_mark_read: 'סימון הכול כנקרא', i_more: 'אירועים קודמים', i_live: 'חי', i_details: 'פרטים', i_when: 'מתי',
 };

@@ -116,7 +116,7 @@ function AuditLog() {
       {log.loading && !log.data ? <Loading /> : !log.data?.items.length ? <Empty>{t('no_audit')}</Empty> : (
         <table class="table" id="audit"><thead><tr><th>{t('when')}</th><th>{t('action')}</th><th>{t('who')}</th><th>IP</th></tr></thead>
           <tbody>{log.data.items.map((e) => (
-            <tr key={e.id} data-action={e.action}><td><time dateTime={e.at}>{f.short(e.at)}</time></td><td class="au-text" title={`${t('au_code')}: ${e.action}`}>{auditText(t, e, names)}</td><td dir="ltr">{e.actor.label || t('au_system')}</td><td dir="ltr" class="muted">{e.ip ?? '—'}</td></tr>
+            <tr key={e.id} data-action={e.action}><td><time dateTime={e.at}>{f.short(e.at)}</time></td><td class="au-text" title={`${t('au_code')}: ${e.action}`}>{auditText(t, e, names)}</td><td dir="auto">{e.actor.label || (e.actor.kind === 'key' ? t('api_key') : t('au_system'))}</td><td dir="ltr" class="muted">{e.ip ?? '—'}</td></tr>
           ))}</tbody></table>
       )}
     </section>

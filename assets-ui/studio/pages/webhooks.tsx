@@ -22,7 +22,7 @@ function Deliveries({ hook }: { hook: Hook }) {
       {d.loading && !d.data ? <Loading /> : !d.data?.items.length ? <Empty>{t('no_deliveries')}</Empty> : (
         <table class="table deliveries-table"><thead><tr><th>{t('event')}</th><th>{t('state')}</th><th>{t('response')}</th><th>{t('attempts')}</th><th>{t('when')}</th><th /></tr></thead>
           <tbody>{d.data.items.map((x) => (
-            <tr key={x.id}><td dir="ltr"><code>{x.event_type}</code></td><td><Badge status={x.status} /></td><td>{x.last_response_code ?? '—'}</td><td>{x.attempts}</td>
+            <tr key={x.id}><td title={x.event_type}>{eventName(t, x.event_type)}</td><td><Badge status={x.status} /></td><td>{x.last_response_code ?? '—'}</td><td>{x.attempts}</td>
               <td>{f.date(x.updated_at ?? x.created_at ?? null)}</td><td><button type="button" class="small" onClick={() => redeliver(x.id)}>{t('redeliver')}</button></td></tr>
           ))}</tbody></table>
       )}
@@ -70,7 +70,7 @@ export function Webhooks() {
           <li key={h.id} class="hook">
             <div class="row-between">
               <button type="button" class="link" aria-expanded={open === h.id} onClick={() => setOpen(open === h.id ? null : h.id)}><code dir="ltr">{h.url}</code></button>
-              <span>{h.enabled ? <Badge status="enabled" /> : <Badge status="disabled" />} <small class="muted" dir="ltr">{h.events.join(', ')}</small></span>
+              <span>{h.enabled ? <Badge status="enabled" /> : <Badge status="disabled" />} <small class="muted">{h.events.map((e) => (e === '*' ? t('all_events') : eventName(t, e))).join(', ')}</small></span>
               <span class="actions">
                 <button type="button" class="small" disabled={busy} onClick={() => run(() => api('POST', `/v1/webhooks/${h.id}/test`))}>{t('send_test')}</button>
                 <button type="button" class="small" disabled={busy} onClick={() => run(() => api('PATCH', `/v1/webhooks/${h.id}`, { enabled: !h.enabled }))}>{h.enabled ? t('disable') : t('enable')}</button>
