@@ -44,7 +44,8 @@ export interface Forwarder {
  */
 export function forwarder(sock: string, problemsBase: string, deadline: BodyDeadline, o: { lanes?: { streams: number; bulk: number }; tag?: string } = {}): Forwarder {
   const lanes = o.lanes ?? LANES;
-  // Answers the worker gives itself (408, full lane, 502) carry its tag when asked (VS_DELIVERY_TAG).
+  // Under a tag (VS_DELIVERY_TAG): answers the worker gives itself (408, full lane, 502) carry `x-vs-served-by`, those
+  // it forwards `x-vs-forwarded-by`.
   const own: Record<string, string> = o.tag ? { 'x-vs-served-by': o.tag } : {};
   let streams = 0, bulk = 0;
   const fail = (r: Request, e: unknown): Response => {
@@ -57,9 +58,9 @@ export function forwarder(sock: string, problemsBase: string, deadline: BodyDead
   const send = async (r: Request, headers: Headers, body: BodyInit | undefined, signal: AbortSignal, retry: boolean): Promise<Response> => {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await fetch(`http://localhost${requestTarget(r.url)}`, {
+        return via(await fetch(`http://localhost${requestTarget(r.url)}`, {
           unix: sock, method: r.method, headers, body, redirect: 'manual', decompress: false, signal, duplex: 'half',
-        } as RequestInit);
+        } as RequestInit));
       } catch (e) {
         // EAGAIN: the main socket's accept backlog was full for a moment; nothing was sent.
         if (!retry || attempt >= 4 || signal.aborted || (e as { code?: string })?.code !== 'EAGAIN') throw e;
@@ -67,6 +68,8 @@ export function forwarder(sock: string, problemsBase: string, deadline: BodyDead
       }
     }
   };
+  /** Marks an answer that came from the main process through this worker (under a tag only). */
+  const via = o.tag ? (res: Response): Response => { try { res.headers.set('x-vs-forwarded-by', o.tag!); } catch { /* immutable */ } return res; } : (res: Response) => res;
   const forward = (async (r: Request): Promise<Response> => {
     const startedAt = performance.now();
     const headers = new Headers(r.headers);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -98,6 +99,32 @@ describe('stream caps and body deadlines', () => {
     h.close();
     expect(got.status).toBe(408);
   }, 30_000);
+
+  test('a body over 1 MiB streams through the worker whole; a slow one is cut with 408 through both processes', async () => {
+    const data = randomBytes(3 * 1024 * 1024);
+    const md5 = createHash('md5').update(data).digest('hex');
+    const seen = new Set<string>();
+    await waitFor('large parts stored through both processes', async () => {
+      const r = await fetch(`http://127.0.0.1:${port}/v1/uploads`, { method: 'POST', headers: { authorization: `Bearer ${owner}`, 'content-type': 'application/json' }, body: JSON.stringify({ filename: 'a.mp4', size_bytes: data.length }) });
+      expect(r.status).toBe(201);
+      const up = await r.json() as { parts: { url: string }[] };
+      const part = new URL(up.parts[0].url);
+      const a = await rawRequest(port, `PUT ${part.pathname}${part.search} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${owner}\r\nContent-Length: ${data.length}`, data, 30_000);
+      expect(a.status).toBe(200);
+      expect(a.body.toString()).toContain(md5);
+      seen.add(a.headers['x-vs-forwarded-by'] ?? 'main');
+      return seen.size === 2;
+    }, 60_000, 50);
+    const cut = new Set<string>();
+    await waitFor('408 for a slow large body through both processes', async () => {
+      const h = hold(port, `POST /v1/api-keys HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${owner}\r\nContent-Type: application/json\r\nContent-Length: ${2 * 1024 * 1024}`, { bytes: 1000, everyMs: 400 });
+      const got = await within(h, 10_000);
+      h.close();
+      expect(got.status).toBe(408);
+      cut.add(got.headers['x-vs-served-by'] ?? got.headers['x-vs-forwarded-by'] ?? 'main');
+      return cut.size === 2;
+    }, 60_000, 50);
+  }, 120_000);
 
   test('a chunked body that arrives in time is read whole by whichever process takes it, and answered', async () => {
     const body = JSON.stringify({ role: 'viewer', name: 'chunked' });
