@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { mkdirSync } from 'node:fs';
 import { waitFor, type TestServer } from '../helpers/server';
 import { launch, pageServer, playsPast, serverWithAsset } from './player-helpers';
 
@@ -23,10 +22,9 @@ beforeAll(async () => {
   site = pageServer((u) => {
     const attrs = JSON.parse(u.searchParams.get('a') ?? '{}') as Record<string, string>;
     const html = Object.entries({ 'data-src': hls, ...attrs }).map(([k, v]) => `${k}="${String(v).replace(/"/g, '&quot;')}"`).join(' ');
-    return `<!doctype html><html lang="${u.searchParams.get('lang') ?? 'en'}"><body style="margin:0;background:#222"><section id="slot" style="width:500px"></section><script>window.evts=[];for(const n of ['vs:ready','vs:cinema','vs:config','vs:error'])document.addEventListener(n,(e)=>window.evts.push([n,e.detail&&e.detail.engine||e.detail&&e.detail.on]));</script><div style="width:640px"><script src="${s.url}/embed.js" ${html}></script></div></body></html>`;
+    return `<!doctype html><html lang="${u.searchParams.get('lang') ?? 'en'}"><body style="margin:0;background:#222"><section id="slot" style="width:500px"></section><script>window.evts=[];for(const n of ['vs:ready','vs:cinema','vs:config','vs:error'])document.addEventListener(n,(e)=>window.evts.push([n,e.detail&&e.detail.engine||e.detail&&e.detail.on]));</script><div style="width:${u.searchParams.get('w') ?? '640px'}"><script src="${s.url}/embed.js" ${html}></script></div></body></html>`;
   });
   browser = await launch();
-  mkdirSync('docs/player', { recursive: true });
 }, 180_000);
 afterAll(async () => { await browser?.close(); site?.stop(true); await s?.stop(); }, 60_000);
 
@@ -80,6 +78,35 @@ test('data-autoplay + data-muted play muted at once; data-start starts there; da
   await waitFor('paused at end', async () => { const v = await vid(tab); return v.paused && v.t >= 5.9 && v.t < 7 ? v : null; }, 15_000, 100);
   await tab.close();
 }, 40_000);
+
+test('the resume question on a phone (390×844) sits above the control bar: the controls stay visible and usable', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const first = await ctx.newPage();
+  const url = (resume: string) => `http://127.0.0.1:${site.port}/?w=100%25&a=${encodeURIComponent(JSON.stringify({ 'data-autoplay': '1', 'data-muted': '1', 'data-resume': resume }))}`;
+  await first.goto(`${url('ask').replace(encodeURIComponent('"data-resume":"ask"'), encodeURIComponent('"data-start":"6"'))}`);
+  await playsPast(first, 6.2);
+  await first.evaluate(() => document.querySelector('video')!.pause()); // stores the position
+  const tab = await ctx.newPage();
+  await tab.goto(url('ask'));
+  await tab.waitForSelector('.vs-overlay[role=dialog] button');
+  const geo = await tab.evaluate(() => {
+    const r = (s: string) => document.querySelector(s)!.getBoundingClientRect();
+    const ask = r('.vs-overlay[role=dialog]'), bar = r('.vs-bar'), box = r('.vs-box');
+    const btn = document.querySelector('.vs-bar .vs-btn')!.getBoundingClientRect();
+    const hit = document.elementFromPoint(btn.x + btn.width / 2, btn.y + btn.height / 2);
+    return { askBottom: ask.bottom, barTop: bar.top, askTop: ask.top, boxTop: box.top, boxWidth: box.width, hitInBar: !!hit?.closest('.vs-bar') };
+  });
+  // Before: the question covered the whole player, control bar included (inset: 0).
+  expect(geo.boxWidth).toBeLessThanOrEqual(390);
+  expect(geo.askTop).toBeGreaterThanOrEqual(geo.boxTop);
+  expect(geo.askBottom).toBeLessThanOrEqual(geo.barTop);
+  expect(geo.hitInBar).toBe(true);
+  // Both answers are there and fit.
+  expect(await tab.locator('.vs-overlay[role=dialog] button').count()).toBe(2);
+  for (const b of await tab.locator('.vs-overlay[role=dialog] button').all()) expect(await b.isVisible()).toBe(true);
+  if (process.env.VS_PLAYER_SHOTS === '1') await tab.screenshot({ path: 'docs/player/resume-phone.png' });
+  await ctx.close();
+}, 60_000);
 
 test('data-resume: auto seeks to the saved position, ask offers it, off ignores it', async () => {
   const ctx = await browser.newContext();
