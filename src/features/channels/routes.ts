@@ -46,7 +46,7 @@ export function channelRoutes(ctx: AppContext) {
       detail: doc(T, 'Get a channel', 'ערוץ', 'Status (`stopped`, `waiting`, `live`, `failed`), feed (`primary`, `backup`, `none`), recording (`on`, `off`, `gap`) and the measured input.') })
     .patch('/:id', async ({ principal: p, params, body }) => view(await svc.patch(p.tenantId, id(params.id), body), p.tenantSlug), {
       auth: { scope: 'channels:write', platform: true }, params: Id, body: PatchChannelBody, response: { 200: ChannelView },
-      detail: doc(T, 'Change a channel', 'שינוי ערוץ', 'Changes to latency, segment duration or recording restart a running channel.') })
+      detail: doc(T, 'Change a channel', 'שינוי ערוץ', 'Changes to the protocol (`ingest.protocol`: the one the channel listens to), latency, segment duration, packaging or recording restart a running channel\'s ingest (a few seconds without feed); fields sent unchanged restart nothing.') })
     .delete('/:id', async ({ principal: p, params, set }) => { await svc.remove(p.tenantId, id(params.id)); set.status = 204; return null; }, {
       auth: { scope: 'channels:write', platform: true }, params: Id,
       detail: doc(T, 'Delete a channel', 'מחיקת ערוץ', 'Stops it and drops its segment index; recorded files are left for retention.', answers({ 204: null })) })
