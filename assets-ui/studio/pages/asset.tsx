@@ -2,11 +2,12 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorWords } from '../api';
 import { useStudio } from '../ctx';
-import { loadPlayer } from '../player';
+import { ASSET_EVENTS, useEventStream, type Envelope } from '../events';
 import { navigate } from '../router';
 import { Badge, CopyField, Field, Loading, PageHead, Problem, useLoad } from '../ui';
 import { jobName } from '../names';
 import { CueBar } from './asset-cues';
+import { AssetPlayer } from './asset-preview';
 import { MetaEditor } from './asset-meta';
 import { PosterPicker } from './asset-poster';
 import { SectionPicker } from './asset-section';
@@ -34,7 +35,7 @@ async function renditions(hls: string): Promise<Rendition[]> {
 
 /** The asset page; polls while the asset is being processed. */
 export function AssetPage({ id }: { id: string }) {
-  const { t, f, me, can, api, get } = useStudio();
+  const { t, f, can, api, get } = useStudio();
   const a = useLoad(() => get<Asset>(`/v1/assets/${encodeURIComponent(id)}`), [id], `asset:${id}`);
   const jobs = useLoad(() => get<{ items: Job[] }>(`/v1/jobs?subject=${encodeURIComponent(id)}&limit=20`).then((r) => r.items.reverse()), [id, a.data?.status]);
   const [rends, setRends] = useState<Rendition[] | null>(null);
@@ -53,17 +54,10 @@ export function AssetPage({ id }: { id: string }) {
     const h = setTimeout(() => a.reload(), 1500);
     return () => clearTimeout(h);
   }, [asset]);
+  // Processing ends (or a preview appears) as an event: the page follows at once instead of at its next poll.
+  useEventStream((fr) => { if ((fr.data as Envelope | null)?.data?.asset === id) a.reload(); }, ASSET_EVENTS);
   const hls = asset?.playback?.hls;
-  useEffect(() => {
-    if (!hls || !host.current) return;
-    let player: { destroy?: () => void } | null = null;
-    let gone = false;
-    host.current.replaceChildren();
-    loadPlayer().then((reg) => reg.create(host.current!, { src: hls, tenant: me?.current_tenant?.slug ?? '', poster: asset?.playback?.poster ?? '', title: asset?.title ?? '' }))
-      .then((p) => { if (gone) p?.destroy?.(); else player = p; }, (e) => setErr(errorWords(e)));
-    renditions(hls).then(setRends, () => setRends([]));
-    return () => { gone = true; player?.destroy?.(); };
-  }, [hls]);
+  useEffect(() => { if (hls) renditions(hls).then(setRends, () => setRends([])); }, [hls]);
   const act = async (method: string, path: string, body?: unknown, after?: () => void) => {
     setBusy(true); setErr(null);
     try { const r = await api<Asset | null>(method, path, body); if (r && 'title' in r) a.set(r); else a.reload(); after?.(); } catch (e) { setErr(errorWords(e)); } finally { setBusy(false); }
@@ -83,10 +77,11 @@ export function AssetPage({ id }: { id: string }) {
       <Problem error={err ?? a.error} />
       <div class="grid2">
         <section class="panel wide player-panel">
-          {hls ? <div ref={host} class="player-host" id="player" /> : (
-            <div class="player-wait"><p>{asset.status === 'failed' ? asset.error : t('processing')}</p>
-              {asset.progress !== null && <progress max={100} value={asset.progress} aria-label={t('processing')} />}</div>
-          )}
+          <div ref={host}>
+            <AssetPlayer key={asset.id} id={asset.id} ready={!!hls} poster={asset.playback?.poster} title={asset.title} hostId="player" onError={setErr}
+              waiting={<div class="player-wait"><p>{asset.status === 'failed' ? asset.error : t('processing')}</p>
+                {asset.progress !== null && <progress max={100} value={asset.progress} aria-label={t('processing')} />}</div>} />
+          </div>
           <CueBar cues={cues} duration={asset.duration_s} onSeek={seek} />
         </section>
         <section class="panel">

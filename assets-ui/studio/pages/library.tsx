@@ -2,6 +2,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 
 import { useStudio } from '../ctx';
+import { ASSET_EVENTS, useEventStream, type Envelope } from '../events';
 import { Badge, Empty, Loading, PageHead, Problem, useLoad } from '../ui';
 import { VirtualList } from '../vlist';
 import { Uploader } from './uploader';
@@ -67,6 +68,12 @@ export function Library() {
     const h = setTimeout(() => { void fetchPage(true); }, q ? 250 : 0);
     return () => clearTimeout(h);
   }, [q, trash, section]);
+  // Rows follow the event stream: a preview, ready, failed or published asset is read again and its row replaced in place.
+  useEventStream((fr) => {
+    const id = (fr.data as Envelope | null)?.data?.asset;
+    if (typeof id !== 'string') return;
+    get<AssetRow>(`/v1/assets/${encodeURIComponent(id)}`).then((row) => setItems((list) => (list.some((x) => x.id === id) ? list.map((x) => (x.id === id ? { ...x, ...row } : x)) : list)), () => {});
+  }, ASSET_EVENTS);
   const named = (sectionList.data ?? []).find((x) => x.id === section);
   return (
     <>

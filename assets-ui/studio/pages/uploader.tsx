@@ -3,6 +3,7 @@ import { useRef, useState } from 'preact/hooks';
 import { errorWords } from '../api';
 import { useStudio } from '../ctx';
 import { uploadFile, type Progress } from '../uploads';
+import { AssetPlayer } from './asset-preview';
 
 interface Row { id: number; file: File; p: Progress }
 
@@ -13,13 +14,15 @@ export function Uploader({ onDone }: { onDone: () => void }) {
   const [over, setOver] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const next = useRef(1);
+  // The upload finished last plays its preview in its row as soon as the appliance has one (no navigation).
+  const [latest, setLatest] = useState<number | null>(null);
   const start = (files: FileList | File[]) => {
     for (const file of Array.from(files)) {
       const id = next.current++;
       setRows((r) => [...r, { id, file, p: { sent: 0, phase: 'starting' } }]);
       const report = (p: Progress) => setRows((r) => r.map((x) => (x.id === id ? { ...x, p } : x)));
       uploadFile(client, file, file.name.replace(/\.[^.]+$/, ''), report)
-        .then(() => onDone(), (e) => report({ sent: 0, phase: 'failed', error: errorWords(e) }));
+        .then(() => { setLatest(id); onDone(); }, (e) => report({ sent: 0, phase: 'failed', error: errorWords(e) }));
     }
   };
   return (
@@ -43,6 +46,8 @@ export function Uploader({ onDone }: { onDone: () => void }) {
                 <span class="phase">{r.p.phase === 'done' && r.p.assetId ? <a href={`/studio/library/${encodeURIComponent(r.p.assetId)}`}>{t('up_done')}</a>
                   : r.p.phase === 'failed' ? <span role="alert">{t('up_failed')}: {r.p.error}</span> : t(`up_${r.p.phase}`)}</span>
                 <span class="muted"><bdi>{f.bytes(r.file.size)}</bdi>{r.p.resumed ? ` · ${t('resumed')}` : ''}</span>
+                {r.id === latest && r.p.assetId && <div class="up-preview"><AssetPlayer key={r.p.assetId} id={r.p.assetId} ready={false} autoplay hostId="upload-player"
+                  waiting={<p class="player-wait">{t('processing')}</p>} /></div>}
               </li>
             );
           })}

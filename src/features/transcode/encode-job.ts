@@ -9,11 +9,12 @@ import { planLadder, type Plan } from '../../media/ladder';
 import type { MediaInfo } from '../../media/probe-parse';
 import { transcode } from '../../media/transcode';
 import { PREVIEW } from '../../media/preview';
-import { assetEventData, lifecycleAsset, markReady, playbackFor, savePreview, saveProgress, transition } from '../assets/lifecycle';
+import { assetEventData, lifecycleAsset, markReady, playbackFor, saveProgress, transition } from '../assets/lifecycle';
 import { previewOutput, serializeOutput, type AssetOutput } from '../assets/output';
 import { laddersOf } from './ladders';
 import { sourceFile } from './probe-job';
 import { assetRelDir, requireRuntime, type MediaRuntime } from './runtime';
+import { publishPreview } from './preview-event';
 
 /** The `output` JSON of a ready asset (defined in the assets feature's output model). */
 export type { AssetOutput } from '../assets/output';
@@ -58,7 +59,7 @@ export async function encodeAsset(ctx: AppContext, job: JobRun<'asset.encode'>, 
         job.note('first_playable', { ms });
         job.setResult({ first_playable_ms: ms });
         // The ladder's growing EVENT playlist is the preview only when no quick-play remux was published.
-        savePreview(ctx.db, id, previewOutput(`${rel}/.work-${job.id}-${job.attempt}`), false);
+        publishPreview(ctx, id, previewOutput(`${rel}/.work-${job.id}-${job.attempt}`), false, 'ladder');
       },
     });
     const version = a.output_version + 1;

@@ -5,7 +5,7 @@ import type { JobRun } from '../../jobs/types';
 import type { Plan } from '../../media/ladder';
 import { encodePreview, remuxBlocker, remuxPreview } from '../../media/preview';
 import type { MediaInfo } from '../../media/probe-parse';
-import { savePreview } from '../assets/lifecycle';
+import { publishPreview } from './preview-event';
 import { previewOutput } from '../assets/output';
 import { assetRelDir, type MediaRuntime } from './runtime';
 
@@ -35,7 +35,7 @@ export function startQuickPlay(ctx: AppContext, job: JobRun<'asset.process'>, rt
   const drop = async () => { stop.abort(); await run; rmSync(dir, { recursive: true, force: true }); done(); };
   const publish = (kind: string): boolean => {
     // Only while no preview is published (the ladder's own growing one may have come first: players keep it).
-    if (!savePreview(ctx.db, o.id, previewOutput(rel), kind === 'remux')) return false;
+    if (!publishPreview(ctx, o.id, previewOutput(rel), kind === 'remux', kind === 'remux' ? 'remux' : 'quick-encode')) return false;
     job.note('first_playable', { ms: Date.now() - t0, preview: kind });
     job.setResult({ preview: kind, preview_ms: Date.now() - t0 });
     return true;

@@ -4,6 +4,7 @@
  */
 export const EVENT_TYPES: Record<string, string> = {
   'asset.ready': '`{asset, external_id, status, error?, playback?}` — processing finished (`status` is `ready`); `playback` holds the playback URLs when known.',
+  'asset.preview_ready': '`{asset, external_id, status, preview: {hls}, source}` — a playable preview exists while the asset is still processing (`source`: `remux`, `quick-encode` or `ladder`); `preview.hls` keeps answering (the ladder\'s master) once ready.',
   'asset.published': '`{asset, external_id, published_at}` — a ready asset was published.',
   'asset.failed': '`{asset, external_id, status, error?, playback?}` — processing failed (`status` is `failed`); `error` is a short reason.',
   'clip.ready': '`{clip, channel?, asset?, precision, status}` — a clip can be played (segment clips at once, frame clips before re-encoding).',

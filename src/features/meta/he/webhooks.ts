@@ -5,6 +5,7 @@ import { VERIFY_SNIPPET_JS } from '../../webhooks/docs';
 /** What each event type means (the `data` shape itself comes from the English catalogue). */
 const MEANING_HE: Record<string, string> = {
   'asset.ready': 'העיבוד הסתיים (`status` הוא `ready`); `playback` מכיל את כתובות הניגון כשהן ידועות.',
+  'asset.preview_ready': 'קיימת תצוגה מקדימה שאפשר לנגן בזמן שהנכס עדיין בעיבוד (`source`: ‏`remux`, ‏`quick-encode` או `ladder`); `preview.hls` ממשיכה לענות (רשימת ההשמעה של סולם האיכויות) גם כשהנכס מוכן.',
   'asset.published': 'נכס מוכן פורסם.',
   'asset.failed': 'העיבוד נכשל (`status` הוא `failed`); `error` הוא סיבה קצרה.',
   'clip.ready': 'אפשר לנגן את הקליפ (קליפים ברמת מקטע מיד, קליפים ברמת פריים עוד לפני הקידוד מחדש).',
