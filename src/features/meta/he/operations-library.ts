@@ -84,12 +84,16 @@ export const HE_LIBRARY: Record<string, { summary: string; description: string }
     summary: 'רשימת הזמנות ממתינות',
     description: 'הזמנות שעדיין לא התקבלו, לא בוטלו ולא פגו, מהחדשה לישנה.',
   },
+  sendMemberPasswordReset: {
+    summary: 'שליחת איפוס סיסמה לחבר צוות',
+    description: 'קישור איפוס לשעה אחת: נשלח בדואר לחבר הצוות כשמוגדר SMTP (`mailed: true`), אחרת מוחזר ב-`reset_url` כדי שהמנהל יעביר אותו. רק לתפקיד שהקורא יכול להעניק (אחרת 403), ולא לאנשים ששייכים גם לארגונים אחרים (409).',
+  },
   withdrawInvitation: {
     summary: 'ביטול הזמנה',
     description: 'מעכשיו הקישור שלה נענה ב-410.',
   },
   readAuditLog: {
     summary: 'קריאת יומן הביקורת',
-    description: 'מהחדש לישן; `limit` עד 200 (ברירת מחדל 50). פעולות: `key.created`, `key.revoked`, `member.added`, `member.removed`, `member.role_changed`, `invitation.created`, `invitation.revoked`, `settings.changed`, `connect.approved`, `connect.disconnected`, `signin.failed`, `signin.throttled`, `password.reset`, ופעולות נוספות בהמשך (רשימה פתוחה). כל רשומה מציינת את מבצע הפעולה (משתמש, מפתח API, או אנונימי עם כתובת הדואר האלקטרוני שנוסתה), את כתובת ה-IP של הלקוח ואת הזמן.',
+    description: 'מהחדש לישן; `limit` עד 200 (ברירת מחדל 50). פעולות: `key.created`, `key.revoked`, `member.added`, `member.removed`, `member.role_changed`, `invitation.created`, `invitation.revoked`, `settings.changed`, `connect.approved`, `connect.disconnected`, `signin.failed`, `signin.throttled`, `password.reset`, `password.reset_sent`, `asset.published`, `asset.unpublished`, `asset.trashed`, `asset.restored`, `asset.purged`, `asset.trash_emptied`, `asset.poster_changed`, `programme.to_library`, `guide.published`, `guide.rolled_back`, `channel.started`, `channel.stopped`, ופעולות נוספות בהמשך (רשימה פתוחה). שינוי תפקיד מציין את כתובת הדואר והשם של חבר הצוות ואת התפקיד הקודם והחדש (`details.from`, `details.to`). כל רשומה מציינת את מבצע הפעולה (משתמש, מפתח API, או אנונימי עם כתובת הדואר האלקטרוני שנוסתה), את כתובת ה-IP של הלקוח ואת הזמן.',
   },
 };
