@@ -37,7 +37,7 @@ test('sign-in failure shows the problem in words and keeps what was typed; the l
       await page.fill('#password', 'not the password at all');
       await page.click('#signin');
       await page.waitForSelector('[role=alert]');
-      expect(await page.textContent('[role=alert]')).toContain('wrong e-mail address or password');
+      expect(await page.textContent('[role=alert]')).toContain(lang === 'he' ? 'כתובת הדואר או הסיסמה שגויות.' : 'Wrong e-mail address or password.');
       expect(await page.inputValue('#email')).toBe(OWNER.email);
       // Signing in afterwards goes where the person was going (the failure is in the audit log, checked below).
       await page.fill('#password', OWNER.password);
@@ -221,7 +221,7 @@ test('team: the audit log lists the failed sign-ins of this file; members and br
   const page = await studioTab(browser, s, { lang: 'he' });
   try {
     await page.goto(`${s.url}/studio/team`);
-    await page.waitForSelector('#audit >> text=signin.failed');
+    await page.waitForSelector('#audit tr[data-action="signin.failed"] >> text=כניסה שנכשלה');
     await page.waitForSelector('#members');
     await page.waitForSelector('#branding');
     await expectRtl(page);
