@@ -122,6 +122,9 @@ test('English: filmstrip, drag in/out with snapping, preview, cut and watch; pub
     await page.click('#clip-form button[type=submit]');
     await page.waitForSelector('#clips >> text=Timeline clip');
     await plays(page, '#clip-player');
+    // One player at a time: the new clip replaces the preview (before: both played at once).
+    expect(await page.locator('#preview-player').count()).toBe(0);
+    await waitFor('one player playing', () => page.evaluate(() => Array.from(document.querySelectorAll('video')).filter((v) => !v.paused).length === 1), 10_000, 100);
     const clips = await (await s.api('GET', '/v1/clips')).json() as { items: { title: string; start_at: string; end_at: string }[] };
     const c = clips.items.find((x) => x.title === 'Timeline clip')!;
     expect([Date.parse(c.start_at), Date.parse(c.end_at)]).toEqual([cutIn, cutOut]);
@@ -140,6 +143,10 @@ test('English: filmstrip, drag in/out with snapping, preview, cut and watch; pub
     expect(seen.has('remux') || seen.has('library')).toBe(true);
     expect(await page.getAttribute(`${box} progress`, 'value')).toBe('100');
     await page.waitForSelector(`${box} a.c-open`);
+    // "Publish to the library" publishes the new video (before: the programme said published, the video was a draft).
+    expect(await page.textContent(box)).toContain('Published in the library');
+    const libId = (await page.getAttribute(`${box} a.c-open`, 'href'))!.split('/').pop()!;
+    expect(((await (await s.api('GET', `/v1/assets/${libId}`)).json()) as { published: boolean }).published).toBe(true);
     await shot(page, 'clips-en');
     await page.click(`${box} a.c-open`);
     await page.waitForURL(/\/studio\/library\//);
