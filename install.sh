@@ -52,6 +52,11 @@ if [ "$MODE" = test ] && ! command -v gst-launch-1.0 >/dev/null; then
   say "installing GStreamer (Debian packages) for the interop tests"
   apt_install gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
 fi
+# The built-in speech engine (English) and Debian's recorded test speech with reference transcripts (subtitles tests).
+if [ "$MODE" = test ] && ! command -v pocketsphinx_continuous >/dev/null; then
+  say "installing pocketsphinx (Debian packages) for the subtitles tests"
+  apt_install pocketsphinx pocketsphinx-en-us pocketsphinx-testdata
+fi
 
 # The native delivery front (VS_DELIVERY_FRONT_PORT) runs Debian's nginx; its tests need it.
 if [ "$MODE" = test ] && ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
