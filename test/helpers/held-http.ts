@@ -18,11 +18,12 @@ function parseHead(buf: Buffer): Omit<HeldHead, 'ms'> | null {
 /**
  * Opens a TCP connection, sends `head` (request line and headers, no final blank line) and keeps the connection open
  * (an event stream, a slow body). With `trickle`, then sends `trickle.bytes` one byte every `trickle.everyMs` (a body
- * that never finishes in time). Nothing is parsed after the head.
+ * that never finishes in time). `from`: the local address to connect from (another 127.x address: another client).
+ * Nothing is parsed after the head.
  */
-export function hold(port: number, head: string, trickle?: { bytes: number; everyMs: number }): Held {
+export function hold(port: number, head: string, trickle?: { bytes: number; everyMs: number }, from?: string): Held {
   const t0 = performance.now();
-  const sock: Socket = connect(port, '127.0.0.1');
+  const sock: Socket = connect({ port, host: '127.0.0.1', ...(from ? { localAddress: from } : {}) });
   let buf = Buffer.alloc(0);
   let timer: ReturnType<typeof setInterval> | null = null;
   let resolveHead!: (h: HeldHead) => void;
