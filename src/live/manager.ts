@@ -98,8 +98,16 @@ export class LiveEngine implements LiveControl {
     return null;
   }
 
-  /** The last push refused for a channel since the engine started (null: none). */
-  lastRefused(channelId: string): Refusal | null { return this.refusals.get(channelId) ?? null; }
+  /**
+   * The last push refused for a channel since the engine started, while it still applies (null: none): a refusal for
+   * the wrong protocol is dropped once the channel takes that protocol, one for a stopped channel once it is started.
+   */
+  lastRefused(channelId: string): Refusal | null {
+    const r = this.refusals.get(channelId);
+    const ch = r ? this.store.anyById(channelId) : null;
+    if (!r || !ch || (r.code === 'wrong_protocol' && ch.protocol === r.protocol) || (r.code === 'stopped' && ch.desired === 'started')) return null;
+    return r;
+  }
 
   /** The live ladder's encoder: the best one a one-frame trial proves usable (detected once, when first needed). */
   private liveEncoder(): Promise<H264Encoder> {

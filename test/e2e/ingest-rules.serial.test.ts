@@ -58,6 +58,7 @@ test('RTMP push to an SRT channel and a wrong key are refused at connect with a 
   const patched = await json(await s.api('PATCH', `/v1/channels/${ch.id}`, { ingest: { protocol: 'rtmp' } }));
   expect(patched.ingest.protocol).toBe('rtmp');
   expect(patched.started).toBe(true);
+  expect(patched.ingest.last_refused).toBeNull(); // the channel takes RTMP now: that refusal no longer applies
 
   // Wrong key: refused at connect with its reason (not tied to any channel, so only logged).
   const wrongKey = push(`${ing.rtmp.primary.url}/live_not_the_key`, { seconds: 30 });

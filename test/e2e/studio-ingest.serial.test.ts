@@ -31,6 +31,15 @@ async function checkLayout(url: string, lang: 'en' | 'he', size: 'desktop' | 'ph
     await waitFor('the history', async () => (await page.locator('#history-summary').count()) > 0, 30_000, 250);
     if (lang === 'he' && size === 'desktop') await expectRtl(page);
     if (lang === 'he') expect(await page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    if (lang === 'he' && size === 'desktop') {
+      // The Hebrew words: SRT only, the refused RTMP push, and the stop-on-air question (cancelled: stays on air).
+      expect(await page.textContent('#ingest-only')).toContain('הערוץ הזה מקבל SRT בלבד');
+      expect(await page.textContent('#last-refused')).toContain('שידור ב-RTMP נדחה: הערוץ הזה מקבל SRT בלבד.');
+      const ask = nextDialog(page, false);
+      await page.click('#stop');
+      expect(await ask).toContain('הערוץ משדר עכשיו');
+      await page.waitForSelector('#stop');
+    }
     expect(await layoutProblems(page)).toEqual([]);
     await shot(page, `channel-${size}-${lang}`);
     // The settings form and the ffmpeg logs open: still inside the window and their cards.
@@ -39,6 +48,10 @@ async function checkLayout(url: string, lang: 'en' | 'he', size: 'desktop' | 'ph
     await page.click('details summary');
     expect(await layoutProblems(page)).toEqual([]);
     await page.click('#edit-channel button[type=button]');
+    if (size === 'desktop') {
+      await page.locator('#last-refused').scrollIntoViewIfNeeded();
+      await shot(page, `channel-ingest-refused-${lang}`);
+    }
     if (size === 'phone') {
       await page.locator('#inputs-panel').scrollIntoViewIfNeeded();
       await shot(page, `channel-inputs-${size}-${lang}`);
@@ -111,6 +124,9 @@ test('SRT channel: only SRT addresses, an RTMP push refused and shown, the layou
     await waitFor('RTMP addresses', async () => JSON.stringify(await page.locator('#ingest h3').allTextContents()) === '["RTMP"]', 10_000, 100);
     expect(await page.textContent('#ingest')).not.toContain('srt://');
     expect(await page.textContent('#ingest-only')).toContain('listens to RTMP only');
+    // The refused RTMP push no longer applies: the channel takes RTMP now.
+    await page.waitForSelector('#last-refused', { state: 'detached', timeout: 10_000 });
+    await page.locator('#ingest').scrollIntoViewIfNeeded();
     await shot(page, 'channel-ingest-rtmp-en');
     for (const p of pushers.splice(0)) p.kill();
     const rtmp = push(`${ing.rtmp.primary.url}/${ing.rtmp.primary.stream_key}`, { seconds: 120 });

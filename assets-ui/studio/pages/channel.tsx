@@ -11,10 +11,11 @@ import { ChannelEdit } from './channel-edit';
 import { addSample, HistoryPanel, InputsPanel, noSeries } from './channel-health';
 
 /** The last push the channel refused at connect: what was tried, why (in the page's language), when and from where. */
-function Refused({ r, listens }: { r: NonNullable<ChannelView['ingest']['last_refused']>; listens: string }) {
+function Refused({ r }: { r: NonNullable<ChannelView['ingest']['last_refused']> }) {
   const { t, f } = useStudio();
   const proto = r.protocol.toUpperCase();
-  const why = r.code === 'wrong_protocol' ? t('lv_refused_wrong_protocol', { proto, listens: listens.toUpperCase() }) : r.code === 'stopped' ? t('lv_refused_stopped', { proto }) : r.reason;
+  // A push over the wrong protocol: the channel listened to the other one (the API drops the refusal once it takes this one).
+  const why = r.code === 'wrong_protocol' ? t('lv_refused_wrong_protocol', { proto, listens: r.protocol === 'rtmp' ? 'SRT' : 'RTMP' }) : r.code === 'stopped' ? t('lv_refused_stopped', { proto }) : r.reason;
   return (
     <div class="refused warn" id="last-refused" role="status" data-code={r.code}>
       <strong>{t('lv_refused_title')}</strong>
@@ -126,7 +127,7 @@ export function ChannelPage({ id }: { id: string }) {
               <button type="button" disabled={busy} onClick={() => act('ingest/rotate')}>{t('rotate')}</button>
             </div>
           )}
-          {c.ingest.last_refused && <Refused r={c.ingest.last_refused} listens={c.ingest.protocol} />}
+          {c.ingest.last_refused && <Refused r={c.ingest.last_refused} />}
         </section>
         <section class="panel">
           <h2>{t('playback')}</h2>

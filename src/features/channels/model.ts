@@ -76,7 +76,7 @@ export const ChannelView = t.Object({
     last_refused: t.Union([t.Object({
       at: t.String({ description: 'RFC 3339' }), protocol: t.String(), code: t.String({ description: '`wrong_protocol` or `stopped`' }),
       reason: t.String({ description: 'the words the encoder was sent' }), from: t.String({ description: 'the encoder\'s address' }),
-    }), t.Null()], { description: 'the last push to this channel refused at connect since the server started (null: none); an unknown stream key cannot be tied to a channel and is only logged' }),
+    }), t.Null()], { description: 'the last push to this channel refused at connect since the server started, while it applies (null: none; it goes once the channel takes that protocol or is started); an unknown stream key cannot be tied to a channel and is only logged' }),
   }),
   ladder: t.Union([t.String(), t.Array(t.Object({ height: Int(), video_kbps: Int() }))]),
   segment_s: t.Number(),
