@@ -26,4 +26,6 @@ export const EN_ASSET = {
   sec_open_n: 'Show the {n} assets of {name}', sec_open_hint: 'Select a count to list that section\'s assets; the library also filters by section.',
   lib_section_filter: 'Section', lib_all_sections: 'All sections', lib_section_unknown: 'Unknown section',
   lib_section_empty: 'No assets in the section {name}.', lib_no_unsectioned: 'Every asset is in a section.',
+  // dashboard: studio playback is not audience
+  dash_studio_now: 'Previews in the studio now: {n} (not counted as audience)',
 };

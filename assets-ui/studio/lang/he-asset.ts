@@ -28,4 +28,6 @@ export const HE_ASSET: Record<keyof typeof EN_ASSET, string> = {
   sec_open_n: 'הצגת {n} הנכסים של {name}', sec_open_hint: 'בחירה במספר מציגה את הנכסים של המדור; אפשר גם לסנן את הספרייה לפי מדור.',
   lib_section_filter: 'מדור', lib_all_sections: 'כל המדורים', lib_section_unknown: 'מדור לא ידוע',
   lib_section_empty: 'אין נכסים במדור {name}.', lib_no_unsectioned: 'כל הנכסים משויכים למדור.',
+  // dashboard: studio playback is not audience
+  dash_studio_now: 'צפיות מקדימות בסטודיו כעת: {n} (אינן נספרות כקהל)',
 };

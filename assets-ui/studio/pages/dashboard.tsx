@@ -29,11 +29,22 @@ export function Dashboard() {
     return { times: plays.points.map((p) => Date.parse(p.t) / 1000), plays: plays.points.map((p) => p.value), watch: watch.points.map((p) => (p.value === null ? null : p.value / 60)) };
   }, [range], `dash:ts:${range}`);
   const qoe = useLoad(() => get<{ items?: Record<string, unknown>[] } & Record<string, unknown>>(`/v1/stats/qoe?${q()}`), [range], `dash:qoe:${range}`);
-  const top = useLoad(async () => {
-    const r = await get<{ items: { id: string; value: number | null }[] }>(`/v1/stats/top?entity=assets&metric=plays&limit=5&${q()}`);
-    return Promise.all(r.items.map(async (i) => ({ ...i, title: await get<{ title: string }>(`/v1/assets/${encodeURIComponent(i.id)}`).then((a) => a.title, () => i.id) })));
-  }, [range], `dash:top:${range}`);
   const ch = useLoad(() => get<{ items: ChannelView[] }>('/v1/channels?limit=50'), [], 'dash:ch');
+  // Top content over every kind the totals count (videos, channels, clips), so the list agrees with the plays above.
+  const top = useLoad(async () => {
+    type Item = { id: string; value: number | null };
+    const [assets, channels, clips] = await Promise.all((['assets', 'channels', 'clips'] as const).map((entity) => get<{ items: Item[] }>(`/v1/stats/top?entity=${entity}&metric=plays&limit=5&${q()}`).then((r) => r.items)));
+    const all = [...assets.map((i) => ({ ...i, kind: 'asset' as const })), ...channels.map((i) => ({ ...i, kind: 'channel' as const })), ...clips.map((i) => ({ ...i, kind: 'clip' as const }))]
+      .sort((a, b) => (b.value ?? 0) - (a.value ?? 0)).slice(0, 5);
+    return Promise.all(all.map(async (i) => {
+      if (i.kind === 'asset') return { ...i, title: await get<{ title: string }>(`/v1/assets/${encodeURIComponent(i.id)}`).then((a) => a.title, () => i.id), href: `/studio/library/${encodeURIComponent(i.id)}` };
+      if (i.kind === 'clip') return { ...i, title: await get<{ title?: string }>(`/v1/clips/${encodeURIComponent(i.id)}`).then((c) => c.title || i.id, () => i.id), href: null };
+      const c = (await get<{ items: ChannelView[] }>('/v1/channels?limit=50').catch(() => ({ items: [] as ChannelView[] }))).items.find((x) => x.slug === i.id);
+      return { ...i, title: c?.name ?? i.id, href: c ? `/studio/live/${c.id}` : null };
+    }));
+  }, [range], `dash:top:${range}`);
+  // Studio previews are never audience; shown apart so an editor sees why the figures did not move.
+  const studioNow = useLoad(() => get<{ studio_concurrent: number }>('/v1/stats/beacons').then((r) => r.studio_concurrent, () => 0), [], 'dash:studio');
   // Alerts come from the monitors feature; a studio without it (or without the scope) leaves the panel out.
   const alerts = useLoad(() => get<{ items: { id: string; summary: string; severity: string; state: string; started_at: string }[] }>('/v1/alerts?limit=5').then((r) => r.items, () => null), [], 'dash:alerts');
   useEventStream((fr) => {
@@ -59,7 +70,8 @@ export function Dashboard() {
         </div>
       </PageHead>
       <section class="stats" aria-label={t('headline')}>
-        <div class="stat live-now"><span class="stat-label">{t('viewers_now')}</span><strong id="viewers-now">{f.num(viewers)}</strong><small class="pulse">{t('live_updating')}</small></div>
+        <div class="stat live-now"><span class="stat-label">{t('viewers_now')}</span><strong id="viewers-now">{f.num(viewers)}</strong><small class="pulse">{t('live_updating')}</small>
+          {!!studioNow.data && <small class="muted" id="studio-now">{t('dash_studio_now', { n: f.num(studioNow.data) })}</small>}</div>
         {ov.loading && !ov.data ? <Loading /> : ov.error ? <Problem error={ov.error} onRetry={ov.reload} /> : <>
           {card('plays', f.num(cur.plays), chg.plays)}
           {card('watch_time', f.dur(cur.watch_time), chg.watch_time)}
@@ -88,7 +100,7 @@ export function Dashboard() {
           <h2>{t('top_content')}</h2>
           {top.loading && !top.data ? <Loading /> : top.error ? <Problem error={top.error} onRetry={top.reload} />
             : !top.data?.length ? <Empty>{t('no_data')}</Empty> : (
-              <ol class="toplist">{top.data.map((i) => <li key={i.id}><a href={`/studio/library/${encodeURIComponent(i.id)}`}>{i.title}</a><span>{f.num(i.value)}</span></li>)}</ol>
+              <ol class="toplist" id="top-content">{top.data.map((i) => <li key={`${i.kind}:${i.id}`}>{i.href ? <a href={i.href}>{i.title}</a> : <span>{i.title}</span>}<span>{f.num(i.value)}</span></li>)}</ol>
             )}
         </section>
         <section class="panel">
