@@ -9,7 +9,9 @@
  *    against the same API calls made with a bare fetch from the same page;
  * 4. the library with 10,000 assets (seeded in SQLite) scrolled from top to bottom: long tasks over 50 ms, against a
  *    plain list of the same 10,000 rows put in the DOM at once.
- * Usage: bun scripts/bench/studio.ts [--rounds 5] [--no-tti] [--trace]  (--no-tti skips part 2 when working on the others;
+ * 5. with --upload (alone): choosing a 30 s 720p file → first frame playing in the upload's row, against the API's
+ *    preview-ready time in the same run (scripts/bench/studio-upload.ts).
+ * Usage: bun scripts/bench/studio.ts [--rounds 5] [--no-tti] [--trace] | --upload [--rounds 3]  (--no-tti skips part 2 when working on the others;
  *   --trace records a Chromium trace of the route changes and the scrolls and tells the long tasks' CPU time from their wall time)
  */
 import { parseArgs } from 'node:util';
@@ -21,9 +23,11 @@ import { PeopleService } from '../../src/features/people/service';
 import { createMailer } from '../../src/kernel/mail';
 import { identityService } from '../../src/features/identity/service';
 import { newId } from '../../src/kernel/ids';
+import { uploadBench } from './studio-upload';
 import { OBSERVE as LONG, TRACE_CATEGORIES, describeLoafs, summariseTrace, type Loaf } from './studio-detail';
 
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' }, 'no-tti': { type: 'boolean', default: false }, trace: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' }, 'no-tti': { type: 'boolean', default: false }, trace: { type: 'boolean', default: false }, upload: { type: 'boolean', default: false } } });
+if (values.upload) { await uploadBench(Number(values.rounds === '5' ? 3 : values.rounds)); process.exit(0); }
 const rounds = Number(values.rounds);
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))];
