@@ -6,6 +6,7 @@ import { useStudio } from '../ctx';
 import { useEventStream } from '../events';
 import { Badge, Empty, Loading, PageHead, Problem, useLoad } from '../ui';
 import type { ChannelView } from './live';
+import { eventName } from '../names';
 
 type Overview = { current: Record<string, number | null>; change: Record<string, number | null> };
 type Series = { points: { t: string; value: number | null }[] };
@@ -126,7 +127,7 @@ export function Dashboard() {
           <h2>{t('recent_events')}</h2>
           {!events.length ? <Empty>{t('waiting_events')}</Empty> : (
             <ul class="events" id="events" aria-live="polite">{events.map((e) => (
-              <li key={e.id}><time>{f.time(e.at)}</time> <code dir="ltr">{e.type}</code> <span class="muted">{e.summary}</span></li>
+              <li key={e.id}><time>{f.time(e.at)}</time> <strong title={e.type}>{eventName(t, e.type)}</strong> <span class="muted">{e.summary}</span></li>
             ))}</ul>
           )}
         </section>
