@@ -4,9 +4,10 @@ import { ApiError, errorWords } from './api';
 import { useStudio } from './ctx';
 import { useEventStream } from './events';
 import { Badge, Problem } from './ui';
+import { alertWords } from './alert-words';
 
 /** A firing alert as GET /v1/alerts answers it (the parts the bell shows). */
-interface Alert { id: string; summary: string; severity: string; state: string; started_at: string; acked_at: string | null; monitor_name: string }
+interface Alert { id: string; summary: string; severity: string; state: string; started_at: string; acked_at: string | null; monitor_name: string; check?: string; detail?: Record<string, unknown> }
 
 /** The bell; renders nothing where alerts cannot be read (monitors switched off, or no scope to read them). */
 export function Bell() {
@@ -64,7 +65,7 @@ export function Bell() {
               {items.map((a) => (
                 <li key={a.id} class="bell-alert" data-id={a.id}>
                   <Badge status={a.severity} /> <strong>{a.monitor_name}</strong>
-                  <div dir="auto">{a.summary}</div>
+                  <div dir="auto">{alertWords(t, a)}</div>
                   <small class="muted">{t('lv_since', { t: f.short(a.started_at) })}</small>{' '}
                   {a.acked_at ? <small class="acked">{t('lv_acked', { t: f.short(a.acked_at) })}</small>
                     : <button type="button" class="small ack" onClick={() => ack(a.id)}>{t('lv_ack')}</button>}

@@ -146,8 +146,19 @@ test('SRT channel: only SRT addresses, an RTMP push refused and shown, the layou
     const bell = (await page.textContent('#bell-list'))!;
     expect(bell).toContain('Evening desk');
     expect(bell).toContain('Evening news');
+    expect(bell.replace(/[\u2068\u2069]/g, '')).toContain('No feed on air on "Evening desk" during "Evening news".');
     await shot(page, 'channel-feed-lost-bell-en');
     await page.keyboard.press('Escape');
+    // The same alert in Hebrew words.
+    const he = await studioTab(browser, s, { lang: 'he', viewport: DESKTOP });
+    try {
+      await he.goto(page.url());
+      await waitFor('the Hebrew bell', async () => (await he.textContent('#bell-count'))?.trim() === '1', 15_000, 200);
+      await he.click('#bell');
+      await he.waitForSelector('#bell-list li.bell-alert');
+      expect((await he.textContent('#bell-list'))!.replace(/[\u2068\u2069]/g, '')).toContain('אין אות בשידור בערוץ „Evening desk” בזמן „Evening news”.');
+      await shot(he, 'channel-feed-lost-bell-he');
+    } finally { await he.context().close(); }
 
     // Off air now: stopping does not ask.
     await page.click('#stop');

@@ -45,4 +45,5 @@ export const EN_LIVE = {
   al_resolved: 'resolved {t}', al_firing_since: 'firing since {t}', al_admins_only: 'Only administrators set up monitors and destinations.',
   ck_feed_down: 'Feed down', ck_backup_feed_down: 'Backup feed down', ck_failover: 'Failover happened', ck_recorder_gap: 'Recorder gap', ck_input_bitrate_low: 'Input bitrate low', ck_input_errors: 'Input errors', ck_disk_free_low: 'Disk free low', ck_startup_p95: 'Startup time p95', ck_error_rate: 'Error rate', ck_rebuffer_ratio: 'Rebuffer ratio', ck_concurrent_drop: 'Concurrent viewers drop', ck_lip_sync: 'Lip-sync offset',
   al_muted_snooze: 'muted (snoozed)', al_muted_quiet: 'muted (quiet hours)',
+  al_sum_feed_down: 'No feed on air on "{channel}".', al_sum_feed_down_prog: 'No feed on air on "{channel}" during "{programme}".',
 };

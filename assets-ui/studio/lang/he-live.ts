@@ -47,4 +47,5 @@ export const HE_LIVE: Record<keyof typeof EN_LIVE, string> = {
   al_resolved: 'נסגרה {t}', al_firing_since: 'פעילה מאז {t}', al_admins_only: 'רק מנהלים מגדירים מוניטורים ויעדים.',
   ck_feed_down: 'אין אות', ck_backup_feed_down: 'אין אות גיבוי', ck_failover: 'מעבר לגיבוי', ck_recorder_gap: 'פער בהקלטה', ck_input_bitrate_low: 'קצב סיביות נמוך בכניסה', ck_input_errors: 'שגיאות בכניסה', ck_disk_free_low: 'מעט מקום פנוי בדיסק', ck_startup_p95: 'זמן פתיחה (אחוזון 95)', ck_error_rate: 'שיעור שגיאות', ck_rebuffer_ratio: 'יחס עצירות לטעינה', ck_concurrent_drop: 'ירידה בצופים בו-זמניים', ck_lip_sync: 'היסט סנכרון שפתיים',
   al_muted_snooze: 'מושתקת (השתקה)', al_muted_quiet: 'מושתקת (שעות שקטות)',
+  al_sum_feed_down: 'אין אות בשידור בערוץ „{channel}”.', al_sum_feed_down_prog: 'אין אות בשידור בערוץ „{channel}” בזמן „{programme}”.',
 };

@@ -11,8 +11,9 @@ import type { Key } from '../i18n';
 import { Badge, Empty, Loading, PageHead, Problem, useLoad } from '../ui';
 import { MonitorForm, type CheckType, type Destination, type Monitor } from './alerts-form';
 import { Destinations } from './alerts-destinations';
+import { alertWords } from '../alert-words';
 
-interface Alert { id: string; monitor_name: string; check: string; severity: string; state: string; summary: string; started_at: string; resolved_at: string | null; muted: string | null }
+interface Alert { id: string; monitor_name: string; check: string; severity: string; state: string; summary: string; detail?: Record<string, unknown>; started_at: string; resolved_at: string | null; muted: string | null }
 
 /** Snooze choices in minutes. */
 const SNOOZES = [15, 60, 240, 1440];
@@ -93,7 +94,7 @@ export function AlertsPage() {
               {hist.data.items.map((a) => (
                 <li key={a.id} class={`alert-${a.state}`}>
                   <Badge status={a.severity} /> <strong dir="auto">{a.monitor_name}</strong> · {t(`ck_${a.check}` as Key)}
-                  <div dir="auto" class="alert-summary">{a.summary}</div>
+                  <div dir="auto" class="alert-summary">{alertWords(t, a)}</div>
                   <small class="muted">{a.state === 'firing' ? t('al_firing_since', { t: f.short(a.started_at) }) : t('al_resolved', { t: f.short(a.resolved_at) })}
                     {a.muted ? ` · ${t(a.muted === 'snooze' ? 'al_muted_snooze' : 'al_muted_quiet')}` : ''}</small>
                 </li>

@@ -71,7 +71,7 @@ export class Sources {
         return {
           holds, value: holds ? 1 : 0,
           summary: holds ? `${name} has no feed on air${during} (${ch.status})` : started && ch.feed === 'none' ? `${name} has no feed; no programme is scheduled now` : `${name} is on air (${ch.feed})`,
-          detail: { channel_id: ch.id, slug: ch.slug, status: ch.status, feed: ch.feed, ...(prog ? { programme: { id: prog.id, title: prog.title, start: iso(prog.start_ms), end: iso(prog.end_ms) } } : {}) },
+          detail: { channel_id: ch.id, slug: ch.slug, name: ch.name, status: ch.status, feed: ch.feed, ...(prog ? { programme: { id: prog.id, title: prog.title, start: iso(prog.start_ms), end: iso(prog.end_ms) } } : {}) },
         };
       }
       case 'backup_feed_down': {
