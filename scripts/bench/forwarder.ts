@@ -9,7 +9,8 @@
  * Streams run twice: with the default caps (most are refused with 429) and with the caps lifted (every stream stays
  * open: the worker's lanes alone must hold). Prints p50/p99/max per probe and phase, and probes that got no answer
  * within 10 s. With `--before DIR` (a checkout of an older commit, sharing node_modules) the older server is measured
- * in the same run too.
+ * in the same run too. The load runs in a process of its own (forwarder-load.ts), so its sockets never delay the
+ * probes' event loop.
  *   bun scripts/bench/forwarder.ts [--before /tmp/vs-before] [--streams 1000] [--slow 1000] [--window 8]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,7 +18,6 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawnServe, type ServeProc } from '../../test/helpers/proc';
 import { rawRequest } from '../../test/helpers/raw-http';
-import { hold, holdMany, type Held, type HeldHead } from '../../test/helpers/held-http';
 import { freePort } from '../../src/kernel/net/ports';
 
 const args = process.argv.slice(2);
@@ -82,45 +82,45 @@ async function probe(s: Server, keys: string[]): Promise<Record<'/healthz' | '/v
   return { '/healthz': stat(times['/healthz'], failed['/healthz']), '/v1/me': stat(times['/v1/me'], failed['/v1/me']) };
 }
 
-const count = (heads: HeldHead[]) => {
-  const by: Record<string, number> = {};
-  for (const h of heads) { const k = h.status === -1 ? 'no answer' : h.status === 0 ? 'closed' : String(h.status); by[k] = (by[k] ?? 0) + 1; }
-  return Object.entries(by).map(([k, v]) => `${v}×${k}`).join(' ');
-};
-const within = (h: Held, ms: number): Promise<HeldHead> => Promise.race([h.head, Bun.sleep(ms).then(() => ({ status: -1, headers: {}, ms }))]);
+const show = (by: Record<string, number>) => Object.entries(by).map(([k, v]) => `${v}×${k}`).join(' ') || 'none';
 
 interface Row { phase: string; note: string; probes: Awaited<ReturnType<typeof probe>> }
 interface Keys { load: string[]; probe: string[] }
 
-/** Holds STREAMS event streams over ten keys while probing. */
-async function streamsPhase(s: Server, keys: Keys, phase: string): Promise<Row> {
-  const held: Held[] = [];
+/** Runs the load (forwarder-load.ts) in a process of its own while probing; returns the load's answers with the probes. */
+async function underLoad(s: Server, kind: 'streams' | 'slow', n: number, keys: Keys): Promise<{ ready: Record<string, number>; done: Record<string, number>; probes: Row['probes'] }> {
+  const p = Bun.spawn(['bun', join(import.meta.dir, 'forwarder-load.ts'), String(s.port), kind, String(n)], { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit', env: { ...process.env, KEYS: keys.load.join(',') } });
+  const reader = p.stdout.getReader();
+  let out = '';
+  const line = async (prefix: string): Promise<Record<string, number>> => {
+    for (;;) {
+      const m = new RegExp(`^${prefix} (.*)$`, 'm').exec(out);
+      if (m) return JSON.parse(m[1]) as Record<string, number>;
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`load process ended: ${out}`);
+      out += new TextDecoder().decode(value);
+    }
+  };
   try {
-    const { heads } = await holdMany(STREAMS, 100, (i) => {
-      const h = hold(s.port, `GET /v1/events/stream?heartbeat_s=15 HTTP/1.1\r\nHost: 127.0.0.1:${s.port}\r\nAuthorization: Bearer ${keys.load[i % keys.load.length]}`);
-      held.push(h);
-      return { ...h, head: within(h, 15_000) };
-    });
+    const ready = await line('ready');
     const probes = await probe(s, keys.probe);
-    return { phase, note: `${STREAMS} streams: ${count(heads)}`, probes };
-  } finally { for (const h of held) h.close(); }
+    p.stdin.write('stop\n');
+    p.stdin.flush();
+    const done = await line('done');
+    return { ready, done, probes };
+  } finally { p.kill(); await p.exited; }
 }
 
-/** Opens SLOW slow-body beacons (a byte a second of 2,000) and probes while they are held (until each is answered). */
+/** Holds STREAMS event streams over ten keys while probing. */
+async function streamsPhase(s: Server, keys: Keys, phase: string): Promise<Row> {
+  const r = await underLoad(s, 'streams', STREAMS, keys);
+  return { phase, note: `${STREAMS} streams: ${show(r.ready)}`, probes: r.probes };
+}
+
+/** Sends SLOW slow-body beacons (a byte a second of 2,000) and probes while they are held (until each is answered). */
 async function slowPhase(s: Server, keys: Keys): Promise<Row> {
-  const held: Held[] = [];
-  const heads: HeldHead[] = [];
-  for (let i = 0; i < SLOW; i++) {
-    // From 20 loopback addresses (50 each): under the beacon limit of 120 a minute per address, as from many clients.
-    const h = hold(s.port, `POST /b/v1 HTTP/1.1\r\nHost: 127.0.0.1:${s.port}\r\nContent-Type: text/plain\r\nContent-Length: 2000`, { bytes: 2000, everyMs: 1000 }, `127.0.${1 + (i % 20)}.1`);
-    held.push(h);
-    void h.head.then((x) => { heads.push(x); h.close(); });
-    if (i % 100 === 99) await Bun.sleep(20);
-  }
-  try {
-    const probes = await probe(s, keys.probe);
-    return { phase: 'slow bodies', note: `${SLOW} opened; answered during the window: ${count(heads) || 'none'}`, probes };
-  } finally { for (const h of held) h.close(); }
+  const r = await underLoad(s, 'slow', SLOW, keys);
+  return { phase: 'slow bodies', note: `${SLOW} sent; answered during the window: ${show(r.done)}`, probes: r.probes };
 }
 
 async function measure(tree: string): Promise<Row[]> {
