@@ -3,6 +3,7 @@ import { startTestServer, type TestServer } from '../helpers/server';
 import { IdentityService } from '../../src/features/identity/service';
 import { eventsAfter } from '../../src/kernel/events/outbox';
 import { defaultTenantId } from './guide-helpers';
+import { GuideService } from '../../src/features/guide/service';
 
 let s: TestServer;
 let ch: { id: string; slug: string };
@@ -151,6 +152,39 @@ describe('versions without review mode', () => {
     expect(rb.version).toBe(8);
     const day = (await (await s.api('GET', `/v1/channels/${c.id}/programmes?from=${at(base)}&to=${at(base + 72 * H)}`)).json()).items as { title: string; description: string | null }[];
     expect(day.map((p) => [p.title, p.description])).toEqual([['Late news', null]]);
+  });
+});
+
+describe('version snapshots are kept for the newest 100 versions', () => {
+  test('a channel edited 102 times restores version 3 but not 2 (404); the list shows the newest 100', async () => {
+    const c = await (await s.api('POST', '/v1/channels', { name: 'Guide Busy', timezone: 'UTC' })).json() as { id: string };
+    const p = await (await s.api('POST', `/v1/channels/${c.id}/programmes`, { title: 'Busy', start_at: at(base), end_at: at(base + H) })).json() as { id: string };
+    // Through the service (the API's rate limit allows a burst of 100 requests), as the PATCH route calls it.
+    const svc = new GuideService(s.ctx), chRow = svc.channel(defaultTenantId(s), c.id);
+    for (let i = 0; i < 101; i++) svc.patch(chRow, p.id, { description: `take ${i}` }, 'Dana Editor');
+    const vs = await versions(c.id);
+    expect([vs.length, vs[0].version, vs[99].version]).toEqual([100, 102, 3]);
+    const kept = s.ctx.db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM guide_versions WHERE channel_id = ? AND LENGTH(snapshot) > 0").get(c.id)!.n;
+    expect(kept).toBe(100);
+    expect((await s.api('POST', `/v1/channels/${c.id}/guide/rollback`, { version: 2 })).status).toBe(404);
+    expect((await s.api('POST', `/v1/channels/${c.id}/guide/rollback`, { version: 3 })).status).toBe(200);
+    const now = (await (await s.api('GET', `/v1/channels/${c.id}/programmes/${p.id}`)).json()) as { description: string };
+    expect(now.description).toBe('take 1');
+  });
+});
+
+describe('a version reaches back one day', () => {
+  test('rolling back restores what is ahead (and the last day), not a programme that aired days before: its catch-up fix stays', async () => {
+    const c = await (await s.api('POST', '/v1/channels', { name: 'Guide Window', timezone: 'UTC' })).json() as { id: string };
+    const P = async (title: string, a: number) => (await (await s.api('POST', `/v1/channels/${c.id}/programmes`, { title, start_at: at(a), end_at: at(a + H) })).json()) as { id: string };
+    const title = async (id: string) => ((await (await s.api('GET', `/v1/channels/${c.id}/programmes/${id}`)).json()) as { title: string }).title;
+    const aired = await P('Aired', Date.now() - 3 * 24 * H);
+    const ahead = await P('Ahead', base);
+    const v2 = (await versions(c.id))[0].version;
+    await s.api('PATCH', `/v1/channels/${c.id}/programmes/${aired.id}`, { title: 'Aired (title fixed for catch-up)' });
+    await s.api('PATCH', `/v1/channels/${c.id}/programmes/${ahead.id}`, { title: 'Ahead (bad edit)' });
+    expect((await s.api('POST', `/v1/channels/${c.id}/guide/rollback`, { version: v2 })).status).toBe(200);
+    expect([await title(ahead.id), await title(aired.id)]).toEqual(['Ahead', 'Aired (title fixed for catch-up)']);
   });
 });
 

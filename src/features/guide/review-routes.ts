@@ -42,7 +42,7 @@ export function guideReviewRoutes(ctx: AppContext) {
       audit(ctx, { tenantId: p.tenantId, action: 'guide.rolled_back', actor: p, request, target: c.id, details: { name: c.name, ...r } });
       return r;
     }, {
-      auth: PUBLISH, params: Id, body: RollbackBody, detail: doc(T, 'Roll back the guide', 'החזרת גרסה', 'Restores a published version as a new version; `epg.published`.', answers({ 200: RollbackAnswer })) })
+      auth: PUBLISH, params: Id, body: RollbackBody, detail: doc(T, 'Roll back the guide', 'החזרת גרסה', 'Restores a published version as a new version; `epg.published`. A version holds the programmes that end after one day before it was recorded: that part is restored (older programmes stay as they are). The newest 100 versions can be restored (older ones answer 404).', answers({ 200: RollbackAnswer })) })
     .post('/copy', ({ principal: p, params, body, set }) => accepted(set, rv.copyDay(ch(p.tenantId, params.id), body.from_day, body.to_day, authorOf(p))), {
       auth: WRITE, params: Id, body: CopyBody, detail: doc(T, 'Copy a day', 'העתקת יום', 'Replaces `to_day` (channel time zone) with copies of `from_day`\'s programmes. Staged (202) in review mode; otherwise published as a version (`copy`).', answers({ 200: DayAnswer, 202: DayAnswer })) })
     .post('/shift', ({ principal: p, params, body, set }) => accepted(set, rv.shiftDay(ch(p.tenantId, params.id), body.day, body.minutes, authorOf(p))), {

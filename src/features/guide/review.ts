@@ -12,7 +12,7 @@ import { dayRange } from './days';
 import { applyOp, checkLock, resolveOverlaps, type GuideOp } from './ops';
 import { GuideService, noVersion } from './service';
 import type { ProgrammeFields, ProgrammeRow } from './store';
-import { fieldsOf, recordVersion } from './versions';
+import { fieldsOf, recordVersion, snapshotOf } from './versions';
 import type { SkippedProgramme } from './xmltv';
 
 /** Publishing, rollback, drafts, copy/shift and import of one channel's guide (applied directly or staged: see `submit`). */
@@ -50,21 +50,25 @@ export class GuideReview {
     });
   }
 
-  /** Restores a published version (the lock window still applies); records it as a new version. */
+  /**
+   * Restores a published version (the lock window still applies) from the instant its snapshot reaches back to (see
+   * versions.ts; older programmes stay); records it as a new version.
+   */
   rollback(ch: ChannelRow, version: number, author: string | null = null): { version: number; changes: number; restored: number } {
     const v = this.guide.store.version(ch.id, version);
-    if (!v) throw noVersion(version);
+    const snap = v && snapshotOf(v);
+    if (!snap) throw noVersion(version); // unknown, or older than the kept snapshots
+    const { since, items: target } = snap;
     const now = this.ctx.clock.now();
     const { lock_hours } = this.guide.settings(ch);
-    const target = JSON.parse(v.snapshot) as ProgrammeFields[];
     return tx(this.ctx.db, () => {
-      const cur = this.guide.store.all(ch.id);
+      const cur = this.guide.store.fieldsEndingAfter(ch.id, since);
       const key = (p: ProgrammeFields) => JSON.stringify(fieldsOf(p as ProgrammeRow));
-      const same = new Set(target.map(key));
-      const diff = [...cur.filter((p) => !same.has(key(p))), ...target.filter((p) => !new Set(cur.map(key)).has(key(p)))];
+      const same = new Set(target.map(key)), had = new Set(cur.map(key));
+      const diff = [...cur.filter((p) => !same.has(key(p))), ...target.filter((p) => !had.has(key(p)))];
       for (const p of diff) checkLock({ op: 'create', programme: p }, this.guide.store, lock_hours, now);
       const all = [...cur, ...target];
-      const from = Math.min(...all.map((p) => p.start_ms), now), to = Math.max(...all.map((p) => p.end_ms), now);
+      const from = Number.isFinite(since) ? since : Math.min(...all.map((p) => p.start_ms), now), to = Math.max(...all.map((p) => p.end_ms), now);
       for (const p of cur) this.guide.store.delete(p.id);
       applyOp(this.guide.store, ch.tenant_id, ch.id, { op: 'replace', kind: 'rollback', from, to, programmes: target }, now);
       return { version: this.snapshot(ch, `rollback:${version}`, diff.length, now, author), changes: diff.length, restored: version };

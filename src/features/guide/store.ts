@@ -17,7 +17,7 @@ export type ProgrammeFields = Pick<ProgrammeRow, 'id' | 'title' | 'description' 
 export interface GuideSettingsRow { channel_id: string; tenant_id: string; review_mode: number; lock_hours: number; updated_at: number }
 
 /** A published version of a channel's guide. */
-export interface VersionRow { seq: number; tenant_id: string; channel_id: string; version: number; kind: string; changes: number; snapshot: string; created_at: number; author: string | null }
+export interface VersionRow { seq: number; tenant_id: string; channel_id: string; version: number; kind: string; changes: number; snapshot: string | Uint8Array; created_at: number; author: string | null }
 
 /** Words of a Hebrew token without a one-letter prefix (ו ה ב ל מ ש כ), so "חדשות" finds "והחדשות". */
 function stripped(text: string): string {
@@ -92,6 +92,12 @@ export class GuideStore {
     return this.db.query<ProgrammeRow, [string]>('SELECT * FROM programmes WHERE channel_id = ? ORDER BY start_ms').all(channelId);
   }
 
+  /** The guide fields of a channel's programmes ending after `ms` (or all), by start: what a version snapshot holds. */
+  fieldsEndingAfter(channelId: string, ms: number): ProgrammeFields[] {
+    return this.db.query<ProgrammeFields, [string, number]>('SELECT id, title, description, series, episode, images, start_ms, end_ms, source FROM programmes WHERE channel_id = ? AND end_ms > ? ORDER BY start_ms')
+      .all(channelId, Number.isFinite(ms) ? ms : Number.MIN_SAFE_INTEGER);
+  }
+
   /** Full-text hits (folded FTS5 MATCH) of a channel started in [from, to), newest first, at most `limit`. */
   search(channelId: string, match: string, from: number, to: number, limit: number): ProgrammeRow[] {
     return this.db.query<ProgrammeRow, [string, string, number, number, number]>(
@@ -139,6 +145,10 @@ export class GuideStore {
   }
   version(channelId: string, version: number): VersionRow | null {
     return this.db.query<VersionRow, [string, number]>('SELECT * FROM guide_versions WHERE channel_id = ? AND version = ?').get(channelId, version);
+  }
+  /** Clears the snapshots of versions up to `version` (their rows stay as history; they can no longer be restored). */
+  dropSnapshots(channelId: string, version: number): void {
+    this.db.query("UPDATE guide_versions SET snapshot = '' WHERE channel_id = ? AND version <= ? AND LENGTH(snapshot) > 0").run(channelId, version);
   }
   versions(channelId: string): Omit<VersionRow, 'snapshot'>[] {
     return this.db.query<Omit<VersionRow, 'snapshot'>, [string]>('SELECT seq, tenant_id, channel_id, version, kind, changes, created_at, author FROM guide_versions WHERE channel_id = ? ORDER BY version DESC LIMIT 100').all(channelId);
