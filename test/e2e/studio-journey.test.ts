@@ -65,7 +65,9 @@ async function journey(lang: 'en' | 'he'): Promise<void> {
     await page.fill('#channel-slug', `news-${lang}`);
     await page.click('#create-channel button[type=submit]');
     await page.waitForSelector('#ingest');
-    expect(await page.locator('#ingest .copy').count()).toBeGreaterThanOrEqual(4);
+    // A new channel takes SRT: only its primary and backup SRT addresses are shown, no RTMP address it would refuse.
+    expect(await page.locator('#ingest .copy').count()).toBe(2);
+    expect(await page.textContent('#ingest')).not.toContain('rtmp://');
     // The SRT address is shown with its passphrase masked until asked for.
     const chId = page.url().split('/').pop()!;
     const ing = await (await s.api('GET', `/v1/channels/${chId}/ingest`)).json() as { srt: { primary: { passphrase: string } } };
