@@ -47,13 +47,15 @@ export function forwarder(sock: string, problemsBase: string, deadline: BodyDead
   // Under a tag (VS_DELIVERY_TAG): answers the worker gives itself (408, full lane, 502) carry `x-vs-served-by`, those
   // it forwards `x-vs-forwarded-by`.
   const own: Record<string, string> = o.tag ? { 'x-vs-served-by': o.tag } : {};
+  // An answer the worker gives itself may leave part of the body unread: the connection closes after it.
+  const ownClose = { ...own, connection: 'close' };
   let streams = 0, bulk = 0;
   const fail = (r: Request, e: unknown): Response => {
-    if (e instanceof AppError) return problemResponse(e, problemsBase, requestId(r), own);
-    return problemResponse(new AppError('internal_error', 'the appliance did not answer this request', { status: 502 }), problemsBase, requestId(r), own);
+    if (e instanceof AppError) return problemResponse(e, problemsBase, requestId(r), ownClose);
+    return problemResponse(new AppError('internal_error', 'the appliance did not answer this request', { status: 502 }), problemsBase, requestId(r), ownClose);
   };
   const full = (r: Request, what: string): Response =>
-    problemResponse(new AppError('not_ready', `too many ${what} on this process; retry in ${LANE_RETRY_S} s`, { headers: { 'retry-after': String(LANE_RETRY_S) } }), problemsBase, requestId(r), own);
+    problemResponse(new AppError('not_ready', `too many ${what} on this process; retry in ${LANE_RETRY_S} s`, { headers: { 'retry-after': String(LANE_RETRY_S) } }), problemsBase, requestId(r), ownClose);
   /** One upstream request; `retry`: the body is in memory, so a connection refused for a full backlog is tried again. */
   const send = async (r: Request, headers: Headers, body: BodyInit | undefined, signal: AbortSignal, retry: boolean): Promise<Response> => {
     for (let attempt = 0; ; attempt++) {

@@ -7,6 +7,9 @@ import { spawnServe, type ServeProc } from '../helpers/proc';
 import { rawRequest } from '../helpers/raw-http';
 import { waitFor } from '../helpers/server';
 import { freePort } from '../../src/kernel/net/ports';
+import { startTestServer } from '../helpers/server';
+import { serveApp } from '../../src/kernel/http/server';
+import { forwarder, PEER_HEADER } from '../../src/delivery-worker/forward';
 import { hold, holdMany, startMany, type Held, type HeldHead } from '../helpers/held-http';
 
 // Issue 41 item 5: the worker → main forwarder could be choked. `serve` runs as shipped (a main process and one
@@ -168,4 +171,49 @@ describe('the forwarder under load (caps lifted: every stream stays open)', () =
       for (const h of [...streams, ...slow]) h.close();
     }
   }, 180_000);
+});
+
+describe("a worker's lanes (the forwarder over the real app's Unix socket, lanes of 2 streams and 1 large body)", () => {
+  test('streams and large bodies past their lane answer 503 with Retry-After; short requests still pass; places come back', async () => {
+    const s = await startTestServer({ workers: false });
+    const dir = mkdtempSync(join(tmpdir(), 'vs-lanes-'));
+    dirs.push(dir);
+    const sock = join(dir, 'main.sock');
+    const inner = serveApp(s.fetch, { port: 0, host: '', unix: sock, peerHeader: PEER_HEADER, maxBodyBytes: 70 * 1024 * 1024 });
+    const fwd = forwarder(sock, s.ctx.config.problemsBase, { baseS: 2, minRate: 16 * 1024 }, { lanes: { streams: 2, bulk: 1 } });
+    const auth = { authorization: `Bearer ${s.key}` };
+    const stream = () => { const ac = new AbortController(); return { ac, res: fwd(new Request(`${s.url}/v1/events/stream`, { headers: auth, signal: ac.signal })) }; };
+    try {
+      const a = stream(), b = stream();
+      expect((await a.res).status).toBe(200);
+      expect((await b.res).status).toBe(200);
+      expect(fwd.busy().streams).toBe(2);
+      const c = await stream().res;
+      expect(c.status).toBe(503);
+      expect(Number(c.headers.get('retry-after'))).toBeGreaterThan(0);
+      // Short requests keep their own places.
+      expect((await fwd(new Request(`${s.url}/v1/me`, { headers: auth }))).status).toBe(200);
+      // A large body (over 1 MiB) that trickles holds the one bulk place; a second one is refused at once.
+      let push!: ReadableStreamDefaultController<Uint8Array>;
+      const slow = new ReadableStream<Uint8Array>({ start(ctl) { push = ctl; ctl.enqueue(new Uint8Array(1024)); } });
+      const big = fwd(new Request(`${s.url}/v1/api-keys`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) }, body: slow, duplex: 'half' } as RequestInit));
+      await waitFor('the bulk place taken', () => fwd.busy().bulk === 1, 5_000, 10);
+      const second = await fwd(new Request(`${s.url}/v1/api-keys`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) }, body: new Uint8Array(2 * 1024 * 1024) }));
+      expect(second.status).toBe(503);
+      // The trickling one is cut by the deadline (408) and gives its place back.
+      expect((await big).status).toBe(408);
+      try { push.close(); } catch { /* already cancelled by the forwarder: what the cut should do */ }
+      await waitFor('the bulk place back', () => fwd.busy().bulk === 0, 5_000, 10);
+      // A stream whose client goes away gives its place back.
+      a.ac.abort();
+      await waitFor('a stream place back', () => fwd.busy().streams === 1, 5_000, 10);
+      const d = stream();
+      expect((await d.res).status).toBe(200);
+      b.ac.abort(); d.ac.abort();
+      await waitFor('every stream place back', () => fwd.busy().streams === 0, 5_000, 10);
+    } finally {
+      await inner.stop(1);
+      await s.stop();
+    }
+  }, 60_000);
 });
