@@ -26,6 +26,11 @@ export const EN_ASSET = {
   sec_open_n: 'Show the {n} assets of {name}', sec_open_hint: 'Select a count to list that section\'s assets; the library also filters by section.',
   lib_section_filter: 'Section', lib_all_sections: 'All sections', lib_section_unknown: 'Unknown section',
   lib_section_empty: 'No assets in the section {name}.', lib_no_unsectioned: 'Every asset is in a section.',
+  // library bulk actions
+  lib_select_row: 'Select {title}', lib_select_all: 'Select all shown', lib_bulk_actions: 'Actions on the selected assets',
+  lib_n_selected: '{n, plural, one {# asset selected} other {# assets selected}}', lib_bulk_move_to: 'Section to move to', lib_bulk_move: 'Move to section',
+  lib_bulk_clear: 'Clear selection', lib_bulk_confirm_trash: '{n, plural, one {Move # asset to the trash?} other {Move # assets to the trash?}} They can be restored until the trash is emptied.',
+  lib_bulk_done: '{n, plural, one {# asset changed.} other {# assets changed.}}', lib_bulk_failed: '{n, plural, one {# asset was not changed} other {# assets were not changed}}',
   // dashboard: studio playback is not audience
   dash_studio_now: 'Previews in the studio now: {n} (not counted as audience)',
 };

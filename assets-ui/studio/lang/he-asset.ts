@@ -28,6 +28,11 @@ export const HE_ASSET: Record<keyof typeof EN_ASSET, string> = {
   sec_open_n: 'הצגת {n} הנכסים של {name}', sec_open_hint: 'בחירה במספר מציגה את הנכסים של המדור; אפשר גם לסנן את הספרייה לפי מדור.',
   lib_section_filter: 'מדור', lib_all_sections: 'כל המדורים', lib_section_unknown: 'מדור לא ידוע',
   lib_section_empty: 'אין נכסים במדור {name}.', lib_no_unsectioned: 'כל הנכסים משויכים למדור.',
+  // library bulk actions
+  lib_select_row: 'בחירת {title}', lib_select_all: 'בחירת כל המוצגים', lib_bulk_actions: 'פעולות על הנכסים שנבחרו',
+  lib_n_selected: '{n, plural, one {נבחר נכס אחד} two {נבחרו שני נכסים} other {נבחרו # נכסים}}', lib_bulk_move_to: 'מדור יעד', lib_bulk_move: 'העברה למדור',
+  lib_bulk_clear: 'ניקוי הבחירה', lib_bulk_confirm_trash: '{n, plural, one {להעביר נכס אחד לאשפה?} two {להעביר שני נכסים לאשפה?} other {להעביר # נכסים לאשפה?}} אפשר לשחזר אותם עד לריקון האשפה.',
+  lib_bulk_done: '{n, plural, one {נכס אחד עודכן.} two {שני נכסים עודכנו.} other {# נכסים עודכנו.}}', lib_bulk_failed: '{n, plural, one {נכס אחד לא שונה} two {שני נכסים לא שונו} other {# נכסים לא שונו}}',
   // dashboard: studio playback is not audience
   dash_studio_now: 'צפיות מקדימות בסטודיו כעת: {n} (אינן נספרות כקהל)',
 };

@@ -7,6 +7,7 @@ import { Badge, Empty, Loading, PageHead, Problem, useLoad } from '../ui';
 import { VirtualList } from '../vlist';
 import { Uploader } from './uploader';
 import { Sections, type Section } from './sections';
+import { BulkBar } from './library-bulk';
 
 /** An asset as listed. */
 export interface AssetRow { id: string; title: string; status: string; published: boolean; duration_s: number | null; created_at: string; progress: number | null; deleted_at?: string }
@@ -74,6 +75,11 @@ export function Library() {
     if (typeof id !== 'string') return;
     get<AssetRow>(`/v1/assets/${encodeURIComponent(id)}`).then((row) => setItems((list) => (list.some((x) => x.id === id) ? list.map((x) => (x.id === id ? { ...x, ...row } : x)) : list)), () => {});
   }, ASSET_EVENTS);
+  // Rows picked for a bulk action (the plain list only); a new search, view or section starts with none.
+  const [picked, setPicked] = useState<Set<string>>(() => new Set());
+  useEffect(() => setPicked(new Set()), [q, trash, section]);
+  const pick = (id: string, on: boolean) => setPicked((old) => { const n = new Set(old); if (on) n.add(id); else n.delete(id); return n; });
+  const allPicked = items.length > 0 && items.every((x) => picked.has(x.id));
   const named = (sectionList.data ?? []).find((x) => x.id === section);
   return (
     <>
@@ -96,12 +102,16 @@ export function Library() {
           {(sectionList.data ?? []).map((x) => <option value={x.id}>{x.name}</option>)}
           {section && section !== 'none' && !named && <option value={section}>{sectionList.loading ? t('loading') : t('lib_section_unknown')}</option>}
         </select>
+        {!trash && items.length > 0 && <label class="pick-all"><input type="checkbox" id="pick-all" checked={allPicked} onChange={(e) => setPicked(e.currentTarget.checked ? new Set(items.map((x) => x.id)) : new Set())} />{t('lib_select_all')}</label>}
         <span class="muted" aria-live="polite" style={{ whiteSpace: 'nowrap' }}>{state.loading ? '' : t('n_shown', { n: f.num(items.length) }) + (cursor ? '+' : '')}</span>
       </div>
+      {!trash && picked.size > 0 && <BulkBar ids={[...picked]} sections={sectionList.data ?? []} clear={() => setPicked(new Set())} onDone={() => void fetchPage(true)} />}
       <Problem error={state.error} onRetry={() => fetchPage(true)} />
       {state.loading && !items.length ? <Loading /> : !items.length ? <Empty>{trash ? t('trash_empty') : q ? t('no_match') : section === 'none' ? t('lib_no_unsectioned') : section ? t('lib_section_empty', { name: named?.name ?? '' }) : t('library_empty')}</Empty> : (
-        <VirtualList id="asset-list" label={t('nav_library')} items={items} rowHeight={56} renderKey={lang} onNearEnd={() => { if (cursor) void fetchPage(false); }}
+        <VirtualList id="asset-list" label={t('nav_library')} items={items} rowHeight={56} renderKey={`${lang}:${trash}:${[...picked].join(',')}`} onNearEnd={() => { if (cursor) void fetchPage(false); }}
           render={(a) => (
+            <div class={trash ? 'pick-row no-pick' : 'pick-row'}>
+            {!trash && <input type="checkbox" class="row-pick" aria-label={t('lib_select_row', { title: a.title || a.id })} checked={picked.has(a.id)} onChange={(e) => pick(a.id, e.currentTarget.checked)} />}
             <a class="asset-row" href={`/studio/library/${encodeURIComponent(a.id)}`}>
               <span class="title">{a.title || a.id}</span>
               <Badge status={a.status} />
@@ -109,6 +119,7 @@ export function Library() {
               <span class="muted dur">{f.dur(a.duration_s)}</span>
               <span class="muted when">{f.short(a.deleted_at ?? a.created_at)}</span>
             </a>
+            </div>
           )} />
       )}
       </div>
