@@ -88,3 +88,39 @@ test('library bulk bar on a phone (390×844, he): fits the window', async () => 
   await shot(page, 'library-bulk-phone-he');
   await page.context().close();
 }, 60_000);
+
+const ABOUT = {
+  en: { description: 'The evening bulletin: headlines, weather and sport.', tags: 'news, weather , news,sport', saved: ['news', 'weather', 'sport'] },
+  he: { description: 'מהדורת הערב: כותרות, מזג אוויר וספורט.', tags: 'חדשות, מזג אוויר, ספורט', saved: ['חדשות', 'מזג אוויר', 'ספורט'] },
+} as const;
+
+for (const lang of ['en', 'he'] as const) {
+  test(`asset page (${lang}): description and tags are their own fields, saved as metadata.description / metadata.tags`, async () => {
+    const id = await ready(`${lang} about`);
+    // Stored earlier through the API: the page shows them in their fields, not as a "description" row.
+    await json('PATCH', `/v1/assets/${id}`, { metadata: { description: 'old words', tags: ['old'], rating: 'PG' }, publish: true });
+    const page = await studioTab(browser, s, { lang, viewport: DESK });
+    await page.goto(`${s.url}/studio/library/${id}`);
+    // Before: no #meta-description (the description was a key/value row, tags JSON).
+    await page.waitForSelector('#meta-description');
+    expect(await page.inputValue('#meta-description')).toBe('old words');
+    expect(await page.inputValue('#meta-tags')).toBe('old');
+    expect(await page.locator('#meta-rows .meta-key').evaluateAll((xs) => xs.map((x) => (x as HTMLInputElement).value))).toEqual(['rating']);
+    await page.fill('#meta-description', ABOUT[lang].description);
+    await page.fill('#meta-tags', ABOUT[lang].tags);
+    expect(await page.locator('#meta-tag-chips li').allTextContents()).toEqual([...ABOUT[lang].saved]);
+    await page.click('#meta-save');
+    await page.waitForSelector('#meta-saved');
+    const a = await json('GET', `/v1/assets/${id}`);
+    expect(a.metadata).toEqual({ rating: 'PG', description: ABOUT[lang].description, tags: [...ABOUT[lang].saved] });
+    // The watch page describes the video with it.
+    const html = await (await fetch(`${s.url}/w/default/vod/${id}`)).text();
+    expect(html).toContain(ABOUT[lang].description);
+    await page.reload();
+    await page.waitForSelector('#meta-description');
+    expect(await page.inputValue('#meta-description')).toBe(ABOUT[lang].description);
+    await page.locator('#meta-panel').scrollIntoViewIfNeeded();
+    await shot(page, `asset-about-${lang}`);
+    await page.context().close();
+  }, 60_000);
+}

@@ -31,6 +31,9 @@ export const EN_ASSET = {
   lib_n_selected: '{n, plural, one {# asset selected} other {# assets selected}}', lib_bulk_move_to: 'Section to move to', lib_bulk_move: 'Move to section',
   lib_bulk_clear: 'Clear selection', lib_bulk_confirm_trash: '{n, plural, one {Move # asset to the trash?} other {Move # assets to the trash?}} They can be restored until the trash is emptied.',
   lib_bulk_done: '{n, plural, one {# asset changed.} other {# assets changed.}}', lib_bulk_failed: '{n, plural, one {# asset was not changed} other {# assets were not changed}}',
+  // description and tags (metadata.description, metadata.tags)
+  ap_description: 'Description', ap_description_hint: 'Shown on the watch page and to search engines.', ap_tags: 'Tags',
+  ap_tags_placeholder: 'news, weather, Tel Aviv',
   // dashboard: studio playback is not audience
   dash_studio_now: 'Previews in the studio now: {n} (not counted as audience)',
 };

@@ -33,6 +33,9 @@ export const HE_ASSET: Record<keyof typeof EN_ASSET, string> = {
   lib_n_selected: '{n, plural, one {נבחר נכס אחד} two {נבחרו שני נכסים} other {נבחרו # נכסים}}', lib_bulk_move_to: 'מדור יעד', lib_bulk_move: 'העברה למדור',
   lib_bulk_clear: 'ניקוי הבחירה', lib_bulk_confirm_trash: '{n, plural, one {להעביר נכס אחד לאשפה?} two {להעביר שני נכסים לאשפה?} other {להעביר # נכסים לאשפה?}} אפשר לשחזר אותם עד לריקון האשפה.',
   lib_bulk_done: '{n, plural, one {נכס אחד עודכן.} two {שני נכסים עודכנו.} other {# נכסים עודכנו.}}', lib_bulk_failed: '{n, plural, one {נכס אחד לא שונה} two {שני נכסים לא שונו} other {# נכסים לא שונו}}',
+  // description and tags (metadata.description, metadata.tags)
+  ap_description: 'תיאור', ap_description_hint: 'מוצג בדף הצפייה ולמנועי חיפוש.', ap_tags: 'תגיות',
+  ap_tags_placeholder: 'חדשות, מזג אוויר, תל אביב',
   // dashboard: studio playback is not audience
   dash_studio_now: 'צפיות מקדימות בסטודיו כעת: {n} (אינן נספרות כקהל)',
 };

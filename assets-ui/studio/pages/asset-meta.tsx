@@ -1,4 +1,4 @@
-/** Metadata editor of an asset: text values as key/value rows, other values as JSON, `ads` through the cue editor; saved with PATCH. */
+/** Metadata editor of an asset: description and tags (`metadata.description`, `metadata.tags`), other text values as key/value rows, other values as JSON, `ads` through the cue editor; saved with PATCH. */
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, errorWords } from '../api';
 import { useStudio } from '../ctx';
@@ -7,23 +7,33 @@ import { Problem } from '../ui';
 import { CueEditor, MAX_CUES } from './asset-cues';
 
 type Row = { k: string; v: string };
+/** The description (shown on the watch page) and the tags of an asset, kept in its metadata. */
+export interface About { description: string; tags: string[] }
+
+/** Tags typed as one line: split at commas (Latin or Arabic) and new lines, trimmed, empty and repeated ones dropped. */
+export function parseTags(s: string): string[] {
+  return [...new Set(s.split(/[,،\n]/).map((x) => x.trim()).filter(Boolean))];
+}
 /** The parts of an asset the editor reads and writes. */
 export interface MetaAsset { id: string; metadata: Record<string, unknown>; duration_s: number | null }
 
 /** Splits stored metadata into rows (plain strings), the JSON rest, and the ads settings. */
-export function splitMetadata(m: Record<string, unknown>): { rows: Row[]; json: string; disabled: boolean; cues: number[] } {
+export function splitMetadata(m: Record<string, unknown>): { rows: Row[]; json: string; disabled: boolean; cues: number[]; about: About } {
   const rows: Row[] = [], rest: Record<string, unknown> = {};
+  const about: About = { description: '', tags: [] };
   for (const [k, v] of Object.entries(m ?? {})) {
     if (k === 'ads') continue;
+    if (k === 'description' && typeof v === 'string') { about.description = v; continue; }
+    if (k === 'tags' && Array.isArray(v) && v.every((x) => typeof x === 'string')) { about.tags = v; continue; }
     if (typeof v === 'string') rows.push({ k, v }); else rest[k] = v;
   }
   const ads = (m?.ads ?? {}) as { disabled?: unknown; cues?: unknown };
   const cues = Array.isArray(ads.cues) ? ads.cues.filter((c): c is number => typeof c === 'number') : [];
-  return { rows, json: Object.keys(rest).length ? JSON.stringify(rest, null, 2) : '', disabled: ads.disabled === true, cues };
+  return { rows, json: Object.keys(rest).length ? JSON.stringify(rest, null, 2) : '', disabled: ads.disabled === true, cues, about };
 }
 
 /** Builds the metadata object from the form, or the problems in words (`meta` for rows/JSON, `ads` for cues). */
-export function joinMetadata(t: T, rows: Row[], json: string, disabled: boolean, cues: number[]): { value?: Record<string, unknown>; meta?: string; ads?: string } {
+export function joinMetadata(t: T, rows: Row[], json: string, disabled: boolean, cues: number[], about: About = { description: '', tags: [] }): { value?: Record<string, unknown>; meta?: string; ads?: string } {
   const out: Record<string, unknown> = {};
   const problems: string[] = [];
   const seen = new Set<string>();
@@ -46,8 +56,12 @@ export function joinMetadata(t: T, rows: Row[], json: string, disabled: boolean,
       }
     }
   }
+  if (about.description.trim() && seen.has('description')) problems.push(t('ap_err_key_dup', { k: 'description' }));
+  if (about.tags.length && seen.has('tags')) problems.push(t('ap_err_key_dup', { k: 'tags' }));
   const ads = cues.length > MAX_CUES ? t('ap_err_cues_max', { n: cues.length, max: MAX_CUES }) : cues.some((c) => !(c >= 0)) ? t('ap_err_cue') : undefined;
   if (problems.length || ads) return { meta: problems.join(' ') || undefined, ads };
+  if (about.description.trim()) out.description = about.description.trim();
+  if (about.tags.length) out.tags = about.tags;
   if (disabled || cues.length) out.ads = { ...(disabled ? { disabled: true } : {}), cues };
   return { value: out };
 }
@@ -58,16 +72,18 @@ export function MetaEditor(p: { asset: MetaAsset; cues: number[]; setCues(c: num
   const [rows, setRows] = useState<Row[]>([]);
   const [json, setJson] = useState('');
   const [disabled, setDisabled] = useState(false);
+  const [description, setDescription] = useState('');
+  const [tags, setTags] = useState('');
   const [errs, setErrs] = useState<{ meta?: string; ads?: string; top?: string }>({});
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState(false);
-  const reset = (m: Record<string, unknown>) => { const s = splitMetadata(m); setRows(s.rows); setJson(s.json); setDisabled(s.disabled); p.setCues(s.cues); };
+  const reset = (m: Record<string, unknown>) => { const s = splitMetadata(m); setDescription(s.about.description); setTags(s.about.tags.join(', ')); setRows(s.rows); setJson(s.json); setDisabled(s.disabled); p.setCues(s.cues); };
   useEffect(() => { reset(p.asset.metadata); setErrs({}); }, [p.asset.id]);
   const setRow = (i: number, part: Partial<Row>) => { setDone(false); setRows(rows.map((r, j) => (j === i ? { ...r, ...part } : r))); };
   const save = async (e: Event) => {
     e.preventDefault();
     setDone(false);
-    const j = joinMetadata(t, rows, json, disabled, p.cues);
+    const j = joinMetadata(t, rows, json, disabled, p.cues, { description, tags: parseTags(tags) });
     if (!j.value) { setErrs({ meta: j.meta, ads: j.ads }); return; }
     setBusy(true); setErrs({});
     try {
@@ -85,6 +101,14 @@ export function MetaEditor(p: { asset: MetaAsset; cues: number[]; setCues(c: num
     <form id="meta-form" onSubmit={save} noValidate>
       <p class="muted">{t('ap_meta_intro')}</p>
       <Problem error={errs.top ?? null} />
+      <label class="field"><span>{t('ap_description')}</span>
+        <textarea id="meta-description" rows={3} dir="auto" maxLength={5000} value={description} onInput={(e) => { setDone(false); setDescription(e.currentTarget.value); }} />
+        <small class="muted">{t('ap_description_hint')}</small>
+      </label>
+      <label class="field"><span>{t('ap_tags')}</span>
+        <input id="meta-tags" dir="auto" value={tags} placeholder={t('ap_tags_placeholder')} onInput={(e) => { setDone(false); setTags(e.currentTarget.value); }} />
+      </label>
+      {parseTags(tags).length > 0 && <ul class="tag-chips" id="meta-tag-chips" aria-label={t('ap_tags')}>{parseTags(tags).map((x) => <li><bdi>{x}</bdi></li>)}</ul>}
       <table class="table" id="meta-rows">
         <thead><tr><th>{t('ap_key')}</th><th>{t('ap_value')}</th><th /></tr></thead>
         <tbody>
