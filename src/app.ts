@@ -11,6 +11,7 @@ import { dropBodylessParse } from './kernel/http/plugin';
 import { metaRoutes } from './features/meta/routes';
 import { assetRoutes } from './features/assets/routes';
 import { posterRoutes } from './features/assets/poster-routes';
+import { subtitleRoutes } from './features/subtitles/routes';
 import { startTrashSweeper } from './features/assets/sweeper';
 import { startPlaybackSessionSweeper } from './features/playback/session-limits';
 import { uploadRoutes, startUploadWorker } from './features/uploads/routes';
@@ -88,6 +89,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
     .use(settingsRoutes(ctx))
     .use(assetRoutes(ctx))
     .use(posterRoutes(ctx))
+    .use(subtitleRoutes(ctx))
     .use(uploadRoutes(ctx))
     .use(playbackRoutes(ctx))
     .use(jobsRoutes(ctx))

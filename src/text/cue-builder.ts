@@ -14,13 +14,13 @@ export interface CueRules {
   maxCharsPerSecond: number;
   /** Smallest gap between cues (2 frames: 80 ms at 25 fps). */
   minGapMs: number;
-  /** A pause at least this long always ends a cue. */
+  /** A pause at least this long always ends a cue (default 1 s: a new thought, and the reader gets a blank screen). */
   pauseBreakMs: number;
 }
 
 /** The default rules. */
 export const DEFAULT_CUE_RULES: Readonly<CueRules> = Object.freeze({
-  maxLineChars: 42, maxLines: 2, minDurationMs: 1000, maxDurationMs: 7000, maxCharsPerSecond: 17, minGapMs: 80, pauseBreakMs: 1500,
+  maxLineChars: 42, maxLines: 2, minDurationMs: 1000, maxDurationMs: 7000, maxCharsPerSecond: 17, minGapMs: 80, pauseBreakMs: 1000,
 });
 
 /** The gap of `frames` frames at `fps` in whole ms, rounded up. */

@@ -11,6 +11,7 @@ import { failAssetOfJob } from '../assets/lifecycle';
 import { clipJobHandlers, failClipOfJob } from '../clips/finalize';
 import { failVodOfJob, vodJobHandlers } from '../live-to-vod/job';
 import { transcodeConcurrencyOf, transcodeJobHandlers } from '../transcode/jobs';
+import { failTrackOfJob, subtitleJobHandlers } from '../subtitles/jobs';
 import type { MediaRuntime } from '../transcode/runtime';
 
 /** Runs when any job fails for good; each feature reacts to its own subjects. */
@@ -18,6 +19,7 @@ export function onJobFinalFailure(ctx: AppContext, job: JobRow, error: string): 
   failAssetOfJob(ctx, job, error);
   failClipOfJob(ctx, job, error);
   failVodOfJob(ctx, job, error);
+  failTrackOfJob(ctx, job, error);
 }
 
 /** Builds the queue's setup from the media runtime found once at boot (ffmpeg and the encoder) and every feature's handlers. */
@@ -27,6 +29,7 @@ export function featureJobs(media: MediaRuntime | null): JobSetup {
     ...transcodeJobHandlers(media),
     ...clipJobHandlers,
     ...vodJobHandlers(media?.tools ?? null),
+    ...subtitleJobHandlers,
   };
   return { handlers, onFinalFailure: onJobFinalFailure, concurrency: transcodeConcurrencyOf(media) };
 }

@@ -8,6 +8,7 @@ import { HE_STATS } from './operations-stats';
 import { HE_MONITORS } from './monitors';
 import { HE_STUDIO_OPS } from './operations-studio';
 import { HE_POSTERS } from './operations-posters';
+import { HE_SUBTITLES } from './operations-subtitles';
 
 /** operationId -> Hebrew summary and description. */
-export const HE_OPERATIONS: Readonly<Record<string, { summary: string; description: string }>> = Object.freeze({ ...HE_VOD, ...HE_LIBRARY, ...HE_PEOPLE, ...HE_SUPPORT, ...HE_STATS, ...HE_MONITORS, ...HE_POSTERS, ...HE_STUDIO_OPS, ...heLive() });
+export const HE_OPERATIONS: Readonly<Record<string, { summary: string; description: string }>> = Object.freeze({ ...HE_VOD, ...HE_LIBRARY, ...HE_PEOPLE, ...HE_SUPPORT, ...HE_STATS, ...HE_MONITORS, ...HE_POSTERS, ...HE_SUBTITLES, ...HE_STUDIO_OPS, ...heLive() });

@@ -22,6 +22,7 @@ import { m0090 } from './0090_support';
 import { m0100 } from './0100_monitors';
 import { m0110 } from './0110_delivery_grant_version';
 import { m0113 } from './0113_session_expiry_hook_signatures';
+import { m0130 } from './0130_subtitles';
 
 /** Every schema migration, in version order. Add new files here (one line each). */
 export const MIGRATIONS: Migration[] = [
@@ -48,4 +49,5 @@ export const MIGRATIONS: Migration[] = [
   m0100,
   m0110,
   m0113,
+  m0130,
 ];

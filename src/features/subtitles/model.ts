@@ -1,0 +1,33 @@
+import { t } from 'elysia';
+import type { TrackRow } from './store';
+
+/** POST /v1/assets/{id}/subtitles body: an upload (`content`) or, without it, speech recognition. */
+export const CreateTrackBody = t.Object({
+  language: t.String({ minLength: 2, maxLength: 35, description: 'BCP 47 language of the text (`he`, `en`, `ar`)' }),
+  kind: t.Optional(t.Union([t.Literal('subtitles'), t.Literal('captions')], { description: 'default subtitles' })),
+  label: t.Optional(t.String({ maxLength: 100, description: 'name shown in players (default: the language)' })),
+  content: t.Optional(t.String({ maxLength: 10 * 1024 * 1024, description: 'the WebVTT or SRT file text; absent: the speech is recognised' })),
+  format: t.Optional(t.Union([t.Literal('vtt'), t.Literal('srt')], { description: 'default: WebVTT when the text starts with WEBVTT, else SRT' })),
+  prompt: t.Optional(t.String({ maxLength: 2000, description: 'glossary words passed to the speech engine (recognition only)' })),
+}, { additionalProperties: false });
+
+/** A subtitle track as the API shows it. */
+export const TrackView = t.Object({
+  id: t.String(), asset_id: t.String(), language: t.String(), kind: t.String(), label: t.Union([t.String(), t.Null()]),
+  source: t.String({ description: 'upload or asr' }),
+  status: t.String({ description: 'queued, running, ready or failed' }),
+  published: t.Boolean(), engine: t.Union([t.String(), t.Null()]), job_id: t.Union([t.String(), t.Null()]),
+  error: t.Union([t.String(), t.Null()]), cue_count: t.Integer(), created_at: t.String(), updated_at: t.String(),
+});
+
+/** The list answer. */
+export const TrackList = t.Object({ items: t.Array(TrackView) });
+
+/** The API view of a track row. */
+export function trackView(r: TrackRow) {
+  return {
+    id: r.id, asset_id: r.asset_id, language: r.language, kind: r.kind, label: r.label, source: r.source, status: r.status,
+    published: r.published === 1, engine: r.engine, job_id: r.job_id, error: r.error, cue_count: r.cue_count,
+    created_at: new Date(r.created_at).toISOString(), updated_at: new Date(r.updated_at).toISOString(),
+  };
+}

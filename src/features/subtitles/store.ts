@@ -1,0 +1,65 @@
+import type { Db } from '../../kernel/db/sqlite';
+import type { Cue } from '../../text/cue-text';
+
+/** A row of `subtitle_tracks`. */
+export interface TrackRow {
+  seq: number; id: string; tenant_id: string; asset_id: string; language: string; kind: string; label: string | null;
+  source: string; status: string; published: number; engine: string | null; job_id: string | null; error: string | null;
+  cue_count: number; created_at: number; updated_at: number;
+}
+
+/** The subtitles feature's SQL (tracks and cues). */
+export class SubtitleStore {
+  constructor(private readonly db: Db) {}
+
+  /** Inserts a track row. */
+  insert(r: Omit<TrackRow, 'seq' | 'published' | 'cue_count' | 'error' | 'engine'> & { engine?: string | null }): void {
+    this.db.query(`INSERT INTO subtitle_tracks (id, tenant_id, asset_id, language, kind, label, source, status, engine, job_id, created_at, updated_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(r.id, r.tenant_id, r.asset_id, r.language, r.kind, r.label, r.source, r.status, r.engine ?? null, r.job_id, r.created_at, r.updated_at);
+  }
+
+  /** One track of an asset of the tenant. */
+  get(tenantId: string, assetId: string, id: string): TrackRow | null {
+    return this.db.query<TrackRow, [string, string, string]>('SELECT * FROM subtitle_tracks WHERE tenant_id = ? AND asset_id = ? AND id = ?').get(tenantId, assetId, id);
+  }
+
+  /** A track by id alone (job handlers). */
+  byId(id: string): TrackRow | null {
+    return this.db.query<TrackRow, [string]>('SELECT * FROM subtitle_tracks WHERE id = ?').get(id);
+  }
+
+  /** An asset's tracks, oldest first. */
+  list(tenantId: string, assetId: string): TrackRow[] {
+    return this.db.query<TrackRow, [string, string]>('SELECT * FROM subtitle_tracks WHERE tenant_id = ? AND asset_id = ? ORDER BY seq').all(tenantId, assetId);
+  }
+
+  /** Replaces a track's cues (time order) and its count. */
+  replaceCues(id: string, cues: Cue[], now: number): void {
+    this.db.query('DELETE FROM subtitle_cues WHERE track_id = ?').run(id);
+    const ins = this.db.query('INSERT INTO subtitle_cues (track_id, seq, start_ms, end_ms, text) VALUES (?, ?, ?, ?, ?)');
+    cues.forEach((c, i) => ins.run(id, i + 1, c.startMs, c.endMs, c.text));
+    this.db.query('UPDATE subtitle_tracks SET cue_count = ?, updated_at = ? WHERE id = ?').run(cues.length, now, id);
+  }
+
+  /** A track's cues in time order. */
+  cues(id: string): Cue[] {
+    return this.db.query<{ start_ms: number; end_ms: number; text: string }, [string]>('SELECT start_ms, end_ms, text FROM subtitle_cues WHERE track_id = ? ORDER BY seq')
+      .all(id).map((r) => ({ startMs: r.start_ms, endMs: r.end_ms, text: r.text }));
+  }
+
+  /** Sets status (and engine / error) of a track. */
+  setStatus(id: string, status: string, now: number, o: { engine?: string | null; error?: string | null } = {}): void {
+    this.db.query('UPDATE subtitle_tracks SET status = ?, engine = COALESCE(?, engine), error = ?, updated_at = ? WHERE id = ?').run(status, o.engine ?? null, o.error ?? null, now, id);
+  }
+
+  /** Publishes or unpublishes; false when no such track. */
+  setPublished(tenantId: string, id: string, published: boolean, now: number): boolean {
+    return this.db.query('UPDATE subtitle_tracks SET published = ?, updated_at = ? WHERE tenant_id = ? AND id = ?').run(published ? 1 : 0, now, tenantId, id).changes > 0;
+  }
+
+  /** Deletes a track and its cues. */
+  delete(tenantId: string, id: string): boolean {
+    this.db.query('DELETE FROM subtitle_cues WHERE track_id = (SELECT id FROM subtitle_tracks WHERE tenant_id = ? AND id = ?)').run(tenantId, id);
+    return this.db.query('DELETE FROM subtitle_tracks WHERE tenant_id = ? AND id = ?').run(tenantId, id).changes > 0;
+  }
+}
