@@ -243,10 +243,9 @@ test('text audit (he): every studio page shows Hebrew catalogue text (names, cod
       await page.waitForSelector(ready);
       await page.waitForFunction(() => !document.querySelector('.state.loading'), undefined, { timeout: 15_000 }).catch(() => {});
       expect(await page.evaluate(() => document.documentElement.lang)).toBe('he');
-      // Known gaps, left to the guide pages' own work (reported): their native date and time inputs follow the browser's
-      // locale, and the versions list shows "v" before the number and the server's author label "API key <id>".
-      const gap = (x: string) => path === '/guide' && (x.startsWith('<input type=') || x === 'v' || /^API key [0-9a-f-]+$/.test(x));
-      const found = [...await latinOnly(page, allowed), ...await foreignDates(page)].filter((x) => !gap(x));
+      // The guide pages included (before: their native date and time inputs followed the browser's US locale, and the
+      // versions list showed "v" before the number and the server's author label "API key <id>").
+      const found = [...await latinOnly(page, allowed), ...await foreignDates(page)];
       if (found.length) problems[path] = [...new Set(found)];
     }
     // Dates are in the Hebrew format where the pages show them (the audit log, the asset's details).
@@ -257,3 +256,83 @@ test('text audit (he): every studio page shows Hebrew catalogue text (names, cod
   } finally { await ctx.close(); }
   expect(problems).toEqual({});
 }, 120_000);
+
+for (const lang of ['en', 'he'] as const) {
+  test(`guide (${lang}): dates typed as YYYY-MM-DD HH:MM and read back in the UI language, versions in words, a direct change on the audit log`, async () => {
+    const ch = (await json('POST', '/v1/channels', { name: `דסק ${lang}`, slug: `desk-${lang}`, timezone: 'UTC' })).id as string;
+    // A change by the API key (review mode off): a version recorded as `API key <id>`.
+    const t0 = Date.now() + 3 * 86_400_000;
+    await json('POST', `/v1/channels/${ch}/programmes`, { title: `key ${lang}`, start_at: new Date(t0).toISOString(), end_at: new Date(t0 + 1_800_000).toISOString() });
+    // A US-English browser with the studio in the language: the case where native inputs showed 11/29/2026, 08:00 PM.
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', extraHTTPHeaders: { 'accept-language': lang } });
+    const page = await ctx.newPage();
+    page.setDefaultTimeout(30_000);
+    try {
+      await page.goto(`${s.url}/studio/sign-in`);
+      await page.evaluate((l) => localStorage.setItem('vs_lang', l), lang);
+      await page.reload();
+      await page.fill('#email', OWNER.email);
+      await page.fill('#password', OWNER.password);
+      await page.click('#signin');
+      await page.waitForSelector('nav.side');
+      await page.goto(`${s.url}/studio/guide?channel=desk-${lang}`);
+      await page.waitForSelector('#programme-form');
+      // Typed fields (before: input type=date/time, shown by the browser as 11/29/2026 and 08:00 PM).
+      for (const id of ['prog-day', 'prog-from', 'prog-to', 'copy-from', 'copy-to', 'copy-through', 'shift-day']) expect(await page.getAttribute(`#${id}`, 'type')).toBe('text');
+      const day = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+      await page.fill('#prog-day', day);
+      // The day read back in the UI language's format ("Monday 30 November 2026" / "יום שני, 30 בנובמבר 2026").
+      const read = (await page.textContent('#prog-day-read'))!;
+      const [y, m, d] = day.split('-').map(Number);
+      expect(read).toContain(String(y));
+      expect(read).toContain(` ${d} `);
+      if (lang === 'he') expect(read).toMatch(/^יום [\u0590-\u05FF]+, \d{1,2} ב[\u0590-\u05FF]+ \d{4}$/);
+      else expect(read).toMatch(/^[A-Z][a-z]+day,? \d{1,2} [A-Z][a-z]+ \d{4}$/);
+      expect(read).not.toContain(`${m}/${d}`);
+      // An unreadable time: a clear error in the language, nothing sent.
+      await page.fill('#prog-title', lang === 'he' ? 'מבזק ערב' : 'Evening bulletin');
+      await page.fill('#prog-from', '8pm');
+      await page.click('#programme-form button[type=submit]');
+      await page.waitForSelector('#prog-from[aria-invalid=true]');
+      expect(await page.textContent('#prog-from-read')).toBe(lang === 'he' ? 'יש להקליד את השעה בצורה HH:MM, בשעון 24 שעות (למשל 20:00).' : 'Type the time as HH:MM, 24-hour (for example 20:00).');
+      const listed = async () => (await json('GET', `/v1/channels/${ch}/programmes?from=${day}T00:00:00Z&to=${day}T23:59:00Z`)).items.length as number;
+      expect(await listed()).toBe(0);
+      // Readable: added at 20:00-20:30 UTC of that day, live at once (review mode off).
+      await page.fill('#prog-from', '20:00');
+      await page.fill('#prog-to', '20:30');
+      await page.click('#programme-form button[type=submit]');
+      await waitFor('programme added', async () => (await listed()) === 1, 15_000, 100);
+      const prog = (await json('GET', `/v1/channels/${ch}/programmes?from=${day}T00:00:00Z&to=${day}T23:59:00Z`)).items[0];
+      expect([prog.start_at, prog.end_at]).toEqual([`${day}T20:00:00.000Z`, `${day}T20:30:00.000Z`]);
+      // The editor: start and end typed the same way, read back in words.
+      await page.locator(`#guide-grid [data-prog="${prog.id}"] .gmain`).click();
+      await page.waitForSelector('#programme-editor[open]');
+      expect(await page.getAttribute('#edit-start', 'type')).toBe('text');
+      expect(await page.inputValue('#edit-start')).toBe(`${day} 20:00`);
+      expect(await page.textContent('#edit-start-read')).toMatch(lang === 'he' ? /^יום [\u0590-\u05FF]+, \d{1,2} ב[\u0590-\u05FF]+ \d{4} (בשעה )?20:00$/ : /^[A-Z][a-z]+day,? \d{1,2} [A-Z][a-z]+ \d{4}( at|,) 20:00$/);
+      await shot(page, `guide-typed-edit-${lang}`);
+      await page.keyboard.press('Escape');
+      await page.waitForSelector('#programme-editor', { state: 'detached' });
+      // Versions in words: "Version N" / "גרסה N", the key by its name, the person by name (before: "v2", "API key <id>").
+      const rows = page.locator('#guide-versions tbody tr');
+      await waitFor('two versions', async () => (await rows.count()) === 2, 15_000, 100);
+      const cells = async (i: number) => (await rows.nth(i).locator('td').allTextContents()).map((x) => x.trim());
+      const [newest, older] = [await cells(0), await cells(1)];
+      expect(newest[0]).toStartWith(lang === 'he' ? 'גרסה 2' : 'Version 2');
+      expect(newest[2]).toBe(OWNER.name);
+      expect(older[0]).toBe(lang === 'he' ? 'גרסה 1' : 'Version 1');
+      expect(older[2]).toBe(lang === 'he' ? 'מפתח API: first owner key' : 'API key: first owner key');
+      await page.locator('#guide-versions').scrollIntoViewIfNeeded();
+      await shot(page, `guide-typed-${lang}`);
+      // The direct change is on the audit log (before: only publishes were), and reads in words on the team page.
+      const items = (await json('GET', '/v1/audit?limit=100')).items as { action: string; target: string; details: Record<string, unknown> }[];
+      const mine = items.filter((e) => e.action === 'guide.changed' && e.target === ch);
+      expect(mine.map((e) => e.details.version).sort()).toEqual([1, 2]);
+      expect(mine[0].details).toMatchObject({ name: `דסק ${lang}`, kind: 'edit', changes: 1 });
+      await page.goto(`${s.url}/studio/team`);
+      await page.waitForSelector('#audit td.au-text');
+      const lines = await page.locator('#audit td.au-text').allTextContents();
+      expect(lines).toContain(lang === 'he' ? `לוח השידורים של דסק ${lang} שונה ישירות, בלי בדיקה (גרסה 2)` : `Guide of דסק ${lang} changed directly, without review (version 2)`);
+    } finally { await ctx.close(); }
+  }, 90_000);
+}

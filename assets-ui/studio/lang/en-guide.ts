@@ -34,5 +34,8 @@ export const EN_GUIDE = {
   g_moved: '“{title}” moved to {when}.', g_resized: '“{title}” now runs {when}.', g_staged_note: 'Staged for review.',
   g_overlap: 'It overlapped {titles}: the guide trims the older programme to make room.',
   g_move_refused: '“{title}” was put back: {why}', g_saved: '“{title}” saved.', g_removed: '“{title}” removed.', g_added: '“{title}” added on {when}.',
+  g_bad_day: 'Type the day as {shape} (for example {example}).', g_bad_time: 'Type the time as {shape}, 24-hour (for example {example}).',
+  g_bad_datetime: 'Type the date and time as {shape}, 24-hour (for example {example}).', g_fix_fields: 'Check the highlighted dates and times.',
+  g_version_n: 'Version {v}', g_by_key: 'API key: {name}',
   g_review_mode: 'Review mode (changes wait for publishing)', g_locked: '{n, plural, one {The next hour is locked} other {The next # hours are locked}}',
 };

@@ -25,6 +25,7 @@ export const EN_NAMES = {
   au_password_reset_sent: 'Password reset sent to {who}', au_asset_published: 'Published “{title}”', au_asset_unpublished: 'Unpublished “{title}”',
   au_asset_trashed: 'Moved “{title}” to the trash', au_asset_restored: 'Restored “{title}”', au_asset_purged: 'Deleted a video for good', au_asset_poster_changed: 'Poster of a video changed', au_asset_trash_emptied: 'Emptied the trash ({n})',
   au_guide_published: 'Guide of {name} published (version {v})', au_guide_rolled_back: 'Guide of {name} rolled back (version {v})',
+  au_guide_changed: 'Guide of {name} changed directly, without review (version {v})',
   au_channel_stopped: 'Channel {name} stopped', au_channel_started: 'Channel {name} started', au_programme_to_library: 'Programme sent to the library',
   au_programme_to_library_pub: 'Programme published to the library', au_mcp_tool_call: 'Assistant tool used', au_other: 'Other action', au_code: 'Action code',
   au_target: 'Subject', au_system: 'the system',

@@ -36,5 +36,8 @@ export const HE_GUIDE: Record<keyof typeof EN_GUIDE, string> = {
   g_moved: '„{title}” הוזזה אל {when}.', g_resized: '„{title}” משודרת עכשיו {when}.', g_staged_note: 'ממתין לבדיקה.',
   g_overlap: 'היא חפפה את {titles}: הלוח מקצר את התוכנית הישנה כדי לפנות מקום.',
   g_move_refused: '„{title}” הוחזרה למקומה: {why}', g_saved: '„{title}” נשמרה.', g_removed: '„{title}” הוסרה.', g_added: '„{title}” נוספה ב־{when}.',
+  g_bad_day: 'יש להקליד את היום בצורה {shape} (למשל {example}).', g_bad_time: 'יש להקליד את השעה בצורה {shape}, בשעון 24 שעות (למשל {example}).',
+  g_bad_datetime: 'יש להקליד את התאריך והשעה בצורה {shape}, בשעון 24 שעות (למשל {example}).', g_fix_fields: 'יש לבדוק את התאריכים והשעות המסומנים.',
+  g_version_n: 'גרסה {v}', g_by_key: 'מפתח API: {name}',
   g_review_mode: 'מצב בדיקה (שינויים ממתינים לפרסום)', g_locked: '{n, plural, one {השעה הקרובה נעולה} two {השעתיים הקרובות נעולות} other {# השעות הקרובות נעולות}}',
 };

@@ -21,6 +21,7 @@ export const HE_NAMES: Record<keyof typeof EN_NAMES, string> = {
   au_password_reset_sent: 'נשלח איפוס סיסמה אל {who}', au_asset_published: 'פורסם „{title}”', au_asset_unpublished: 'הפרסום של „{title}” בוטל',
   au_asset_trashed: '„{title}” הועבר לאשפה', au_asset_restored: '„{title}” שוחזר', au_asset_purged: 'סרטון נמחק לצמיתות', au_asset_poster_changed: 'תמונת הפתיחה של סרטון הוחלפה', au_asset_trash_emptied: 'האשפה רוקנה ({n})',
   au_guide_published: 'לוח השידורים של {name} פורסם (גרסה {v})', au_guide_rolled_back: 'לוח השידורים של {name} הוחזר (גרסה {v})',
+  au_guide_changed: 'לוח השידורים של {name} שונה ישירות, בלי בדיקה (גרסה {v})',
   au_channel_stopped: 'הערוץ {name} נעצר', au_channel_started: 'הערוץ {name} הופעל', au_programme_to_library: 'תוכנית נשלחה לספרייה',
   au_programme_to_library_pub: 'תוכנית פורסמה בספרייה', au_mcp_tool_call: 'נעשה שימוש בכלי של העוזר', au_other: 'פעולה אחרת', au_code: 'קוד הפעולה',
   au_target: 'נושא', au_system: 'המערכת',

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorWords } from '../api';
 import { useStudio } from '../ctx';
 import { Field, Problem } from '../ui';
+import { TypedField, typedOk } from './guide-fields';
 import type { Prog } from './guide-model';
 import type { Zone } from './guide-time';
 
@@ -18,16 +19,19 @@ export function EditProgramme({ p, z, canEdit, onSave, onDelete, onClose }: {
   const [f, setF] = useState({ title: p.title, start: z.localInput(p.start_ms), end: z.localInput(p.end_ms), series: p.series ?? '', episode: p.episode ?? '', description: p.description ?? '' });
   const [err, setErr] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [check, setCheck] = useState(false); // sent with a date and time it cannot read
   useEffect(() => { const d = ref.current; if (d && !d.open) d.showModal(); }, []);
   const set = (k: keyof typeof f) => (e: Event) => setF({ ...f, [k]: (e.currentTarget as HTMLInputElement).value });
   const nullable = (v: string) => (v.trim() ? v.trim() : null);
   const submit = async (e: Event) => {
     e.preventDefault();
+    if (!typedOk('datetime', f.start) || !typedOk('datetime', f.end)) { setCheck(true); setErr(t('g_fix_fields')); return; }
+    setCheck(false);
     const patch: ProgPatch = {};
     if (f.title !== p.title) patch.title = f.title;
     const s = z.fromLocalInput(f.start), en = z.fromLocalInput(f.end);
-    if (s !== p.start_ms) patch.start_at = Number.isFinite(s) ? new Date(s).toISOString() : f.start;
-    if (en !== p.end_ms) patch.end_at = Number.isFinite(en) ? new Date(en).toISOString() : f.end;
+    if (s !== p.start_ms) patch.start_at = new Date(s).toISOString();
+    if (en !== p.end_ms) patch.end_at = new Date(en).toISOString();
     if (nullable(f.series) !== p.series) patch.series = nullable(f.series);
     if (nullable(f.episode) !== p.episode) patch.episode = nullable(f.episode);
     if (nullable(f.description) !== p.description) patch.description = nullable(f.description);
@@ -48,8 +52,8 @@ export function EditProgramme({ p, z, canEdit, onSave, onDelete, onClose }: {
         <fieldset disabled={!canEdit || busy}>
           <Field label={t('title')}><input id="edit-title" required maxLength={500} value={f.title} onInput={set('title')} /></Field>
           <div class="row">
-            <Field label={t('g_starts')}><input id="edit-start" type="datetime-local" step={300} required value={f.start} onInput={set('start')} /></Field>
-            <Field label={t('g_ends')}><input id="edit-end" type="datetime-local" step={300} required value={f.end} onInput={set('end')} /></Field>
+            <TypedField id="edit-start" kind="datetime" label={t('g_starts')} check={check} value={f.start} onValue={(v) => setF({ ...f, start: v })} />
+            <TypedField id="edit-end" kind="datetime" label={t('g_ends')} check={check} value={f.end} onValue={(v) => setF({ ...f, end: v })} />
           </div>
           <div class="row">
             <Field label={t('g_series')}><input id="edit-series" maxLength={500} value={f.series} onInput={set('series')} /></Field>

@@ -14,6 +14,23 @@ export function addDays(day: string, n: number): string {
   return `${t.getUTCFullYear()}-${two(t.getUTCMonth() + 1)}-${two(t.getUTCDate())}`;
 }
 
+/** A typed day "YYYY-MM-DD" as a day key, or null when it is not a real calendar day. */
+export function parseDay(v: string): string | null {
+  const m = /^\s*(\d{4})-(\d{1,2})-(\d{1,2})\s*$/.exec(v);
+  if (!m) return null;
+  const [y, mo, d] = m.slice(1).map(Number);
+  const t = new Date(Date.UTC(y, mo - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d ? `${y}-${two(mo)}-${two(d)}` : null;
+}
+
+/** A typed 24-hour time "HH:MM" as minutes after midnight, or null when it is not one (00:00-23:59). */
+export function parseHhmm(v: string): number | null {
+  const m = /^\s*(\d{1,2}):(\d{2})\s*$/.exec(v);
+  if (!m) return null;
+  const h = Number(m[1]), mi = Number(m[2]);
+  return h < 24 && mi < 60 ? h * 60 + mi : null;
+}
+
 /** Rounds minutes to the snap step. */
 export const snap = (minutes: number) => Math.round(minutes / SNAP_MIN) * SNAP_MIN;
 
@@ -45,12 +62,13 @@ export function zone(tz: string) {
     minuteOfDay(ms: number): number { const f = fields(ms); return f.h * 60 + f.mi; },
     /** "HH:MM" of an instant. */
     hhmm(ms: number): string { const f = fields(ms); return `${two(f.h)}:${two(f.mi)}`; },
-    /** "YYYY-MM-DDTHH:MM" of an instant (datetime-local inputs). */
-    localInput(ms: number): string { return `${z.dayKey(ms)}T${z.hhmm(ms)}`; },
-    /** The instant of a datetime-local value; NaN when unreadable. */
+    /** "YYYY-MM-DD HH:MM" (24-hour) of an instant: the guide's typed date-time, the same in every language. */
+    localInput(ms: number): string { return `${z.dayKey(ms)} ${z.hhmm(ms)}`; },
+    /** The instant of a typed "YYYY-MM-DD HH:MM" (a `T` also accepted); NaN when it is not a real day and time. */
     fromLocalInput(v: string): number {
-      const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})/.exec(v);
-      return m ? z.at(m[1], Number(m[2]) * 60 + Number(m[3])) : NaN;
+      const m = /^\s*(\S+)[T ]+(\S+)\s*$/.exec(v);
+      const day = m ? parseDay(m[1]) : null, min = m ? parseHhmm(m[2]) : null;
+      return day !== null && min !== null ? z.at(day, min) : NaN;
     },
   };
   return z;
@@ -64,7 +82,7 @@ export const dayKey = (ms: number, tz: string) => zone(tz).dayKey(ms);
 export const at = (day: string, minutes: number, tz: string) => zone(tz).at(day, minutes);
 /** Wall-clock minutes after midnight of an instant in a zone (one-off). */
 export const minuteOfDay = (ms: number, tz: string) => zone(tz).minuteOfDay(ms);
-/** "YYYY-MM-DDTHH:MM" of an instant in a zone (one-off). */
+/** "YYYY-MM-DD HH:MM" of an instant in a zone (one-off). */
 export const localInput = (ms: number, tz: string) => zone(tz).localInput(ms);
-/** The instant of a datetime-local value in a zone (one-off). */
+/** The instant of a typed "YYYY-MM-DD HH:MM" in a zone (one-off). */
 export const fromLocalInput = (v: string, tz: string) => zone(tz).fromLocalInput(v);

@@ -13,6 +13,7 @@ import { ChannelPick } from './channel-pick';
 import type { ChannelView } from './live';
 import { DayTools } from './guide-days';
 import { EditProgramme, type ProgPatch } from './guide-edit';
+import { readTyped, TypedField } from './guide-fields';
 import { WeekGrid, type MoveFn } from './guide-grid';
 import { ImportXmltv } from './guide-import';
 import { applyDrafts, diff, draftRange, fromView, type Draft, type Prog, type ProgrammeView } from './guide-model';
@@ -49,6 +50,7 @@ export function Guide() {
   const [busy, setBusy] = useState(false);
   const [tick, setTick] = useState(0);
   const [form, setForm] = useState({ title: '', day: today, from: '20:00', to: '21:00' });
+  const [formCheck, setFormCheck] = useState(false); // the add form was sent with a date or time it cannot read
   const seq = useRef(0);
   const chain = useRef<Promise<void>>(Promise.resolve());
   const inflight = useRef(0);
@@ -130,10 +132,12 @@ export function Guide() {
   };
   const add = (e: Event) => {
     e.preventDefault();
-    const [fh, fm] = form.from.split(':').map(Number), [th, tm] = form.to.split(':').map(Number);
-    const start = z.at(form.day, fh * 60 + fm);
-    let end = z.at(form.day, th * 60 + tm);
-    if (end <= start) end = z.at(addDays(form.day, 1), th * 60 + tm); // past midnight
+    const d = readTyped('day', form.day), fr = readTyped('time', form.from), tt = readTyped('time', form.to);
+    if (!d || !fr || !tt) { setFormCheck(true); setErr(t('g_fix_fields')); return; }
+    setFormCheck(false);
+    const start = z.at(d.day, fr.min);
+    let end = z.at(d.day, tt.min);
+    if (end <= start) end = z.at(addDays(d.day, 1), tt.min); // past midnight
     void run(async () => {
       const r = await api<{ draft?: boolean }>('POST', `${base}/programmes`, { title: form.title, start_at: iso(start), end_at: iso(end) });
       setForm({ ...form, title: '' });
@@ -191,9 +195,9 @@ export function Guide() {
                 <h2>{t('add_programme')}</h2>
                 <form onSubmit={add} class="inline-form" id="programme-form">
                   <Field label={t('title')}><input id="prog-title" required maxLength={500} value={form.title} onInput={(e) => setForm({ ...form, title: e.currentTarget.value })} /></Field>
-                  <Field label={t('day')}><input type="date" id="prog-day" required value={form.day} onInput={(e) => setForm({ ...form, day: e.currentTarget.value })} /></Field>
-                  <Field label={t('from')}><input type="time" id="prog-from" required value={form.from} onInput={(e) => setForm({ ...form, from: e.currentTarget.value })} /></Field>
-                  <Field label={t('to')}><input type="time" id="prog-to" required value={form.to} onInput={(e) => setForm({ ...form, to: e.currentTarget.value })} /></Field>
+                  <TypedField id="prog-day" kind="day" label={t('day')} check={formCheck} value={form.day} onValue={(v) => setForm({ ...form, day: v })} />
+                  <TypedField id="prog-from" kind="time" label={t('from')} check={formCheck} value={form.from} onValue={(v) => setForm({ ...form, from: v })} />
+                  <TypedField id="prog-to" kind="time" label={t('to')} check={formCheck} value={form.to} onValue={(v) => setForm({ ...form, to: v })} />
                   <button type="submit" class="primary" disabled={busy}>{t('add')}</button>
                 </form>
                 <p class="muted small-note" id="programme-form-zone">{t('g_zone_note', { tz })}</p>

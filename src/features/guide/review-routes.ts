@@ -1,5 +1,7 @@
 import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../kernel/context';
+import type { Principal } from '../../kernel/http/auth';
+import type { ChannelRow } from '../channels/store';
 import { doc } from '../../kernel/http/plugin';
 import { GuideReview } from './review';
 import { CopyBody, DayAnswer, DraftView, GuideSettingsBody, GuideSettingsView, ImportAnswer, PublishAnswer, RollbackAnswer, RollbackBody, ShiftBody, VersionView } from './model';
@@ -8,6 +10,7 @@ import { fetchXmltv, importXmltv, MAX_XMLTV_BYTES } from './import';
 import { invalid } from '../../kernel/errors';
 import { authorOf } from './versions';
 import { audit } from '../audit/service';
+import { auditDirect, beforeChange } from './audit-direct';
 
 const T = 'Guide';
 const Id = t.Object({ id: t.String() });
@@ -20,6 +23,13 @@ export function guideReviewRoutes(ctx: AppContext) {
   const rv = new GuideReview(ctx);
   const ch = (tenantId: string, id: string) => rv.guide.channel(tenantId, id);
   const accepted = (set: { status?: number | string }, r: { staged: boolean }) => { set.status = r.staged ? 202 : 200; return r; };
+  /** Runs a day or import change, then audits it when it went live (review mode off). */
+  const direct = async <R,>(p: Principal, request: Request, c: ChannelRow, kind: string, fn: () => R | Promise<R>): Promise<R> => {
+    const b = beforeChange(p, request, c, rv.guide.store, kind);
+    const r = await fn();
+    auditDirect(ctx, b);
+    return r;
+  };
   return new Elysia({ prefix: '/v1/channels/:id/guide' })
     .use(ctx.http)
     .get('/settings', ({ principal: p, params }) => rv.guide.settings(ch(p.tenantId, params.id)), { auth: READ, params: Id, detail: doc(T, 'Guide settings', 'הגדרות לוח שידורים', '`review_mode` and `lock_hours` of the channel\'s guide.', answers({ 200: GuideSettingsView })) })
@@ -43,19 +53,19 @@ export function guideReviewRoutes(ctx: AppContext) {
       return r;
     }, {
       auth: PUBLISH, params: Id, body: RollbackBody, detail: doc(T, 'Roll back the guide', 'החזרת גרסה', 'Restores a published version as a new version; `epg.published`. A version holds the programmes that end after one day before it was recorded: that part is restored (older programmes stay as they are). The newest 100 versions can be restored (older ones answer 404).', answers({ 200: RollbackAnswer })) })
-    .post('/copy', ({ principal: p, params, body, set }) => accepted(set, rv.copyDay(ch(p.tenantId, params.id), body.from_day, body.to_day, authorOf(p))), {
+    .post('/copy', async ({ principal: p, params, body, set, request }) => { const c = ch(p.tenantId, params.id); return accepted(set, await direct(p, request, c, 'copy', () => rv.copyDay(c, body.from_day, body.to_day, authorOf(p)))); }, {
       auth: WRITE, params: Id, body: CopyBody, detail: doc(T, 'Copy a day', 'העתקת יום', 'Replaces `to_day` (channel time zone) with copies of `from_day`\'s programmes. Staged (202) in review mode; otherwise published as a version (`copy`).', answers({ 200: DayAnswer, 202: DayAnswer })) })
-    .post('/shift', ({ principal: p, params, body, set }) => accepted(set, rv.shiftDay(ch(p.tenantId, params.id), body.day, body.minutes, authorOf(p))), {
+    .post('/shift', async ({ principal: p, params, body, set, request }) => { const c = ch(p.tenantId, params.id); return accepted(set, await direct(p, request, c, 'shift', () => rv.shiftDay(c, body.day, body.minutes, authorOf(p)))); }, {
       auth: WRITE, params: Id, body: ShiftBody, detail: doc(T, 'Shift a day', 'הזזת יום', 'Moves every programme starting on `day` by `minutes`. Staged (202) in review mode; otherwise published as a version (`shift`).', answers({ 200: DayAnswer, 202: DayAnswer })) })
-    .post('/import', async ({ principal: p, params, body, set }) => {
+    .post('/import', async ({ principal: p, params, body, set, request }) => {
       const c = ch(p.tenantId, params.id);
       if (body.file.size > MAX_XMLTV_BYTES) throw invalid('file', 'at most 20 MB');
-      return accepted(set, await importXmltv(ctx, c, body.file.stream(), body.xmltv_channel, authorOf(p)));
+      return accepted(set, await direct(p, request, c, 'import', () => importXmltv(ctx, c, body.file.stream(), body.xmltv_channel, authorOf(p))));
     }, { auth: { ...WRITE, multipart: true }, params: Id, body: t.Object({ file: t.File(), xmltv_channel: t.Optional(t.String({ maxLength: 200 })) }),
       detail: doc(T, 'Import XMLTV (upload)', 'ייבוא XMLTV (קובץ)', 'multipart/form-data with `file`. Replaces the covered range; overlaps inside the file resolve predictably (a later start wins, the earlier programme is cut). Malformed documents answer 422. Staged (202) in review mode.', answers({ 200: ImportAnswer, 202: ImportAnswer })) })
-    .post('/import-url', async ({ principal: p, params, body, set }) => {
+    .post('/import-url', async ({ principal: p, params, body, set, request }) => {
       const c = ch(p.tenantId, params.id);
-      return accepted(set, await importXmltv(ctx, c, await fetchXmltv(ctx, body.url), body.xmltv_channel, authorOf(p)));
+      return accepted(set, await direct(p, request, c, 'import', async () => importXmltv(ctx, c, await fetchXmltv(ctx, body.url), body.xmltv_channel, authorOf(p))));
     }, { auth: WRITE, params: Id, body: t.Object({ url: t.String({ maxLength: 2000 }), xmltv_channel: t.Optional(t.String({ maxLength: 200 })) }, { additionalProperties: false }),
       detail: doc(T, 'Import XMLTV (EPG source URL)', 'ייבוא XMLTV (כתובת)', 'Fetched through the safe fetcher (private addresses refused, 20 MB, 30 s), then imported like an upload. Staged (202) in review mode.', answers({ 200: ImportAnswer, 202: ImportAnswer })) });
 }

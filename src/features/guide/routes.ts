@@ -6,6 +6,7 @@ import { BoundsBody, CreateProgrammeBody, ExclusionsBody, ExclusionsView, PatchP
 import { answers } from '../meta/model';
 import { programmeView } from './view';
 import { authorOf } from './versions';
+import { auditDirect, beforeChange } from './audit-direct';
 
 const T = 'Guide';
 const Id = t.Object({ id: t.String() });
@@ -18,9 +19,11 @@ export function guideRoutes(ctx: AppContext) {
   const svc = new GuideService(ctx);
   return new Elysia()
     .use(ctx.http)
-    .post('/v1/channels/:id/programmes', ({ principal: p, params, body, set }) => {
+    .post('/v1/channels/:id/programmes', ({ principal: p, params, body, set, request }) => {
       const ch = svc.channel(p.tenantId, params.id);
+      const c = beforeChange(p, request, ch, svc.store, 'edit');
       const r = svc.create(ch, body, authorOf(p));
+      auditDirect(ctx, c);
       set.status = r.staged ? 202 : 201;
       return programmeView(r.programme, ch.id, r.staged);
     }, { auth: WRITE, params: Id, body: CreateProgrammeBody,
@@ -36,15 +39,19 @@ export function guideRoutes(ctx: AppContext) {
       const ch = svc.channel(p.tenantId, params.id);
       return programmeView(svc.get(ch, params.programme_id), ch.id);
     }, { auth: READ, params: IdP, detail: doc(T, 'Get a programme', 'תוכנית', 'A published programme with its playback boundaries.', answers({ 200: ProgrammeView })) })
-    .patch('/v1/channels/:id/programmes/:programme_id', ({ principal: p, params, body, set }) => {
+    .patch('/v1/channels/:id/programmes/:programme_id', ({ principal: p, params, body, set, request }) => {
       const ch = svc.channel(p.tenantId, params.id);
+      const c = beforeChange(p, request, ch, svc.store, 'edit');
       const r = svc.patch(ch, params.programme_id, body, authorOf(p));
+      auditDirect(ctx, c);
       set.status = r.staged ? 202 : 200;
       return programmeView(r.programme, ch.id, r.staged);
     }, { auth: WRITE, params: IdP, body: PatchProgrammeBody, detail: doc(T, 'Change a programme', 'שינוי תוכנית', 'Staged (202) in review mode. Moving the times resets confirmed boundaries.', answers({ 200: ProgrammeView, 202: ProgrammeView })) })
-    .delete('/v1/channels/:id/programmes/:programme_id', ({ principal: p, params, set }) => {
+    .delete('/v1/channels/:id/programmes/:programme_id', ({ principal: p, params, set, request }) => {
       const ch = svc.channel(p.tenantId, params.id);
+      const c = beforeChange(p, request, ch, svc.store, 'edit');
       const staged = svc.remove(ch, params.programme_id, authorOf(p));
+      auditDirect(ctx, c);
       set.status = staged ? 202 : 204;
       return staged ? { draft: true } : null;
     }, { auth: WRITE, params: IdP, detail: doc(T, 'Delete a programme', 'מחיקת תוכנית', 'Staged (202) in review mode.', answers({ 204: null, 202: StagedAnswer })) })
