@@ -8,8 +8,12 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import type { Browser, Page } from 'playwright-core';
 import { waitFor, type TestServer } from '../helpers/server';
 import { addReadyAsset } from '../helpers/ready-asset';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { identityService } from '../../src/features/identity/service';
 import { layoutProblems, shot, startStudio, studioTab } from './studio-helpers';
+import { playsPast } from './player-helpers';
+import { makeClip, registerAsset, settled } from './transcode-helpers';
 
 let s: TestServer;
 let browser: Browser;
@@ -20,7 +24,7 @@ const json = async (method: string, path: string, body?: unknown) => { const r =
 const ready = async (title: string) => { const id = addReadyAsset(s, tenant, new Uint8Array(188)); await json('PATCH', `/v1/assets/${id}`, { title }); return id; };
 
 beforeAll(async () => {
-  ({ s, browser } = await startStudio());
+  ({ s, browser } = await startStudio({ env: { VS_STATS_FLUSH_MS: '300', VS_TRANSCODE_ENCODER: 'libx264' } }));
   tenant = identityService(s.ctx).tenant('default').id;
 }, 120_000);
 afterAll(async () => { await browser?.close(); await s?.stop(); }, 60_000);
@@ -124,3 +128,90 @@ for (const lang of ['en', 'he'] as const) {
     await page.context().close();
   }, 60_000);
 }
+
+/** One really encoded, published video watched once on the public watch page (made on first use). */
+let watched: Promise<string> | null = null;
+const watchedAsset = () => (watched ??= (async () => {
+  const id = registerAsset(s.ctx, await makeClip(join(s.dataDir, 'extras.mp4'), { seconds: 6, size: '320x180' }));
+  const a = await settled(s.ctx, id, 120_000);
+  if (a.status !== 'ready') throw new Error(`asset ${a.status}: ${a.error}`);
+  await json('PATCH', `/v1/assets/${id}`, { title: 'Watched once', publish: true });
+  const viewer = await browser.newContext();
+  const tab = await viewer.newPage();
+  await tab.goto(`${s.url}/w/default/vod/${id}`);
+  await tab.click('.vs-big');
+  await playsPast(tab, 1.5);
+  await tab.evaluate(() => (window as unknown as { VSEmbed: { players: { beacon: { flush(): void } | null }[] } }).VSEmbed.players.forEach((p) => p.beacon?.flush()));
+  await viewer.close(); // pagehide sends the rest
+  await waitFor('one play of the video counted', async () => (await json('GET', `/v1/stats/overview?asset=${id}`)).current.plays === 1 || null, 30_000, 200);
+  return id;
+})());
+
+/** A file the browser downloaded after `click` (its suggested name and bytes). */
+async function download(page: Page, click: () => Promise<void>): Promise<{ name: string; bytes: Buffer }> {
+  const [d] = await Promise.all([page.waitForEvent('download'), click()]);
+  const path = await d.path();
+  return { name: d.suggestedFilename(), bytes: readFileSync(path!) };
+}
+
+const STATS = { en: { title: 'Statistics of this video', week: '7 days' }, he: { title: 'נתוני הצפייה בסרטון', week: '7 ימים' } } as const;
+
+for (const lang of ['en', 'he'] as const) {
+  test(`asset page (${lang}): the video's own plays, watch time and chart; its sessions as CSV; the MP4 download`, async () => {
+    const id = await watchedAsset();
+    const other = await ready(`${lang} never watched`);
+    const page = await studioTab(browser, s, { lang, viewport: DESK });
+    await page.goto(`${s.url}/studio/library/${id}`);
+    // Before: no statistics panel and no download on the asset page.
+    await page.waitForSelector('#asset-plays');
+    expect((await page.textContent('#stats-panel h2'))!.trim()).toBe(STATS[lang].title);
+    expect(await page.locator('#stats-panel .seg button[aria-pressed="true"]').textContent()).toBe(STATS[lang].week);
+    expect(await page.textContent('#asset-plays')).toBe('1');
+    expect(await page.textContent('#asset-watch')).not.toBe('0:00');
+    await page.waitForSelector('#stats-panel svg, #stats-panel canvas');
+    const csv = await download(page, () => page.click('#asset-stats-csv'));
+    expect(csv.name).toMatch(/^sessions-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect([...csv.bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const mp4 = await download(page, () => page.click('#download-mp4'));
+    expect(mp4.bytes.subarray(4, 8).toString('latin1')).toBe('ftyp');
+    expect(mp4.bytes.length).toBeGreaterThan(10_000);
+    await page.locator('#stats-panel').scrollIntoViewIfNeeded();
+    await shot(page, `asset-stats-${lang}`);
+    // Another video: its own figures (none), not the tenant's.
+    await page.goto(`${s.url}/studio/library/${other}`);
+    await page.waitForSelector('#asset-plays');
+    expect(await page.textContent('#asset-plays')).toBe('0');
+    await page.context().close();
+  }, 200_000);
+
+  test(`dashboard (${lang}): statistics export as CSV for the period shown`, async () => {
+    await watchedAsset();
+    const page = await studioTab(browser, s, { lang, viewport: DESK });
+    await page.goto(`${s.url}/studio`);
+    await page.waitForSelector('#export-csv');
+    // Before: no export on the dashboard.
+    const names = await page.locator('#export-report option').allTextContents();
+    expect(names[0]).toBe(lang === 'he' ? 'סשני צפייה' : 'Viewing sessions');
+    await page.selectOption('#export-report', 'player_events');
+    const file = await download(page, () => page.click('#export-csv'));
+    expect(file.name).toMatch(/^player_events-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect([...file.bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = file.bytes.subarray(3).toString('utf8').trim().split('\n');
+    expect(lines.length).toBeGreaterThan(1); // a header and the watched video's events
+    await page.locator('#export-panel').scrollIntoViewIfNeeded();
+    await shot(page, `dashboard-export-${lang}`);
+    await page.context().close();
+  }, 200_000);
+}
+
+test('asset statistics on a phone (390×844, he): fit the window', async () => {
+  const id = await watchedAsset();
+  const page = await studioTab(browser, s, { lang: 'he', phone: true });
+  await page.goto(`${s.url}/studio/library/${id}`);
+  await page.waitForSelector('#asset-plays');
+  await page.waitForSelector('#stats-panel svg, #stats-panel canvas');
+  expect(await layoutProblems(page)).toEqual([]);
+  await page.locator('#stats-panel').scrollIntoViewIfNeeded();
+  await shot(page, 'asset-stats-phone-he');
+  await page.context().close();
+}, 200_000);

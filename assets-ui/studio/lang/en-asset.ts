@@ -34,6 +34,10 @@ export const EN_ASSET = {
   // description and tags (metadata.description, metadata.tags)
   ap_description: 'Description', ap_description_hint: 'Shown on the watch page and to search engines.', ap_tags: 'Tags',
   ap_tags_placeholder: 'news, weather, Tel Aviv',
+  // per-video statistics, MP4 download, statistics export from the dashboard
+  as_title: 'Statistics of this video', as_export_csv: 'Download its viewing sessions (CSV)', ap_download_mp4: 'Download MP4',
+  dash_export: 'Export', dash_export_report: 'Report', dash_export_csv: 'Download CSV',
+  rep_sessions: 'Viewing sessions', rep_player_events: 'Player events', rep_edge_requests: 'Delivery requests', rep_site_events: 'Site events', rep_programmes: 'Programmes',
   // dashboard: studio playback is not audience
   dash_studio_now: 'Previews in the studio now: {n} (not counted as audience)',
 };

@@ -36,6 +36,10 @@ export const HE_ASSET: Record<keyof typeof EN_ASSET, string> = {
   // description and tags (metadata.description, metadata.tags)
   ap_description: 'תיאור', ap_description_hint: 'מוצג בדף הצפייה ולמנועי חיפוש.', ap_tags: 'תגיות',
   ap_tags_placeholder: 'חדשות, מזג אוויר, תל אביב',
+  // per-video statistics, MP4 download, statistics export from the dashboard
+  as_title: 'נתוני הצפייה בסרטון', as_export_csv: 'הורדת סשני הצפייה בו (CSV)', ap_download_mp4: 'הורדת MP4',
+  dash_export: 'ייצוא', dash_export_report: 'דוח', dash_export_csv: 'הורדת CSV',
+  rep_sessions: 'סשני צפייה', rep_player_events: 'אירועי נגן', rep_edge_requests: 'בקשות הפצה', rep_site_events: 'אירועי אתר', rep_programmes: 'תוכניות',
   // dashboard: studio playback is not audience
   dash_studio_now: 'צפיות מקדימות בסטודיו כעת: {n} (אינן נספרות כקהל)',
 };

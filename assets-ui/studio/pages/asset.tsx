@@ -1,4 +1,4 @@
-/** One asset: our player with its ad-cue bar, status timeline, renditions, poster picker, metadata and ad cues, section, title, publish, trash and restore. */
+/** One asset: our player with its ad-cue bar, status timeline, renditions, statistics, MP4 download, poster picker, metadata and ad cues, section, title, publish, trash and restore. */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorWords } from '../api';
 import { useStudio } from '../ctx';
@@ -11,6 +11,7 @@ import { AssetPlayer } from './asset-preview';
 import { MetaEditor } from './asset-meta';
 import { PosterPicker } from './asset-poster';
 import { SectionPicker } from './asset-section';
+import { AssetStats } from './asset-stats';
 
 interface Asset {
   id: string; title: string; status: string; published: boolean; publish: string; duration_s: number | null; progress: number | null;
@@ -97,6 +98,7 @@ export function AssetPage({ id }: { id: string }) {
             <dt>{t('created')}</dt><dd>{f.date(asset.created_at)}</dd>
             <dt>ID</dt><dd><code dir="ltr">{asset.id}</code></dd>
           </dl>
+          {asset.playback?.download && !asset.deleted_at && <p><a class="button" id="download-mp4" href={asset.playback.download} download>{t('ap_download_mp4')}</a></p>}
           {!asset.deleted_at && <SectionPicker id={asset.id} />}
           <div class="actions">
             {!asset.deleted_at && asset.status === 'ready' && !asset.published && can('assets:publish') &&
@@ -128,6 +130,9 @@ export function AssetPage({ id }: { id: string }) {
             <CopyField label={t('pub_embed_code')} value={asset.share.iframe} />
             <p><a href={asset.share.watch} target="_blank" rel="noopener" id="open-watch">{t('pub_open_watch')}</a></p>
           </section>
+        )}
+        {asset.status === 'ready' && !asset.deleted_at && can('stats:read') && (
+          <section class="panel wide" id="stats-panel"><AssetStats id={asset.id} /></section>
         )}
         {asset.playback && !asset.deleted_at && (
           <section class="panel wide" id="poster-panel">

@@ -15,6 +15,8 @@ type EventRow = { id: string; type: string; at: string; summary: string };
 const RANGES = { '24h': 24 * 3600_000, '7d': 7 * 24 * 3600_000, '30d': 30 * 24 * 3600_000 } as const;
 /** Chart buckets per period: hourly up to a week, daily beyond (minute buckets make a day unreadable). */
 const BUCKET = { '24h': '1h', '7d': '1h', '30d': '1d' } as const;
+/** The reports GET /v1/stats/export streams. */
+const REPORTS = ['sessions', 'player_events', 'edge_requests', 'site_events', 'programmes'] as const;
 
 /** The dashboard page. */
 export function Dashboard() {
@@ -22,6 +24,7 @@ export function Dashboard() {
   const [range, setRange] = useState<keyof typeof RANGES>('24h');
   const [now, setNow] = useState<number | null>(null);
   const [events, setEvents] = useState<EventRow[]>([]);
+  const [report, setReport] = useState<(typeof REPORTS)[number]>('sessions');
   const q = () => { const to = Date.now(); return `from=${new Date(to - RANGES[range]).toISOString()}&to=${new Date(to).toISOString()}`; };
   const rt = useLoad(() => get<{ concurrent: number }>('/v1/stats/realtime'), [], 'dash:rt');
   const ov = useLoad(() => get<Overview>(`/v1/stats/overview?${q()}`), [range], `dash:ov:${range}`);
@@ -123,6 +126,18 @@ export function Dashboard() {
             )}
           </section>
         )}
+        <section class="panel" id="export-panel">
+          <h2>{t('dash_export')}</h2>
+          <div class="export-row">
+            <select id="export-report" aria-label={t('dash_export_report')} value={report} onChange={(e) => setReport(e.currentTarget.value as typeof report)}>
+              {REPORTS.map((r) => <option value={r}>{t(`rep_${r}`)}</option>)}
+            </select>
+            {/* Built when clicked, so the period ends at the moment of the click. */}
+            <a class="button" id="export-csv" href={`/v1/stats/export?report=${report}&format=csv`} download
+              onClick={(e) => { e.currentTarget.href = `/v1/stats/export?report=${report}&format=csv&${q()}`; }}>{t('dash_export_csv')}</a>
+            <span class="muted">{t(`range_${range}`)}</span>
+          </div>
+        </section>
         <section class="panel">
           <h2>{t('recent_events')}</h2>
           {!events.length ? <Empty>{t('waiting_events')}</Empty> : (
