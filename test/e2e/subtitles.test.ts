@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { startTestServer, waitFor, type TestServer } from '../helpers/server';
 import { ff, registerAsset } from './transcode-helpers';
 import { parseWebVtt } from '../../src/text/webvtt';
+import { identityService } from '../../src/features/identity/service';
+import { defaultTenant } from './transcode-helpers';
 
 // Issue 43 foundation, end to end: Debian's recorded speech (pocketsphinx-testdata, librivox) muxed into a generated
 // video, registered as an upload, recognised by the built-in engine, cues built from word timings, WebVTT/SRT
@@ -84,6 +86,12 @@ test('uploads: WebVTT and SRT stored in logical order and exported with U+200F; 
   const list = await (await s.api('GET', `/v1/assets/${asset}/subtitles`)).json() as { items: { id: string }[] };
   expect(list.items.map((x) => x.id)).toContain(t.id);
   expect((await s.api('GET', `/v1/assets/${asset}/subtitles`, undefined, { key: null })).status).toBe(401);
+  // assets:read reads tracks and files but cannot create, publish or delete them.
+  const reader = identityService(s.ctx).createKey(defaultTenant(s.ctx), { scopes: ['assets:read'] }).key;
+  expect((await s.api('GET', `/v1/assets/${asset}/subtitles/${t.id}.vtt`, undefined, { key: reader })).status).toBe(200);
+  expect((await s.api('POST', `/v1/assets/${asset}/subtitles`, { language: 'he', content: vtt }, { key: reader })).status).toBe(403);
+  expect((await s.api('POST', `/v1/assets/${asset}/subtitles/${t.id}/publish`, undefined, { key: reader })).status).toBe(403);
+  expect((await s.api('DELETE', `/v1/assets/${asset}/subtitles/${t.id}`, undefined, { key: reader })).status).toBe(403);
   expect((await s.api('GET', `/v1/assets/00000000-0000-4000-8000-000000000000/subtitles`)).status).toBe(404);
   expect((await s.api('DELETE', `/v1/assets/${asset}/subtitles/${t.id}`)).status).toBe(204);
   expect((await s.api('GET', `/v1/assets/${asset}/subtitles/${t.id}`)).status).toBe(404);

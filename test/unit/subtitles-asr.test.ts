@@ -7,6 +7,7 @@ import { parsePocketsphinxOutput, pocketsphinxEngine } from '../../src/engines/a
 import { asrEngines, asrSettingsFromEnv, engineFor } from '../../src/engines/asr/select';
 import { AsrError } from '../../src/engines/asr/types';
 import fixture from './subtitles-fixture-he.json';
+import { speechAudioArgs } from '../../src/media/args/speech-audio';
 
 // Issue 43, the engine boundary: transcribe(16 kHz mono WAV, language, glossary prompt) -> segments with word timings.
 const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
@@ -156,6 +157,13 @@ describe('OpenAI-compatible service (engine 1)', () => {
     const e3 = await openAiAsrEngine({ url: deadUrl, model: 'm' }).transcribe({ wavPath: wav, language: 'he' }).catch((x) => x);
     expect(e3.code).toBe('engine_unreachable');
   });
+});
+
+test('speech audio extraction argv (golden): local file only, first audio stream, 16 kHz mono PCM WAV', () => {
+  expect(speechAudioArgs('ffmpeg', '/d/src.mp4', '/w/speech.wav').join(' ')).toBe(
+    'ffmpeg -nostdin -hide_banner -loglevel error -y -protocol_whitelist file -format_whitelist '
+    + 'mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,mpegts,avi,flv,mxf,wav,mp3,aac,ogg,asf,mpeg,mpegvideo,m4v,h264,hevc,flac,dv,gif'
+    + ' -probesize 50000000 -analyzeduration 20000000 -i /d/src.mp4 -map 0:a:0 -vn -sn -dn -ac 1 -ar 16000 -c:a pcm_s16le -f wav /w/speech.wav');
 });
 
 describe('engine choice', () => {
