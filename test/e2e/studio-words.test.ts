@@ -329,6 +329,11 @@ for (const lang of ['en', 'he'] as const) {
       const mine = items.filter((e) => e.action === 'guide.changed' && e.target === ch);
       expect(mine.map((e) => e.details.version).sort()).toEqual([1, 2]);
       expect(mine[0].details).toMatchObject({ name: `דסק ${lang}`, kind: 'edit', changes: 1 });
+      // A day copied directly is recorded too (kind `copy`), with its version.
+      const next = new Date(Date.parse(`${day}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+      await json('POST', `/v1/channels/${ch}/guide/copy`, { from_day: day, to_day: next });
+      const after = (await json('GET', '/v1/audit?limit=100')).items as typeof items;
+      expect(after.find((e) => e.action === 'guide.changed' && e.target === ch && e.details.kind === 'copy')?.details).toMatchObject({ name: `דסק ${lang}`, version: 3, changes: 1 });
       await page.goto(`${s.url}/studio/team`);
       await page.waitForSelector('#audit td.au-text');
       const lines = await page.locator('#audit td.au-text').allTextContents();
