@@ -1,5 +1,5 @@
 import { cleanCueText, exportLines, type Cue } from './cue-text';
-import { DEFAULT_SUBTITLE_LIMITS, SubtitleParseError, formatTimestamp, numberedLines, parseTimestamp, type SubtitleLimits } from './subtitle-file';
+import { DEFAULT_SUBTITLE_LIMITS, blocks, SubtitleParseError, formatTimestamp, numberedLines, parseTimestamp, type SubtitleLimits } from './subtitle-file';
 
 const TIMING = /^(\S+)[ \t]*-->[ \t]*(\S+)(?:[ \t]+.*)?$/;
 
@@ -11,12 +11,7 @@ export function parseSrt(text: string, limits: Partial<SubtitleLimits> = {}): Cu
   const lim = { ...DEFAULT_SUBTITLE_LIMITS, ...limits };
   const lines = numberedLines(text);
   const cues: Cue[] = [];
-  let i = 0;
-  while (i < lines.length) {
-    while (i < lines.length && lines[i]!.s.trim() === '') i++;
-    if (i >= lines.length) break;
-    const block: { n: number; s: string }[] = [];
-    while (i < lines.length && lines[i]!.s.trim() !== '') block.push(lines[i++]!);
+  for (const block of blocks(lines)) {
     const head = block[0]!;
     const t = /^\s*\d+\s*$/.test(head.s) ? 1 : 0;
     const timing = block[t];

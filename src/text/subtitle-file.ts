@@ -62,3 +62,21 @@ export function formatTimestamp(ms: number, sep: '.' | ','): string {
 export function numberedLines(text: string): { n: number; s: string }[] {
   return text.replace(/^\ufeff/, '').split(/\r\n|\r|\n/).map((s, i) => ({ n: i + 1, s }));
 }
+
+/** A numbered line of a subtitle file. */
+export type NumberedLine = { n: number; s: string };
+
+/**
+ * The blocks of a subtitle file (runs of non-blank lines) from line index `from` on, in order: what WebVTT and SRT
+ * both split their cues by.
+ */
+export function* blocks(lines: NumberedLine[], from = 0): Generator<NumberedLine[]> {
+  let i = from;
+  while (i < lines.length) {
+    while (i < lines.length && lines[i]!.s.trim() === '') i++;
+    if (i >= lines.length) return;
+    const block: NumberedLine[] = [];
+    while (i < lines.length && lines[i]!.s.trim() !== '') block.push(lines[i++]!);
+    yield block;
+  }
+}

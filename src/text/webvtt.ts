@@ -1,5 +1,5 @@
 import { cleanCueText, exportLines, type Cue } from './cue-text';
-import { DEFAULT_SUBTITLE_LIMITS, SubtitleParseError, formatTimestamp, numberedLines, parseTimestamp, type SubtitleLimits } from './subtitle-file';
+import { DEFAULT_SUBTITLE_LIMITS, blocks, SubtitleParseError, formatTimestamp, numberedLines, parseTimestamp, type SubtitleLimits } from './subtitle-file';
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', lrm: '\u200e', rlm: '\u200f' };
 
@@ -32,11 +32,7 @@ export function parseWebVtt(text: string, limits: Partial<SubtitleLimits> = {}):
     if (lines[i]!.s.includes('-->')) throw new SubtitleParseError(lines[i]!.n, 'a blank line must follow the WEBVTT header');
     i++;
   }
-  while (i < lines.length) {
-    while (i < lines.length && lines[i]!.s.trim() === '') i++;
-    if (i >= lines.length) break;
-    const block: { n: number; s: string }[] = [];
-    while (i < lines.length && lines[i]!.s.trim() !== '') block.push(lines[i++]!);
+  for (const block of blocks(lines, i)) {
     const head = block[0]!;
     if (/^(NOTE|STYLE|REGION)(?:[ \t]|$)/.test(head.s)) continue;
     if (!head.s.includes('-->') && /^\s*[\d:.,]+\s*-+>/.test(head.s)) throw new SubtitleParseError(head.n, `malformed cue timing "${head.s.slice(0, 80)}" (expected [hh:]mm:ss.ttt --> [hh:]mm:ss.ttt)`);

@@ -36,13 +36,7 @@ export async function readChunks(body: ReadableStream<Uint8Array>, limit: number
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    let r: Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>;
-    try {
-      r = await within(reader.read(), startedAt + allowedMs(d, size) - performance.now());
-    } catch (e) {
-      void reader.cancel().catch(() => {});
-      throw e;
-    }
+    const r = await readWithin(reader, d, size, startedAt);
     if (r.done) return { chunks, size, over: false, reader };
     chunks.push(r.value);
     size += r.value.byteLength;
@@ -97,13 +91,7 @@ export function isJsonType(ct: string | null): boolean {
 /** Reads and discards the rest of a body under the body deadline (408 when too slow); `size` bytes already arrived. */
 async function discard(reader: ReadableStreamDefaultReader<Uint8Array>, size: number, d: BodyDeadline, startedAt: number): Promise<void> {
   for (;;) {
-    let r: Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>;
-    try {
-      r = await within(reader.read(), startedAt + allowedMs(d, size) - performance.now());
-    } catch (e) {
-      void reader.cancel().catch(() => {});
-      throw e;
-    }
+    const r = await readWithin(reader, d, size, startedAt);
     if (r.done) return;
     size += r.value.byteLength;
   }
@@ -173,4 +161,14 @@ export async function readJsonBody(req: Request, contentType: string | null, lim
   }
   checkJsonShape(value);
   return value;
+}
+
+/** One read of a body under the deadline (`size` bytes already arrived since `startedAt`); too slow cancels the reader and throws (408). */
+async function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, d: BodyDeadline, size: number, startedAt: number): Promise<Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>> {
+  try {
+    return await within(reader.read(), startedAt + allowedMs(d, size) - performance.now());
+  } catch (e) {
+    void reader.cancel().catch(() => {});
+    throw e;
+  }
 }
