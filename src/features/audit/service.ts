@@ -10,7 +10,7 @@ export type AuditAction =
   | 'key.created' | 'key.revoked' | 'member.added' | 'member.removed' | 'member.role_changed'
   | 'invitation.created' | 'invitation.revoked' | 'settings.changed' | 'connect.approved' | 'connect.disconnected'
   | 'signin.failed' | 'signin.throttled' | 'password.reset' | 'password.reset_sent' | 'asset.published' | 'asset.unpublished'
-  | 'asset.trashed' | 'asset.restored' | 'asset.purged' | 'asset.trash_emptied' | 'programme.to_library' | 'guide.published' | 'guide.rolled_back'
+  | 'asset.trashed' | 'asset.restored' | 'asset.purged' | 'asset.trash_emptied' | 'programme.to_library' | 'guide.published' | 'guide.rolled_back' | 'guide.changed'
   | 'channel.started' | 'channel.stopped' | (string & {});
 
 /** One entry to record. `actor` is the caller (key or person); null for anonymous events such as failed sign-ins. */
