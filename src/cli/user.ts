@@ -3,6 +3,7 @@ import { loadConfig, withAddresses } from '../kernel/config/load';
 import { openDb } from '../kernel/db/sqlite';
 import { systemClock } from '../kernel/clock';
 import { KeyCache } from '../kernel/http/auth';
+import { Slots } from '../kernel/slots';
 import { createLogger } from '../kernel/log';
 import { isRole } from '../kernel/http/scopes';
 import { IdentityService } from '../features/identity/service';
@@ -23,7 +24,7 @@ export async function userCreate(flags: Cli['flags']): Promise<number> {
   const config = withAddresses(base, base.port);
   const db = openDb(join(config.dataDir, 'db', 'meta.sqlite'), { dataDir: config.dataDir });
   try {
-    const ctx = { db, clock: systemClock, keys: new KeyCache(() => null), config, log: createLogger('warn') };
+    const ctx = { db, clock: systemClock, keys: new KeyCache(() => null), config, log: createLogger('warn'), slots: new Slots() };
     const t = new IdentityService(db, null).tenant(flags.tenant);
     const team = new TeamService(ctx);
     let out: Record<string, unknown>;

@@ -18,7 +18,7 @@ export const SESSION_MAX_MS = 7 * 24 * 3600_000;
 export const RESET_TTL_MS = 3600_000;
 
 /** The parts of the app context people and team services use (the CLI builds just these). */
-export type PeopleCtx = Pick<AppContext, 'db' | 'clock' | 'keys' | 'config' | 'log'>;
+export type PeopleCtx = Pick<AppContext, 'db' | 'clock' | 'keys' | 'config' | 'log' | 'slots'>;
 
 /** A person as the API shows them. */
 export interface UserView { id: string; email: string; name: string; created_at: string }

@@ -1,4 +1,5 @@
 import { AppError } from '../../kernel/errors';
+import { slotKey, type Slots } from '../../kernel/slots';
 
 /** The one answer to a password that was not accepted, whatever route checked it and whatever the reason. */
 export const WRONG_CREDENTIALS = 'wrong e-mail address or password';
@@ -117,11 +118,9 @@ export function ipKey(ip: string): string {
   return `${full.slice(0, 4).map((x) => x.replace(/^0+(?=.)/, '')).join(':')}::/64`;
 }
 
-const shared = new WeakMap<object, PasswordThrottle>();
+const THROTTLE = slotKey<PasswordThrottle>('people.password-throttle');
 
-/** The one password throttle of an appliance (per database: every route and service of one app shares it). */
-export function passwordThrottle(ctx: { db: object; clock: { now(): number } }): PasswordThrottle {
-  let t = shared.get(ctx.db);
-  if (!t) { t = new PasswordThrottle(() => ctx.clock.now()); shared.set(ctx.db, t); }
-  return t;
+/** The one password throttle of an appliance (a slot of its context: every route and service of one app shares it). */
+export function passwordThrottle(ctx: { slots: Slots; clock: { now(): number } }): PasswordThrottle {
+  return ctx.slots.get(THROTTLE, () => new PasswordThrottle(() => ctx.clock.now()));
 }
