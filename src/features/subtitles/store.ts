@@ -1,11 +1,16 @@
 import type { Db } from '../../kernel/db/sqlite';
 import type { Cue } from '../../text/cue-text';
+import { reindexTrack } from './search-index';
 
 /** A row of `subtitle_tracks`. */
 export interface TrackRow {
   seq: number; id: string; tenant_id: string; asset_id: string; language: string; kind: string; label: string | null;
   source: string; status: string; published: number; engine: string | null; job_id: string | null; error: string | null;
   cue_count: number; created_at: number; updated_at: number;
+  /** Translated tracks: the track translated from (migration 0135). */
+  source_track_id?: string | null;
+  /** Channel-recording tracks (asset_id ''): channel, wall-clock range (epoch ms; cues relative to its start), programme. */
+  channel_id?: string | null; range_start_ms?: number | null; range_end_ms?: number | null; programme_id?: string | null;
 }
 
 /** The subtitles feature's SQL (tracks and cues). */
@@ -39,6 +44,7 @@ export class SubtitleStore {
     const ins = this.db.query('INSERT INTO subtitle_cues (track_id, seq, start_ms, end_ms, text) VALUES (?, ?, ?, ?, ?)');
     cues.forEach((c, i) => ins.run(id, i + 1, c.startMs, c.endMs, c.text));
     this.db.query('UPDATE subtitle_tracks SET cue_count = ?, updated_at = ? WHERE id = ?').run(cues.length, now, id);
+    reindexTrack(this.db, id);
   }
 
   /** A track's cues in time order. */
@@ -50,11 +56,14 @@ export class SubtitleStore {
   /** Sets status (and engine / error) of a track. */
   setStatus(id: string, status: string, now: number, o: { engine?: string | null; error?: string | null } = {}): void {
     this.db.query('UPDATE subtitle_tracks SET status = ?, engine = COALESCE(?, engine), error = ?, updated_at = ? WHERE id = ?').run(status, o.engine ?? null, o.error ?? null, now, id);
+    reindexTrack(this.db, id);
   }
 
   /** Publishes or unpublishes; false when no such track. */
   setPublished(tenantId: string, id: string, published: boolean, now: number): boolean {
-    return this.db.query('UPDATE subtitle_tracks SET published = ?, updated_at = ? WHERE tenant_id = ? AND id = ?').run(published ? 1 : 0, now, tenantId, id).changes > 0;
+    const changed = this.db.query('UPDATE subtitle_tracks SET published = ?, updated_at = ? WHERE tenant_id = ? AND id = ?').run(published ? 1 : 0, now, tenantId, id).changes > 0;
+    if (changed) reindexTrack(this.db, id);
+    return changed;
   }
 
   /** Deletes a track and its cues. */

@@ -23,6 +23,10 @@ import { m0100 } from './0100_monitors';
 import { m0110 } from './0110_delivery_grant_version';
 import { m0113 } from './0113_session_expiry_hook_signatures';
 import { m0130 } from './0130_subtitles';
+import { m0150 } from './0150_sites';
+import { m0180 } from './0180_billing';
+import { m0140 } from './0140_subtitle_search';
+import { m0135 } from './0135_subtitle_channel_tracks';
 
 /** Every schema migration, in version order. Add new files here (one line each). */
 export const MIGRATIONS: Migration[] = [
@@ -50,4 +54,8 @@ export const MIGRATIONS: Migration[] = [
   m0110,
   m0113,
   m0130,
+  m0135,
+  m0140,
+  m0150,
+  m0180,
 ];
