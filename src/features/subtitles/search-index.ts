@@ -1,0 +1,62 @@
+/**
+ * The transcript search index (migration 0140): the cues of every ready, published subtitle track, in the
+ * Hebrew-aware search form of src/text/hebrew-search.ts. Anything that changes a track's cues, status or published
+ * flag calls `reindexTrack` in the same transaction; the store's own writers already do.
+ */
+import type { Db } from '../../kernel/db/sqlite';
+import { prefixVariants, searchTokens } from '../../text/hebrew-search';
+
+/** The FTS `scope` token of a tenant, an asset or a channel (letters and digits only, so one FTS token). */
+export function scopeToken(kind: 't' | 'a' | 'c', id: string): string {
+  return kind + id.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/** The `exact` and `loose` column texts of a cue: its words, and their copies without prefix letters. */
+export function cueIndexText(text: string): { exact: string; loose: string } {
+  const words = searchTokens(text);
+  const exact = new Set(words);
+  const loose = new Set<string>();
+  for (const w of words) for (const v of prefixVariants(w).slice(1)) if (!exact.has(v)) loose.add(v);
+  return { exact: [...exact].join(' '), loose: [...loose].join(' ') };
+}
+
+interface IndexTrackRow { seq: number; tenant_id: string; asset_id: string; channel_id?: string | null; status: string; published: number }
+
+/**
+ * Brings the index of one subtitle track up to date: its rows are dropped, and written again from its cues when the
+ * track is `ready` and published (a deleted, unpublished, queued or failed track ends with none). Idempotent; call it
+ * after any change to a track's cues, status or published flag (in the same transaction as the change).
+ */
+export function reindexTrack(db: Db, trackId: string): void {
+  const t = db.query<IndexTrackRow, [string]>('SELECT * FROM subtitle_tracks WHERE id = ?').get(trackId);
+  if (!t) return; // deleted: its rows went with it (trigger of migration 0140)
+  dropTrack(db, t.seq);
+  if (t.status !== 'ready' || t.published !== 1) return;
+  const scope = [scopeToken('t', t.tenant_id), t.channel_id ? scopeToken('c', t.channel_id) : scopeToken('a', t.asset_id)].join(' ');
+  const cues = db.query<{ seq: number; start_ms: number; end_ms: number; text: string }, [string]>('SELECT seq, start_ms, end_ms, text FROM subtitle_cues WHERE track_id = ? ORDER BY seq').all(trackId);
+  const row = db.query<{ id: number }, [number, number, number, number]>('INSERT INTO subtitle_search_rows (track_seq, cue_seq, start_ms, end_ms) VALUES (?, ?, ?, ?) RETURNING id');
+  const fts = db.query('INSERT INTO subtitle_search (rowid, exact, loose, scope) VALUES (?, ?, ?, ?)');
+  for (const c of cues) {
+    const { exact, loose } = cueIndexText(c.text);
+    if (!exact) continue;
+    const id = row.get(t.seq, c.seq, c.start_ms, c.end_ms)!.id;
+    fts.run(id, exact, loose, scope);
+  }
+}
+
+/** Drops a track's index rows (by its `seq`); `reindexTrack` does this first. */
+export function dropTrack(db: Db, trackSeq: number): void {
+  db.query('DELETE FROM subtitle_search WHERE rowid IN (SELECT id FROM subtitle_search_rows WHERE track_seq = ?)').run(trackSeq);
+  db.query('DELETE FROM subtitle_search_rows WHERE track_seq = ?').run(trackSeq);
+}
+
+/**
+ * Indexes the ready, published tracks that have cues but no index rows (tracks from before migration 0140); run at
+ * start. Returns how many tracks it indexed.
+ */
+export function backfillSubtitleIndex(db: Db): number {
+  const ids = db.query<{ id: string }, []>(`SELECT t.id FROM subtitle_tracks t WHERE t.status = 'ready' AND t.published = 1 AND t.cue_count > 0
+    AND NOT EXISTS (SELECT 1 FROM subtitle_search_rows r WHERE r.track_seq = t.seq)`).all();
+  for (const { id } of ids) db.transaction(() => reindexTrack(db, id)).immediate();
+  return ids.length;
+}
