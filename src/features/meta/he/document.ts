@@ -43,7 +43,7 @@ ${DELIVERY_EXAMPLES}
 export const TAG_NAMES_HE: Record<string, string> = {
   Meta: 'מטא', Identity: 'זהות ומפתחות', Assets: 'נכסים', Uploads: 'העלאות', Jobs: 'משימות', Playback: 'ניגון',
   Webhooks: 'Webhooks', Events: 'אירועים', 'Live channels': 'ערוצים חיים', Guide: 'לוח שידורים', 'Catch-up': 'צפייה חוזרת', Clips: 'קליפים',
-  Players: 'נגנים', Library: 'ספרייה', Team: 'צוות', Support: 'תמיכה', Assistant: 'עוזר', Statistics: 'סטטיסטיקה', Monitors: 'ניטור והתראות',
+  Players: 'נגנים', Library: 'ספרייה', Team: 'צוות', Support: 'תמיכה', Assistant: 'עוזר', Statistics: 'סטטיסטיקה', Billing: 'חיוב', Monitors: 'ניטור והתראות',
 };
 
 /** Tag descriptions (Hebrew), keyed by the Hebrew tag name. */
@@ -66,5 +66,6 @@ export const TAGS_HE: Record<string, string> = Object.fromEntries(Object.entries
   Assistant: 'נקודת הקצה של העוזר (Model Context Protocol) לעוזרי בינה מלאכותית עם מפתח API בהרשאות מוגבלות.',
   Support: 'פניות תמיכה למפעילי המערכת: פתיחה (עד 10 פניות חדשות לדייר בשעה), תגובה וסגירה.',
   Monitors: 'מוניטורים והתראות: בדיקות על ערוצים חיים, הקלטה, דיסק ואיכות הצפייה; יעדי התראות (דוא"ל, טלגרם); היסטוריית התראות; מצב השירות. מדריך: docs/monitors.md.',
+  Billing: 'נתוני שימוש חודשיים (דקות אחסון, קידוד ומסירה, בייטים שנמסרו, שעות שידור חי ושעות הקלטה) לפי דרגת רזולוציה, ב-JSON או ב-CSV. הנוסחאות: docs/billing.md.',
   Statistics: 'סטטיסטיקת קהל ומקור מ-DuckDB (הפעלות צפייה מה-beacon של הנגן, יומן הבקשות של שרת המקור), מספרים בזמן אמת וייצוא. הנוסחאות: docs/metrics.md.',
 }).map(([en, d]) => [TAG_NAMES_HE[en] ?? en, d]));
