@@ -6,7 +6,8 @@
 import type { Db } from '../../kernel/db/sqlite';
 import { prefixVariants, searchTokens } from '../../text/hebrew-search';
 
-/** The FTS `scope` token of a tenant, an asset or a channel (letters and digits only, so one FTS token). */
+/** The FTS `scope` token of a tenant, an asset or a channel (letters and digits only, so one FTS token); beside them
+ * each row's scope holds `kasset` or `kchannel`. */
 export function scopeToken(kind: 't' | 'a' | 'c', id: string): string {
   return kind + id.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
@@ -32,7 +33,8 @@ export function reindexTrack(db: Db, trackId: string): void {
   if (!t) return; // deleted: its rows went with it (trigger of migration 0140)
   dropTrack(db, t.seq);
   if (t.status !== 'ready' || t.published !== 1) return;
-  const scope = [scopeToken('t', t.tenant_id), t.channel_id ? scopeToken('c', t.channel_id) : scopeToken('a', t.asset_id)].join(' ');
+  // Tenant, then what the track belongs to (`kasset` + the asset, or `kchannel` + the channel).
+  const scope = [scopeToken('t', t.tenant_id), ...(t.channel_id ? ['kchannel', scopeToken('c', t.channel_id)] : ['kasset', scopeToken('a', t.asset_id)])].join(' ');
   const cues = db.query<{ seq: number; start_ms: number; end_ms: number; text: string }, [string]>('SELECT seq, start_ms, end_ms, text FROM subtitle_cues WHERE track_id = ? ORDER BY seq').all(trackId);
   const row = db.query<{ id: number }, [number, number, number, number]>('INSERT INTO subtitle_search_rows (track_seq, cue_seq, start_ms, end_ms) VALUES (?, ?, ?, ?) RETURNING id');
   const fts = db.query('INSERT INTO subtitle_search (rowid, exact, loose, scope) VALUES (?, ?, ?, ?)');

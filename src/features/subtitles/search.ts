@@ -1,0 +1,112 @@
+/**
+ * Search inside what was said (issue 43): queries over the transcript index of search-index.ts. A query's words (in
+ * the Hebrew-aware search form) must all occur in one cue. Cues holding every word exactly come first; then cues
+ * where a word matches as a word prefix or once prefix letters (ו ה ב כ ל מ ש) are stripped on either side. Inside
+ * each class the most recently indexed cues come first. The query text never reaches FTS5 syntax: only letters and
+ * digits survive, each word quoted.
+ */
+import type { Db } from '../../kernel/db/sqlite';
+import { prefixVariants, searchTokens } from '../../text/hebrew-search';
+import { scopeToken } from './search-index';
+
+/** Where to search: a tenant's asset tracks (optionally one asset's), or one channel's recording tracks. */
+export type CueScope = { tenantId: string; assetId?: string } | { tenantId: string; channelId: string };
+
+/** One matching cue, with its track's owner and times (cue times relative to the track, as stored). */
+export interface CueHit {
+  trackId: string; language: string; assetId: string; channelId: string | null;
+  /** Channel tracks: the wall-clock start of the track's range (epoch ms); null for asset tracks. */
+  rangeStartMs: number | null;
+  startMs: number; endMs: number; text: string;
+  /** Every query word matched a cue word exactly (after normalising). */
+  exact: boolean;
+}
+
+/** Most words of a query that are searched (the rest are ignored). */
+export const MAX_QUERY_WORDS = 10;
+
+/** The words of a query in search form, at most MAX_QUERY_WORDS, or null when it has none. */
+export function queryWords(q: string): string[] | null {
+  const w = [...new Set(searchTokens(q))].slice(0, MAX_QUERY_WORDS);
+  return w.length ? w : null;
+}
+
+const quote = (w: string) => `"${w.replace(/"/g, '')}"`;
+
+/** FTS5 expression: every word exactly in the cue's words. */
+export function exactExpression(words: string[]): string {
+  return words.map((w) => `exact : ${quote(w)}`).join(' AND ');
+}
+
+/**
+ * FTS5 expression: every word as a word prefix (two letters or more), or with its prefix letters stripped as a
+ * whole word, among the cue's words and their prefix-stripped copies.
+ */
+export function looseExpression(words: string[]): string {
+  return words.map((w) => {
+    const alts = [[...w].length >= 2 ? `${quote(w)}*` : quote(w), ...prefixVariants(w).slice(1).map(quote)];
+    return `{exact loose} : (${alts.join(' OR ')})`;
+  }).join(' AND ');
+}
+
+function scopeExpression(s: CueScope): string {
+  const parts = [`scope : ${quote(scopeToken('t', s.tenantId))}`];
+  if ('channelId' in s) parts.push(`scope : ${quote(scopeToken('c', s.channelId))}`);
+  else parts.push(s.assetId ? `scope : ${quote(scopeToken('a', s.assetId))}` : 'scope : "kasset"');
+  return parts.join(' AND ');
+}
+
+interface HitRow { id: number; track_id: string; language: string; asset_id: string; channel_id: string | null; range_start_ms: number | null; start_ms: number; end_ms: number; text: string }
+
+function details(db: Db, ids: number[], exact: boolean): CueHit[] {
+  if (!ids.length) return [];
+  const rows = db.query<HitRow, [string]>(`SELECT r.id, t.id AS track_id, t.language, t.asset_id, t.channel_id, t.range_start_ms, r.start_ms, r.end_ms, c.text
+    FROM subtitle_search_rows r JOIN subtitle_tracks t ON t.seq = r.track_seq JOIN subtitle_cues c ON c.track_id = t.id AND c.seq = r.cue_seq
+    WHERE r.id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => {
+    const r = byId.get(id);
+    return r ? [{ trackId: r.track_id, language: r.language, assetId: r.asset_id, channelId: r.channel_id, rangeStartMs: r.channel_id ? r.range_start_ms : null, startMs: r.start_ms, endMs: r.end_ms, text: r.text, exact }] : [];
+  });
+}
+
+/**
+ * Cues matching `q` inside `scope`: up to `limit` exact hits, then loose hits up to `limit` in all (exact first).
+ * An empty answer for a query without letters or digits.
+ */
+export function searchCues(db: Db, scope: CueScope, q: string, limit: number): CueHit[] {
+  const words = queryWords(q);
+  if (!words) return [];
+  const sc = scopeExpression(scope);
+  const exact = `(${exactExpression(words)}) AND ${sc}`;
+  const ids = (expr: string, n: number) => db.query<{ id: number }, [string, number]>('SELECT rowid AS id FROM subtitle_search WHERE subtitle_search MATCH ? ORDER BY rowid DESC LIMIT ?').all(expr, n).map((r) => r.id);
+  const first = ids(exact, limit);
+  const rest = first.length < limit ? ids(`((${looseExpression(words)}) AND ${sc}) NOT (${exactExpression(words)})`, limit - first.length) : [];
+  return [...details(db, first, true), ...details(db, rest, false)];
+}
+
+/**
+ * The asset ids (of the tenant) with a published, ready subtitle cue matching `q` as a SQL fragment's JSON argument
+ * would need them: every matching asset, however many cues match.
+ */
+export function assetsWithCues(db: Db, tenantId: string, q: string): string[] {
+  const words = queryWords(q);
+  if (!words) return [];
+  const expr = `(${looseExpression(words)}) AND ${scopeExpression({ tenantId })}`;
+  return db.query<{ asset_id: string }, [string]>(`SELECT DISTINCT t.asset_id FROM subtitle_search f JOIN subtitle_search_rows r ON r.id = f.rowid
+    JOIN subtitle_tracks t ON t.seq = r.track_seq WHERE subtitle_search MATCH ?`).all(expr).map((r) => r.asset_id);
+}
+
+/** A moment of a search hit: seconds from the start of the programme or asset, and the cue's text on one line. */
+export interface Moment { seconds: number; line: string }
+
+/** A cue's text as one snippet line (its lines joined by a space). */
+export function cueLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').trim();
+}
+
+/** Moments in time order, at most `max`, exact hits kept first when there are more; seconds to 0.1 s. */
+export function momentsOf(hits: { ms: number; text: string; exact: boolean }[], max: number): Moment[] {
+  const kept = [...hits].sort((a, b) => Number(b.exact) - Number(a.exact) || a.ms - b.ms).slice(0, max);
+  return kept.sort((a, b) => a.ms - b.ms).map((h) => ({ seconds: Math.round(h.ms / 100) / 10, line: cueLine(h.text) }));
+}
