@@ -12,6 +12,7 @@ import { metaRoutes } from './features/meta/routes';
 import { assetRoutes } from './features/assets/routes';
 import { posterRoutes } from './features/assets/poster-routes';
 import { subtitleRoutes } from './features/subtitles/routes';
+import { translateRoutes } from './features/subtitles/translate-routes';
 import { waveformRoutes } from './features/subtitles/waveform-routes';
 import { startTrashSweeper } from './features/assets/sweeper';
 import { startPlaybackSessionSweeper } from './features/playback/session-limits';
@@ -91,6 +92,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
     .use(assetRoutes(ctx))
     .use(posterRoutes(ctx))
     .use(subtitleRoutes(ctx))
+    .use(translateRoutes(ctx))
     .use(waveformRoutes(ctx))
     .use(uploadRoutes(ctx))
     .use(playbackRoutes(ctx))

@@ -12,6 +12,7 @@ import { clipJobHandlers, failClipOfJob } from '../clips/finalize';
 import { failVodOfJob, vodJobHandlers } from '../live-to-vod/job';
 import { transcodeConcurrencyOf, transcodeJobHandlers } from '../transcode/jobs';
 import { failTrackOfJob, subtitleJobHandlers } from '../subtitles/jobs';
+import { failTranslationOfJob, translateJobHandlers } from '../subtitles/translate';
 import type { MediaRuntime } from '../transcode/runtime';
 
 /** Runs when any job fails for good; each feature reacts to its own subjects. */
@@ -20,6 +21,7 @@ export function onJobFinalFailure(ctx: AppContext, job: JobRow, error: string): 
   failClipOfJob(ctx, job, error);
   failVodOfJob(ctx, job, error);
   failTrackOfJob(ctx, job, error);
+  failTranslationOfJob(ctx, job, error);
 }
 
 /** Builds the queue's setup from the media runtime found once at boot (ffmpeg and the encoder) and every feature's handlers. */
@@ -30,6 +32,7 @@ export function featureJobs(media: MediaRuntime | null): JobSetup {
     ...clipJobHandlers,
     ...vodJobHandlers(media?.tools ?? null),
     ...subtitleJobHandlers,
+    ...translateJobHandlers,
   };
   return { handlers, onFinalFailure: onJobFinalFailure, concurrency: transcodeConcurrencyOf(media) };
 }

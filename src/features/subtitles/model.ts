@@ -14,7 +14,8 @@ export const CreateTrackBody = t.Object({
 /** A subtitle track as the API shows it. */
 export const TrackView = t.Object({
   id: t.String(), asset_id: t.String(), language: t.String(), kind: t.String(), label: t.Union([t.String(), t.Null()]),
-  source: t.String({ description: 'upload or asr' }),
+  source: t.String({ description: 'upload, asr or translation' }),
+  source_track_id: t.Optional(t.Union([t.String(), t.Null()], { description: 'translations: the track translated from' })),
   status: t.String({ description: 'queued, running, ready or failed' }),
   published: t.Boolean(), engine: t.Union([t.String(), t.Null()]), job_id: t.Union([t.String(), t.Null()]),
   error: t.Union([t.String(), t.Null()]), cue_count: t.Integer(), created_at: t.String(), updated_at: t.String(),
@@ -27,7 +28,7 @@ export const TrackList = t.Object({ items: t.Array(TrackView) });
 export function trackView(r: TrackRow) {
   return {
     id: r.id, asset_id: r.asset_id, language: r.language, kind: r.kind, label: r.label, source: r.source, status: r.status,
-    published: r.published === 1, engine: r.engine, job_id: r.job_id, error: r.error, cue_count: r.cue_count,
+    published: r.published === 1, engine: r.engine, job_id: r.job_id, error: r.error, cue_count: r.cue_count, source_track_id: r.source_track_id ?? null,
     created_at: new Date(r.created_at).toISOString(), updated_at: new Date(r.updated_at).toISOString(),
   };
 }

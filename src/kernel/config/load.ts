@@ -34,6 +34,13 @@ const ENV_KEYS: Record<string, (c: Config, v: string) => void> = {
   VS_MONITOR_EVAL_MS: (c, v) => { c.alerts = { ...c.alerts, evalMs: int('VS_MONITOR_EVAL_MS', v) }; },
   VS_TELEGRAM_API: (c, v) => { c.alerts = { ...c.alerts, telegramApi: v.replace(/\/+$/, '') }; },
   VS_TELEGRAM_BOT_TOKEN: (c, v) => { c.alerts = { ...c.alerts, telegramToken: v }; },
+  VS_MT_KIND: (c, v) => {
+    if (v !== 'openai' && v !== 'libretranslate') throw new Error(`VS_MT_KIND must be openai or libretranslate, got "${v}"`);
+    c.mt = { ...c.mt, kind: v };
+  },
+  VS_MT_URL: (c, v) => { c.mt = { ...c.mt, url: v.trim() || null }; },
+  VS_MT_MODEL: (c, v) => { c.mt = { ...c.mt, model: v.trim() || c.mt.model }; },
+  VS_MT_API_KEY: (c, v) => { c.mt = { ...c.mt, apiKey: v.trim() || null }; },
   VS_EVENT_STREAMS_PER_KEY: (c, v) => { c.eventStreams = { ...c.eventStreams, perKey: positive('VS_EVENT_STREAMS_PER_KEY', v) }; },
   VS_EVENT_STREAMS_PER_TENANT: (c, v) => { c.eventStreams = { ...c.eventStreams, perTenant: positive('VS_EVENT_STREAMS_PER_TENANT', v) }; },
   VS_BODY_TIMEOUT_S: (c, v) => { c.bodyDeadline = { ...c.bodyDeadline, baseS: positive('VS_BODY_TIMEOUT_S', v) }; },

@@ -54,6 +54,8 @@ export interface Config {
   analytics: AnalyticsConfig;
   /** Monitors: evaluation period (ms), Telegram Bot API base URL and bot token (null = Telegram not configured). */
   alerts: { evalMs: number; telegramApi: string; telegramToken: string | null };
+  /** Machine translation of subtitles (`VS_MT_KIND` openai|libretranslate, `VS_MT_URL`, `VS_MT_MODEL`, `VS_MT_API_KEY`); null url = none. */
+  mt: { kind: 'openai' | 'libretranslate'; url: string | null; model: string; apiKey: string | null };
 }
 
 /** Config `analytics:` (defaults in DEFAULTS; documented in docs/metrics.md). */
@@ -91,5 +93,6 @@ export const DEFAULTS: Config = {
   s3: null,
   smtp: { url: null, from: 'ViewStream <no-reply@viewstream.local>' },
   alerts: { evalMs: 10_000, telegramApi: 'https://api.telegram.org', telegramToken: null },
+  mt: { kind: 'openai', url: null, model: 'default', apiKey: null },
   analytics: { enabled: true, originLog: true, flushMs: 5000, flushRows: 10_000, queueMax: 200_000, threads: 0, retentionDays: { edge_requests: 90, player_events: 400, rollups: 800 } },
 };

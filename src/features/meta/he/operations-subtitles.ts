@@ -24,4 +24,8 @@ export const HE_SUBTITLES: Record<string, { summary: string; description: string
     summary: 'מחיקת רצועת כתוביות',
     description: 'מוחק את הרצועה ואת הכתוביות שבה.',
   },
+  translateSubtitleTrack: {
+    summary: 'תרגום רצועת כתוביות',
+    description: '202: רצועה חדשה (`source: translation`, `source_track_id`) בשפה `language`, במצב `queued`, שמתורגמת במנוע התרגום שהוגדר (צ\'אט תואם OpenAI או LibreTranslate) במשימת `subtitles.translate`: הכתוביות מתמזגות למשפטים שלמים, מתורגמות עם מילון המונחים של הדייר בהנחיה, ומתפצלות חזרה על זמני המקור לפי כללי הכתוביות. אין מנוע מוגדר: הרצועה עוברת ל-`failed` עם הסיבה. רצועת מקור שאינה מוכנה נענית ב-409; אותה שפה, ב-422.',
+  },
 };
