@@ -44,8 +44,8 @@ export class ApiClient {
   private shared = new Map<string, SharedGet>();
   private gen = 0;
 
-  private async request(method: string, path: string, body: unknown, o: { silent401?: boolean }): Promise<Response> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+  private async request(method: string, path: string, body: unknown, o: { silent401?: boolean; headers?: Record<string, string> }): Promise<Response> {
+    const headers: Record<string, string> = { accept: 'application/json', ...o.headers };
     if (method !== 'GET' && method !== 'HEAD') headers['x-csrf-token'] = this.csrf;
     if (body !== undefined) headers['content-type'] = 'application/json';
     let r = await fetch(path, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
@@ -65,8 +65,8 @@ export class ApiClient {
     return r;
   }
 
-  /** Calls the API; resolves with the parsed JSON (null for 204), rejects with ApiError. GETs go through get(). */
-  readonly api = async <T = unknown>(method: string, path: string, body?: unknown, o: { silent401?: boolean } = {}): Promise<T> => {
+  /** Calls the API; resolves with the parsed JSON (null for 204), rejects with ApiError. GETs go through get(). `headers`: extra request headers (If-Match). */
+  readonly api = async <T = unknown>(method: string, path: string, body?: unknown, o: { silent401?: boolean; headers?: Record<string, string> } = {}): Promise<T> => {
     if (method === 'GET' && body === undefined && !o.silent401) return this.get<T>(path);
     if (method !== 'GET' && method !== 'HEAD') { this.gen++; this.shared.clear(); }
     try {

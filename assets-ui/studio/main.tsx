@@ -12,6 +12,7 @@ import { SignIn } from './pages/signin';
 import { Dashboard } from './pages/dashboard';
 import { Library } from './pages/library';
 import { AssetPage } from './pages/asset';
+import { SubtitlesPage } from './pages/subtitles';
 import { Live } from './pages/live';
 import { ChannelPage } from './pages/channel';
 import { Integrations } from './pages/integrations';
@@ -25,6 +26,7 @@ const ROUTES: [string, (p: Record<string, string>) => preact.JSX.Element][] = [
   ['/', () => <Dashboard />],
   ['/library', () => <Library />],
   ['/library/:id', (p) => <AssetPage id={p.id} />],
+  ['/library/:id/subtitles', (p) => <SubtitlesPage id={p.id} />],
   ['/live', () => <Live />],
   ['/live/:id', (p) => <ChannelPage id={p.id} />],
   ['/guide', () => <Guide />],

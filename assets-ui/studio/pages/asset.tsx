@@ -73,6 +73,7 @@ export function AssetPage({ id }: { id: string }) {
     <>
       <PageHead title={asset.title || asset.id}>
         <Badge status={asset.status} />{asset.status === 'ready' && !asset.deleted_at && (asset.published ? <Badge status="published" /> : <span class="badge b-draft" id="draft-badge">{t('pub_draft')}</span>)}
+        {!asset.deleted_at && <a href={`/studio/library/${encodeURIComponent(asset.id)}/subtitles`} class="button" id="open-subtitles">{t('se_open')}</a>}
         <a href="/studio/library" class="button">{t('back_library')}</a>
       </PageHead>
       <Problem error={err ?? a.error} />
