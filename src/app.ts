@@ -15,6 +15,7 @@ import { subtitleRoutes } from './features/subtitles/routes';
 import { translateRoutes } from './features/subtitles/translate-routes';
 import { waveformRoutes } from './features/subtitles/waveform-routes';
 import { startTrashSweeper } from './features/assets/sweeper';
+import { backfillSubtitleIndex } from './features/subtitles/search-index';
 import { startPlaybackSessionSweeper } from './features/playback/session-limits';
 import { uploadRoutes, startUploadWorker } from './features/uploads/routes';
 import { jobsRoutes } from './features/jobs/routes';
@@ -131,6 +132,7 @@ export async function startWorkers(ctx: AppContext): Promise<void> {
   // Features register their workers here as they land.
   startUploadWorker(ctx);
   startTrashSweeper(ctx);
+  backfillSubtitleIndex(ctx.db); // subtitle tracks published before the transcript index (migration 0140)
   startPlaybackSessionSweeper(ctx);
   // ffmpeg and the H.264 encoder are found once here, for the transcode queue and the live ladder alike.
   const media = await startMediaRuntime(ctx);

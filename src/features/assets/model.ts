@@ -56,8 +56,17 @@ export const AssetView = t.Object({
   deleted_at: t.Optional(t.String()),
 });
 
-/** A cursor page of assets. */
-export const AssetPage = t.Object({ items: t.Array(AssetView), next_cursor: t.Union([t.String(), t.Null()]) });
+/** What a search (`q`) adds to each listed asset: the field that matched and, for subtitle hits, the moments. */
+const AssetSearchFields = t.Object({
+  match: t.Optional(t.Object({ field: t.String({ description: '`title`, `external_id`, `metadata` or `subtitles`' }), snippet: t.String() })),
+  moments: t.Optional(t.Array(t.Object({
+    seconds: t.Number({ minimum: 0, description: 'from the start of the asset, to 0.1 s' }),
+    line: t.String({ description: 'the subtitle cue, its lines joined by a space' }),
+  }), { description: 'subtitle cues that matched `q`, in time order (at most 20)' })),
+});
+
+/** A cursor page of assets (with `q`, each adds `match` and, for subtitle hits, `moments`). */
+export const AssetPage = t.Object({ items: t.Array(t.Composite([AssetView, AssetSearchFields])), next_cursor: t.Union([t.String(), t.Null()]) });
 
 /** Trash retention setting. */
 export const TrashSettings = t.Object({ retention_days: Int({ minimum: 1, maximum: 3650 }) }, { additionalProperties: false });

@@ -9,6 +9,8 @@ import { AssetPage, AssetView, CreateAssetBody, PatchAssetBody, TrashSettings } 
 import { AssetService } from './service';
 import { AssetStore } from './store';
 import { ftsQuery } from './search';
+import { assetsWithCues } from '../subtitles/search';
+import { assetSearchMatch } from '../subtitles/search-assets';
 import { assetView } from './view';
 import { answers, PageQuery } from '../meta/model';
 import { audit } from '../audit/service';
@@ -38,17 +40,21 @@ export function assetRoutes(ctx: AppContext) {
   const page = (tenantId: string, query: { q?: string; section?: string; limit?: number; cursor?: string }, trash: boolean) => {
     const limit = parseLimit(query.limit, 50, 200);
     let match: string | null = null;
+    let said: string[] = [];
     if (query.q !== undefined) {
       const n = [...query.q.trim()].length;
       if (n < 2 || n > 100) throw new AppError('validation_error', 'q must be 2-100 characters', { errors: [{ field: 'q', detail: '2-100 characters' }] });
       match = ftsQuery(query.q);
+      // Assets whose published, ready subtitles hold the words (issue 43): found like a title match.
+      if (!trash) said = assetsWithCues(ctx.db, tenantId, query.q);
     }
     const section = sectionFilter(ctx, tenantId, query.section);
     const scope = `assets${trash ? ':trash' : ''}:${tenantId}:${query.q ?? ''}${query.section === undefined ? '' : `:s=${query.section}`}`;
     const before = query.cursor ? ctx.cursors.decode(scope, query.cursor) : null;
     if (query.q !== undefined && !match) return { items: [], next_cursor: null };
-    const rows = new AssetStore(ctx.db).list(tenantId, { before, limit, match, trash, section });
-    return ctx.cursors.page(scope, rows, limit, view);
+    const rows = new AssetStore(ctx.db).list(tenantId, { before, limit, match, trash, section, alsoIds: said });
+    const q = query.q;
+    return ctx.cursors.page(scope, rows, limit, q === undefined ? view : (a) => ({ ...view(a), ...assetSearchMatch(ctx.db, tenantId, a, q) }));
   };
   return new Elysia({ prefix: '/v1/assets' })
     .use(ctx.http)
@@ -66,7 +72,7 @@ export function assetRoutes(ctx: AppContext) {
       auth: { scope: 'assets:read', platform: true },
       query: ListQuery,
       response: { 200: AssetPage },
-      detail: doc('Assets', 'List and search assets', 'רשימת נכסים וחיפוש', 'Newest first; `q` (2-100 characters) matches word prefixes of title, external id and metadata text, folding Hebrew niqqud and final letters; `section` keeps the assets of one library section (its id; another tenant\'s or an unknown section answers 404) or, with `none`, those in no section; `limit` up to 200 (default 50).'),
+      detail: doc('Assets', 'List and search assets', 'רשימת נכסים וחיפוש', 'Newest first; `q` (2-100 characters) matches word prefixes of title, external id and metadata text, folding Hebrew niqqud and final letters, and the text of the asset\'s ready, published subtitle tracks (Hebrew-aware: prefix letters ו ה ב כ ל מ ש stripped as alternatives, geresh and gershayim ignored); with `q` each item adds `match {field, snippet}` (`title`, `external_id`, `metadata` or `subtitles`) and, when its subtitles matched, `moments` (`seconds` from the start, the cue `line`; up to 20, time order); `section` keeps the assets of one library section (its id; another tenant\'s or an unknown section answers 404) or, with `none`, those in no section; `limit` up to 200 (default 50).'),
     })
     .get('/trash', ({ principal: p, query }) => page(p.tenantId, query, true), {
       auth: { scope: 'assets:read', platform: true },
@@ -116,7 +122,7 @@ export function assetRoutes(ctx: AppContext) {
       auth: { scope: 'assets:read', platform: true },
       params: IdParams,
       response: { 200: AssetView },
-      detail: doc('Assets', 'Get an asset', 'קבלת נכס', 'With `playback` when ready.'),
+      detail: doc('Assets', 'Get an asset', 'קבלת נכס', 'With `playback` when ready: `hls`, `dash`, images, `download`, and `subtitles`, the published ready subtitle tracks as sidecar WebVTT files (`{id, language, kind, label, url}`; the same tracks are subtitle renditions of the HLS master playlist and text adaptation sets of the MPD).'),
     })
     .patch('/:id', ({ principal: p, params, body, request }) => {
       const before = body.publish === undefined ? null : svc.get(p.tenantId, params.id).published === 1;

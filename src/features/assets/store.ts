@@ -52,15 +52,21 @@ export class AssetStore {
   }
 
   /**
-   * Newest-first page of live (or trashed) assets, optionally matching an FTS expression; `section` (when given)
+   * Newest-first page of live (or trashed) assets, optionally matching an FTS expression (or, with `alsoIds`, being one
+   * of those ids); `section` (when given)
    * keeps the assets of that library section, or, when null, those in no section.
    */
-  list(tenantId: string, o: { before: number | null; limit: number; match: string | null; trash: boolean; section?: string | null }): AssetRow[] {
+  list(tenantId: string, o: { before: number | null; limit: number; match: string | null; trash: boolean; section?: string | null; alsoIds?: string[] }): AssetRow[] {
     const before = o.before ?? Number.MAX_SAFE_INTEGER;
     const trash = o.trash ? 'a.deleted_at IS NOT NULL' : 'a.deleted_at IS NULL';
     const cols = COLS.split(',').map((c) => `a.${c.trim()}`).join(', ');
     const sectionSql = o.section === undefined ? '' : o.section === null ? ' AND a.section_id IS NULL' : ' AND a.section_id = ?';
     const sectionArg = typeof o.section === 'string' ? [o.section] : [];
+    if (o.match && o.alsoIds?.length) {
+      // Text matches or the given ids (assets found by their subtitles), one newest-first page.
+      return this.db.query<AssetRow, (string | number)[]>(`SELECT ${cols} FROM assets a WHERE (a.seq IN (SELECT rowid FROM assets_fts WHERE assets_fts MATCH ?)
+        OR a.id IN (SELECT value FROM json_each(?))) AND a.tenant_id = ? AND ${trash}${sectionSql} AND a.seq < ? ORDER BY a.seq DESC LIMIT ?`).all(o.match, JSON.stringify(o.alsoIds), tenantId, ...sectionArg, before, o.limit + 1);
+    }
     if (o.match) {
       return this.db.query<AssetRow, (string | number)[]>(`SELECT ${cols} FROM assets_fts f JOIN assets a ON a.seq = f.rowid
         WHERE assets_fts MATCH ? AND a.tenant_id = ? AND ${trash}${sectionSql} AND a.seq < ? ORDER BY a.seq DESC LIMIT ?`).all(o.match, tenantId, ...sectionArg, before, o.limit + 1);

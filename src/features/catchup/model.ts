@@ -40,10 +40,19 @@ export const CatchupList = t.Object({
   items: t.Array(CatchupItem),
 });
 
+/** A place in a programme (or asset) where the search words were said. */
+export const Moment = t.Object({
+  seconds: t.Number({ minimum: 0, description: 'from the start of playback (the programme\'s `play_start`; an asset\'s start), to 0.1 s' }),
+  line: t.String({ description: 'the subtitle cue, its lines joined by a space' }),
+});
+
 /** Answer of GET /v1/channels/{id}/catchup/search. */
 export const CatchupSearch = t.Object({
   truncated: t.Boolean({ description: 'more than `limit` programmes matched' }),
-  items: t.Array(t.Composite([CatchupItem, t.Object({ match: t.Object({ field: t.String(), snippet: t.String() }) })])),
+  items: t.Array(t.Composite([CatchupItem, t.Object({
+    match: t.Object({ field: t.String({ description: '`title`, `series`, `description` or `subtitles`' }), snippet: t.String() }),
+    moments: t.Optional(t.Array(Moment, { description: 'subtitle cues that matched, in time order (at most 20)' })),
+  })])),
 });
 
 /** Answer of POST .../programmes/{programme_id}/publish-vod. */

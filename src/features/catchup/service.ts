@@ -11,6 +11,7 @@ import type { ProgrammeRow } from '../guide/store';
 import { vodView } from '../live-to-vod/view';
 import { recordedMs, recordingStatus, spanTimes } from './coverage';
 import { matchOf } from './match';
+import { rankHits, transcriptFlag, transcriptProgrammes } from '../subtitles/search-catchup';
 
 const DAY = 86_400_000;
 
@@ -76,8 +77,12 @@ export class CatchupService {
     return { from: iso(from), to: iso(Math.max(to, from)), retention_from: iso(retention), excluded_hidden: all.length - kept.length, items: this.items(ch, tenantSlug, kept, now) };
   }
 
-  /** GET /v1/channels/{id}/catchup/search: Hebrew-aware prefix search over programmes inside the retention. */
-  search(ch: ChannelRow, tenantSlug: string, q: string | undefined, limitRaw: string | undefined) {
+  /**
+   * GET /v1/channels/{id}/catchup/search: Hebrew-aware prefix search over programmes inside the retention, and (with
+   * `transcript`, the default) over the published subtitles of the channel's recordings: those hits add `moments`.
+   * Programmes where every query word is found exactly (title, series, description or a cue) rank first.
+   */
+  search(ch: ChannelRow, tenantSlug: string, q: string | undefined, limitRaw: string | undefined, transcriptRaw?: string) {
     const text = (q ?? '').trim();
     if ([...text].length < 2 || [...text].length > 100) throw invalid('q', '2-100 characters');
     const limit = limitRaw === undefined ? 20 : Number(limitRaw);
@@ -86,9 +91,20 @@ export class CatchupService {
     if (!match) throw invalid('q', 'needs at least one letter or digit');
     const now = this.ctx.clock.now();
     const excluded = exclusionMatcher(exclusionRules(this.ctx, ch.tenant_id));
-    const hits = searchProgrammes(this.ctx, ch.id, match, this.retentionFrom(ch, now), now, limit * 3 + 20).filter((p) => !excluded(p));
-    const page = hits.slice(0, limit);
+    const transcript = transcriptFlag(transcriptRaw);
+    const from = this.retentionFrom(ch, now);
+    const meta = searchProgrammes(this.ctx, ch.id, match, from, now, limit * 3 + 20).filter((p) => !excluded(p));
+    const said = transcript ? transcriptProgrammes(this.ctx, ch.tenant_id, ch.id, text, from, now, (p) => !excluded(p) && p.start_ms < now) : [];
+    const ranked = rankHits(text, meta, said);
+    const page = ranked.slice(0, limit);
     const terms = foldText(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-    return { truncated: hits.length > limit, items: this.items(ch, tenantSlug, page, now).map((it, i) => ({ ...it, match: matchOf(page[i], terms) })) };
+    return {
+      truncated: ranked.length > limit,
+      items: this.items(ch, tenantSlug, page.map((h) => h.p), now).map((it, i) => {
+        const h = page[i]!;
+        const match = h.meta || !h.said ? matchOf(h.p, terms) : { field: 'subtitles', snippet: h.said.snippet };
+        return { ...it, match, ...(h.said ? { moments: h.said.moments } : {}) };
+      }),
+    };
   }
 }
