@@ -64,6 +64,9 @@ import { studioRoutes } from './features/studio/routes';
 export interface BuiltApp { app: AnyElysia; gate: Gate; fetch: (r: Request) => Response | Promise<Response> }
 
 /** Builds the whole HTTP app: kernel hooks first, then every feature's routes. */
+import { siteAdminRoutes } from './features/sites/admin-routes';
+import { siteContentRoutes } from './features/sites/content-routes';
+import { siteDeliveryRoutes } from './features/sites/delivery-routes';
 export function buildApp(ctx: AppContext): BuiltApp {
   let app: AnyElysia;
   registerClipTargets(ctx);

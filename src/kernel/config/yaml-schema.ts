@@ -21,6 +21,7 @@ export const ConfigYaml = Type.Object({
   rate_limit: opt(Type.Object({ per_second: opt(Type.Number({ exclusiveMinimum: 0 })), burst: opt(Type.Integer({ minimum: 1 })) }, { additionalProperties: false })),
   geoip: opt(Type.Object({ country_db: opt(StrOrNull), asn_db: opt(StrOrNull) }, { additionalProperties: false })),
   s3: opt(Type.Unknown()),
+  sites: opt(Type.Object({ enabled: opt(Type.Boolean()), verify_http_port: opt(Type.Integer({ minimum: 1, maximum: 65535 })) }, { additionalProperties: false })),
   analytics: opt(Type.Object({
     enabled: opt(Type.Boolean()), origin_log: opt(Type.Boolean()), flush_ms: opt(Type.Integer({ minimum: 100, maximum: 60_000 })),
     flush_rows: opt(Type.Integer({ minimum: 1 })), queue_max: opt(Type.Integer({ minimum: 1 })), threads: opt(Type.Integer({ minimum: 0, maximum: 1024 })),

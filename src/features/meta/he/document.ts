@@ -41,14 +41,16 @@ ${DELIVERY_EXAMPLES}
 
 /** Tag names shown in the Hebrew reference (the English names are the keys). */
 export const TAG_NAMES_HE: Record<string, string> = {
-  Meta: 'מטא', Identity: 'זהות ומפתחות', Assets: 'נכסים', Uploads: 'העלאות', Jobs: 'משימות', Playback: 'ניגון',
-  Webhooks: 'Webhooks', Events: 'אירועים', 'Live channels': 'ערוצים חיים', Guide: 'לוח שידורים', 'Catch-up': 'צפייה חוזרת', Clips: 'קליפים',
+  Meta: 'מטא', Sites: 'אתרים', 'Sites Delivery': 'הגשת אתרים', Identity: 'זהות ומפתחות', Assets: 'נכסים', Uploads: 'העלאות', Jobs: 'משימות', Playback: 'ניגון',
+  Webhooks: 'Webhooks', Events: 'אירועים', 'Live channels': 'ערוצים חיים', Guide: 'לוח שידורים', 'Catch-up': 'צפייה חוזרת', Clips: 'קליפים', 'AI articles': 'כתבות AI',
   Players: 'נגנים', Library: 'ספרייה', Team: 'צוות', Support: 'תמיכה', Assistant: 'עוזר', Statistics: 'סטטיסטיקה', Billing: 'חיוב', Monitors: 'ניטור והתראות',
 };
 
 /** Tag descriptions (Hebrew), keyed by the Hebrew tag name. */
 export const TAGS_HE: Record<string, string> = Object.fromEntries(Object.entries({
   Meta: 'בדיקת חיות והמסמכים עצמם.',
+  Sites: 'אתרים ציבוריים: אתרים, דומיינים, ערכת עיצוב, עמודים עם גרסאות ותזמון, תוכניות, אנשי צוות, תפריטים, נתיבים ואסימוני תצוגה מקדימה.',
+  'Sites Delivery': 'הממשק הציבורי לקריאה בלבד שצד הלקוח של אתר קורא (ללא מפתח), וניתן לשמירה במטמון CDN.',
   Identity: 'המפתח הקורא וניהול מפתחות API.',
   Assets: 'נכסי VOD: רישום, רשימה וחיפוש, עריכה, פרסום, אשפה וקידוד מחדש.',
   Uploads: 'העלאות מרובות חלקים של קובצי מקור (במפתח API או באסימון דפדפן).',
