@@ -29,6 +29,11 @@ export interface RunOptions {
    * share of the CPU but do not preempt a running thread when they wake, and its children inherit the policy.
    */
   batch?: boolean;
+  /**
+   * Disk priority within the best-effort class (0-7, `ionice -c 2 -n`; 7 lowest; absent: the server's own): batch
+   * jobs reading and writing large files yield the disk to live recording and delivery without ever starving.
+   */
+  ioNice?: number;
   /** Abort signal: aborting kills the process group. */
   signal?: AbortSignal;
   /**
@@ -67,6 +72,7 @@ const live = new Set<ChildProcess>();
 const SETPRIV = process.platform === 'linux' ? Bun.which('setpriv') : null;
 const NICE = Bun.which('nice');
 const CHRT = process.platform === 'linux' ? Bun.which('chrt') : null;
+const IONICE = process.platform === 'linux' ? Bun.which('ionice') : null;
 
 /** Kills every tool process group this process started (shutdown and crash paths). */
 export function killAllChildren(): void {
@@ -94,7 +100,10 @@ export function runTool(argv0: string[], o: RunOptions = {}): Running {
   const nice = Math.max(0, Math.min(19, Math.trunc(o.nice ?? 0)));
   const niced = nice && NICE ? [NICE, '-n', String(nice), ...guarded] : guarded;
   // chrt sets the policy and execs in place too (before the tool forks: nginx's workers inherit it).
-  const argv = o.batch && CHRT ? [CHRT, '--batch', '0', ...niced] : niced;
+  const batched = o.batch && CHRT ? [CHRT, '--batch', '0', ...niced] : niced;
+  // ionice execs in place too; its class and level are inherited by the tool's threads and children.
+  const io = o.ioNice === undefined ? null : Math.max(0, Math.min(7, Math.trunc(o.ioNice)));
+  const argv = io !== null && IONICE ? [IONICE, '-c', '2', '-n', String(io), ...batched] : batched;
   const base = o.env ?? (process.env as Record<string, string>);
   const env = o.mallocTunables ? { GLIBC_TUNABLES: TOOL_MALLOC_TUNABLES, ...base } : base;
   const child = spawn(argv[0], argv.slice(1), { cwd: o.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestServer, waitFor, type TestServer } from '../helpers/server';
 import { defaultTenant, ff, registerAsset } from './transcode-helpers';
@@ -7,6 +8,7 @@ import { newId } from '../../src/kernel/ids';
 import { ChannelTrackStore } from '../../src/features/subtitles/channel-store';
 import { SubtitleStore } from '../../src/features/subtitles/store';
 import type { Cue } from '../../src/text/cue-text';
+import { pocketsphinxEngine } from '../../src/engines/asr/pocketsphinx';
 
 // Issue 43, search inside what was said: real speech (pocketsphinx-testdata) recognised by the built-in engine and
 // found by asset search and catch-up search at the right moment; Hebrew-aware matching on uploaded WebVTT with exact
@@ -52,9 +54,12 @@ beforeAll(async () => {
 afterAll(async () => { await s?.stop(); });
 
 test('recognised speech: found by asset search and catch-up search at the second it was said', async () => {
-  const created = await (await s.api('POST', `/v1/assets/${speech}/subtitles`, { language: 'en' })).json() as { id: string };
+  const created = await (await s.api('POST', `/v1/assets/${speech}/subtitles`, { language: 'en' })).json() as { id: string; job_id: string };
   const track = async () => (await (await s.api('GET', `/v1/assets/${speech}/subtitles/${created.id}`)).json()) as { status: string };
   expect((await waitFor('recognised', async () => { const t = await track(); return t.status === 'ready' || t.status === 'failed' ? t : null; }, 400_000, 250))!.status).toBe('ready');
+  // The job records where recognition ran: the built-in engine on this box's CPU, no GPU.
+  const job = await (await s.api('GET', `/v1/jobs/${created.job_id}`)).json() as { result: Record<string, unknown> };
+  expect([job.result.engine, job.result.compute, job.result.gpu]).toEqual(['pocketsphinx', 'cpu', false]);
   const cues = parseWebVtt(await (await s.api('GET', `/v1/assets/${speech}/subtitles/${created.id}.vtt`)).text());
   const might = cues.find((c) => /\bmight\b/.test(c.text))!, young = cues.find((c) => /\byoung\b/.test(c.text))!;
   expect(might.startMs).toBeGreaterThanOrEqual(3900); // the second recording starts after 2.99 s + 1 s of silence
@@ -105,6 +110,19 @@ test('Hebrew: prefixes, niqqud and gershayim fold; exact words rank first; asset
   const res2 = await catchup('החדשות');
   expect(res2.items.map((i) => i.id)).toEqual([older.id, newer.id]);
   expect(res2.items[0]!.moments).toEqual([{ seconds: 61, line: 'אלה היו החדשות' }]);
+});
+
+test('the recogniser runs below live work: niced, SCHED_BATCH, lowest best-effort disk priority', async () => {
+  // A probe in place of the decoder binary reports its own priorities as recognised "words".
+  const probe = join(s.dataDir, 'probe.sh');
+  writeFileSync(probe, '#!/bin/sh\necho "$(ionice -p $$ | tr -d \' :\') 0.10 0.50 1"\necho "nice$(nice) 0.60 0.90 1"\necho "$(chrt -p $$ | head -1 | sed \'s/.*: //\') 1.00 1.20 1"\n');
+  chmodSync(probe, 0o755);
+  const wav = join(s.dataDir, 'probe.wav');
+  writeFileSync(wav, '');
+  const own = Number(new TextDecoder().decode(Bun.spawnSync(['nice']).stdout).trim());
+  const words = (await pocketsphinxEngine({ bin: probe }).transcribe({ wavPath: wav, language: 'en' })).flatMap((x) => x.words.map((w) => w.text));
+  expect(words).toEqual(['best-effortprio7', `nice${Math.min(19, own + 10)}`, 'SCHED_BATCH']);
+  expect(pocketsphinxEngine({ bin: probe }).compute).toBe('cpu');
 });
 
 test('hostile q: FTS syntax, quotes, operators, huge text never 500', async () => {

@@ -110,6 +110,7 @@ export function openAiAsrEngine(o: OpenAiAsrOptions): AsrEngine {
   const langs = (o.languages ?? []).map(baseLanguage).filter(Boolean);
   return {
     name: 'openai',
+    compute: 'remote',
     supports: (language) => !langs.length || langs.includes(baseLanguage(language)),
     async transcribe(req: TranscribeRequest): Promise<AsrSegment[]> {
       if (!existsSync(req.wavPath)) throw new AsrError('bad_audio', `no audio file at ${req.wavPath}`, true);

@@ -53,6 +53,7 @@ export function pocketsphinxEngine(o: PocketsphinxOptions = {}): AsrEngine {
   const available = !!bin && existsSync(`${model}/en-us/mdef`) && existsSync(`${model}/en-us.lm.bin`);
   return {
     name: 'pocketsphinx',
+    compute: 'cpu',
     supports: (language) => available && baseLanguage(language) === 'en',
     async transcribe(req: TranscribeRequest): Promise<AsrSegment[]> {
       if (!available) throw new AsrError('no_engine', 'pocketsphinx is not installed (Debian packages pocketsphinx, pocketsphinx-en-us)', true);
@@ -68,7 +69,8 @@ export function pocketsphinxEngine(o: PocketsphinxOptions = {}): AsrEngine {
         '-dict', `${model}/cmudict-en-us.dict`, // pronunciation dictionary
         '-time', 'yes', // one line per word with start/end seconds
         '-logfn', '/dev/null', // decoder log off (it would fill stderr)
-      ], { timeoutMs: o.timeoutMs ?? 30 * 60_000, nice: o.nice ?? 10, signal: req.signal, onStdoutLine: (l) => lines.push(l) });
+        // Below live ingest and delivery: niced, SCHED_BATCH, lowest best-effort disk priority.
+      ], { timeoutMs: o.timeoutMs ?? 30 * 60_000, nice: o.nice ?? 10, batch: true, ioNice: 7, signal: req.signal, onStdoutLine: (l) => lines.push(l) });
       const r = await run.done;
       if (r.aborted) throw new AsrError('aborted', 'recognition was cancelled', false);
       if (r.timedOut) throw new AsrError('engine_failed', 'pocketsphinx ran past its deadline', false);

@@ -25,6 +25,11 @@ export interface TranscribeRequest {
 export interface AsrEngine {
   /** Stable engine name recorded with each track (`openai`, `pocketsphinx`). */
   readonly name: string;
+  /**
+   * Where recognition runs, recorded on each job: `cpu` (a CLI here, niced below live work), `gpu` (here, on the
+   * box's GPU), `remote` (a service elsewhere; whether it uses a GPU is its own business).
+   */
+  readonly compute: 'cpu' | 'gpu' | 'remote';
   /** Whether this engine recognises `language` (BCP 47). */
   supports(language: string): boolean;
   /** Recognises the speech in the file; throws AsrError. */
