@@ -122,6 +122,9 @@ export function buildApp(ctx: AppContext): BuiltApp {
     .use(monitorRoutes(ctx))
     .use(mcpRoutes(ctx, () => app))
     .use(playerRoutes(ctx))
+    .use(siteAdminRoutes(ctx))
+    .use(siteContentRoutes(ctx))
+    .use(siteDeliveryRoutes(ctx))
     .use(studioRoutes(ctx));
   dropBodylessParse(app);
   // Every delivery path must be declared in the delivery table (and so checked by the gate): refuse to start otherwise.
