@@ -12,6 +12,7 @@ import { metaRoutes } from './features/meta/routes';
 import { assetRoutes } from './features/assets/routes';
 import { posterRoutes } from './features/assets/poster-routes';
 import { subtitleRoutes } from './features/subtitles/routes';
+import { articleRoutes } from './features/articles/routes';
 import { translateRoutes } from './features/subtitles/translate-routes';
 import { waveformRoutes } from './features/subtitles/waveform-routes';
 import { startTrashSweeper } from './features/assets/sweeper';
@@ -64,9 +65,6 @@ import { studioRoutes } from './features/studio/routes';
 export interface BuiltApp { app: AnyElysia; gate: Gate; fetch: (r: Request) => Response | Promise<Response> }
 
 /** Builds the whole HTTP app: kernel hooks first, then every feature's routes. */
-import { siteAdminRoutes } from './features/sites/admin-routes';
-import { siteContentRoutes } from './features/sites/content-routes';
-import { siteDeliveryRoutes } from './features/sites/delivery-routes';
 export function buildApp(ctx: AppContext): BuiltApp {
   let app: AnyElysia;
   registerClipTargets(ctx);
@@ -115,6 +113,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
     .use(clipRoutes(ctx))
     .use(clipDeliveryRoutes(ctx, gate))
     .use(vodRoutes(ctx))
+    .use(articleRoutes(ctx))
     .use(channelRoutes(ctx))
     .use(liveRoutes(ctx, gate))
     .use(statsRoutes(ctx, gate))
@@ -122,9 +121,6 @@ export function buildApp(ctx: AppContext): BuiltApp {
     .use(monitorRoutes(ctx))
     .use(mcpRoutes(ctx, () => app))
     .use(playerRoutes(ctx))
-    .use(siteAdminRoutes(ctx))
-    .use(siteContentRoutes(ctx))
-    .use(siteDeliveryRoutes(ctx))
     .use(studioRoutes(ctx));
   dropBodylessParse(app);
   // Every delivery path must be declared in the delivery table (and so checked by the gate): refuse to start otherwise.

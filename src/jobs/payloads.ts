@@ -22,6 +22,8 @@ export interface JobPayloads {
   'subtitles.recognise': { trackId: string; prompt?: string };
   /** Translate a track's cues (whole sentences) into a new track of another language (issue 43). */
   'subtitles.translate': { trackId: string };
+  /** Draft an AI article of an ended programme from its subtitles (issue 45). */
+  'article.draft': { programmeId: string; engine: 'extractive' | 'llm'; language?: string };
 }
 
 /** Payload of a `vod.publish` job. */
@@ -31,7 +33,7 @@ export interface VodPayload { programmeId: string; channelId: string; from: numb
 export type JobType = keyof JobPayloads;
 
 /** Every job type, for checks of rows read back from the database. */
-export const JOB_TYPES: readonly JobType[] = ['asset.fetch', 'asset.process', 'asset.encode', 'clip.finalize', 'vod.publish', 'subtitles.recognise', 'subtitles.translate'] satisfies readonly JobType[];
+export const JOB_TYPES: readonly JobType[] = ['asset.fetch', 'asset.process', 'asset.encode', 'clip.finalize', 'vod.publish', 'subtitles.recognise', 'subtitles.translate', 'article.draft'] satisfies readonly JobType[];
 
 /** True when a stored type string names a known job type. */
 export function isJobType(t: string): t is JobType {

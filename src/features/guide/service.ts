@@ -1,6 +1,7 @@
 /**
  * Guide service. Read API for other features (catch-up, clips, live-to-VOD) — call only these:
  *  - `programmeOf(ctx, tenantId, channelId, id)` → ProgrammeRow | null
+ *  - `programmeById(ctx, tenantId, id)` → ProgrammeRow | null (any channel of the tenant)
  *  - `programmesOverlapping(ctx, channelId, fromMs, toMs)` → ProgrammeRow[] by start
  *  - `searchProgrammes(ctx, channelId, match, fromMs, toMs, limit)` → newest first (FTS5 MATCH over folded text)
  *  - `setProgrammeVod(ctx, id, vod)` → records the live-to-VOD state of a programme
@@ -21,6 +22,11 @@ import type { CreateProgramme, PatchProgramme } from './model';
 /** A programme of a channel in a tenant, or null. */
 export function programmeOf(ctx: AppContext, tenantId: string, channelId: string, id: string): ProgrammeRow | null {
   return isUuid(id) ? new GuideStore(ctx.db).byId(tenantId, channelId, id) : null;
+}
+/** A programme of the tenant by id alone (any channel), or null. */
+export function programmeById(ctx: AppContext, tenantId: string, id: string): ProgrammeRow | null {
+  const p = isUuid(id) ? new GuideStore(ctx.db).byIdAny(id) : null;
+  return p && p.tenant_id === tenantId ? p : null;
 }
 /** Published programmes overlapping [fromMs, toMs), by start. */
 export function programmesOverlapping(ctx: AppContext, channelId: string, fromMs: number, toMs: number): ProgrammeRow[] {

@@ -13,6 +13,7 @@ import { failVodOfJob, vodJobHandlers } from '../live-to-vod/job';
 import { transcodeConcurrencyOf, transcodeJobHandlers } from '../transcode/jobs';
 import { failTrackOfJob, subtitleJobHandlers } from '../subtitles/jobs';
 import { failTranslationOfJob, translateJobHandlers } from '../subtitles/translate';
+import { articleJobHandlers } from '../articles/jobs';
 import type { MediaRuntime } from '../transcode/runtime';
 
 /** Runs when any job fails for good; each feature reacts to its own subjects. */
@@ -33,6 +34,7 @@ export function featureJobs(media: MediaRuntime | null): JobSetup {
     ...vodJobHandlers(media?.tools ?? null),
     ...subtitleJobHandlers,
     ...translateJobHandlers,
+    ...articleJobHandlers,
   };
   return { handlers, onFinalFailure: onJobFinalFailure, concurrency: transcodeConcurrencyOf(media) };
 }

@@ -59,8 +59,6 @@ A target with a policy that requires tokens answers 403 on the unsigned forms; s
 /** Tag descriptions (English). */
 export const TAGS_EN: Record<string, string> = {
   Meta: 'Liveness and the documents themselves.',
-  Sites: 'Public websites: sites, domains, theme, pages with versions and scheduling, shows, people, menus, routes and preview tokens.',
-  'Sites Delivery': 'The public, read-only API a website front end reads (no key), cacheable by a CDN.',
   Identity: 'The calling key and API key management.',
   Assets: 'Video-on-demand assets: register, list and search, edit, publish, trash and re-encode.',
   Uploads: 'Multipart uploads of asset sources (API key or browser token).',
@@ -72,6 +70,7 @@ export const TAGS_EN: Record<string, string> = {
   Guide: 'The programme guide: programmes, review and publishing, XMLTV import, catch-up exclusions.',
   'Catch-up': 'Recorded programmes (catch-up), search and publishing programmes to the library.',
   Clips: 'Clips cut from a channel recording.',
+  'AI articles': 'Article drafts of programmes written from their subtitles (built-in extractive engine or a chat model), reviewed, corrected and approved by editors; approval emits `artifact.published` with JSON-LD. Guide: docs/articles.md.',
   Players: 'Player configurations (skin, theme, controls, ads, beacons, embedding) and where each applies.',
   Library: 'Library sections that group assets.',
   Team: 'The people of the tenant: members, roles and invitations.',

@@ -54,17 +54,17 @@ export interface Config {
   analytics: AnalyticsConfig;
   /** Monitors: evaluation period (ms), Telegram Bot API base URL and bot token (null = Telegram not configured). */
   alerts: { evalMs: number; telegramApi: string; telegramToken: string | null };
+  /** AI articles (docs/articles.md): engine (`VS_ARTICLE_ENGINE` auto|extractive|llm) and the OpenAI-compatible chat endpoint (`VS_LLM_URL`, `VS_LLM_MODEL`, `VS_LLM_API_KEY`); null url = none. */
+  articles: { engine: 'auto' | 'extractive' | 'llm'; llmUrl: string | null; llmModel: string; llmApiKey: string | null };
   /** Machine translation of subtitles (`VS_MT_KIND` openai|libretranslate, `VS_MT_URL`, `VS_MT_MODEL`, `VS_MT_API_KEY`); null url = none. */
   mt: { kind: 'openai' | 'libretranslate'; url: string | null; model: string; apiKey: string | null };
 }
 
 /** Config `analytics:` (defaults in DEFAULTS; documented in docs/metrics.md). */
-export interface AnalyticsConfig {
-  enabled: boolean; originLog: boolean; flushMs: number; flushRows: number; queueMax: number;
   /** Speech recognition (docs/subtitles.md): the OpenAI-compatible transcription service (`VS_ASR_URL`, `VS_ASR_MODEL`, `VS_ASR_API_KEY`, `VS_ASR_LANGUAGES` comma list, empty = all; null url = none) and the built-in pocketsphinx engine (`VS_ASR_POCKETSPHINX` on/off). */
   asr: { url: string | null; model: string; apiKey: string | null; languages: string[]; pocketsphinx: boolean };
-  /** Public sites (`VS_SITES` on/off: off answers 503 on every /s/v1 route) and the port a domain's HTTP check goes to (`VS_SITES_VERIFY_PORT`, default 80). */
-  sites: { enabled: boolean; verifyHttpPort: number };
+export interface AnalyticsConfig {
+  enabled: boolean; originLog: boolean; flushMs: number; flushRows: number; queueMax: number;
   /** DuckDB worker threads (0: one fewer than the cores, at least one; see statsThreads). */
   threads: number;
   retentionDays: { edge_requests: number; player_events: number; rollups: number };
@@ -97,8 +97,8 @@ export const DEFAULTS: Config = {
   s3: null,
   smtp: { url: null, from: 'ViewStream <no-reply@viewstream.local>' },
   alerts: { evalMs: 10_000, telegramApi: 'https://api.telegram.org', telegramToken: null },
+  articles: { engine: 'auto', llmUrl: null, llmModel: 'default', llmApiKey: null },
   mt: { kind: 'openai', url: null, model: 'default', apiKey: null },
   analytics: { enabled: true, originLog: true, flushMs: 5000, flushRows: 10_000, queueMax: 200_000, threads: 0, retentionDays: { edge_requests: 90, player_events: 400, rollups: 800 } },
 };
   asr: { url: null, model: 'whisper-1', apiKey: null, languages: [], pocketsphinx: true },
-  sites: { enabled: true, verifyHttpPort: 80 },

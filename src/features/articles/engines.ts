@@ -1,0 +1,22 @@
+import type { Config } from '../../kernel/config/schema';
+import { invalid } from '../../kernel/errors';
+import { chatArticleEngine } from '../../engines/article/openai-chat';
+import { extractiveEngine } from '../../engines/article/extractive';
+import type { ArticleEngine } from '../../engines/article/types';
+
+/** An engine name a request may ask for. */
+export type EngineName = 'extractive' | 'llm';
+
+/** The engine a request gets: the one asked for, else `llm` with a chat endpoint configured (or forced), else extractive; 422 for llm without an endpoint. */
+export function chooseEngine(cfg: Config['articles'], wanted?: EngineName): EngineName {
+  const name = wanted ?? (cfg.engine === 'auto' ? (cfg.llmUrl ? 'llm' : 'extractive') : cfg.engine);
+  if (name === 'llm' && !cfg.llmUrl) throw invalid('engine', 'no chat endpoint is configured (VS_LLM_URL); use engine "extractive"');
+  return name;
+}
+
+/** The engine instance for a job. */
+export function articleEngine(cfg: Config['articles'], name: EngineName): ArticleEngine {
+  if (name === 'extractive') return extractiveEngine();
+  if (!cfg.llmUrl) throw new Error('no chat endpoint is configured (VS_LLM_URL)');
+  return chatArticleEngine({ url: cfg.llmUrl, model: cfg.llmModel, apiKey: cfg.llmApiKey });
+}
