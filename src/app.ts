@@ -65,6 +65,9 @@ import { studioRoutes } from './features/studio/routes';
 export interface BuiltApp { app: AnyElysia; gate: Gate; fetch: (r: Request) => Response | Promise<Response> }
 
 /** Builds the whole HTTP app: kernel hooks first, then every feature's routes. */
+import { siteAdminRoutes } from './features/sites/admin-routes';
+import { siteContentRoutes } from './features/sites/content-routes';
+import { siteDeliveryRoutes } from './features/sites/delivery-routes';
 export function buildApp(ctx: AppContext): BuiltApp {
   let app: AnyElysia;
   registerClipTargets(ctx);
@@ -121,6 +124,9 @@ export function buildApp(ctx: AppContext): BuiltApp {
     .use(monitorRoutes(ctx))
     .use(mcpRoutes(ctx, () => app))
     .use(playerRoutes(ctx))
+    .use(siteAdminRoutes(ctx))
+    .use(siteContentRoutes(ctx))
+    .use(siteDeliveryRoutes(ctx))
     .use(studioRoutes(ctx));
   dropBodylessParse(app);
   // Every delivery path must be declared in the delivery table (and so checked by the gate): refuse to start otherwise.

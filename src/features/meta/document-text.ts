@@ -59,6 +59,8 @@ A target with a policy that requires tokens answers 403 on the unsigned forms; s
 /** Tag descriptions (English). */
 export const TAGS_EN: Record<string, string> = {
   Meta: 'Liveness and the documents themselves.',
+  Sites: 'Public websites: sites, domains, theme, pages with versions and scheduling, shows, people, menus, routes and preview tokens.',
+  'Sites Delivery': 'The public, read-only API a website front end reads (no key), cacheable by a CDN.',
   Identity: 'The calling key and API key management.',
   Assets: 'Video-on-demand assets: register, list and search, edit, publish, trash and re-encode.',
   Uploads: 'Multipart uploads of asset sources (API key or browser token).',

@@ -29,6 +29,8 @@ const ENV_KEYS: Record<string, (c: Config, v: string) => void> = {
   VS_ANALYTICS: (c, v) => { c.analytics = { ...c.analytics, enabled: onOff('VS_ANALYTICS', v) }; },
   VS_ORIGIN_LOG: (c, v) => { c.analytics = { ...c.analytics, originLog: onOff('VS_ORIGIN_LOG', v) }; },
   VS_STATS_FLUSH_MS: (c, v) => { c.analytics = { ...c.analytics, flushMs: int('VS_STATS_FLUSH_MS', v) }; },
+  VS_SITES: (c, v) => { c.sites = { ...c.sites, enabled: onOff('VS_SITES', v) }; },
+  VS_SITES_VERIFY_PORT: (c, v) => { c.sites = { ...c.sites, verifyHttpPort: positive('VS_SITES_VERIFY_PORT', v) }; },
   VS_SMTP_URL: (c, v) => { c.smtp = { ...c.smtp, url: v }; },
   VS_SMTP_FROM: (c, v) => { c.smtp = { ...c.smtp, from: v }; },
   VS_MONITOR_EVAL_MS: (c, v) => { c.alerts = { ...c.alerts, evalMs: int('VS_MONITOR_EVAL_MS', v) }; },
@@ -50,11 +52,6 @@ const ENV_KEYS: Record<string, (c: Config, v: string) => void> = {
   VS_MT_API_KEY: (c, v) => { c.mt = { ...c.mt, apiKey: v.trim() || null }; },
   VS_EVENT_STREAMS_PER_KEY: (c, v) => { c.eventStreams = { ...c.eventStreams, perKey: positive('VS_EVENT_STREAMS_PER_KEY', v) }; },
   VS_EVENT_STREAMS_PER_TENANT: (c, v) => { c.eventStreams = { ...c.eventStreams, perTenant: positive('VS_EVENT_STREAMS_PER_TENANT', v) }; },
-  VS_ASR_URL: (c, v) => { c.asr = { ...c.asr, url: v.trim() || null }; },
-  VS_ASR_MODEL: (c, v) => { c.asr = { ...c.asr, model: v.trim() || c.asr.model }; },
-  VS_ASR_API_KEY: (c, v) => { c.asr = { ...c.asr, apiKey: v.trim() || null }; },
-  VS_ASR_LANGUAGES: (c, v) => { c.asr = { ...c.asr, languages: v.split(',').map((x) => x.trim()).filter(Boolean) }; },
-  VS_ASR_POCKETSPHINX: (c, v) => { c.asr = { ...c.asr, pocketsphinx: onOff('VS_ASR_POCKETSPHINX', v) }; },
   VS_BODY_TIMEOUT_S: (c, v) => { c.bodyDeadline = { ...c.bodyDeadline, baseS: positive('VS_BODY_TIMEOUT_S', v) }; },
   VS_BODY_MIN_RATE: (c, v) => { c.bodyDeadline = { ...c.bodyDeadline, minRate: positive('VS_BODY_MIN_RATE', v) }; },
 };
@@ -110,6 +107,7 @@ function applyYaml(c: Config, doc: Record<string, unknown>, s3: S3Draft): void {
 /** `smtp:` is a URL string or `{url, from}`. */
 function smtpFromYaml(v: unknown, cur: Config['smtp']): Config['smtp'] {
   if (typeof v === 'string') return { ...cur, url: v };
+    if (k === 'sites') { const o = (v ?? {}) as { enabled?: boolean; verify_http_port?: number }; c.sites = { enabled: o.enabled ?? c.sites.enabled, verifyHttpPort: o.verify_http_port ?? c.sites.verifyHttpPort }; continue; }
   if (v && typeof v === 'object') { const o = v as { url?: string; from?: string }; return { url: o.url ?? cur.url, from: o.from ?? cur.from }; }
   throw new Error('smtp must be a URL or {url, from}');
 }

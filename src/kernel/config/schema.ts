@@ -61,10 +61,12 @@ export interface Config {
 }
 
 /** Config `analytics:` (defaults in DEFAULTS; documented in docs/metrics.md). */
-  /** Speech recognition (docs/subtitles.md): the OpenAI-compatible transcription service (`VS_ASR_URL`, `VS_ASR_MODEL`, `VS_ASR_API_KEY`, `VS_ASR_LANGUAGES` comma list, empty = all; null url = none) and the built-in pocketsphinx engine (`VS_ASR_POCKETSPHINX` on/off). */
-  asr: { url: string | null; model: string; apiKey: string | null; languages: string[]; pocketsphinx: boolean };
 export interface AnalyticsConfig {
   enabled: boolean; originLog: boolean; flushMs: number; flushRows: number; queueMax: number;
+  /** Speech recognition (docs/subtitles.md): the OpenAI-compatible transcription service (`VS_ASR_URL`, `VS_ASR_MODEL`, `VS_ASR_API_KEY`, `VS_ASR_LANGUAGES` comma list, empty = all; null url = none) and the built-in pocketsphinx engine (`VS_ASR_POCKETSPHINX` on/off). */
+  asr: { url: string | null; model: string; apiKey: string | null; languages: string[]; pocketsphinx: boolean };
+  /** Public sites (`VS_SITES` on/off: off answers 503 on every /s/v1 route) and the port a domain's HTTP check goes to (`VS_SITES_VERIFY_PORT`, default 80). */
+  sites: { enabled: boolean; verifyHttpPort: number };
   /** DuckDB worker threads (0: one fewer than the cores, at least one; see statsThreads). */
   threads: number;
   retentionDays: { edge_requests: number; player_events: number; rollups: number };
@@ -102,3 +104,4 @@ export const DEFAULTS: Config = {
   analytics: { enabled: true, originLog: true, flushMs: 5000, flushRows: 10_000, queueMax: 200_000, threads: 0, retentionDays: { edge_requests: 90, player_events: 400, rollups: 800 } },
 };
   asr: { url: null, model: 'whisper-1', apiKey: null, languages: [], pocketsphinx: true },
+  sites: { enabled: true, verifyHttpPort: 80 },

@@ -41,7 +41,7 @@ ${DELIVERY_EXAMPLES}
 
 /** Tag names shown in the Hebrew reference (the English names are the keys). */
 export const TAG_NAMES_HE: Record<string, string> = {
-  Meta: 'מטא', Identity: 'זהות ומפתחות', Assets: 'נכסים', Uploads: 'העלאות', Jobs: 'משימות', Playback: 'ניגון',
+  Meta: 'מטא', Sites: 'אתרים', 'Sites Delivery': 'הגשת אתרים', Identity: 'זהות ומפתחות', Assets: 'נכסים', Uploads: 'העלאות', Jobs: 'משימות', Playback: 'ניגון',
   Webhooks: 'Webhooks', Events: 'אירועים', 'Live channels': 'ערוצים חיים', Guide: 'לוח שידורים', 'Catch-up': 'צפייה חוזרת', Clips: 'קליפים', 'AI articles': 'כתבות AI',
   Players: 'נגנים', Library: 'ספרייה', Team: 'צוות', Support: 'תמיכה', Assistant: 'עוזר', Statistics: 'סטטיסטיקה', Billing: 'חיוב', Monitors: 'ניטור והתראות',
 };
@@ -49,6 +49,8 @@ export const TAG_NAMES_HE: Record<string, string> = {
 /** Tag descriptions (Hebrew), keyed by the Hebrew tag name. */
 export const TAGS_HE: Record<string, string> = Object.fromEntries(Object.entries({
   Meta: 'בדיקת חיות והמסמכים עצמם.',
+  Sites: 'אתרים ציבוריים: אתרים, דומיינים, ערכת עיצוב, עמודים עם גרסאות ותזמון, תוכניות, אנשי צוות, תפריטים, נתיבים ואסימוני תצוגה מקדימה.',
+  'Sites Delivery': 'הממשק הציבורי לקריאה בלבד שצד הלקוח של אתר קורא (ללא מפתח), וניתן לשמירה במטמון CDN.',
   Identity: 'המפתח הקורא וניהול מפתחות API.',
   Assets: 'נכסי VOD: רישום, רשימה וחיפוש, עריכה, פרסום, אשפה וקידוד מחדש.',
   Uploads: 'העלאות מרובות חלקים של קובצי מקור (במפתח API או באסימון דפדפן).',
@@ -60,7 +62,6 @@ export const TAGS_HE: Record<string, string> = Object.fromEntries(Object.entries
   Guide: 'לוח השידורים: תוכניות, סקירה ופרסום, ייבוא XMLTV, החרגות מצפייה חוזרת.',
   'Catch-up': 'תוכניות מוקלטות (צפייה חוזרת), חיפוש ופרסום תוכניות לספרייה.',
   Clips: 'קליפים שנחתכים מהקלטה של ערוץ.',
-  'AI articles': 'טיוטות כתבה לתוכניות שנכתבות מהכתוביות שלהן (מנוע חילוץ מובנה או מודל צ\'ט), שעורכים סוקרים, מתקנים ומאשרים; האישור שולח `artifact.published` עם JSON-LD. מדריך: docs/articles.md.',
   Players: 'תצורות נגן (ערכת עיצוב, ערכת נושא, פקדים, פרסומות, beacons, הטמעה) והיכן חלה כל אחת.',
   Library: 'מדורי ספרייה שמקבצים נכסים.',
   Team: 'האנשים של הדייר: חברי צוות, תפקידים והזמנות.',
