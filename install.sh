@@ -57,6 +57,11 @@ if [ "$MODE" = test ] && ! command -v pocketsphinx_continuous >/dev/null; then
   say "installing pocketsphinx (Debian packages) for the subtitles tests"
   apt_install pocketsphinx pocketsphinx-en-us pocketsphinx-testdata
 fi
+# xmllint validates the public sites' sitemaps against the sitemap and video-sitemap XSDs (sites tests).
+if [ "$MODE" = test ] && ! command -v xmllint >/dev/null; then
+  say "installing xmllint (Debian libxml2-utils) for the sites tests"
+  apt_install libxml2-utils
+fi
 
 # The native delivery front (VS_DELIVERY_FRONT_PORT) runs Debian's nginx; its tests need it.
 if [ "$MODE" = test ] && ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then

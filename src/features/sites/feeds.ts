@@ -40,10 +40,23 @@ export const SITEMAPS = ['index', 'pages', 'shows', 'videos', 'programmes'] as c
 export async function sitemap(s: Scope, name: string): Promise<string> {
   if (name === 'index') {
     const idx = new SitemapIndexStream();
-    for (const n of SITEMAPS.slice(1)) idx.write({ url: `${api(s)}/sitemap/${n}.xml` });
+    // Only sitemaps with at least one URL are listed (the protocol's urlset needs one).
+    const full: string[] = [];
+    for (const n of SITEMAPS.slice(1)) if ((await sitemapItems(s, n)).length) full.push(n);
+    for (const n of full.length ? full : ['pages']) idx.write({ url: `${api(s)}/sitemap/${n}.xml` });
     idx.end();
     return (await streamToPromise(idx)).toString('utf8');
   }
+  const items = await sitemapItems(s, name);
+  if (!items.length) return '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>\n';
+  const sm = new SitemapStream({ xmlns: { news: false, video: name === 'videos', image: false, xhtml: false } });
+  for (const it of items) sm.write(it);
+  sm.end();
+  return (await streamToPromise(sm)).toString('utf8');
+}
+
+/** The URLs of one urlset sitemap. */
+async function sitemapItems(s: Scope, name: string): Promise<SitemapItemLoose[]> {
   const site = siteBase(s);
   const items: SitemapItemLoose[] = [];
   if (name === 'pages') {
@@ -71,10 +84,7 @@ export async function sitemap(s: Scope, name: string): Promise<string> {
       if (items.length >= 50_000) break;
     }
   } else throw notFound('sitemap');
-  const sm = new SitemapStream({ xmlns: { news: false, video: name === 'videos', image: false, xhtml: false } });
-  for (const it of items) sm.write(it);
-  sm.end();
-  return (await streamToPromise(sm)).toString('utf8');
+  return items;
 }
 
 /** UUIDv5 (RFC 9562) of `name` in namespace `ns`. */
