@@ -13,6 +13,10 @@ import { assetRoutes } from './features/assets/routes';
 import { posterRoutes } from './features/assets/poster-routes';
 import { subtitleRoutes } from './features/subtitles/routes';
 import { articleRoutes } from './features/articles/routes';
+import { assetCueRoutes } from './features/subtitles/cues-routes';
+import { glossaryRoutes } from './features/subtitles/glossary-routes';
+import { subtitleSettingsRoutes } from './features/subtitles/settings-routes';
+import { startAutoSubtitles } from './features/subtitles/settings-auto';
 import { translateRoutes } from './features/subtitles/translate-routes';
 import { waveformRoutes } from './features/subtitles/waveform-routes';
 import { startTrashSweeper } from './features/assets/sweeper';
@@ -103,6 +107,9 @@ export function buildApp(ctx: AppContext): BuiltApp {
     .use(playbackRoutes(ctx))
     .use(jobsRoutes(ctx))
     .use(reencodeRoutes(ctx))
+    .use(assetCueRoutes(ctx))
+    .use(glossaryRoutes(ctx))
+    .use(subtitleSettingsRoutes(ctx))
     .use(mediaDeliveryRoutes(ctx, gate))
     .use(webhookRoutes(ctx))
     .use(eventRoutes(ctx))
@@ -151,3 +158,4 @@ export async function startWorkers(ctx: AppContext): Promise<void> {
   // The live engine gets its channel storage from the channels feature (the live layer imports nothing above it).
   await startLive(ctx, new ChannelStore(ctx.db), media && { ffmpeg: media.tools.ffmpeg, encoder: media.choice.encoder });
 }
+  startAutoSubtitles(ctx);

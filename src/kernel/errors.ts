@@ -3,13 +3,13 @@ export type ErrorCode =
   | 'invalid_credentials' | 'insufficient_scope' | 'forbidden' | 'feature_disabled' | 'not_found'
   | 'conflict' | 'validation_error' | 'lock_window' | 'rate_limited' | 'internal_error' | 'not_ready'
   | 'unknown_field' | 'invalid_json' | 'payload_too_large' | 'method_not_allowed' | 'bad_request'
-  | 'unsupported_media_type' | 'gone' | 'range_not_satisfiable' | 'request_timeout';
+  | 'unsupported_media_type' | 'gone' | 'range_not_satisfiable' | 'request_timeout' | 'precondition_required';
 
 const STATUS: Record<ErrorCode, number> = {
   invalid_credentials: 401, insufficient_scope: 403, forbidden: 403, feature_disabled: 403, not_found: 404,
   conflict: 409, validation_error: 422, lock_window: 409, rate_limited: 429, internal_error: 500, not_ready: 503,
   unknown_field: 400, invalid_json: 400, payload_too_large: 413, method_not_allowed: 405, bad_request: 400,
-  unsupported_media_type: 415, gone: 410, range_not_satisfiable: 416, request_timeout: 408,
+  unsupported_media_type: 415, gone: 410, range_not_satisfiable: 416, request_timeout: 408, precondition_required: 428,
 };
 
 const TITLE: Record<ErrorCode, string> = {
@@ -19,7 +19,7 @@ const TITLE: Record<ErrorCode, string> = {
   internal_error: 'Internal error', not_ready: 'Not ready', unknown_field: 'Unknown field',
   invalid_json: 'Invalid JSON', payload_too_large: 'Payload too large', method_not_allowed: 'Method not allowed',
   bad_request: 'Bad request', unsupported_media_type: 'Unsupported media type', gone: 'Gone',
-  range_not_satisfiable: 'Range not satisfiable', request_timeout: 'Request timeout',
+  range_not_satisfiable: 'Range not satisfiable', request_timeout: 'Request timeout', precondition_required: 'Precondition required',
 };
 
 /** One field-level validation failure, as listed in `errors[]`. */

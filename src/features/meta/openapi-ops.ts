@@ -79,7 +79,7 @@ export function problemStatuses(r: RouteLike, keyed: boolean, hasBody: boolean, 
   if (/:[A-Za-z]/.test(r.path)) s.add(404);
   for (const m of description.matchAll(/\b(4\d\d|503)\b/g)) s.add(Number(m[1]));
   for (const n of (h.detail?.['x-problems'] ?? []) as number[]) s.add(n);
-  return [...s].filter((n) => [400, 401, 403, 404, 409, 410, 411, 413, 415, 422, 429, 500, 503].includes(n)).sort((a, b) => a - b);
+  return [...s].filter((n) => [400, 401, 403, 404, 409, 410, 411, 412, 413, 415, 422, 428, 429, 500, 503].includes(n)).sort((a, b) => a - b);
 }
 
 /** The operation text (summary and description) chosen by the caller for the document's language. */

@@ -11,12 +11,15 @@ import { containedPath } from '../../kernel/fs/contain';
 import { PermanentJobError } from '../../jobs/errors';
 import type { FeatureHandlers, JobRow, JobRun } from '../../jobs/types';
 import { AsrError } from '../../engines/asr/types';
-import { asrEngines, asrSettingsFromEnv, engineFor } from '../../engines/asr/select';
+import { asrEngines, asrSettings, engineFor } from '../../engines/asr/select';
 import { speechAudioArgs } from '../../media/args/speech-audio';
 import { locateFfmpeg } from '../../media/locate';
 import { runTool } from '../../media/process';
 import { buildCues } from '../../text/cue-builder';
 import { AssetService } from '../assets/service';
+import { CueStore } from './cues-store';
+import { correctCues, GlossaryService } from './glossary-service';
+import { SubtitleSettingsService } from './settings-service';
 import { SubtitleStore } from './store';
 
 async function recognise(ctx: AppContext, job: JobRun<'subtitles.recognise'>): Promise<void> {
@@ -26,8 +29,10 @@ async function recognise(ctx: AppContext, job: JobRun<'subtitles.recognise'>): P
   const asset = new AssetService(ctx).get(track.tenant_id, track.asset_id);
   const source = asset.source_path ? containedPath(ctx.config.dataDir, asset.source_path) : null;
   if (!source) throw new PermanentJobError('the asset has no source file to recognise');
+  // The tenant's default engine and reading speed; its glossary is the engine's prompt and corrects the result.
+  const settings = new SubtitleSettingsService(ctx).get(track.tenant_id);
   let engine;
-  try { engine = engineFor(asrEngines(asrSettingsFromEnv(process.env)), track.language); } catch (e) {
+  try { engine = engineFor(asrEngines(asrSettings(ctx.config.asr)), track.language, settings.default_engine === 'auto' ? null : settings.default_engine); } catch (e) {
     throw e instanceof AsrError ? new PermanentJobError(e.message) : e;
   }
   store.setStatus(track.id, 'running', ctx.clock.now(), { engine: engine.name });
@@ -43,17 +48,19 @@ async function recognise(ctx: AppContext, job: JobRun<'subtitles.recognise'>): P
     const t0 = performance.now();
     let segments;
     try {
-      segments = await engine.transcribe({ wavPath: wav, language: track.language, prompt: job.payload.prompt, signal: job.signal });
+      const prompt = [job.payload.prompt, new GlossaryService(ctx).prompt(track.tenant_id, track.language)].filter(Boolean).join(', ');
+      segments = await engine.transcribe({ wavPath: wav, language: track.language, prompt: prompt || undefined, signal: job.signal });
     } catch (e) {
       if (e instanceof AsrError && e.permanent) throw new PermanentJobError(e.message);
       throw e;
     }
-    const cues = buildCues(segments.flatMap((s) => s.words));
+    const { cues, corrections } = correctCues(ctx, track.tenant_id, track.language, buildCues(segments.flatMap((s) => s.words), { maxCharsPerSecond: settings.reading_speed }));
     if (!store.byId(track.id)) throw new PermanentJobError('the subtitle track was deleted');
     store.replaceCues(track.id, cues, ctx.clock.now());
+    new CueStore(ctx.db).setGlossaryCorrections(track.id, corrections);
     store.setStatus(track.id, 'ready', ctx.clock.now(), { engine: engine.name });
     const secs = (performance.now() - t0) / 1000;
-    job.setResult({ engine: engine.name, cues: cues.length, words: segments.reduce((n, s) => n + s.words.length, 0), recognition_s: Math.round(secs * 100) / 100, audio_s: asset.duration_s });
+    job.setResult({ engine: engine.name, cues: cues.length, words: segments.reduce((n, s) => n + s.words.length, 0), recognition_s: Math.round(secs * 100) / 100, audio_s: asset.duration_s, glossary: corrections });
     job.progress(100);
   } finally { rmSync(work, { recursive: true, force: true }); }
 }

@@ -19,6 +19,9 @@ export const TrackView = t.Object({
   status: t.String({ description: 'queued, running, ready or failed' }),
   published: t.Boolean(), engine: t.Union([t.String(), t.Null()]), job_id: t.Union([t.String(), t.Null()]),
   error: t.Union([t.String(), t.Null()]), cue_count: t.Integer(), created_at: t.String(), updated_at: t.String(),
+  version: t.Optional(t.Integer({ description: 'raised by every change of the cues; the ETag is `"<version>"` (If-Match of cue edits)' })),
+  original_source: t.Optional(t.Union([t.String(), t.Null()], { description: 'once edited (`source` edited): the source it had before' })),
+  glossary_corrections: t.Optional(t.Union([t.Object({ replacements: t.Integer(), cues: t.Integer(), terms: t.Array(t.Object({ term: t.String(), count: t.Integer() })) }), t.Null()], { description: 'what the glossary corrected after recognition' })),
 });
 
 /** The list answer. */
@@ -30,5 +33,7 @@ export function trackView(r: TrackRow) {
     id: r.id, asset_id: r.asset_id, language: r.language, kind: r.kind, label: r.label, source: r.source, status: r.status,
     published: r.published === 1, engine: r.engine, job_id: r.job_id, error: r.error, cue_count: r.cue_count, source_track_id: r.source_track_id ?? null,
     created_at: new Date(r.created_at).toISOString(), updated_at: new Date(r.updated_at).toISOString(),
+    version: r.version ?? 1, original_source: r.original_source ?? null,
+    glossary_corrections: r.glossary_corrections ? JSON.parse(r.glossary_corrections) as { replacements: number; cues: number; terms: { term: string; count: number }[] } : null,
   };
 }

@@ -5,6 +5,7 @@ import { doc } from '../../kernel/http/plugin';
 import { answers, mediaAnswer } from '../meta/model';
 import { CreateTrackBody, TrackList, TrackView, trackView } from './model';
 import { SubtitleService } from './service';
+import { trackEtag } from './cues-service';
 
 const Ids = t.Object({ id: t.String(), track: t.String() });
 const FILE = /^(.+)\.(vtt|srt)$/;
@@ -32,9 +33,13 @@ export function subtitleRoutes(ctx: AppContext) {
       auth: { scope: 'assets:read' }, params: t.Object({ id: t.String() }),
       detail: doc('Assets', "List an asset's subtitle tracks", 'רשימת רצועות הכתוביות של נכס', 'Every track of the asset, oldest first.', { 'x-problems': [404], ...answers({ 200: TrackList }) }),
     })
-    .get('/:id/subtitles/:track', ({ principal: p, params }) => {
+    .get('/:id/subtitles/:track', ({ principal: p, params, set }) => {
       const f = FILE.exec(params.track);
-      if (!f) return trackView(svc.get(p.tenantId, params.id, params.track));
+      if (!f) {
+        const row = svc.get(p.tenantId, params.id, params.track);
+        set.headers.etag = trackEtag(row.version ?? 1);
+        return trackView(row);
+      }
       const fmt = f[2] as 'vtt' | 'srt';
       const body = svc.export(p.tenantId, params.id, f[1]!, fmt);
       return new Response(body, { headers: {

@@ -11,6 +11,8 @@ export interface TrackRow {
   source_track_id?: string | null;
   /** Channel-recording tracks (asset_id ''): channel, wall-clock range (epoch ms; cues relative to its start), programme. */
   channel_id?: string | null; range_start_ms?: number | null; range_end_ms?: number | null; programme_id?: string | null;
+  /** Cue editing (migration 0131): version (ETag), the source before `edited`, the next cue id, glossary counts (JSON). */
+  version?: number; original_source?: string | null; next_cue_id?: number; glossary_corrections?: string | null;
 }
 
 /** The subtitles feature's SQL (tracks and cues). */
@@ -43,13 +45,15 @@ export class SubtitleStore {
     this.db.query('DELETE FROM subtitle_cues WHERE track_id = ?').run(id);
     const ins = this.db.query('INSERT INTO subtitle_cues (track_id, seq, start_ms, end_ms, text) VALUES (?, ?, ?, ?, ?)');
     cues.forEach((c, i) => ins.run(id, i + 1, c.startMs, c.endMs, c.text));
-    this.db.query('UPDATE subtitle_tracks SET cue_count = ?, updated_at = ? WHERE id = ?').run(cues.length, now, id);
+    // Cue ids start again at 1: the track's version moves on and its old revisions (by cue id) are dropped.
+    this.db.query('UPDATE subtitle_tracks SET cue_count = ?, updated_at = ?, version = version + 1, next_cue_id = ? WHERE id = ?').run(cues.length, now, cues.length + 1, id);
+    this.db.query('DELETE FROM subtitle_revisions WHERE track_id = ?').run(id);
     reindexTrack(this.db, id);
   }
 
-  /** A track's cues in time order. */
+  /** A track's cues in time order (start, then cue id: `seq` is a cue's stable id, no longer its position, once edited). */
   cues(id: string): Cue[] {
-    return this.db.query<{ start_ms: number; end_ms: number; text: string }, [string]>('SELECT start_ms, end_ms, text FROM subtitle_cues WHERE track_id = ? ORDER BY seq')
+    return this.db.query<{ start_ms: number; end_ms: number; text: string }, [string]>('SELECT start_ms, end_ms, text FROM subtitle_cues WHERE track_id = ? ORDER BY start_ms, seq')
       .all(id).map((r) => ({ startMs: r.start_ms, endMs: r.end_ms, text: r.text }));
   }
 

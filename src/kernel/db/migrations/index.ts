@@ -23,6 +23,9 @@ import { m0100 } from './0100_monitors';
 import { m0110 } from './0110_delivery_grant_version';
 import { m0113 } from './0113_session_expiry_hook_signatures';
 import { m0130 } from './0130_subtitles';
+import { m0131 } from './0131_subtitle_revisions';
+import { m0132 } from './0132_glossary';
+import { m0133 } from './0133_subtitle_settings';
 import { m0150 } from './0150_sites';
 import { m0160 } from './0160_ai_artifacts';
 import { m0180 } from './0180_billing';
@@ -56,6 +59,9 @@ export const MIGRATIONS: Migration[] = [
   m0113,
   m0130,
   m0135,
+  m0131,
+  m0132,
+  m0133,
   m0140,
   m0150,
   m0160,
