@@ -58,6 +58,8 @@ const ENV_KEYS: Record<string, (c: Config, v: string) => void> = {
   VS_EVENT_STREAMS_PER_KEY: (c, v) => { c.eventStreams = { ...c.eventStreams, perKey: positive('VS_EVENT_STREAMS_PER_KEY', v) }; },
   VS_EVENT_STREAMS_PER_TENANT: (c, v) => { c.eventStreams = { ...c.eventStreams, perTenant: positive('VS_EVENT_STREAMS_PER_TENANT', v) }; },
   VS_BODY_TIMEOUT_S: (c, v) => { c.bodyDeadline = { ...c.bodyDeadline, baseS: positive('VS_BODY_TIMEOUT_S', v) }; },
+  VS_EXPORT_RETRY_MS: (c, v) => { c.exportRetryMs = v.split(',').map((x) => x.trim()).filter(Boolean).map((x) => int('VS_EXPORT_RETRY_MS', x)); },
+  VS_EXPORT_TICK_MS: (c, v) => { c.exportTickMs = positive('VS_EXPORT_TICK_MS', v); },
   VS_BODY_MIN_RATE: (c, v) => { c.bodyDeadline = { ...c.bodyDeadline, minRate: positive('VS_BODY_MIN_RATE', v) }; },
 };
 
@@ -98,6 +100,7 @@ function applyYaml(c: Config, doc: Record<string, unknown>, s3: S3Draft): void {
     if (k === 's3') { Object.assign(s3, s3FromYaml(v)); continue; }
     if (k === 'analytics') { c.analytics = analyticsFromYaml(v, c.analytics); continue; }
     if (k === 'smtp') { c.smtp = smtpFromYaml(v, c.smtp); continue; }
+    if (k === 'sites') { const o = (v ?? {}) as { enabled?: boolean; verify_http_port?: number }; c.sites = { enabled: o.enabled ?? c.sites.enabled, verifyHttpPort: o.verify_http_port ?? c.sites.verifyHttpPort }; continue; }
     if (k === 'rate_limit' && v && typeof v === 'object') {
       const r = v as { per_second?: number; burst?: number };
       c.rateLimit = { perSecond: r.per_second ?? c.rateLimit.perSecond, burst: r.burst ?? c.rateLimit.burst };
@@ -112,7 +115,6 @@ function applyYaml(c: Config, doc: Record<string, unknown>, s3: S3Draft): void {
 /** `smtp:` is a URL string or `{url, from}`. */
 function smtpFromYaml(v: unknown, cur: Config['smtp']): Config['smtp'] {
   if (typeof v === 'string') return { ...cur, url: v };
-    if (k === 'sites') { const o = (v ?? {}) as { enabled?: boolean; verify_http_port?: number }; c.sites = { enabled: o.enabled ?? c.sites.enabled, verifyHttpPort: o.verify_http_port ?? c.sites.verifyHttpPort }; continue; }
   if (v && typeof v === 'object') { const o = v as { url?: string; from?: string }; return { url: o.url ?? cur.url, from: o.from ?? cur.from }; }
   throw new Error('smtp must be a URL or {url, from}');
 }

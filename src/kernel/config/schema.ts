@@ -38,6 +38,9 @@ export interface Config {
   eventStreams: { perKey: number; perTenant: number };
   /** A request body must arrive within `baseS` seconds plus one second per `minRate` bytes received; slower → 408. */
   bodyDeadline: { baseS: number; minRate: number };
+  /** Event export: waits before each retry of a failed batch (ms; after the last one the batch is dead), and the worker tick. */
+  exportRetryMs: number[];
+  exportTickMs: number;
   ffmpegPath: string | null;
   ffprobePath: string | null;
   /** Probe plain H.264/AAC MP4s in process (src/media/probe-mp4.ts) instead of spawning ffprobe (`fast_probe`, `VS_FAST_PROBE`). */
@@ -58,15 +61,15 @@ export interface Config {
   articles: { engine: 'auto' | 'extractive' | 'llm'; llmUrl: string | null; llmModel: string; llmApiKey: string | null };
   /** Machine translation of subtitles (`VS_MT_KIND` openai|libretranslate, `VS_MT_URL`, `VS_MT_MODEL`, `VS_MT_API_KEY`); null url = none. */
   mt: { kind: 'openai' | 'libretranslate'; url: string | null; model: string; apiKey: string | null };
+  /** Speech recognition (docs/subtitles.md): the OpenAI-compatible transcription service (`VS_ASR_URL`, `VS_ASR_MODEL`, `VS_ASR_API_KEY`, `VS_ASR_LANGUAGES` comma list, empty = all; null url = none) and the built-in pocketsphinx engine (`VS_ASR_POCKETSPHINX` on/off). */
+  asr: { url: string | null; model: string; apiKey: string | null; languages: string[]; pocketsphinx: boolean };
+  /** Public sites (`VS_SITES` on/off: off answers 503 on every /s/v1 route) and the port a domain's HTTP check goes to (`VS_SITES_VERIFY_PORT`, default 80). */
+  sites: { enabled: boolean; verifyHttpPort: number };
 }
 
 /** Config `analytics:` (defaults in DEFAULTS; documented in docs/metrics.md). */
 export interface AnalyticsConfig {
   enabled: boolean; originLog: boolean; flushMs: number; flushRows: number; queueMax: number;
-  /** Speech recognition (docs/subtitles.md): the OpenAI-compatible transcription service (`VS_ASR_URL`, `VS_ASR_MODEL`, `VS_ASR_API_KEY`, `VS_ASR_LANGUAGES` comma list, empty = all; null url = none) and the built-in pocketsphinx engine (`VS_ASR_POCKETSPHINX` on/off). */
-  asr: { url: string | null; model: string; apiKey: string | null; languages: string[]; pocketsphinx: boolean };
-  /** Public sites (`VS_SITES` on/off: off answers 503 on every /s/v1 route) and the port a domain's HTTP check goes to (`VS_SITES_VERIFY_PORT`, default 80). */
-  sites: { enabled: boolean; verifyHttpPort: number };
   /** DuckDB worker threads (0: one fewer than the cores, at least one; see statsThreads). */
   threads: number;
   retentionDays: { edge_requests: number; player_events: number; rollups: number };
@@ -91,6 +94,9 @@ export const DEFAULTS: Config = {
   rateLimit: { perSecond: 20, burst: 100 },
   eventStreams: { perKey: 10, perTenant: 100 },
   bodyDeadline: { baseS: 10, minRate: 16 * 1024 },
+  // Svix-like: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h after the immediate first attempt (about 28 h in all).
+  exportRetryMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+  exportTickMs: 500,
   ffmpegPath: null,
   ffprobePath: null,
   fastProbe: true,
@@ -101,7 +107,7 @@ export const DEFAULTS: Config = {
   alerts: { evalMs: 10_000, telegramApi: 'https://api.telegram.org', telegramToken: null },
   articles: { engine: 'auto', llmUrl: null, llmModel: 'default', llmApiKey: null },
   mt: { kind: 'openai', url: null, model: 'default', apiKey: null },
-  analytics: { enabled: true, originLog: true, flushMs: 5000, flushRows: 10_000, queueMax: 200_000, threads: 0, retentionDays: { edge_requests: 90, player_events: 400, rollups: 800 } },
-};
   asr: { url: null, model: 'whisper-1', apiKey: null, languages: [], pocketsphinx: true },
   sites: { enabled: true, verifyHttpPort: 80 },
+  analytics: { enabled: true, originLog: true, flushMs: 5000, flushRows: 10_000, queueMax: 200_000, threads: 0, retentionDays: { edge_requests: 90, player_events: 400, rollups: 800 } },
+};

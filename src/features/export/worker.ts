@@ -1,0 +1,144 @@
+/**
+ * The export worker: for each enabled destination, one batch at a time and in order — the oldest pending batch is
+ * sent (its range re-read from the source), else the next batch is cut from the destination's position. A batch is
+ * cut when `batch_events` events wait or the oldest has waited `batch_age_ms`; statistics rows only once they are
+ * settled (older than two flush periods plus 2 s, so a late flush cannot slip in behind the position). A failed send
+ * is retried on the schedule (config `export.retryMs`), then the batch is dead (the dead-letter queue) and the next
+ * one goes. Nothing is held in memory between rounds: a slow or failing destination only leaves its position behind
+ * (back-pressure without growth), and a crash resends at most the batch that was in flight (at-least-once).
+ */
+import type { AppContext } from '../../kernel/context';
+import { createHash } from 'node:crypto';
+import { platformEvents, statsBatchEnd, statsEvents, type ExportEvent } from './events';
+import { sinkFor } from './sinks';
+import type { Sink } from './sinks/types';
+import { ExportStore, type BatchRow, type BatchSource, type DestinationRow } from './store';
+
+const STATS_SOURCES = ['player_events', 'edge_requests'] as const;
+const POSITION = { player_events: 'player_ts', edge_requests: 'edge_ts' } as const;
+
+/** Pure: a batch id, deterministic for a destination, source and range (a replay gets its own `tag`). */
+export function batchId(destinationId: string, source: BatchSource, from: number, to: number, tag = ''): string {
+  return createHash('sha256').update(`${destinationId}\0${source}\0${from}\0${to}\0${tag}`).digest('hex').slice(0, 32);
+}
+
+/** Parsed selection of a destination. */
+export function selection(d: DestinationRow): { platform: string[] | null | 'none'; stats: string[]; pii: boolean } {
+  const p = JSON.parse(d.platform_events) as string[];
+  const s = JSON.parse(d.stats_events) as { sources: string[]; pii: boolean };
+  return { platform: p.length === 0 ? 'none' : p.includes('*') ? null : p, stats: s.sources, pii: s.pii };
+}
+
+/** The events of a batch, re-read from its source. */
+export async function batchEvents(ctx: AppContext, d: DestinationRow, b: Pick<BatchRow, 'source' | 'range_from' | 'range_to'>): Promise<ExportEvent[]> {
+  const sel = selection(d);
+  if (b.source === 'platform') return platformEvents(ctx, d.tenant_id, b.range_from, b.range_to, sel.platform === 'none' ? [] : sel.platform);
+  return statsEvents(ctx, b.source, d.tenant_id, b.range_from, b.range_to, sel.pii);
+}
+
+/** Runs the export rounds in the background (main process only). */
+export class ExportWorker {
+  readonly store: ExportStore;
+  private sinks = new Map<string, { stamp: number; sink: Sink }>();
+  private running = false;
+  private stopped = false;
+
+  constructor(private ctx: AppContext) { this.store = new ExportStore(ctx.db); }
+
+  private get settleMs(): number { return 2 * this.ctx.config.analytics.flushMs + 2_000; }
+
+  private sink(d: DestinationRow): Sink {
+    const have = this.sinks.get(d.id);
+    if (have && have.stamp === d.updated_at) return have.sink;
+    if (have) void have.sink.close();
+    const sink = sinkFor(d, this.store.credentials(d), { allowlist: this.ctx.config.privateAllowlist, now: () => this.ctx.clock.now() });
+    this.sinks.set(d.id, { stamp: d.updated_at, sink });
+    return sink;
+  }
+
+  /** Cuts the next batch of a destination when one is due; true when it made one. */
+  async cut(d: DestinationRow): Promise<boolean> {
+    const now = this.ctx.clock.now();
+    const sel = selection(d);
+    if (sel.platform !== 'none') {
+      const types = sel.platform;
+      const marks = types ? ` AND type IN (${types.map(() => '?').join(', ')})` : '';
+      const rows = this.ctx.db.query<{ seq: number; at: number }, (string | number)[]>(
+        `SELECT seq, at FROM events WHERE tenant_id = ? AND seq > ?${marks} ORDER BY seq LIMIT ?`).all(d.tenant_id, d.platform_seq, ...(types ?? []), d.batch_events);
+      if (rows.length && (rows.length >= d.batch_events || now - rows[0]!.at >= d.batch_age_ms)) {
+        const to = rows[rows.length - 1]!.seq;
+        this.store.createBatch({ id: batchId(d.id, 'platform', d.platform_seq, to), destination_id: d.id, source: 'platform', range_from: d.platform_seq, range_to: to, replay: 0 }, { column: 'platform_seq', value: to }, now);
+        return true;
+      }
+    }
+    for (const source of STATS_SOURCES) {
+      if (!sel.stats.includes(source) || !this.ctx.config.analytics.enabled) continue;
+      const from = d[POSITION[source]];
+      const until = now - this.settleMs;
+      if (until <= from) continue;
+      const r = await statsBatchEnd(this.ctx, source, d.tenant_id, from, until, d.batch_events);
+      if (!r || (r.to >= until && until - r.first < d.batch_age_ms)) continue;
+      this.store.createBatch({ id: batchId(d.id, source, from, r.to), destination_id: d.id, source, range_from: from, range_to: r.to, replay: 0 }, { column: POSITION[source], value: r.to }, now);
+      return true;
+    }
+    return false;
+  }
+
+  /** Sends a batch once and records the outcome. */
+  async attempt(d: DestinationRow, b: BatchRow): Promise<void> {
+    const t0 = performance.now();
+    const events = await batchEvents(this.ctx, d, b);
+    const ndjson = events.length ? events.map((e) => JSON.stringify(e)).join('\n') + '\n' : '';
+    const now = () => this.ctx.clock.now();
+    if (!events.length) { this.store.delivered(b.id, { events: 0, bytes: 0, latencyMs: 0 }, now()); return; }
+    const signal = AbortSignal.timeout(60_000);
+    try {
+      const { bytes } = await this.sink(d).send({ id: b.id, destinationId: d.id, source: b.source, events, ndjson }, signal);
+      this.store.delivered(b.id, { events: events.length, bytes, latencyMs: Math.round(performance.now() - t0) }, now());
+    } catch (e) {
+      const schedule = this.ctx.config.exportRetryMs;
+      const next = b.attempts < schedule.length ? now() + schedule[b.attempts]! : null;
+      this.store.failed(b.id, { events: events.length, bytes: Buffer.byteLength(ndjson), error: String((e as Error)?.message ?? e), latencyMs: Math.round(performance.now() - t0) }, next, now());
+      this.ctx.log.warn('event export attempt failed', { destination: d.id, batch: b.id, attempt: b.attempts + 1, dead: next === null, error: String((e as Error)?.message ?? e) });
+    }
+  }
+
+  /** One pass over every destination: each sends its due head batch or cuts a new one; true when anything moved. */
+  async round(): Promise<boolean> {
+    let moved = false;
+    for (const d of this.store.all()) {
+      if (this.stopped) break;
+      if (!d.enabled) continue;
+      try {
+        let head = this.store.head(d.id);
+        if (!head && await this.cut(d)) head = this.store.head(d.id);
+        if (head && head.next_at <= this.ctx.clock.now()) { await this.attempt(d, head); moved = true; }
+      } catch (e) { this.ctx.log.warn('event export round failed', { destination: d.id, error: String(e) }); }
+    }
+    return moved;
+  }
+
+  /** Starts the loop: rounds back to back while work moves (up to a second), else every `tickMs`. */
+  start(tickMs: number): void {
+    const tick = async () => {
+      if (this.running || this.stopped) return;
+      this.running = true;
+      try {
+        const until = performance.now() + 1000;
+        while (!this.stopped && await this.round() && performance.now() < until) { /* keep going while batches move */ }
+      } finally { this.running = false; }
+    };
+    const timer = setInterval(() => void tick(), tickMs);
+    this.ctx.onStop(async () => {
+      this.stopped = true;
+      clearInterval(timer);
+      for (const { sink } of this.sinks.values()) await sink.close();
+    });
+  }
+
+  /** Drops the cached sink of a destination (changed or deleted). */
+  forget(id: string): void {
+    const have = this.sinks.get(id);
+    if (have) { void have.sink.close(); this.sinks.delete(id); }
+  }
+}
