@@ -63,6 +63,13 @@ if [ "$MODE" = test ] && ! command -v xmllint >/dev/null; then
   apt_install libxml2-utils
 fi
 
+# kcat starts librdkafka's Kafka-protocol mock cluster for the event export tests (Debian has no Kafka broker);
+# the AWS CLI is the standard S3 client the storage-key tests drive.
+if [ "$MODE" = test ] && ! command -v kcat >/dev/null; then
+  say "installing kcat (Debian package) for the event export tests"
+  apt_install kcat
+fi
+
 # The native delivery front (VS_DELIVERY_FRONT_PORT) runs Debian's nginx; its tests need it.
 if [ "$MODE" = test ] && ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
   say "installing nginx-light (Debian package) for the delivery front's tests"
