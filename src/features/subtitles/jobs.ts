@@ -41,8 +41,9 @@ async function recognise(ctx: AppContext, job: JobRun<'subtitles.recognise'>): P
   const work = mkdtempSync(join(tmpdir(), 'vs-asr-'));
   try {
     const wav = join(work, 'speech.wav');
-    // Niced like VOD encodes: recognition uses spare cycles only, below live ingest and delivery.
-    const x = await runTool(speechAudioArgs(tools.ffmpeg, source, wav), { stallMs: 60_000, stderrIsProgress: true, nice: 10, signal: job.signal }).done;
+    // Niced like VOD encodes (and SCHED_BATCH, lowest best-effort disk priority): spare cycles only, below live
+    // ingest and delivery.
+    const x = await runTool(speechAudioArgs(tools.ffmpeg, source, wav), { stallMs: 60_000, stderrIsProgress: true, nice: 10, batch: true, ioNice: 7, signal: job.signal }).done;
     if (x.code !== 0) throw new PermanentJobError(`no audio could be extracted: ${x.stderrTail.slice(-2).join(' ').slice(0, 300) || `ffmpeg exited with ${x.code ?? x.signal}`}`);
     job.progress(10);
     const t0 = performance.now();
@@ -60,7 +61,7 @@ async function recognise(ctx: AppContext, job: JobRun<'subtitles.recognise'>): P
     new CueStore(ctx.db).setGlossaryCorrections(track.id, corrections);
     store.setStatus(track.id, 'ready', ctx.clock.now(), { engine: engine.name });
     const secs = (performance.now() - t0) / 1000;
-    job.setResult({ engine: engine.name, cues: cues.length, words: segments.reduce((n, s) => n + s.words.length, 0), recognition_s: Math.round(secs * 100) / 100, audio_s: asset.duration_s, glossary: corrections });
+    job.setResult({ engine: engine.name, cues: cues.length, words: segments.reduce((n, s) => n + s.words.length, 0), recognition_s: Math.round(secs * 100) / 100, audio_s: asset.duration_s, compute: engine.compute, gpu: engine.compute === 'remote' ? 'remote' : engine.compute === 'gpu', glossary: corrections });
     job.progress(100);
   } finally { rmSync(work, { recursive: true, force: true }); }
 }

@@ -49,11 +49,16 @@ export function looseExpression(words: string[]): string {
   }).join(' AND ');
 }
 
-function scopeExpression(s: CueScope): string {
-  const parts = [`scope : ${quote(scopeToken('t', s.tenantId))}`];
-  if ('channelId' in s) parts.push(`scope : ${quote(scopeToken('c', s.channelId))}`);
-  else parts.push(s.assetId ? `scope : ${quote(scopeToken('a', s.assetId))}` : 'scope : "kasset"');
-  return parts.join(' AND ');
+/**
+ * How a query is kept inside its scope. One asset is a small part of any index: its FTS scope token narrows the
+ * match itself. A channel or a tenant's library is usually most of it (a year of one channel is the whole index), and
+ * intersecting with a token every row holds would read that token's whole list: the matches are checked against
+ * their track instead, newest first, until `limit` are in scope.
+ */
+function scopeFilter(s: CueScope): { fts: string; sql: string; args: string[] } {
+  if ('channelId' in s) return { fts: '', sql: 'AND t.tenant_id = ? AND t.channel_id = ?', args: [s.tenantId, s.channelId] };
+  if (s.assetId) return { fts: ` AND scope : ${quote(scopeToken('a', s.assetId))}`, sql: 'AND t.tenant_id = ?', args: [s.tenantId] };
+  return { fts: '', sql: "AND t.tenant_id = ? AND t.channel_id IS NULL", args: [s.tenantId] };
 }
 
 interface HitRow { id: number; track_id: string; language: string; asset_id: string; channel_id: string | null; range_start_ms: number | null; start_ms: number; end_ms: number; text: string }
@@ -77,11 +82,16 @@ function details(db: Db, ids: number[], exact: boolean): CueHit[] {
 export function searchCues(db: Db, scope: CueScope, q: string, limit: number): CueHit[] {
   const words = queryWords(q);
   if (!words) return [];
-  const sc = scopeExpression(scope);
-  const exact = `(${exactExpression(words)}) AND ${sc}`;
-  const ids = (expr: string, n: number) => db.query<{ id: number }, [string, number]>('SELECT rowid AS id FROM subtitle_search WHERE subtitle_search MATCH ? ORDER BY rowid DESC LIMIT ?').all(expr, n).map((r) => r.id);
-  const first = ids(exact, limit);
-  const rest = first.length < limit ? ids(`((${looseExpression(words)}) AND ${sc}) NOT (${exactExpression(words)})`, limit - first.length) : [];
+  const f = scopeFilter(scope);
+  // CROSS JOIN keeps the full-text match the outer loop (newest first), so LIMIT stops the scan early.
+  const ids = (expr: string, n: number) => db.query<{ id: number }, (string | number)[]>(`SELECT f.rowid AS id FROM subtitle_search f
+    CROSS JOIN subtitle_search_rows r CROSS JOIN subtitle_tracks t
+    WHERE subtitle_search MATCH ? AND r.id = f.rowid AND t.seq = r.track_seq ${f.sql} ORDER BY f.rowid DESC LIMIT ?`).all(expr + f.fts, ...f.args, n).map((r) => r.id);
+  const first = ids(`(${exactExpression(words)})`, limit);
+  if (first.length >= limit) return details(db, first, true);
+  // Loose hits include the exact ones: asked for that many more, those dropped.
+  const seen = new Set(first);
+  const rest = ids(`(${looseExpression(words)})`, limit).filter((id) => !seen.has(id)).slice(0, limit - first.length);
   return [...details(db, first, true), ...details(db, rest, false)];
 }
 
@@ -92,9 +102,9 @@ export function searchCues(db: Db, scope: CueScope, q: string, limit: number): C
 export function assetsWithCues(db: Db, tenantId: string, q: string): string[] {
   const words = queryWords(q);
   if (!words) return [];
-  const expr = `(${looseExpression(words)}) AND ${scopeExpression({ tenantId })}`;
-  return db.query<{ asset_id: string }, [string]>(`SELECT DISTINCT t.asset_id FROM subtitle_search f JOIN subtitle_search_rows r ON r.id = f.rowid
-    JOIN subtitle_tracks t ON t.seq = r.track_seq WHERE subtitle_search MATCH ?`).all(expr).map((r) => r.asset_id);
+  return db.query<{ asset_id: string }, [string, string]>(`SELECT DISTINCT t.asset_id FROM subtitle_search f CROSS JOIN subtitle_search_rows r
+    CROSS JOIN subtitle_tracks t WHERE subtitle_search MATCH ? AND r.id = f.rowid AND t.seq = r.track_seq AND t.tenant_id = ? AND t.channel_id IS NULL`)
+    .all(`(${looseExpression(words)})`, tenantId).map((r) => r.asset_id);
 }
 
 /** A moment of a search hit: seconds from the start of the programme or asset, and the cue's text on one line. */
