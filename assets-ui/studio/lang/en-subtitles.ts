@@ -17,7 +17,7 @@ export const EN_SUBTITLES = {
   se_flag_reading_speed: 'too fast to read', se_flag_duration_min: 'under 1 s', se_flag_duration_max: 'over 7 s', se_flag_gap: 'too close to the previous cue',
   se_flag_line_length: 'line over 42 characters', se_flag_lines: 'more than 2 lines',
   // selected cue
-  se_selected: 'Cue {n}', se_pick_cue: 'Pick a cue in the list or on the waveform.', se_set_start: 'Start here [', se_set_end: 'End here ]',
+  se_selected: 'Cue {n}', se_pick_cue: 'Pick a cue in the list or on the waveform.', se_set_start: 'Start here', se_set_end: 'End here',
   se_split: 'Split at the playhead', se_merge: 'Merge with next', se_insert: 'New cue here', se_delete: 'Delete cue',
   se_insert_text: 'Text of the new cue', se_insert_add: 'Add', se_confirm_delete: 'Delete the cue at {t}? Undo brings it back.',
   se_changed_elsewhere: 'Someone else changed this track a moment ago: it was read again. Make your change once more.',

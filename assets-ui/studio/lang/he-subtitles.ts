@@ -20,7 +20,7 @@ export const HE_SUBTITLES: Record<keyof typeof EN_SUBTITLES, string> = {
   se_flag_reading_speed: 'מהירה מדי לקריאה', se_flag_duration_min: 'קצרה משנייה', se_flag_duration_max: 'ארוכה מ-7 שניות', se_flag_gap: 'קרובה מדי לכתובית הקודמת',
   se_flag_line_length: 'שורה ארוכה מ-42 תווים', se_flag_lines: 'יותר משתי שורות',
   // selected cue
-  se_selected: 'כתובית {n}', se_pick_cue: 'בחרו כתובית ברשימה או על צורת הגל.', se_set_start: 'התחלה כאן [', se_set_end: 'סיום כאן ]',
+  se_selected: 'כתובית {n}', se_pick_cue: 'בחרו כתובית ברשימה או על צורת הגל.', se_set_start: 'התחלה כאן', se_set_end: 'סיום כאן',
   se_split: 'פיצול בנקודת הניגון', se_merge: 'מיזוג עם הבאה', se_insert: 'כתובית חדשה כאן', se_delete: 'מחיקת הכתובית',
   se_insert_text: 'הטקסט של הכתובית החדשה', se_insert_add: 'הוספה', se_confirm_delete: 'למחוק את הכתובית ב-{t}? ביטול השינוי יחזיר אותה.',
   se_changed_elsewhere: 'מישהו אחר שינה את הרצועה הרגע: היא נקראה מחדש. בצעו את השינוי שוב.',

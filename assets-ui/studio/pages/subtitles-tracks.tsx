@@ -1,5 +1,5 @@
 /** The editor's track controls: pick the track (and one to show beside it), publish toggle, downloads, and new tracks by speech recognition or from a WebVTT/SRT file. */
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { errorWords } from '../api';
 import { useStudio } from '../ctx';
 import { TRACK_LANGUAGES, type Track } from './subtitles-model';
@@ -24,6 +24,10 @@ export function TrackBar(p: {
   const { t, lang, api, can } = useStudio();
   const tr = p.track;
   const path = tr ? `${p.base}/${encodeURIComponent(tr.id)}` : '';
+  // The toggle shows the asked state until the track read again says it.
+  const [pending, setPending] = useState<boolean | null>(null);
+  useEffect(() => { if (pending !== null && tr?.published === pending) setPending(null); }, [tr?.published, pending]);
+  useEffect(() => setPending(null), [tr?.id]);
   return (
     <div class="se-tracks">
       <label class="field"><span>{t('se_track')}</span>
@@ -40,11 +44,11 @@ export function TrackBar(p: {
       {tr && (
         <div class="actions se-track-actions">
           {tr.status === 'ready' && can('assets:write') && (
-            <label class="check"><input type="checkbox" id="track-published" checked={tr.published} disabled={p.busy}
+            <label class="check"><input type="checkbox" id="track-published" checked={pending ?? tr.published} disabled={p.busy || pending !== null}
               onChange={async (e) => {
                 const on = e.currentTarget.checked;
-                p.setError(null);
-                try { await api('POST', `${path}/${on ? 'publish' : 'unpublish'}`); } catch (x) { p.setError(errorWords(x)); }
+                p.setError(null); setPending(on);
+                try { await api('POST', `${path}/${on ? 'publish' : 'unpublish'}`); } catch (x) { p.setError(errorWords(x)); setPending(null); }
                 p.onChanged();
               }} />{t('se_published')}</label>
           )}

@@ -53,7 +53,6 @@ export function SubtitlesPage({ id }: { id: string }) {
     const h = setTimeout(() => tracks.reload(), 1500);
     return () => clearTimeout(h);
   }, [tracks.data]);
-  useEffect(() => { if (track && track.id !== trackId) setTrackId(track.id); }, [track?.id]);
   useEffect(() => { setSelected(null); setBesideId((b) => (b === track?.id ? '' : b)); }, [track?.id]);
   useEffect(() => {
     if (!besideId) { setBesideCues([]); return; }
@@ -179,11 +178,11 @@ export function SubtitlesPage({ id }: { id: string }) {
             <div class="se-selbar" id="cue-actions">
               <span class="muted" id="selected-cue">{sel ? <>{t('se_selected', { n: data.cues.indexOf(sel) + 1 })} <bdi dir="ltr">{tc(sel.start_ms)} → {tc(sel.end_ms)}</bdi></> : t('se_pick_cue')}</span>
               <div class="actions">
-                <button type="button" class="small" id="set-start" disabled={!sel || data.busy} onClick={() => act('set_start')}>{t('se_set_start')}</button>
-                <button type="button" class="small" id="set-end" disabled={!sel || data.busy} onClick={() => act('set_end')}>{t('se_set_end')}</button>
-                <button type="button" class="small" id="split" disabled={!sel || data.busy} onClick={() => act('split')}>{t('se_split')}</button>
-                <button type="button" class="small" id="merge" disabled={!sel || data.busy} onClick={() => act('merge')}>{t('se_merge')}</button>
-                <button type="button" class="small" id="insert" disabled={data.busy} onClick={() => act('insert')}>{t('se_insert')}</button>
+                <button type="button" class="small" id="set-start" disabled={!sel || data.busy} onClick={() => act('set_start')}>{t('se_set_start')} <kbd dir="ltr">[</kbd></button>
+                <button type="button" class="small" id="set-end" disabled={!sel || data.busy} onClick={() => act('set_end')}>{t('se_set_end')} <kbd dir="ltr">]</kbd></button>
+                <button type="button" class="small" id="split" disabled={!sel || data.busy} onClick={() => act('split')}>{t('se_split')} <kbd dir="ltr">S</kbd></button>
+                <button type="button" class="small" id="merge" disabled={!sel || data.busy} onClick={() => act('merge')}>{t('se_merge')} <kbd dir="ltr">M</kbd></button>
+                <button type="button" class="small" id="insert" disabled={data.busy} onClick={() => act('insert')}>{t('se_insert')} <kbd dir="ltr">I</kbd></button>
                 <button type="button" class="small danger" id="delete-cue" disabled={!sel || data.busy} onClick={() => act('delete')}>{t('se_delete')}</button>
               </div>
               {insertAt !== null && (

@@ -95,8 +95,10 @@ export function Waveform(p: {
       // Seconds ticks and the playhead.
       g.fillStyle = '#5b6577';
       g.direction = 'ltr'; g.textAlign = 'left'; g.textBaseline = 'bottom';
+      // A tick each 1 or 5 s; a time label on ticks at least 60 px apart.
       const step = span > 20_000 ? 5000 : 1000;
-      for (let s = Math.ceil(start / step) * step; s <= start + span; s += step) { g.fillRect(x(s), h - 5, 1, 5); if (span <= 20_000 || s % 10_000 === 0) g.fillText(tc(s).replace(/\.000$/, ''), x(s) + 2, h - 5); }
+      const every = [1000, 2000, 5000, 10_000, 30_000, 60_000].find((e) => e >= step && (e / span) * w >= 60) ?? 60_000;
+      for (let s = Math.ceil(start / step) * step; s <= start + span; s += step) { g.fillRect(x(s), h - 5, 1, 5); if (s % every === 0) g.fillText(tc(s).replace(/\.000$/, ''), x(s) + 2, h - 5); }
       g.fillStyle = '#d97706';
       g.fillRect(Math.round(x(now)) - 1, 0, 2, h);
       c.dataset.viewStart = String(Math.round(start));
