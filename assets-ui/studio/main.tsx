@@ -21,6 +21,8 @@ import { Guide } from './pages/guide';
 import { Clips } from './pages/clips';
 import { Delivery } from './pages/delivery';
 import { AlertsPage } from './pages/alerts';
+import { Articles } from './pages/articles';
+import { ArticlePage } from './pages/article';
 
 const ROUTES: [string, (p: Record<string, string>) => preact.JSX.Element][] = [
   ['/', () => <Dashboard />],
@@ -33,6 +35,8 @@ const ROUTES: [string, (p: Record<string, string>) => preact.JSX.Element][] = [
   ['/clips', () => <Clips />],
   ['/delivery', () => <Delivery />],
   ['/alerts', () => <AlertsPage />],
+  ['/articles', () => <Articles />],
+  ['/articles/:id', (p) => <ArticlePage id={p.id} />],
   ['/integrations', () => <Integrations />],
   ['/team', () => <Team />],
 ];
