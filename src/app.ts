@@ -12,6 +12,7 @@ import { metaRoutes } from './features/meta/routes';
 import { assetRoutes } from './features/assets/routes';
 import { posterRoutes } from './features/assets/poster-routes';
 import { subtitleRoutes } from './features/subtitles/routes';
+import { edgeRoutes } from './features/edge/routes';
 import { articleRoutes } from './features/articles/routes';
 import { assetCueRoutes } from './features/subtitles/cues-routes';
 import { glossaryRoutes } from './features/subtitles/glossary-routes';
@@ -101,6 +102,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
     .use(assetRoutes(ctx))
     .use(posterRoutes(ctx))
     .use(subtitleRoutes(ctx))
+    .use(edgeRoutes(ctx))
     .use(translateRoutes(ctx))
     .use(waveformRoutes(ctx))
     .use(uploadRoutes(ctx))

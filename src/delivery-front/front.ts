@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:net';
@@ -17,6 +17,8 @@ import { DELIVERY } from '../features/playback/delivery-table';
 import { playbackState } from '../features/playback/service';
 import { FrontGrants } from './grants';
 import { tailSpool, type SpoolLine } from './spool';
+import { CacheIndex, type FillLine } from './cache-index';
+import { edgeOf } from '../features/edge/port';
 
 /** Environment variable: the TCP port of the native delivery front (nginx); unset or empty = no front, 0 = any free port. */
 export const FRONT_PORT_ENV = 'VS_DELIVERY_FRONT_PORT';
@@ -95,6 +97,8 @@ export interface DeliveryFront {
   grants(): number | null;
   /** The front's private directory (its configuration, socket, grants and request log spool). */
   runDir(): string;
+  /** The edge cache's tag index (null: cache off). */
+  cache(): CacheIndex | null;
   stop(graceS: number): Promise<void>;
 }
 
@@ -129,7 +133,7 @@ function accepts(host: string, port: number): Promise<boolean> {
  * signal TERM, so its master stops its workers) and is started again when it dies. Resolves once the port accepts
  * connections; throws with nginx's own words when it cannot start.
  */
-export async function startDeliveryFront(ctx: AppContext, gate: Gate, handle: (r: Request) => Response | Promise<Response>, port: number, o: { grants?: boolean; sndbuf?: string | null } = {}): Promise<DeliveryFront> {
+export async function startDeliveryFront(ctx: AppContext, gate: Gate, handle: (r: Request) => Response | Promise<Response>, port: number, o: FrontOptions = {}): Promise<DeliveryFront> {
   const nginx = nginxBinary();
   if (!nginx) throw new Error(`${FRONT_PORT_ENV} needs nginx (Debian: apt-get install nginx-light)`);
   // Named like the delivery workers' socket directory: a killed appliance's one is swept the same way.
@@ -140,16 +144,27 @@ export async function startDeliveryFront(ctx: AppContext, gate: Gate, handle: (r
   });
   const conf = join(dir, 'nginx.conf');
   const granted = o.grants === false ? null : { dir: join(dir, 'grants'), spool: join(dir, 'granted.log') };
+  // The edge cache: emptied at every start (its tag index lives in memory).
+  const cache = o.cache === false ? null : { dir: join(ctx.config.dataDir, 'cache', 'edge'), maxSize: o.cacheMaxSize ?? '10g', log: join(dir, 'fill.log') };
+  if (cache) { rmSync(cache.dir, { recursive: true, force: true }); mkdirSync(cache.dir, { recursive: true }); }
+  const originSock = cache ? join(dir, 'origin.sock') : undefined;
+  // The front on the public port: the whole app behind it on a socket of its own (viewer address in x-vs-peer).
+  const appSock = o.public ? join(dir, 'app.sock') : null;
+  const app: HttpServer | null = appSock ? serveApp(handle, { port: 0, host: '', unix: appSock, peerHeader: PEER_HEADER, maxBodyBytes: o.public!.maxBodyBytes, problemsBase: ctx.config.problemsBase }) : null;
   await Bun.write(conf, renderFrontConf({
     host: ctx.config.host, port, workers: availableParallelism(), sock, dataDir: ctx.config.dataDir, runDir: dir,
     problemsBase: ctx.config.problemsBase, user: process.getuid?.() === 0 ? 'root' : undefined, grants: granted ?? undefined,
     ridPrefix: newRequestIdPrefix(), sndbuf: o.sndbuf ?? undefined,
+    cache: cache ?? undefined, originSock,
+    app: appSock ? { sock: appSock, maxBodyBytes: o.public!.maxBodyBytes } : undefined,
   }));
   let proc: Running | null = null;
   let stopping = false, ready = false;
   let crashes = 0;
   const start = (): Running => {
     const startedAt = Date.now();
+    // nginx binds its file origin's socket afresh: a killed nginx leaves the old one behind (bind: address in use).
+    if (originSock) rmSync(originSock, { force: true });
     // -e: nginx's own log before the configuration is read goes to stderr too (not /var/log/nginx).
     const p = runTool([nginx, '-e', 'stderr', '-p', dir, '-c', conf], { parentDeathSignal: 'TERM', groupDiesWithLeader: true, batch: true, stderrLines: 40, onStderrLine: (l) => ctx.log.warn('delivery front', { nginx: l }) });
     proc = p;
@@ -171,24 +186,64 @@ export async function startDeliveryFront(ctx: AppContext, gate: Gate, handle: (r
       stopping = true;
       await first.stop(1000);
       await inner.stop(0);
+      await app?.stop(0);
       rmSync(dir, { recursive: true, force: true });
       throw new Error(`delivery front (nginx) did not start on port ${port}: ${first.stderrTail().slice(-5).join(' | ') || 'no output'}`);
     }
     await Bun.sleep(25);
   }
   ready = true;
-  const grants = granted && followGrants(ctx, gate, granted, () => { const pid = proc?.pid; if (pid) process.kill(pid, 'SIGUSR1'); });
+  const reopen = () => { const pid = proc?.pid; if (pid) process.kill(pid, 'SIGUSR1'); };
+  const grants = granted && followGrants(ctx, gate, granted, reopen);
+  const edge = cache && followFills(ctx, cache.dir, cache.log, reopen, `http://${localAddress(ctx.config.host).includes(':') ? `[${localAddress(ctx.config.host)}]` : localAddress(ctx.config.host)}:${port}`);
   return {
     port,
     pid: () => proc?.pid ?? null,
     grants: () => grants?.store.size() ?? null,
     runDir: () => dir,
+    cache: () => edge?.index ?? null,
     async stop(graceS: number) {
       stopping = true;
       grants?.stop();
+      edge?.stop();
       await proc?.stop(Math.max(1000, graceS * 1000));
       await inner.stop(graceS);
+      await app?.stop(graceS);
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** How the front runs besides its port. */
+export interface FrontOptions {
+  /** Grants (default on). */
+  grants?: boolean;
+  /** Fixed send buffer per viewer connection (null: the kernel's autotuning). */
+  sndbuf?: string | null;
+  /** The edge cache (default on): off sends files straight from the data dir as before. */
+  cache?: boolean;
+  /** The cache's size limit (nginx size; default `10g`). */
+  cacheMaxSize?: string;
+  /** The front holds the public port: every path is served, the non-delivery ones by the whole app behind it. */
+  public?: { maxBodyBytes: number };
+}
+
+/**
+ * Reads the front's fill log into the cache's tag index (every 100 ms; a purge reads what is there first) and makes
+ * the cache reachable to features (`edgeOf`) while the front runs.
+ */
+function followFills(ctx: AppContext, dir: string, log: string, reopen: () => void, base: string) {
+  let tail: { flush(): void; stop(): void } | null = null;
+  const index = new CacheIndex(dir, () => tail?.flush());
+  tail = tailSpool(log, (lines) => index.add(lines as unknown as FillLine[]), { reopen, everyMs: 100 });
+  const holder = edgeOf(ctx);
+  holder.cache = index;
+  holder.base = base;
+  return {
+    index,
+    stop(): void {
+      tail?.stop();
+      if (holder.cache === index) { holder.cache = null; holder.base = null; }
     },
   };
 }

@@ -1,5 +1,6 @@
 import { ACCEL_RANGE, ACCEL_WHOLE } from '../kernel/http/accel';
 import { GRANT_CHUNK } from './grants';
+import { cachedFileLocation, edgeAppLocations, edgeHttp, edgeOrigin, fileKeyMaps, type EdgeAppConf, type EdgeCacheConf } from './edge-conf';
 
 /** What the front's nginx configuration is made of. */
 export interface FrontConf {
@@ -29,6 +30,12 @@ export interface FrontConf {
   ridPrefix?: string;
   /** Send buffer of each viewer connection (nginx size, e.g. `256k`); unset: the kernel's autotuning. */
   sndbuf?: string;
+  /** The edge cache (issue 46): file answers and public cacheable answers go through nginx's proxy_cache. */
+  cache?: EdgeCacheConf;
+  /** The front's own file origin socket (the cache fills from it); required with `cache`. */
+  originSock?: string;
+  /** The front holds the public port: everything that is not delivery goes to the appliance's whole-app socket. */
+  app?: EdgeAppConf;
 }
 
 // A path nginx reads verbatim inside double quotes: no quote, backslash, variable sign or control character.
@@ -74,16 +81,19 @@ function problem(base: string, code: string, status: number, title: string, deta
  */
 export function renderFrontConf(c: FrontConf): string {
   if (c.sndbuf !== undefined && !NGINX_SIZE.test(c.sndbuf)) throw new Error(`delivery front: unusable send buffer size ${JSON.stringify(c.sndbuf)}`);
-  for (const p of [c.sock, c.dataDir, c.runDir, c.grants?.dir ?? '/', c.grants?.spool ?? '/']) if (!safeConfPath(p)) throw new Error(`delivery front: path not usable in nginx's configuration: ${JSON.stringify(p)}`);
+  if (c.cache && !c.originSock) throw new Error('delivery front: a cache needs its file origin socket');
+  for (const p of [c.sock, c.dataDir, c.runDir, c.grants?.dir ?? '/', c.grants?.spool ?? '/', c.cache?.dir ?? '/', c.cache?.log ?? '/', c.originSock ?? '/', c.app?.sock ?? '/']) if (!safeConfPath(p)) throw new Error(`delivery front: path not usable in nginx's configuration: ${JSON.stringify(p)}`);
   const copy = ['ETag', 'Access-Control-Allow-Origin', 'X-Request-Id', 'Timing-Allow-Origin']
     .map((h) => `add_header ${h} $upstream_http_${h.toLowerCase().replace(/-/g, '_')} always;`).join(' ');
-  const file = (prefix: string, ranges: boolean) =>
+  const file = (prefix: string, ranges: boolean) => c.cache ? cachedFileLocation(prefix, ranges ? 'range' : 'whole', c.cache) :
     `    location ^~ ${prefix} { internal; alias "${c.dataDir}/"; ${ranges ? '' : 'max_ranges 0; '}etag off; if_modified_since off; ${copy} }`;
+  const origin = c.cache ? edgeOrigin(c.originSock!, c.dataDir) : null;
   // Prefix locations (no regular expression: a decoded NUL in a URI made PCRE's match fail with a 500).
   // The appliance asked for a request; `uri` set: for that URI instead of the one being processed.
   const proxy = (uri = '') => `proxy_pass http://vs_appliance${uri}; proxy_http_version 1.1; proxy_set_header Connection ""; proxy_set_header Host $http_host; proxy_set_header x-vs-peer $remote_addr; proxy_read_timeout 120s; proxy_redirect off;`;
   // The raw target must be exactly the URI the location was matched on (see rawPathMap): otherwise 400, never proxied.
-  const ask = ['/t/', '/m/', '/live/'].map((p) => `    location ${p} { ${EXACT} ${proxy()} }`).join('\n');
+  // /s/v1/: the public Sites Delivery API passes through the front too (with `app`, the edge's own location serves it).
+  const ask = ['/t/', '/m/', '/live/', ...(c.app ? [] : ['/s/v1/'])].map((p) => `    location ${p} { ${EXACT} ${proxy()} }`).join('\n');
   const tmp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((k) => `  ${k}_temp_path "${c.runDir}/tmp-${k}";`).join('\n');
   return `# Written by the appliance at each start (delivery front); edits are lost.
 worker_processes ${Math.max(1, Math.trunc(c.workers))};
@@ -107,6 +117,9 @@ ${tmp}
   default_type application/octet-stream;
 ${rawPathMap()}
 ${c.grants ? grantMaps() : ''}
+${edgeHttp(c.cache, c.app)}
+${c.cache ? fileKeyMaps() : ''}
+${origin ? origin.upstream : ''}
   upstream vs_appliance { server "unix:${c.sock}"; keepalive 64; }
   server {
     # reuseport: an accept queue per worker, connections spread evenly over the cores
@@ -117,14 +130,15 @@ ${c.grants ? grantMaps() : ''}
     error_page 404 /_vs_problem/404;
     error_page 500 502 503 504 /_vs_problem/502;
 ${ask}
-${c.grants ? grantedLocation(c.dataDir, c.grants.dir, c.grants.spool, proxy('$request_uri'), requestIdOf(c.ridPrefix ?? 'req_front')) : ''}
+${c.grants ? grantedLocation(c.dataDir, c.grants.dir, c.grants.spool, proxy('$request_uri'), requestIdOf(c.ridPrefix ?? 'req_front'), c.cache) : ''}
 ${file(ACCEL_WHOLE, false)}
 ${file(ACCEL_RANGE, true)}
-    location / { return 404; }
+${c.app ? edgeAppLocations(c.app, c.cache) : '    location / { return 404; }'}
     location = /_vs_problem/404 { internal; default_type application/problem+json; ${NO_STORE} return 404 ${problem(c.problemsBase, 'not_found', 404, 'Not Found', 'this port serves playback delivery only (/t/, /m/, /live/)')}; }
     location = /_vs_problem/400 { internal; default_type application/problem+json; ${NO_STORE} return 400 ${problem(c.problemsBase, 'bad_request', 400, 'Bad Request', 'malformed request')}; }
     location = /_vs_problem/502 { internal; default_type application/problem+json; ${NO_STORE} return 502 ${problem(c.problemsBase, 'internal_error', 502, 'Bad Gateway', 'the appliance did not answer this request')}; }
   }
+${origin ? origin.server : ''}
 }
 `;
 }
@@ -169,6 +183,19 @@ function grantMaps(): string {
   log_format vs_granted escape=json '{"t":$msec,"m":"$request_method","s":$status,"l":"$sent_http_content_length","sig":"$vs_sig","ten":"$vs_ten","ast":"$vs_ast","ver":"$vs_ver","f":"$vs_file","ip":"$remote_addr","ua":"$http_user_agent","ref":"$http_referer"}';`;
 }
 
+/**
+ * The headers of a granted answer sent through the cache (as the appliance gives the same file; type and validators
+ * come from the file origin), and its spool line (the origin log).
+ */
+function grantedHeaders(rid: string, spool: string): string {
+  return `if_modified_since before;
+      add_header Cache-Control "public, max-age=31536000, immutable";
+      add_header Content-Disposition inline;
+      add_header Access-Control-Allow-Origin *;
+      add_header X-Request-Id ${rid};
+      access_log "${spool}" vs_granted buffer=64k flush=250ms;`;
+}
+
 /** Where a granted request goes once its grant is found: internal (no client reaches it), sent from the data dir. */
 const GRANTED_PREFIX = '/_vs_granted/';
 
@@ -185,7 +212,7 @@ const GRANTED_PREFIX = '/_vs_granted/';
  * Caching there is safe because only a granted request gets there and a ready version's files never change (a new
  * encode is a new v<n> directory; deleting or changing an asset drops its grants first).
  */
-function grantedLocation(dataDir: string, grants: string, spool: string, askAs: string, rid: string): string {
+function grantedLocation(dataDir: string, grants: string, spool: string, askAs: string, rid: string, cache?: EdgeCacheConf): string {
   const re = `^/t/(?<vs_c1>[A-Za-z0-9._-]{1,${GRANT_CHUNK}})(?<vs_c2>${PIECE})(?<vs_c3>${PIECE})/m/(?<vs_ten>${UUID})/assets/(?<vs_ast>${UUID})/(?<vs_ver>v[0-9]{1,6})/(?<vs_file>${GRANTED_FILE})$`;
   // Its own error_page list (the server's is not inherited here): anything but a file answer is the appliance's.
   // recursive_error_pages: once there, @vs_ask's own refusal (400) and failure (502) still reach the front's problem
@@ -197,11 +224,14 @@ function grantedLocation(dataDir: string, grants: string, spool: string, askAs: 
       if ($request_method !~ ^(GET|HEAD)$) { return 418; }
       # Exactly as sent: no query, no percent-encoding, no dot segment (the appliance decides anything else).
       if ($request_uri != $uri) { return 418; }
-      if (!-f "${grants}/a$vs_c1/b$vs_c2/c$vs_c3/$vs_ten.$vs_ast.$vs_ver") { return 418; }
+      if (!-f "${grants}/a$vs_c1/b$vs_c2/c$vs_c3/$vs_ten.$vs_ast.$vs_ver") { return 418; }${cache ? `
+      # Through the cache, ranges are the appliance's to judge (it names the file; the cache sends the range it allowed).
+      if ($http_range != "") { return 418; }` : ''}
       ${ask}
-      rewrite ^ ${GRANTED_PREFIX}$vs_ten/assets/$vs_ast/$vs_ver/$vs_file last;
+      rewrite ^ ${GRANTED_PREFIX}${cache ? 'media/' : ''}$vs_ten/assets/$vs_ast/$vs_ver/$vs_file last;
     }
-    location ^~ ${GRANTED_PREFIX} {
+    ${cache ? cachedFileLocation(GRANTED_PREFIX, 'granted', cache, `${ask}
+      ${grantedHeaders(rid, spool)}`).trim() : `location ^~ ${GRANTED_PREFIX} {
       internal;
       ${ask}
       alias "${dataDir}/media/";
@@ -216,7 +246,7 @@ function grantedLocation(dataDir: string, grants: string, spool: string, askAs: 
       add_header Access-Control-Allow-Origin *;
       add_header X-Request-Id ${rid};
       access_log "${spool}" vs_granted buffer=64k flush=250ms;
-    }
+    }`}
     # The request as the viewer sent it ($request_uri: a granted one was moved to the internal location before it got
     # here), once its raw path is exactly the URI the granted location matched ($vs_matched). recursive_error_pages: an
     # appliance that cannot answer still gets the front's 502 problem, not nginx's page.

@@ -20,6 +20,10 @@ export interface JobPayloads {
   'vod.publish': VodPayload;
   /** Recognise an asset's speech into a subtitle track's cues (issue 43). */
   'subtitles.recognise': { trackId: string; prompt?: string };
+  /** Evict the edge cache's keys a purge selector names (issue 46). */
+  'edge.purge': { selector: { urls?: string[]; prefix?: string; asset_id?: string; clip_id?: string; tag?: string } };
+  /** Walk a target through the edge so it is cached (issue 46). */
+  'edge.prewarm': { target: { asset_id?: string; clip_id?: string; channel_id?: string; urls?: string[]; renditions?: 'all' | 'lowest' } };
   /** Translate a track's cues (whole sentences) into a new track of another language (issue 43). */
   'subtitles.translate': { trackId: string };
   /** Draft an AI article of an ended programme from its subtitles (issue 45). */
@@ -33,7 +37,7 @@ export interface VodPayload { programmeId: string; channelId: string; from: numb
 export type JobType = keyof JobPayloads;
 
 /** Every job type, for checks of rows read back from the database. */
-export const JOB_TYPES: readonly JobType[] = ['asset.fetch', 'asset.process', 'asset.encode', 'clip.finalize', 'vod.publish', 'subtitles.recognise', 'subtitles.translate', 'article.draft'] satisfies readonly JobType[];
+export const JOB_TYPES: readonly JobType[] = ['asset.fetch', 'asset.process', 'asset.encode', 'clip.finalize', 'vod.publish', 'subtitles.recognise', 'edge.purge', 'edge.prewarm', 'subtitles.translate', 'article.draft'] satisfies readonly JobType[];
 
 /** True when a stored type string names a known job type. */
 export function isJobType(t: string): t is JobType {

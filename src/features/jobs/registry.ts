@@ -15,6 +15,7 @@ import { failTrackOfJob, subtitleJobHandlers } from '../subtitles/jobs';
 import { failTranslationOfJob, translateJobHandlers } from '../subtitles/translate';
 import { articleJobHandlers } from '../articles/jobs';
 import type { MediaRuntime } from '../transcode/runtime';
+import { edgeJobHandlers } from '../edge/jobs';
 
 /** Runs when any job fails for good; each feature reacts to its own subjects. */
 export function onJobFinalFailure(ctx: AppContext, job: JobRow, error: string): void {
@@ -33,6 +34,7 @@ export function featureJobs(media: MediaRuntime | null): JobSetup {
     ...clipJobHandlers,
     ...vodJobHandlers(media?.tools ?? null),
     ...subtitleJobHandlers,
+    ...edgeJobHandlers,
     ...translateJobHandlers,
     ...articleJobHandlers,
   };

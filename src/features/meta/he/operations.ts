@@ -13,6 +13,7 @@ import { HE_ARTICLES } from './operations-articles';
 import { HE_SITES } from './operations-sites';
 import { HE_BILLING } from './operations-billing';
 import { HE_WAVEFORM } from './operations-waveform';
+import { HE_EDGE } from './operations-edge';
 
 /** operationId -> Hebrew summary and description. */
-export const HE_OPERATIONS: Readonly<Record<string, { summary: string; description: string }>> = Object.freeze({ ...HE_VOD, ...HE_LIBRARY, ...HE_PEOPLE, ...HE_SUPPORT, ...HE_STATS, ...HE_MONITORS, ...HE_POSTERS, ...HE_SUBTITLES, ...HE_ARTICLES, ...HE_SITES, ...HE_BILLING, ...HE_WAVEFORM, ...HE_STUDIO_OPS, ...heLive() });
+export const HE_OPERATIONS: Readonly<Record<string, { summary: string; description: string }>> = Object.freeze({ ...HE_VOD, ...HE_LIBRARY, ...HE_PEOPLE, ...HE_SUPPORT, ...HE_STATS, ...HE_MONITORS, ...HE_POSTERS, ...HE_SUBTITLES, ...HE_ARTICLES, ...HE_SITES, ...HE_BILLING, ...HE_WAVEFORM, ...HE_EDGE, ...HE_STUDIO_OPS, ...heLive() });
