@@ -32,6 +32,12 @@ export const PatchAssetBody = t.Object({
   publish: t.Optional(t.Boolean({ description: 'true publishes a ready asset (needs assets:publish); false returns it to draft' })),
 }, { additionalProperties: false });
 
+/** A published subtitle track as a sidecar WebVTT file of the playback block. */
+export const SubtitleSidecar = t.Object({
+  id: t.String(), language: t.String({ description: 'BCP 47 tag' }), kind: t.String({ description: 'subtitles or captions' }),
+  label: t.Union([t.String(), t.Null()]), url: t.String({ description: 'the whole track as WebVTT, under the same gate as the media' }),
+});
+
 /** The asset as the API shows it. */
 export const AssetView = t.Object({
   id: t.String(),
@@ -43,7 +49,7 @@ export const AssetView = t.Object({
   publish: t.String(),
   published: t.Boolean(),
   metadata: t.Record(t.String(), t.Any()),
-  playback: t.Optional(t.Record(t.String(), t.String())),
+  playback: t.Optional(t.Record(t.String(), t.Union([t.String(), t.Array(SubtitleSidecar)]), { description: 'when ready: delivery URLs by role (hls, dash, poster, sprite, thumbs_vtt, download) and `subtitles`' })),
   share: t.Optional(t.Object({
     watch: t.String({ description: 'the public watch page (/w/…)' }),
     embed: t.String({ description: 'the iframe page (/e/…)' }),

@@ -3,6 +3,17 @@ import type { AppContext } from '../../kernel/context';
 import type { AssetRow } from './store';
 import { playbackFor } from './lifecycle';
 import { identityService } from '../identity/service';
+import { slotKey } from '../../kernel/slots';
+
+/** Adds entries to a ready asset's playback block from its delivery URLs (e.g. subtitles' sidecar files). */
+export type PlaybackExtra = (a: Pick<AssetRow, 'id' | 'tenant_id'>, playback: Record<string, string>) => Record<string, unknown>;
+const EXTRAS = slotKey<PlaybackExtra[]>('assets.playbackExtras');
+
+/** Lets another feature add to the playback block of the API's asset view (registered once per app). */
+export function registerPlaybackExtra(ctx: Pick<AppContext, 'slots'>, fn: PlaybackExtra): void {
+  const list = ctx.slots.get(EXTRAS, () => []);
+  if (!list.includes(fn)) list.push(fn);
+}
 
 /** The hosted watch page and iframe page of a ready asset (public addresses on the player host). */
 export function shareFor(ctx: AppContext, a: Pick<AssetRow, 'id' | 'tenant_id'>): { watch: string; embed: string; iframe: string } {
@@ -34,10 +45,15 @@ export function assetView(ctx: AppContext, a: AssetRow) {
   if (a.status === 'failed') v.error = a.error ?? 'processing failed';
   if (a.deleted_at !== null) v.deleted_at = iso(a.deleted_at);
   const playback = playbackFor(ctx, a);
-  if (playback) { v.playback = playback; v.share = shareFor(ctx, a); }
+  if (playback) {
+    let extra: Record<string, unknown> = {};
+    for (const fn of ctx.slots.get(EXTRAS, () => [])) extra = { ...extra, ...fn(a, playback) };
+    v.playback = { ...playback, ...extra };
+    v.share = shareFor(ctx, a);
+  }
   return v as {
     id: string; external_id: string | null; title: string; status: string; ladder: string; publish: string; published: boolean;
     metadata: Record<string, unknown>; progress: number | null; duration_s: number | null; created_at: string; updated_at: string;
-    error?: string; deleted_at?: string; playback?: Record<string, string>; share?: { watch: string; embed: string; iframe: string };
+    error?: string; deleted_at?: string; playback?: Record<string, string> & { subtitles?: unknown[] }; share?: { watch: string; embed: string; iframe: string };
   };
 }

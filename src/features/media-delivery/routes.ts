@@ -12,6 +12,7 @@ import { containedFiles } from './contained';
 import { fdCache } from '../../kernel/fs/fd-cache';
 import { IDLE_TIMEOUT_S } from '../../kernel/http/server';
 import { dbMemo } from './db-memo';
+import { mayCarrySubs, subtitleDelivery } from '../subtitles/delivery';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -52,11 +53,22 @@ export function mediaDeliveryRoutes(ctx: AppContext, gate: Gate) {
     return rel ? { a, rel, version, preview } : null;
   };
   const secret = new IdentityService(ctx.db, null).secret('hls-aes');
+  // Published subtitle tracks: added to a ready version's master playlist and MPD, their files made from the cues.
+  const subs = subtitleDelivery(ctx.db);
+  const subsAnswer = (g: Guarded, rel: string) => {
+    if (!mayCarrySubs(g.params.file)) return null;
+    const dir = containedPath(ctx.config.dataDir, rel);
+    const res = dir && subs.answer({ request: g.request, tenantId: g.tenant.id, assetId: g.params.asset, dbGeneration: g.dbGeneration, dir, file: g.params.file });
+    if (res === 'missing') throw notFound('file');
+    return res;
+  };
   const app = new Elysia();
   gate.route(app, 'vodAesFile', (g) => {
     // The AES-128 view exists only for a ready asset's versioned output (never the growing preview).
     const { rel, version, preview } = resolve(g);
     if (preview) throw notFound('file');
+    const sub = subsAnswer(g, rel);
+    if (sub) return sub;
     const dir = containedPath(ctx.config.dataDir, rel);
     if (!dir) throw notFound('file');
     const res = serveEncrypted(dir, g.params.file, assetKey(secret, g.params.asset, version), g.request);
@@ -65,6 +77,8 @@ export function mediaDeliveryRoutes(ctx: AppContext, gate: Gate) {
   });
   gate.route(app, 'vodFile', (g) => {
     const { a, rel, preview } = resolve(g);
+    const sub = preview ? null : subsAnswer(g, rel);
+    if (sub) return sub;
     const file = files.file(rel, g.params.file);
     const res = file && serveFile(g.request, file.path, cacheFor(g.params.file, preview),
       g.params.file === 'download.mp4' ? { 'content-disposition': `attachment; filename="${a.external_id?.replace(/[^A-Za-z0-9_.-]/g, '_') || a.id}.mp4"` } : {}, { st: file.st, fds });

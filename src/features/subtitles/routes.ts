@@ -5,6 +5,7 @@ import { doc } from '../../kernel/http/plugin';
 import { answers, mediaAnswer } from '../meta/model';
 import { CreateTrackBody, TrackList, TrackView, trackView } from './model';
 import { SubtitleService } from './service';
+import { registerSubtitleSidecars } from './delivery-playback';
 import { trackEtag } from './cues-service';
 
 const Ids = t.Object({ id: t.String(), track: t.String() });
@@ -13,6 +14,7 @@ const FILE = /^(.+)\.(vtt|srt)$/;
 /** The `subtitles` group: an asset's subtitle tracks (issue 43; docs/subtitles.md). */
 export function subtitleRoutes(ctx: AppContext) {
   const svc = new SubtitleService(ctx);
+  registerSubtitleSidecars(ctx); // playback.subtitles of the asset view (delivery: media-delivery/routes.ts)
   return new Elysia({ prefix: '/v1/assets' })
     .use(ctx.http)
     .post('/:id/subtitles', ({ principal: p, params, body, set }) => {

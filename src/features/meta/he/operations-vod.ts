@@ -57,7 +57,7 @@ export const HE_VOD: Record<string, { summary: string; description: string }> = 
   },
   getAsset: {
     summary: 'קבלת נכס',
-    description: 'כולל `playback` כשהנכס מוכן.',
+    description: 'כולל `playback` כשהנכס מוכן: `hls`, `dash`, תמונות, `download`, ו-`subtitles`, רצועות הכתוביות המפורסמות והמוכנות כקובצי WebVTT נלווים (`{id, language, kind, label, url}`; אותן רצועות מופיעות גם כגרסאות כתוביות ברשימת ההשמעה הראשית של HLS וכקבוצות הסתגלות טקסט ב-MPD).',
   },
   editAsset: {
     summary: 'עריכת נכס',
