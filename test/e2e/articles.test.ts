@@ -170,3 +170,21 @@ describe('draft → edit → approve → artifact.published once', () => {
     expect((await s.api('GET', '/v1/ai/artifacts/0190aaaa-0000-7000-8000-000000000000')).status).toBe(404);
   }, 60_000);
 });
+
+describe('with a public site', () => {
+  test('url, moment_url and each Clip url are the programme\'s page on the site', async () => {
+    const now = Date.now(), start = now - 50 * MIN, end = start + 80_000;
+    const x = await channelWithProgramme(s, { startMs: start, endMs: end, title: 'Night News', images: { tile_16x9: 'https://img.example.org/night.jpg' } });
+    seedChannelTrack(s, tenant, x.channel.id, x.programme, start, end, newsCues());
+    const art = await draftOf(s, x.programme);
+    const site = await s.api('POST', '/v1/sites', { slug: 'news', name: 'News', settings: { seo: { base_url: 'https://news.example.org' } } });
+    expect(site.status).toBe(201);
+    expect((await s.api('POST', `/v1/ai/artifacts/${art.id}/approve`)).status).toBe(200);
+    const got = (await waitFor('artifact.published', () => rx.received.find((r) => r.body.type === 'artifact.published' && r.body.data.artifact === art.id), 30_000, 50))!;
+    const d = got.body.data as Record<string, any>;
+    expect(d.url).toBe(`https://news.example.org/p/${x.programme}`);
+    expect(d.moment_url.startsWith(`${d.url}?t=`)).toBe(true);
+    for (const c of d.jsonld.video.hasPart) expect(c.url).toBe(`${d.url}?t=${c.startOffset}`);
+    expect(googleErrors(d.jsonld)).toEqual([]);
+  }, 60_000);
+});

@@ -73,9 +73,10 @@ for (const lang of ['en', 'he'] as const) {
     await page.selectOption('#ar-quote-0 select', 'presenter');
     await page.click('#ar-save');
     await page.locator('#ar-note', { hasText: lang === 'he' ? 'נשמר כתיקונים.' : 'Saved as corrections.' }).waitFor();
-    expect(await page.locator('#ar-corrections li').count()).toBe(2);
+    expect(await page.locator('#ar-corrections li').allTextContents()).toEqual([expect.stringContaining(lang === 'he' ? 'כותרת ·' : 'Headline ·'), expect.stringContaining(lang === 'he' ? 'ציטוטים ·' : 'Quotes ·')]);
     const stored = await (await s.api('GET', `/v1/ai/artifacts/${d.id}`)).json() as { body: { headline: string; quotes: { role: string }[] }; corrections: { field: string }[] };
     expect([stored.body.headline, stored.body.quotes[0]!.role, stored.corrections.map((c) => c.field)]).toEqual([headline, 'presenter', ['headline', 'quotes']]);
+    await page.evaluate(() => { window.scrollTo(0, 0); document.querySelector('main')?.scrollTo(0, 0); });
     await shot(page, `articles-review-${lang}`);
 
     if (lang === 'en') {
@@ -92,6 +93,7 @@ for (const lang of ['en', 'he'] as const) {
       await page.fill('#ar-reason', 'הכותרת לא מדויקת');
       await page.click('#ar-reject-send');
       await page.locator('#ar-readonly', { hasText: 'נדחתה: הכותרת לא מדויקת' }).waitFor();
+      await page.evaluate(() => { window.scrollTo(0, 0); document.querySelector('main')?.scrollTo(0, 0); });
       await shot(page, 'articles-rejected-he');
     }
     await page.context().close();

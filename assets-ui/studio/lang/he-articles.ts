@@ -8,7 +8,7 @@ export const HE_ARTICLES: Record<keyof typeof EN_ARTICLES, string> = {
   ar_more: 'כתבות ישנות יותר', ar_eng_extractive: 'חילוץ (בלי מודל)', ar_eng_llm: 'מודל שפה',
   ar_review: 'סקירה · {title}', ar_back: 'חזרה לכתבות', ar_video: 'וידאו התוכנית', ar_transcript: 'תמליל', ar_draft: 'טיוטה',
   ar_standfirst: 'כותרת משנה', ar_summary: 'תקציר', ar_chapters: 'פרקים', ar_chapter_n: 'פרק {n}', ar_ch_title: 'כותרת', ar_ch_description: 'תיאור',
-  ar_quotes: 'ציטוטים', ar_quote_role: 'דובר', ar_role_presenter: 'מגיש', ar_role_guest: 'אורח', ar_role_report: 'כתבה', ar_remove_quote: 'הסרת הציטוט',
+  ar_quotes: 'ציטוטים', ar_quote_role: 'דובר', ar_role_presenter: 'מגיש', ar_role_guest: 'אורח', ar_role_report: 'דיווח', ar_remove_quote: 'הסרת הציטוט',
   ar_play_at: 'ניגון מ-{t}', ar_entities: 'שמות מהתמליל', ar_tags: 'תגיות', ar_save: 'שמירת השינויים', ar_saved: 'נשמר כתיקונים.', ar_nothing: 'לא השתנה דבר.',
   ar_corrections: 'תיקונים', ar_no_corrections: 'אין תיקונים עדיין.', ar_corr_line: '{field} · {who} · {at}',
   ar_approve: 'אישור ופרסום', ar_confirm_approve: 'לפרסם את הכתבה? האתר יציג אותה ויישלח ה-webhook‏ artifact.published.',

@@ -13,6 +13,10 @@ import { RangePlayer } from './clip-player';
 import { changedFields, clock, type Artifact, type Body, type Quote, type Transcript } from './article-model';
 
 const ROLES: Quote['role'][] = ['presenter', 'guest', 'report'];
+/** The words of a body field in a correction line. */
+const FIELD: Record<string, 'ar_headline' | 'ar_standfirst' | 'ar_summary' | 'ar_chapters' | 'ar_quotes' | 'ar_entities' | 'ar_tags' | undefined> = {
+  headline: 'ar_headline', standfirst: 'ar_standfirst', summary: 'ar_summary', chapters: 'ar_chapters', quotes: 'ar_quotes', entities: 'ar_entities', tags: 'ar_tags',
+};
 
 /** The review page (/studio/articles/:id). */
 export function ArticlePage({ id }: { id: string }) {
@@ -131,7 +135,7 @@ export function ArticlePage({ id }: { id: string }) {
           )}
           <h3>{t('ar_corrections')}</h3>
           {!(a.corrections ?? []).length ? <p class="muted" id="ar-no-corrections">{t('ar_no_corrections')}</p> : (
-            <ul id="ar-corrections">{(a.corrections ?? []).map((c, i) => <li key={i}>{t('ar_corr_line', { field: c.field, who: c.who, at: f.short(c.at) })}</li>)}</ul>
+            <ul id="ar-corrections">{(a.corrections ?? []).map((c, i) => <li key={i}>{t('ar_corr_line', { field: FIELD[c.field] ? t(FIELD[c.field]!) : c.field, who: c.who, at: f.short(c.at) })}</li>)}</ul>
           )}
         </div>
       </div>

@@ -5,6 +5,7 @@ import { doc } from '../../kernel/http/plugin';
 import { answers } from '../meta/model';
 import { ARTICLE_DOCS as D } from './doc';
 import { ArtifactList, ArtifactQuery, ArtifactView, PatchArtifactBody, ProgrammeArticle, RejectBody, RequestAnswer, RequestArticleBody, TranscriptView } from './model';
+import { programmeUrl } from '../sites/urls';
 import type { SitePageFinder } from './page';
 import { ArticleService } from './service';
 
@@ -12,7 +13,7 @@ const T = 'AI articles';
 const Id = t.Object({ id: t.String() });
 
 /** The `AI articles` group: drafts of programmes, the artifacts inbox, edit / approve / reject (issue 45; docs/articles.md). */
-export function articleRoutes(ctx: AppContext, sitePage?: SitePageFinder) {
+export function articleRoutes(ctx: AppContext, sitePage: SitePageFinder = (tenantId, programmeId) => programmeUrl(ctx, tenantId, programmeId)) {
   const svc = new ArticleService(ctx, sitePage);
   return new Elysia()
     .use(ctx.http)

@@ -31,6 +31,11 @@ export class ArtifactStore {
     return this.db.query<ArtifactRow, [string, string, string]>('SELECT * FROM ai_artifacts WHERE tenant_id = ? AND subject_kind = ? AND subject_id = ? ORDER BY seq DESC LIMIT 1').get(tenantId, subjectKind, subjectId);
   }
 
+  /** The newest published artifact of a subject (what a public page may show). */
+  latestPublishedOf(tenantId: string, subjectKind: string, subjectId: string): ArtifactRow | null {
+    return this.db.query<ArtifactRow, [string, string, string]>("SELECT * FROM ai_artifacts WHERE tenant_id = ? AND subject_kind = ? AND subject_id = ? AND status = 'published' ORDER BY seq DESC LIMIT 1").get(tenantId, subjectKind, subjectId);
+  }
+
   /** The artifact a job made. */
   byJob(jobId: string): ArtifactRow | null {
     return this.db.query<ArtifactRow, [string]>('SELECT * FROM ai_artifacts WHERE job_id = ?').get(jobId);
