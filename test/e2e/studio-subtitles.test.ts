@@ -201,6 +201,16 @@ test('cue editor (EN studio, desktop): edit, split by keyboard, merge, shift, un
     await waitFor('English beside', async () => (await page.locator('#cue-list li.se-cue').nth(0).locator('.se-beside').textContent()) === 'Hello everyone', 10_000, 50);
     expect(await page.locator('#cue-list li.se-cue').nth(0).locator('.se-beside').evaluate((e) => e.matches(':dir(ltr)'))).toBe(true);
 
+    // Someone else changes the track meanwhile (API, If-Match *): the editor's next write is refused (412), the editor
+    // says so and shows the track as it is now; the stale edit is not applied.
+    await json('PATCH', `${track(he)}/cues/${(await cues(he))[0]!.id}`, { text: 'שלום מהשטח' }, { 'if-match': '*' });
+    const second = page.locator('#cue-list li.se-cue').nth(1).locator('textarea');
+    await second.fill('עריכה שלא תישמר');
+    await second.press('Control+Enter');
+    await page.waitForSelector('#se-note');
+    await waitFor('read again', async () => (await page.locator('#cue-list li.se-cue').nth(0).locator('textarea').inputValue()) === 'שלום מהשטח', 10_000, 50);
+    expect(flat((await cues(he))[1]!.text)).toBe('החדשות של הערב מירושלים');
+
     // Publish toggle.
     await page.check('#track-published');
     await untilApi('published', async () => (await json('GET', track(he))).published === true);
@@ -238,6 +248,14 @@ test('cue editor (HE studio, desktop and phone): right to left, new tracks by up
     const ar = await untilApi('uploaded', async () => ((await json('GET', `/v1/assets/${asset}/subtitles`)).items as { id: string; language: string }[]).find((x) => x.language === 'ar'));
     await waitFor('picked', async () => (await page.inputValue('#track-pick')) === (ar as { id: string }).id, 10_000, 50);
     await waitFor('arabic row', async () => (await page.locator('#cue-list li.se-cue textarea').first().inputValue()) === 'مرحبا بالجميع', 10_000, 50);
+
+    // Translate the Arabic track into Russian: the new track is chosen with its source beside it.
+    await page.selectOption('#translate-into', 'ru');
+    await page.click('#translate-go');
+    const ru = (await untilApi('translation track', async () => ((await json('GET', `/v1/assets/${asset}/subtitles`)).items as { id: string; language: string; source: string; source_track_id: string | null }[]).find((x) => x.language === 'ru')))!;
+    expect([ru.source, ru.source_track_id]).toEqual(['translation', (ar as { id: string }).id]);
+    await waitFor('translation picked', async () => (await page.inputValue('#track-pick')) === ru.id, 10_000, 50);
+    await waitFor('source beside', async () => (await page.inputValue('#beside-pick')) === (ar as { id: string }).id, 10_000, 50);
 
     // Recognition in Hebrew: no engine for Hebrew on this box, so the track fails and says why.
     if (!(await page.$eval('#new-track', (d) => (d as HTMLDetailsElement).open))) await page.click('#new-track summary');

@@ -7,6 +7,7 @@ export const EN_SUBTITLES = {
   se_new_track: 'New track', se_language: 'Language', se_recognise: 'Recognise speech', se_upload: 'Upload WebVTT / SRT',
   se_file_too_big: 'The file is over 10 MB.', se_recognising: 'Recognising speech… the cues appear here when it is done.',
   se_track_failed: 'This track could not be made:', se_no_cues: 'No cues to show yet.',
+  se_translate: 'Translate', se_translate_into: 'Translate into', se_translating: 'Translating… the cues appear here when it is done.',
   se_src_upload: 'uploaded', se_src_asr: 'recognised', se_src_translation: 'translation', se_src_edited: 'edited',
   // waveform
   se_waveform: 'Audio waveform with the cues', se_wave_loading: 'Drawing the waveform…', se_wave_failed: 'The waveform could not be drawn.',

@@ -9,6 +9,7 @@ export const HE_SUBTITLES: Record<keyof typeof EN_SUBTITLES, string> = {
   se_new_track: 'רצועה חדשה', se_language: 'שפה', se_recognise: 'זיהוי דיבור', se_upload: 'העלאת WebVTT / SRT',
   se_file_too_big: 'הקובץ גדול מ-10 MB.', se_recognising: 'מזהים את הדיבור… הכתוביות יופיעו כאן בסיום.',
   se_track_failed: 'לא ניתן היה ליצור את הרצועה:', se_no_cues: 'אין עדיין כתוביות להצגה.',
+  se_translate: 'תרגום', se_translate_into: 'תרגום לשפה', se_translating: 'מתרגמים… הכתוביות יופיעו כאן בסיום.',
   se_src_upload: 'הועלתה', se_src_asr: 'זוהתה', se_src_translation: 'תרגום', se_src_edited: 'נערכה',
   // waveform
   se_waveform: 'צורת הגל של השמע עם הכתוביות', se_wave_loading: 'משרטטים את צורת הגל…', se_wave_failed: 'לא ניתן היה לשרטט את צורת הגל.',

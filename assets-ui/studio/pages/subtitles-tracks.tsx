@@ -19,7 +19,7 @@ export function trackName(tr: Track, ui: string, t: ReturnType<typeof useStudio>
 /** The track picker row. */
 export function TrackBar(p: {
   base: string; tracks: Track[]; track: Track | null; beside: string; busy: boolean;
-  onPick(id: string): void; onBeside(id: string): void; onChanged(): void; setError(e: string | null): void;
+  onPick(id: string): void; onBeside(id: string): void; onChanged(): void; setError(e: string | null): void; onTranslated(t: Track): void;
 }) {
   const { t, lang, api, can } = useStudio();
   const tr = p.track;
@@ -28,6 +28,8 @@ export function TrackBar(p: {
   const [pending, setPending] = useState<boolean | null>(null);
   useEffect(() => { if (pending !== null && tr?.published === pending) setPending(null); }, [tr?.published, pending]);
   useEffect(() => setPending(null), [tr?.id]);
+  const [into, setInto] = useState('');
+  const targets = TRACK_LANGUAGES.filter((l) => l !== tr?.language);
   return (
     <div class="se-tracks">
       <label class="field"><span>{t('se_track')}</span>
@@ -54,6 +56,17 @@ export function TrackBar(p: {
           )}
           {tr.status === 'ready' && <a class="button small" id="download-vtt" href={`${path}.vtt`} download>{t('se_download', { f: 'WebVTT' })}</a>}
           {tr.status === 'ready' && <a class="button small" id="download-srt" href={`${path}.srt`} download>{t('se_download', { f: 'SRT' })}</a>}
+          {tr.status === 'ready' && can('assets:write') && (
+            <span class="se-inline" id="translate">
+              <select id="translate-into" aria-label={t('se_translate_into')} value={into || targets[0]} onChange={(e) => setInto(e.currentTarget.value)}>
+                {targets.map((l) => <option value={l}>{langName(l, lang)}</option>)}
+              </select>
+              <button type="button" class="small" id="translate-go" disabled={p.busy} onClick={async () => {
+                p.setError(null);
+                try { p.onTranslated(await api<Track>('POST', `${path}/translations`, { language: into || targets[0] })); } catch (x) { p.setError(errorWords(x)); }
+              }}>{t('se_translate')}</button>
+            </span>
+          )}
         </div>
       )}
     </div>

@@ -158,12 +158,13 @@ export function SubtitlesPage({ id }: { id: string }) {
       <section class="panel se-top">
         {list.length > 0 && <TrackBar base={base} tracks={list} track={track} beside={besideId} busy={data.busy}
           onPick={(x) => { setTrackId(x); history.replaceState(null, '', `${location.pathname}?track=${encodeURIComponent(x)}`); }}
-          onBeside={setBesideId} onChanged={tracks.reload} setError={data.setError} />}
+          onBeside={setBesideId} onChanged={tracks.reload} setError={data.setError}
+          onTranslated={(x) => { const from = track?.id ?? ''; setTrackId(x.id); tracks.reload(); requestAnimationFrame(() => setBesideId(from)); }} />}
         {list.length === 0 && !tracks.loading && <p class="muted" id="no-tracks">{t('se_no_tracks')}</p>}
         {writable && (list.length === 0 ? <CreateTrack base={base} onCreated={(x) => { setTrackId(x.id); tracks.reload(); }} /> : (
           <details id="new-track"><summary>{t('se_new_track')}</summary><CreateTrack base={base} onCreated={(x) => { setTrackId(x.id); tracks.reload(); }} /></details>
         ))}
-        {track && (track.status === 'queued' || track.status === 'running') && <p class="state" role="status" id="track-working"><span class="spin" aria-hidden="true" />{t('se_recognising')}</p>}
+        {track && (track.status === 'queued' || track.status === 'running') && <p class="state" role="status" id="track-working"><span class="spin" aria-hidden="true" />{t(track.source === 'translation' ? 'se_translating' : 'se_recognising')}</p>}
         {track?.status === 'failed' && <p class="problem" role="alert" id="track-failed">{t('se_track_failed')} {track.error}</p>}
       </section>
       <div class="se-grid">
