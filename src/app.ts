@@ -14,7 +14,7 @@ import { posterRoutes } from './features/assets/poster-routes';
 import { subtitleRoutes } from './features/subtitles/routes';
 import { edgeRoutes } from './features/edge/routes';
 import { articleRoutes } from './features/articles/routes';
-import { assetCueRoutes } from './features/subtitles/cues-routes';
+import { assetCueRoutes, channelCueRoutes } from './features/subtitles/cues-routes';
 import { glossaryRoutes } from './features/subtitles/glossary-routes';
 import { subtitleSettingsRoutes } from './features/subtitles/settings-routes';
 import { startAutoSubtitles } from './features/subtitles/settings-auto';
@@ -108,10 +108,11 @@ export function buildApp(ctx: AppContext): BuiltApp {
     .use(uploadRoutes(ctx))
     .use(playbackRoutes(ctx))
     .use(jobsRoutes(ctx))
-    .use(reencodeRoutes(ctx))
     .use(assetCueRoutes(ctx))
+    .use(channelCueRoutes(ctx))
     .use(glossaryRoutes(ctx))
     .use(subtitleSettingsRoutes(ctx))
+    .use(reencodeRoutes(ctx))
     .use(mediaDeliveryRoutes(ctx, gate))
     .use(webhookRoutes(ctx))
     .use(eventRoutes(ctx))

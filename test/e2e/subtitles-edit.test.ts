@@ -245,3 +245,24 @@ test('cue editing: every operation a revision under If-Match; refusals; undo eve
   const after = await json<{ items: Rev[] }>(s.api('GET', `${T}/revisions?limit=200`));
   expect(after.items.filter((r) => r.op !== 'undo').every((r) => r.undone_by !== null)).toBe(true);
 }, 60_000);
+
+test('channel-recording tracks are edited through the same cue API (assets:write), under their channel only', async () => {
+  const { SubtitleStore } = await import('../../src/features/subtitles/store');
+  const { newId } = await import('../../src/kernel/ids');
+  const tenant = defaultTenant(s.ctx), channel = newId(), id = newId(), now = Date.now();
+  // A track as channel recognition leaves it (the channel feature's own creation path is tested with it).
+  s.ctx.db.query(`INSERT INTO subtitle_tracks (id, tenant_id, asset_id, language, kind, source, status, channel_id, range_start_ms, range_end_ms, created_at, updated_at)
+    VALUES (?, ?, '', 'he', 'subtitles', 'asr', 'ready', ?, ?, ?, ?, ?)`).run(id, tenant, channel, now - 60_000, now, now, now);
+  new SubtitleStore(s.ctx.db).replaceCues(id, [{ startMs: 1000, endMs: 3000, text: 'מבזק חדשות' }, { startMs: 4000, endMs: 6000, text: 'מזג האוויר' }], now);
+  const T = `/v1/channels/${channel}/subtitles/${id}`;
+  const list = await s.api('GET', `${T}/cues`, undefined, { key: reader });
+  expect(list.status).toBe(200);
+  const etag = list.headers.get('etag')!;
+  expect((await list.json() as { items: Cue[] }).items.map((c) => c.text)).toEqual(['מבזק חדשות', 'מזג האוויר']);
+  const w = await json<Write>(s.api('POST', `${T}/cues/1/merge`, {}, { headers: { 'if-match': etag } }));
+  expect([w.revision!.op, w.revision!.after[0]!.text, w.cue_count]).toEqual(['merge', 'מבזק חדשות\nמזג האוויר', 1]);
+  expect((await s.api('GET', `/v1/channels/${newId()}/subtitles/${id}/cues`)).status).toBe(404);
+  expect((await s.api('GET', `${T}/cues`, undefined, { key: other })).status).toBe(404);
+  expect((await s.api('POST', `${T}/revisions/${w.revision!.id}/undo`, undefined, { key: reader, headers: { 'if-match': w.etag } })).status).toBe(403);
+  expect((await json<Write>(s.api('POST', `${T}/revisions/${w.revision!.id}/undo`, undefined, { headers: { 'if-match': w.etag } }))).cue_count).toBe(2);
+});

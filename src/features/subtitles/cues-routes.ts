@@ -21,6 +21,8 @@ export interface CueMount {
   read: Scope; write: Scope; tag: string;
   /** Words naming the track in summaries (`subtitle track` / `רצועת כתוביות`): distinct per mount (operation ids). */
   noun: { en: string; he: string };
+  /** A sentence appended to every operation's description (English). */
+  note?: string;
   /** The track id of the request's path (404 when it is not the caller's). */
   resolve(p: Principal, params: Record<string, string>): string;
 }
@@ -38,7 +40,7 @@ export function cueRoutes(ctx: AppContext, m: CueMount) {
   const Params = t.Object({ id: t.Optional(t.String()), track: t.String() }, { additionalProperties: true });
   const CueParams = t.Object({ id: t.Optional(t.String()), track: t.String(), cue: t.String() }, { additionalProperties: true });
   const RevParams = t.Object({ id: t.Optional(t.String()), track: t.String(), rev: t.String() }, { additionalProperties: true });
-  const d = (en: string, he: string, text: string, extra: Record<string, unknown>) => doc(m.tag, `${en} ${m.noun.en}`, he.replace('%', m.noun.he), text, extra);
+  const d = (en: string, he: string, text: string, extra: Record<string, unknown>) => doc(m.tag, `${en} ${m.noun.en}`, he.replace('%', m.noun.he), m.note ? `${text} ${m.note}` : text, extra);
   const done = (set: { headers: Record<string, string | number>; status?: number | string }, r: WriteOutcome, status = 200) => {
     set.headers.etag = r.etag;
     set.status = r.revision || status !== 201 ? status : 200;
@@ -120,6 +122,25 @@ export function assetCueRoutes(ctx: AppContext) {
     prefix: '/v1/assets', base: '/:id/subtitles/:track', read: 'assets:read', write: 'assets:write', tag: 'Assets',
     noun: { en: 'subtitle track', he: 'רצועת כתוביות' },
     resolve: (p, params) => tracks.get(p.tenantId, params.id!, params.track!).id,
+  });
+}
+
+/**
+ * Cue editing of channel-recording tracks under /v1/channels/{id}/subtitles/{track} (cue times relative to the
+ * track's range start). Editing subtitles is `assets:write` whatever they belong to (the seed's scope table: editors
+ * edit cues); another channel's or tenant's track is 404.
+ */
+export function channelCueRoutes(ctx: AppContext) {
+  const cues = new CueService(ctx);
+  return cueRoutes(ctx, {
+    prefix: '/v1/channels', base: '/:id/subtitles/:track', read: 'assets:read', write: 'assets:write', tag: 'Channels',
+    noun: { en: 'channel subtitle track', he: 'רצועת כתוביות של ערוץ' },
+    note: 'Cue times are relative to the start of the track\'s recording range.',
+    resolve: (p, params) => {
+      const t = cues.track(p.tenantId, params.track!);
+      if (!t.channel_id || t.channel_id !== params.id) throw notFound('subtitle track');
+      return t.id;
+    },
   });
 }
 

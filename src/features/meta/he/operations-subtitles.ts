@@ -105,3 +105,15 @@ export const HE_SUBTITLES: Record<string, { summary: string; description: string
     description: 'כל תת-קבוצה: `auto_subtitles.assets` / `.recordings` (שפות; רשימה מחליפה את הקודמת), `reading_speed` (5 עד 40) ו-`default_engine`. כל שינוי נרשם ביומן הביקורת (`settings.changed`).',
   },
 };
+
+/** Cue editing of channel-recording tracks: the same operations as on asset tracks (subtitles/cues-routes.ts mounts both). */
+const CUE_OPS = ['listCues', 'insertCueInto', 'editCue', 'deleteCue', 'splitCue', 'mergeCues', 'shiftCues', 'findAndReplaceIn', 'applyGlossaryTo', 'listRevisions', 'getRevision', 'undoRevision'];
+for (const op of CUE_OPS) {
+  const base = Object.entries(HE_SUBTITLES).find(([k]) => k.startsWith(op) && k.endsWith('SubtitleTrack') && !k.endsWith('ChannelSubtitleTrack'));
+  if (!base) continue;
+  const [key, text] = base;
+  HE_SUBTITLES[key.replace(/SubtitleTrack$/, 'ChannelSubtitleTrack')] = {
+    summary: text.summary.replace('רצועת כתוביות', 'רצועת כתוביות של ערוץ'),
+    description: `${text.description} זמני הכתוביות יחסיים לתחילת טווח ההקלטה של הרצועה.`,
+  };
+}
