@@ -94,7 +94,7 @@ export class CatchupService {
     const transcript = transcriptFlag(transcriptRaw);
     const from = this.retentionFrom(ch, now);
     const meta = searchProgrammes(this.ctx, ch.id, match, from, now, limit * 3 + 20).filter((p) => !excluded(p));
-    const said = transcript ? transcriptProgrammes(this.ctx, ch.tenant_id, ch.id, text, from, now, (p) => !excluded(p) && p.start_ms < now) : [];
+    const said = transcript ? transcriptProgrammes(this.ctx, ch.tenant_id, ch.id, text, from, now, (p) => !excluded(p) && p.start_ms < now, limit) : [];
     const ranked = rankHits(text, meta, said);
     const page = ranked.slice(0, limit);
     const terms = foldText(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);

@@ -8,8 +8,10 @@ import { matchScore, searchTokens } from '../../text/hebrew-search';
 import type { ProgrammeRow } from '../guide/store';
 import { cueLine, momentsOf, searchCues, type Moment } from './search';
 
-/** Most cues looked at for one catch-up query (exact hits first). */
-export const CATCHUP_CUE_CAP = 500;
+/** Most cues looked at for a catch-up query of `limit` programmes (exact hits first, then newest): 10 a programme. */
+export function catchupCueCap(limit: number): number {
+  return Math.max(100, Math.min(500, limit * 10));
+}
 /** Most moments listed on one programme. */
 export const MAX_MOMENTS = 20;
 
@@ -27,8 +29,8 @@ export interface TranscriptHit {
  * Programmes of `channelId` (started in [fromMs, toMs)) whose playback range holds subtitle cues matching `q`, in
  * rank order: programmes with an exact hit first, then newest first. `keep` drops programmes (exclusion rules).
  */
-export function transcriptProgrammes(ctx: AppContext, tenantId: string, channelId: string, q: string, fromMs: number, toMs: number, keep: (p: ProgrammeRow) => boolean): TranscriptHit[] {
-  const hits = searchCues(ctx.db, { tenantId, channelId }, q, CATCHUP_CUE_CAP);
+export function transcriptProgrammes(ctx: AppContext, tenantId: string, channelId: string, q: string, fromMs: number, toMs: number, keep: (p: ProgrammeRow) => boolean, limit = 20): TranscriptHit[] {
+  const hits = searchCues(ctx.db, { tenantId, channelId }, q, catchupCueCap(limit));
   const at = ctx.db.query<ProgrammeRow, [string, number]>('SELECT * FROM programmes WHERE channel_id = ? AND start_ms <= ? ORDER BY start_ms DESC LIMIT 1');
   const found = new Map<string, { p: ProgrammeRow; cues: { ms: number; text: string; exact: boolean }[] }>();
   let last: ProgrammeRow | null = null;

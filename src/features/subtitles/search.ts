@@ -63,17 +63,10 @@ function scopeFilter(s: CueScope): { fts: string; sql: string; args: string[] } 
 
 interface HitRow { id: number; track_id: string; language: string; asset_id: string; channel_id: string | null; range_start_ms: number | null; start_ms: number; end_ms: number; text: string }
 
-function details(db: Db, ids: number[], exact: boolean): CueHit[] {
-  if (!ids.length) return [];
-  const rows = db.query<HitRow, [string]>(`SELECT r.id, t.id AS track_id, t.language, t.asset_id, t.channel_id, t.range_start_ms, r.start_ms, r.end_ms, c.text
-    FROM subtitle_search_rows r JOIN subtitle_tracks t ON t.seq = r.track_seq JOIN subtitle_cues c ON c.track_id = t.id AND c.seq = r.cue_seq
-    WHERE r.id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids));
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return ids.flatMap((id) => {
-    const r = byId.get(id);
-    return r ? [{ trackId: r.track_id, language: r.language, assetId: r.asset_id, channelId: r.channel_id, rangeStartMs: r.channel_id ? r.range_start_ms : null, startMs: r.start_ms, endMs: r.end_ms, text: r.text, exact }] : [];
-  });
-}
+const hit = (r: HitRow, exact: boolean): CueHit => ({
+  trackId: r.track_id, language: r.language, assetId: r.asset_id, channelId: r.channel_id,
+  rangeStartMs: r.channel_id ? r.range_start_ms : null, startMs: r.start_ms, endMs: r.end_ms, text: r.text, exact,
+});
 
 /**
  * Cues matching `q` inside `scope`: up to `limit` exact hits, then loose hits up to `limit` in all (exact first).
@@ -83,16 +76,19 @@ export function searchCues(db: Db, scope: CueScope, q: string, limit: number): C
   const words = queryWords(q);
   if (!words) return [];
   const f = scopeFilter(scope);
-  // CROSS JOIN keeps the full-text match the outer loop (newest first), so LIMIT stops the scan early.
-  const ids = (expr: string, n: number) => db.query<{ id: number }, (string | number)[]>(`SELECT f.rowid AS id FROM subtitle_search f
-    CROSS JOIN subtitle_search_rows r CROSS JOIN subtitle_tracks t
-    WHERE subtitle_search MATCH ? AND r.id = f.rowid AND t.seq = r.track_seq ${f.sql} ORDER BY f.rowid DESC LIMIT ?`).all(expr + f.fts, ...f.args, n).map((r) => r.id);
-  const first = ids(`(${exactExpression(words)})`, limit);
-  if (first.length >= limit) return details(db, first, true);
-  // Loose hits include the exact ones: asked for that many more, those dropped.
-  const seen = new Set(first);
-  const rest = ids(`(${looseExpression(words)})`, limit).filter((id) => !seen.has(id)).slice(0, limit - first.length);
-  return [...details(db, first, true), ...details(db, rest, false)];
+  // CROSS JOIN keeps the full-text match the outer loop (newest first), so LIMIT stops the scan early; a match is
+  // checked against its track's scope, and only those kept read their cue's text.
+  const rows = (expr: string, n: number) => db.query<HitRow, (string | number)[]>(`SELECT f.rowid AS id, t.id AS track_id, t.language, t.asset_id,
+    t.channel_id, t.range_start_ms, r.start_ms, r.end_ms, c.text
+    FROM subtitle_search f CROSS JOIN subtitle_search_rows r CROSS JOIN subtitle_tracks t CROSS JOIN subtitle_cues c
+    WHERE subtitle_search MATCH ? AND r.id = f.rowid AND t.seq = r.track_seq ${f.sql} AND c.track_id = t.id AND c.seq = r.cue_seq
+    ORDER BY f.rowid DESC LIMIT ?`).all(expr + f.fts, ...f.args, n);
+  const first = rows(`(${exactExpression(words)})`, limit);
+  if (first.length >= limit) return first.map((r) => hit(r, true));
+  // Loose hits include the exact ones: those are dropped.
+  const seen = new Set(first.map((r) => r.id));
+  const rest = rows(`(${looseExpression(words)})`, limit).filter((r) => !seen.has(r.id)).slice(0, limit - first.length);
+  return [...first.map((r) => hit(r, true)), ...rest.map((r) => hit(r, false))];
 }
 
 /**

@@ -1,0 +1,184 @@
+#!/usr/bin/env bun
+/**
+ * Subtitles benchmark (issue 43, "Done when"), three figures, each a ratio of two things measured in this run:
+ * 1. Recognition real-time factor of the built-in engine (pocketsphinx, Debian's en-us model) on Debian's
+ *    pocketsphinx-testdata librivox recordings: audio seconds / wall seconds (above 1: faster than real time), niced
+ *    as the recognition job runs it.
+ * 2. Transcript search over a synthetic year of one channel's subtitles (--cues, default 5,000,000; one track per
+ *    hour, Hebrew news-like text from a Zipf vocabulary, a third of the words with prefix letters), indexed through
+ *    the real path (SubtitleStore.replaceCues -> reindexTrack, one transaction per 100 tracks): p50/p95 of
+ *    searchCues (exact hits, then prefix/stripped-prefix hits, with their cue text: up to 200 cues, what a catch-up
+ *    search of the default 20 programmes reads; also at limit 50, 500 cues) against a plain FTS5 MATCH over the same
+ *    rows (unicode61 over the raw text, the word quoted, the newest 500 rowids). Target: p95 < 50 ms.
+ * 3. VOD time-to-ready with subtitles off (speech engine available, tenant auto-subtitles off) against the base (no
+ *    speech engine at all, VS_ASR_POCKETSPHINX=off): two appliances, rounds interleaved, the same 720p source;
+ *    target ratio of medians <= 1.05.
+ * Usage: bun scripts/bench/subtitles.ts [--cues 5000000] [--queries 200] [--rounds 3] [--vod-seconds 10] [--skip rtf,search,vod]
+ */
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Database } from 'bun:sqlite';
+import { migrate } from '../../src/kernel/db/sqlite';
+import { pocketsphinxEngine } from '../../src/engines/asr/pocketsphinx';
+import { ChannelTrackStore } from '../../src/features/subtitles/channel-store';
+import { SubtitleStore } from '../../src/features/subtitles/store';
+import { searchCues } from '../../src/features/subtitles/search';
+import { catchupCueCap } from '../../src/features/subtitles/search-catchup';
+import { startTestServer, waitFor, type TestServer } from '../../test/helpers/server';
+import { ff, registerAssetAsync } from '../../test/e2e/transcode-helpers';
+import { median } from './lib';
+
+const arg = (n: string, d: string) => { const i = process.argv.indexOf(`--${n}`); return i > 0 ? process.argv[i + 1]! : d; };
+const CUES = Number(arg('cues', '5000000'));
+const QUERIES = Number(arg('queries', '200'));
+const ROUNDS = Number(arg('rounds', '3'));
+const VOD_S = Number(arg('vod-seconds', '10'));
+const skip = new Set(arg('skip', '').split(',').filter(Boolean));
+const tmp = mkdtempSync(join(tmpdir(), 'vs-bench-subs-'));
+const out: Record<string, unknown> = {};
+const p = (xs: number[], q: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]!; };
+const r2 = (x: number) => Math.round(x * 100) / 100;
+
+// 1. Recognition real-time factor.
+async function rtf(): Promise<void> {
+  const dir = '/usr/share/pocketsphinx/test/data/librivox';
+  const wavs = ['0880', '0930', '1010'].map((n) => `${dir}/sense_and_sensibility_01_austen_64kb-${n}.wav`).filter((f) => { try { return statSync(f).isFile(); } catch { return false; } });
+  if (!wavs.length) { console.log('rtf: pocketsphinx-testdata not installed, skipped'); return; }
+  const wav = join(tmp, 'speech.wav');
+  await ff([...wavs.flatMap((w) => ['-i', w]), '-filter_complex', `${wavs.map((_, i) => `[${i}:a]`).join('')}concat=n=${wavs.length}:v=0:a=1[a]`, '-map', '[a]', '-ar', '16000', '-ac', '1', '-c:a', 'pcm_s16le', wav]);
+  const audioS = (statSync(wav).size - 44) / 32000;
+  // Not niced here: the figure is the engine's speed on this box (the job runs it at nice +10 below live work).
+  const engine = pocketsphinxEngine({ nice: 0 });
+  const walls: number[] = [];
+  let words = 0;
+  for (let i = 0; i < 2; i++) {
+    const t0 = performance.now();
+    const segs = await engine.transcribe({ wavPath: wav, language: 'en' });
+    walls.push((performance.now() - t0) / 1000);
+    words = segs.reduce((n, s) => n + s.words.length, 0);
+  }
+  const wall = median(walls);
+  out.recognition = { engine: 'pocketsphinx', compute: engine.compute, audio_s: r2(audioS), wall_s: r2(wall), words, real_time_factor: r2(audioS / wall) };
+  const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
+  console.log(`recognition: ${r2(audioS)} s of speech in ${r2(wall)} s (median of 2): real-time factor ${r2(audioS / wall)} (audio s / wall s; load average ${load} on ${navigator.hardwareConcurrency} cores)`);
+}
+
+// 2. Transcript search over a synthetic year.
+const HEB = 'אבגדהוזחטיכלמנסעפצקרשת';
+const REAL = ['חדשות', 'ממשלה', 'ירושלים', 'כנסת', 'בחירות', 'ביטחון', 'כלכלה', 'מזג', 'אוויר', 'גשם', 'ספורט', 'כדורגל', 'שלום', 'מלחמה',
+  'צהל', 'משטרה', 'בית', 'משפט', 'ראש', 'שר', 'אוצר', 'תקציב', 'מחיר', 'דירה', 'רכבת', 'תחבורה', 'חינוך', 'בריאות', 'רופא', 'חולים',
+  'הסכם', 'שיחות', 'נשיא', 'אמריקה', 'אירופה', 'עזה', 'צפון', 'דרום', 'חיפה', 'אילת', 'באר', 'שבע', 'תל', 'אביב', 'מדינה', 'העם', 'היום', 'אתמול', 'מחר', 'ערב'];
+function rng(seed: number) { let s = seed >>> 0; return () => { s = (s + 0x6d2b79f5) >>> 0; let t = s; t = Math.imul(t ^ (t >>> 15), t | 1); t ^= t + Math.imul(t ^ (t >>> 7), t | 61); return ((t ^ (t >>> 14)) >>> 0) / 4294967296; }; }
+const rand = rng(43);
+const vocab = [...REAL];
+while (vocab.length < 20_000) { const n = 3 + Math.floor(rand() * 5); let w = ''; for (let i = 0; i < n; i++) w += HEB[Math.floor(rand() * HEB.length)]; vocab.push(w); }
+// Zipf(1) by rank: cumulative weights 1/k, sampled by binary search.
+const cum: number[] = []; vocab.reduce((acc, _, k) => { const c = acc + 1 / (k + 1); cum.push(c); return c; }, 0);
+const zipf = () => { const x = rand() * cum[cum.length - 1]!; let lo = 0, hi = cum.length - 1; while (lo < hi) { const m = (lo + hi) >> 1; if (cum[m]! < x) lo = m + 1; else hi = m; } return vocab[lo]!; };
+const PREFIXES = ['ו', 'ה', 'ב', 'ל', 'ש', 'מ', 'כ', 'וה', 'וב', 'שה'];
+function cueText(): string {
+  const n = 4 + Math.floor(rand() * 7);
+  const ws: string[] = [];
+  for (let i = 0; i < n; i++) { const w = zipf(); ws.push(rand() < 0.33 ? PREFIXES[Math.floor(rand() * PREFIXES.length)] + w : w); }
+  const half = Math.ceil(ws.length / 2);
+  return `${ws.slice(0, half).join(' ')}\n${ws.slice(half).join(' ')}`;
+}
+
+async function search(): Promise<void> {
+  const dbPath = join(tmp, 'year.sqlite');
+  const db = new Database(dbPath);
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144;');
+  migrate(db);
+  db.exec("CREATE VIRTUAL TABLE plain_fts USING fts5(text, tokenize = 'unicode61')");
+  const tenant = '00000000-0000-4000-8000-00000000000a', channel = '00000000-0000-4000-8000-00000000000c';
+  const perTrack = Math.max(1, Math.round(CUES / 8760));
+  const tracks = Math.ceil(CUES / perTrack);
+  const chStore = new ChannelTrackStore(db), store = new SubtitleStore(db);
+  const pub = db.query('UPDATE subtitle_tracks SET published = 1 WHERE id = ?');
+  const plain = db.query('INSERT INTO plain_fts (rowid, text) VALUES (?, ?)');
+  const year0 = Date.UTC(2025, 0, 1);
+  const t0 = performance.now();
+  let made = 0, plainRow = 0;
+  for (let k = 0; k < tracks; k += 100) {
+    db.transaction(() => {
+      for (let j = k; j < Math.min(tracks, k + 100); j++) {
+        const id = `00000000-0000-4000-9000-${String(j).padStart(12, '0')}`;
+        chStore.insert({ id, tenant_id: tenant, channel_id: channel, range_start_ms: year0 + j * 3_600_000, range_end_ms: year0 + (j + 1) * 3_600_000, programme_id: null, language: 'he', kind: 'subtitles', label: null, source: 'asr', status: 'ready', job_id: null, now: 0 });
+        pub.run(id);
+        const n = Math.min(perTrack, CUES - made);
+        const step = Math.floor(3_600_000 / n);
+        const cues = Array.from({ length: n }, (_, i) => ({ startMs: i * step, endMs: i * step + Math.min(step - 80, 6000), text: cueText() }));
+        store.replaceCues(id, cues, 0);
+        for (const c of cues) plain.run(++plainRow, c.text);
+        made += n;
+      }
+    }).immediate();
+    if ((k / 100) % 10 === 0) process.stdout.write(`\r  indexed ${made.toLocaleString('en')} / ${CUES.toLocaleString('en')} cues, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  }
+  const buildS = (performance.now() - t0) / 1000;
+  console.log(`\n  built in ${buildS.toFixed(0)} s (both indexes); optimising...`);
+  db.exec("INSERT INTO subtitle_search (subtitle_search) VALUES ('optimize'); INSERT INTO plain_fts (plain_fts) VALUES ('optimize');");
+  db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  // Queries: half by frequency (Zipf), half uniform over the vocabulary; a third with a prefix letter.
+  const qs = Array.from({ length: QUERIES }, (_, i) => { const w = i % 2 ? zipf() : vocab[Math.floor(rand() * vocab.length)]!; return i % 3 === 0 ? `ו${w}` : w; });
+  const base = db.query<{ rowid: number }, [string]>('SELECT rowid FROM plain_fts WHERE plain_fts MATCH ? ORDER BY rowid DESC LIMIT 500');
+  const ours: number[] = [], theirs: number[] = [], ours50: number[] = [];
+  let oursHits = 0, theirHits = 0;
+  const CAP = catchupCueCap(20), CAP50 = catchupCueCap(50);
+  // Warm both (page cache), then alternate per query so load hits both alike.
+  for (const q of qs.slice(0, 10)) { searchCues(db, { tenantId: tenant, channelId: channel }, q, CAP); base.all(`"${q}"`); }
+  for (const [i, q] of qs.entries()) {
+    const runOurs = () => { const a = performance.now(); oursHits += searchCues(db, { tenantId: tenant, channelId: channel }, q, CAP).length; ours.push(performance.now() - a); };
+    const runBase = () => { const a = performance.now(); theirHits += base.all(`"${q}"`).length; theirs.push(performance.now() - a); };
+    const runOurs50 = () => { const a = performance.now(); searchCues(db, { tenantId: tenant, channelId: channel }, q, CAP50); ours50.push(performance.now() - a); };
+    if (i % 2) { runOurs(); runBase(); runOurs50(); } else { runBase(); runOurs(); runOurs50(); }
+  }
+  const slow = ours.map((ms, i) => ({ ms, q: qs[i]! })).sort((a, b) => b.ms - a.ms).slice(0, 5);
+  console.log(`  slowest: ${slow.map((x) => `${x.q} ${x.ms.toFixed(1)} ms (${searchCues(db, { tenantId: tenant, channelId: channel }, x.q, CAP).length} hits)`).join(', ')}`);
+  const res = {
+    cues: made, tracks, build_s: Math.round(buildS), db_mb: Math.round(statSync(dbPath).size / 1048576), queries: qs.length,
+    cue_cap: CAP, ours_ms: { p50: r2(p(ours, 0.5)), p95: r2(p(ours, 0.95)), max: r2(Math.max(...ours)) },
+    ours_limit50_ms: { cue_cap: CAP50, p50: r2(p(ours50, 0.5)), p95: r2(p(ours50, 0.95)) }, plain_fts_ms: { p50: r2(p(theirs, 0.5)), p95: r2(p(theirs, 0.95)), max: r2(Math.max(...theirs)) },
+    hits_per_query: { ours: Math.round(oursHits / qs.length), plain: Math.round(theirHits / qs.length) },
+    p95_ratio: r2(p(ours, 0.95) / p(theirs, 0.95)),
+  };
+  out.search = res;
+  console.log(`search over ${made.toLocaleString('en')} cues (${tracks} hourly tracks, ${res.db_mb} MB; up to ${CAP} cues a query, what a catch-up search of 20 programmes reads): ours p50 ${res.ours_ms.p50} ms p95 ${res.ours_ms.p95} ms; plain FTS5 MATCH p50 ${res.plain_fts_ms.p50} ms p95 ${res.plain_fts_ms.p95} ms; p95 ratio ${res.p95_ratio} (target: ours p95 < 50 ms); at limit 50 (${CAP50} cues) p95 ${res.ours_limit50_ms.p95} ms`);
+  db.close();
+}
+
+// 3. VOD time-to-ready, subtitles off vs base.
+async function readyS(s: TestServer, src: string): Promise<number> {
+  const id = await registerAssetAsync(s.ctx, src);
+  const t0 = performance.now();
+  s.ctx.jobs?.wake();
+  const state = s.ctx.db.query<{ status: string; error: string | null }, [string]>('SELECT status, error FROM assets WHERE id = ?');
+  await waitFor('ready', () => { const a = state.get(id)!; if (a.status === 'failed') throw new Error(`asset failed: ${a.error}`); return a.status === 'ready'; }, 30 * 60_000, 20);
+  const t = (performance.now() - t0) / 1000;
+  await waitFor('jobs done', () => !s.ctx.db.query<{ n: number }, [string]>(`SELECT count(*) AS n FROM jobs WHERE subject_id = ? AND status IN ('queued', 'running')`).get(id)!.n, 120_000, 50);
+  return t;
+}
+
+async function vod(): Promise<void> {
+  const src = join(tmp, 'vod.mp4');
+  await ff(['-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000', '-t', String(VOD_S), '-c:v', 'libx264', '-g', '50', '-pix_fmt', 'yuv420p', '-c:a', 'aac', src]);
+  const base = await startTestServer({ env: { VS_ASR_POCKETSPHINX: 'off' } });
+  const off = await startTestServer();
+  try {
+    const b: number[] = [], o: number[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      if (r % 2) { o.push(await readyS(off, src)); b.push(await readyS(base, src)); } else { b.push(await readyS(base, src)); o.push(await readyS(off, src)); }
+      console.log(`  round ${r + 1}: base ${b[r]!.toFixed(2)} s, subtitles off ${o[r]!.toFixed(2)} s`);
+    }
+    out.vod = { source_s: VOD_S, rounds: ROUNDS, base_ready_s: r2(median(b)), subtitles_off_ready_s: r2(median(o)), ratio: r2(median(o) / median(b)) };
+    console.log(`VOD time-to-ready (${VOD_S} s 720p, median of ${ROUNDS}): base ${r2(median(b))} s, subtitles off ${r2(median(o))} s, ratio ${r2(median(o) / median(b))} (target <= 1.05)`);
+  } finally { await base.stop(); await off.stop(); }
+}
+
+try {
+  if (!skip.has('rtf')) await rtf();
+  if (!skip.has('search')) await search();
+  if (!skip.has('vod')) await vod();
+  console.log(JSON.stringify(out, null, 2));
+} finally { rmSync(tmp, { recursive: true, force: true }); }
