@@ -1,5 +1,6 @@
 import { t } from 'elysia';
 import { Int } from '../../kernel/http/schema';
+import { Cursor, Limit } from '../meta/model';
 
 const Ms = Int({ minimum: 0, maximum: 48 * 3_600_000, description: 'ms from the programme\'s playback start' });
 const Role = t.Union([t.Literal('presenter'), t.Literal('guest'), t.Literal('report')], { description: 'who speaks; never a name' });
@@ -50,7 +51,7 @@ export const RejectBody = t.Object({ reason: t.String({ minLength: 1, maxLength:
 export const ArtifactQuery = t.Object({
   status: t.Optional(t.Union([t.Literal('draft'), t.Literal('published'), t.Literal('rejected')])),
   kind: t.Optional(t.Literal('article')),
-  limit: t.Optional(t.String({ description: '1-100, default 50' })), cursor: t.Optional(t.String()),
+  limit: Limit(100), cursor: Cursor,
 }, { additionalProperties: false });
 
 const At = t.String({ format: 'date-time' });

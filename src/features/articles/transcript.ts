@@ -1,7 +1,7 @@
 /**
  * The one adapter between articles and subtitles: a programme's transcript as numbered cues with times from its
  * playback start (`play_start`). Where the cues come from, in order:
- *  1. a ready channel-recording track of the programme's channel (issue 43, subtitles/channel-store.ts): the track
+ *  1. a ready channel-recording track of the programme's channel (issue 43, read through the subtitles service): the track
  *     made for this programme first, else the one covering most of it; cues overlapping the programme, re-timed;
  *  2. a ready track of the programme's library asset (published to the library with publish-vod), whose times
  *     already start at the programme's playback start.
@@ -11,8 +11,7 @@
 import type { AppContext } from '../../kernel/context';
 import type { ArticleCue } from '../../engines/article/types';
 import type { ProgrammeRow } from '../guide/store';
-import { channelCuesInWindow, channelTracksOverlapping } from '../subtitles/channel-store';
-import { SubtitleService } from '../subtitles/service';
+import { channelCuesIn, channelTracksIn, SubtitleService } from '../subtitles/service';
 
 /** Where a transcript came from. */
 export interface TranscriptSource { kind: 'channel_track' | 'asset_track'; id: string; language: string }
@@ -29,12 +28,12 @@ const number = (cues: { startMs: number; endMs: number; text: string }[]): Artic
 
 function channelTranscript(ctx: AppContext, p: ProgrammeRow, language?: string, trackId?: string): Transcript | null {
   const { from, to } = playWindow(p);
-  const tracks = channelTracksOverlapping(ctx.db, p.tenant_id, p.channel_id, from, to, { language })
+  const tracks = channelTracksIn(ctx, p.tenant_id, p.channel_id, from, to, { language })
     .filter((t) => t.cue_count > 0 && (!trackId || t.id === trackId));
   const cover = (t: { range_start_ms: number; range_end_ms: number }) => Math.min(to, t.range_end_ms) - Math.max(from, t.range_start_ms);
   const best = tracks.sort((a, b) => Number(b.programme_id === p.id) - Number(a.programme_id === p.id) || cover(b) - cover(a) || b.seq - a.seq)[0];
   if (!best) return null;
-  const cues = channelCuesInWindow(ctx.db, p.tenant_id, p.channel_id, from, to, { language: best.language })
+  const cues = channelCuesIn(ctx, p.tenant_id, p.channel_id, from, to, { language: best.language })
     .filter((c) => c.trackId === best.id)
     .map((c) => ({ startMs: c.startMs - from, endMs: Math.min(c.endMs, to) - from, text: c.text }));
   return cues.length ? { source: { kind: 'channel_track', id: best.id, language: best.language }, cues: number(cues) } : null;

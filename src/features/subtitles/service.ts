@@ -9,6 +9,17 @@ import { SubtitleParseError } from '../../text/subtitle-file';
 import { parseWebVtt, serializeWebVtt } from '../../text/webvtt';
 import { AssetService } from '../assets/service';
 import { SubtitleStore, type TrackRow } from './store';
+import { channelCuesInWindow, channelTracksOverlapping, type ChannelTrackRow, type WallCue, type WindowOptions } from './channel-store';
+
+/** For other features (articles): a channel's tracks overlapping the wall-clock window [fromMs, toMs) (channel-store.ts). */
+export function channelTracksIn(ctx: AppContext, tenantId: string, channelId: string, fromMs: number, toMs: number, o: WindowOptions = {}): ChannelTrackRow[] {
+  return channelTracksOverlapping(ctx.db, tenantId, channelId, fromMs, toMs, o);
+}
+
+/** For other features (articles): cues of a channel's tracks in [fromMs, toMs) at wall-clock times (channel-store.ts). */
+export function channelCuesIn(ctx: AppContext, tenantId: string, channelId: string, fromMs: number, toMs: number, o: WindowOptions = {}): WallCue[] {
+  return channelCuesInWindow(ctx.db, tenantId, channelId, fromMs, toMs, o);
+}
 
 /** What a new track says about itself. */
 export interface NewTrack { language: string; kind: 'subtitles' | 'captions'; label: string | null }
