@@ -90,7 +90,9 @@ export class CueService {
       const ch = build(this.cues.all(t.id), nextCue, t);
       if (!ch) return { revision: null, etag: trackEtag(t.version ?? 1), cue_count: t.cue_count, version: t.version ?? 1 };
       const now = this.ctx.clock.now();
-      const version = this.cues.write(t.id, ch.before.map((c) => c.id), ch.after, top + 1, now);
+      // Ids the change used or freed are never handed out again (an undo may bring a deleted cue back under its id).
+      const used = [...ch.before, ...ch.after].reduce((m, c) => Math.max(m, c.id), top);
+      const version = this.cues.write(t.id, ch.before.map((c) => c.id), ch.after, used + 1, now);
       const revId = newId();
       this.cues.addRevision({
         id: revId, tenant_id: tenantId, track_id: t.id, version, op: ch.op, author_kind: author.kind, author_id: author.id, author_name: author.name,

@@ -14,7 +14,7 @@ export const CreateTrackBody = t.Object({
 /** A subtitle track as the API shows it. */
 export const TrackView = t.Object({
   id: t.String(), asset_id: t.String(), language: t.String(), kind: t.String(), label: t.Union([t.String(), t.Null()]),
-  source: t.String({ description: 'upload, asr or translation' }),
+  source: t.String({ description: 'upload, asr, translation, or edited once its cues were edited (the first source is kept in original_source)' }),
   source_track_id: t.Optional(t.Union([t.String(), t.Null()], { description: 'translations: the track translated from' })),
   status: t.String({ description: 'queued, running, ready or failed' }),
   published: t.Boolean(), engine: t.Union([t.String(), t.Null()]), job_id: t.Union([t.String(), t.Null()]),
