@@ -158,7 +158,7 @@ export async function startWorkers(ctx: AppContext): Promise<void> {
   startWebhookDispatcher(ctx);
   startMonitorWorkers(ctx);
   startProgrammeClock(ctx);
+  startAutoSubtitles(ctx);
   // The live engine gets its channel storage from the channels feature (the live layer imports nothing above it).
   await startLive(ctx, new ChannelStore(ctx.db), media && { ffmpeg: media.tools.ffmpeg, encoder: media.choice.encoder });
 }
-  startAutoSubtitles(ctx);

@@ -264,5 +264,14 @@ test('channel-recording tracks are edited through the same cue API (assets:write
   expect((await s.api('GET', `/v1/channels/${newId()}/subtitles/${id}/cues`)).status).toBe(404);
   expect((await s.api('GET', `${T}/cues`, undefined, { key: other })).status).toBe(404);
   expect((await s.api('POST', `${T}/revisions/${w.revision!.id}/undo`, undefined, { key: reader, headers: { 'if-match': w.etag } })).status).toBe(403);
-  expect((await json<Write>(s.api('POST', `${T}/revisions/${w.revision!.id}/undo`, undefined, { headers: { 'if-match': w.etag } }))).cue_count).toBe(2);
+  const u = await json<Write>(s.api('POST', `${T}/revisions/${w.revision!.id}/undo`, undefined, { headers: { 'if-match': w.etag } }));
+  expect(u.cue_count).toBe(2);
+  // A track from before cue ids were counted (next_cue_id 0): the highest cue deleted, a cue inserted, the delete
+  // undone: the inserted cue got a fresh id, so the deleted one comes back under its own.
+  s.ctx.db.query('UPDATE subtitle_tracks SET next_cue_id = 0 WHERE id = ?').run(id);
+  const del = await json<Write>(s.api('DELETE', `${T}/cues/2`, undefined, { headers: { 'if-match': u.etag } }));
+  const ins = await json<Write>(s.api('POST', `${T}/cues`, { start_ms: 8000, end_ms: 9500, text: 'ולסיום' }, { headers: { 'if-match': del.etag } }), 201);
+  expect(ins.revision!.after[0]!.id).toBe(3);
+  const back = await json<Write>(s.api('POST', `${T}/revisions/${del.revision!.id}/undo`, undefined, { headers: { 'if-match': ins.etag } }));
+  expect(back.revision!.after.map((c) => [c.id, c.text])).toEqual([[2, 'מזג האוויר']]);
 });
