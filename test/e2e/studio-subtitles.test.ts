@@ -185,6 +185,18 @@ test('cue editor (EN studio, desktop): edit, split by keyboard, merge, shift, un
     await page.keyboard.press('Control+ArrowLeft');
     await waitFor('back 2 s', async () => Math.abs(await playerTime(page) - 2.0) < 0.05, 10_000, 50);
 
+    // Someone else changes the track meanwhile (API, If-Match *): the editor's next write is refused (412), the editor
+    // says so and shows the track as it is now; the stale edit is not applied.
+    await json('PATCH', `${track(he)}/cues/${(await cues(he))[0]!.id}`, { text: 'שלום מהשטח' }, { 'if-match': '*' });
+    const second = page.locator('#cue-list li.se-cue').nth(1).locator('textarea');
+    await second.fill('עריכה שלא תישמר');
+    await second.press('Control+Enter');
+    await page.waitForSelector('#se-note');
+    await waitFor('read again', async () => (await page.locator('#cue-list li.se-cue').nth(0).locator('textarea').inputValue()) === 'שלום מהשטח', 10_000, 50);
+    expect(flat((await cues(he))[1]!.text)).toBe('החדשות של הערב מירושליים');
+    // The refused typing is not left in the field as if saved.
+    await waitFor('field shows the track', async () => flat(await second.inputValue()) === 'החדשות של הערב מירושליים', 10_000, 50);
+
     // Find and replace with the glossary's suggestion (Hebrew-aware whole word: the prefix letter stays).
     await page.waitForSelector('#glossary-hints .glossary-hint');
     await page.click('#glossary-hints .glossary-hint');
@@ -194,22 +206,13 @@ test('cue editor (EN studio, desktop): edit, split by keyboard, merge, shift, un
     await page.click('#replace-all');
     await untilApi('replaced', async () => flat((await cues(he))[1]!.text) === 'החדשות של הערב מירושלים');
     await page.waitForSelector('#replace-said');
+    expect(await page.locator('#se-note').count()).toBe(0); // a write that went through clears the note
 
     // Side by side: the English track's text beside each Hebrew cue, left to right.
     await page.selectOption('#beside-pick', en);
     await page.waitForSelector('#cue-list li.se-cue .se-beside');
     await waitFor('English beside', async () => (await page.locator('#cue-list li.se-cue').nth(0).locator('.se-beside').textContent()) === 'Hello everyone', 10_000, 50);
     expect(await page.locator('#cue-list li.se-cue').nth(0).locator('.se-beside').evaluate((e) => e.matches(':dir(ltr)'))).toBe(true);
-
-    // Someone else changes the track meanwhile (API, If-Match *): the editor's next write is refused (412), the editor
-    // says so and shows the track as it is now; the stale edit is not applied.
-    await json('PATCH', `${track(he)}/cues/${(await cues(he))[0]!.id}`, { text: 'שלום מהשטח' }, { 'if-match': '*' });
-    const second = page.locator('#cue-list li.se-cue').nth(1).locator('textarea');
-    await second.fill('עריכה שלא תישמר');
-    await second.press('Control+Enter');
-    await page.waitForSelector('#se-note');
-    await waitFor('read again', async () => (await page.locator('#cue-list li.se-cue').nth(0).locator('textarea').inputValue()) === 'שלום מהשטח', 10_000, 50);
-    expect(flat((await cues(he))[1]!.text)).toBe('החדשות של הערב מירושלים');
 
     // Publish toggle.
     await page.check('#track-published');
@@ -232,6 +235,21 @@ test('cue editor (HE studio, desktop and phone): right to left, new tracks by up
     expect(await page.locator('#cue-list li.se-cue').nth(0).locator('textarea').evaluate((e) => e.matches(':dir(rtl)'))).toBe(true);
     expect(await page.locator('#cue-list li.se-cue').nth(0).locator('.se-tc bdi').evaluate((e) => e.matches(':dir(ltr)'))).toBe(true);
     expect(await page.textContent('#cue-summary')).toContain('3 כתוביות');
+    // Every word of the editor is Hebrew: text nodes with Latin letters and no Hebrew one, less data (cue text, the
+    // English track beside, track labels), key names, timecodes, the player and the header's names.
+    const latin = await page.evaluate(() => {
+      const out: string[] = [];
+      const w = document.createTreeWalker(document.querySelector('main')!, NodeFilter.SHOW_TEXT);
+      for (let n = w.nextNode(); n; n = w.nextNode()) {
+        const text = (n.textContent ?? '').trim();
+        const el = n.parentElement!;
+        if (!text || !/[A-Za-z]/.test(text) || /[\u0590-\u05FF]/.test(text) || !el.checkVisibility()) continue;
+        if (el.closest('textarea, .se-beside, kbd, [dir=ltr], .se-player, option') || text === 'Dana Editor') continue;
+        out.push(text);
+      }
+      return out;
+    });
+    expect(latin).toEqual([]);
     await page.selectOption('#beside-pick', en);
     await page.waitForSelector('#cue-list li.se-cue .se-beside');
     await waitFor('waveform drawn', () => page.$eval('#waveform', (c) => Number((c as HTMLElement).dataset.pixels) > 500), 30_000, 100);

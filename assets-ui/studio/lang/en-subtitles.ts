@@ -36,7 +36,7 @@ export const EN_SUBTITLES = {
   se_apply_glossary: 'Apply the glossary', se_replaced: '{n, plural, one {# replacement} other {# replacements}} in {cues, plural, one {# cue} other {# cues}}',
   se_replaced_none: 'Nothing to replace.', se_glossary_hints: 'Glossary suggestions (a spelling the glossary corrects is in the text):',
   se_in_cues: '{n, plural, one {in # cue} other {in # cues}}',
-  se_revisions: 'Changes', se_no_revisions: 'No changes yet.', se_undo: 'Undo', se_undone: 'undone', se_system: 'system',
+  se_revisions: 'Changes', se_no_revisions: 'No changes yet.', se_undo: 'Undo', se_undone: 'undone', se_system: 'system', se_author_key: 'API key',
   se_op_insert: 'New cue', se_op_edit: 'Edit', se_op_delete: 'Deleted', se_op_split: 'Split', se_op_merge: 'Merge', se_op_shift: 'Shift',
   se_op_replace: 'Replace', se_op_glossary: 'Glossary', se_op_undo: 'Undo',
 };

@@ -39,7 +39,7 @@ export const HE_SUBTITLES: Record<keyof typeof EN_SUBTITLES, string> = {
   se_apply_glossary: 'החלת המילון', se_replaced: '{n, plural, one {החלפה אחת} two {שתי החלפות} other {# החלפות}} ב{cues, plural, one {כתובית אחת} two {שתי כתוביות} other {-# כתוביות}}',
   se_replaced_none: 'אין מה להחליף.', se_glossary_hints: 'הצעות מהמילון (בטקסט יש כתיב שהמילון מתקן):',
   se_in_cues: '{n, plural, one {בכתובית אחת} two {בשתי כתוביות} other {ב-# כתוביות}}',
-  se_revisions: 'שינויים', se_no_revisions: 'אין עדיין שינויים.', se_undo: 'ביטול', se_undone: 'בוטל', se_system: 'המערכת',
+  se_revisions: 'שינויים', se_no_revisions: 'אין עדיין שינויים.', se_undo: 'ביטול', se_undone: 'בוטל', se_system: 'המערכת', se_author_key: 'מפתח API',
   se_op_insert: 'כתובית חדשה', se_op_edit: 'עריכה', se_op_delete: 'מחיקה', se_op_split: 'פיצול', se_op_merge: 'מיזוג', se_op_shift: 'הזזה',
   se_op_replace: 'החלפה', se_op_glossary: 'מילון', se_op_undo: 'ביטול',
 };

@@ -11,7 +11,7 @@ import { cps, tc, type Cue } from './subtitles-model';
 
 /** Props of one row. */
 interface RowProps {
-  cue: Cue; n: number; selected: boolean; current: boolean; beside: string | null; lang: string; besideLang: string;
+  cue: Cue; n: number; selected: boolean; current: boolean; beside: string | null; lang: string; besideLang: string; gen: number;
   readOnly: boolean; t: T; fmtNum(n: number): string;
   onSelect(id: number): void; onSeek(ms: number): void; onText(id: number, text: string): void; onCaret(id: number, offset: number): void;
 }
@@ -27,7 +27,7 @@ function flagWords(t: T, f: string): string {
 class CueRow extends Component<RowProps> {
   override shouldComponentUpdate(n: RowProps): boolean {
     const p = this.props;
-    return n.cue !== p.cue || n.n !== p.n || n.selected !== p.selected || n.current !== p.current || n.beside !== p.beside || n.readOnly !== p.readOnly || n.t !== p.t;
+    return n.cue !== p.cue || n.n !== p.n || n.selected !== p.selected || n.current !== p.current || n.beside !== p.beside || n.readOnly !== p.readOnly || n.t !== p.t || n.gen !== p.gen;
   }
   override render(p: RowProps) {
     const { cue, t } = p;
@@ -45,7 +45,7 @@ class CueRow extends Component<RowProps> {
           {flags.map((f) => <span class="se-flag" data-flag={f}>⚠ {flagWords(t, f)}</span>)}
         </div>
         <div class={`se-row-body${p.beside !== null ? ' two' : ''}`}>
-          <textarea key={`${cue.id}:${cue.text}`} class="se-text" dir="auto" lang={p.lang} rows={2} defaultValue={cue.text} readOnly={p.readOnly}
+          <textarea key={`${cue.id}:${cue.text}:${p.gen}`} class="se-text" dir="auto" lang={p.lang} rows={2} defaultValue={cue.text} readOnly={p.readOnly}
             aria-label={t('se_cue_text', { n: p.n })}
             onFocus={() => p.onSelect(cue.id)}
             onSelect={(e) => p.onCaret(cue.id, e.currentTarget.selectionStart)}
@@ -64,7 +64,7 @@ class CueRow extends Component<RowProps> {
 
 /** The list; `beside(cue)` gives the side-by-side text (null: no second column). */
 export function CueList(p: {
-  cues: Cue[]; selected: number | null; current: number | null; lang: string; besideLang: string; beside: ((c: Cue) => string) | null;
+  cues: Cue[]; selected: number | null; current: number | null; lang: string; besideLang: string; beside: ((c: Cue) => string) | null; gen: number;
   readOnly: boolean; onSelect(id: number): void; onSeek(ms: number): void; onText(id: number, text: string): void; onCaret(id: number, offset: number): void;
 }) {
   const { t, f } = useStudio();
@@ -72,7 +72,7 @@ export function CueList(p: {
     <ol id="cue-list" class="se-list" aria-label={t('se_cues')}>
       {p.cues.map((c, i) => (
         <CueRow key={c.id} cue={c} n={i + 1} selected={c.id === p.selected} current={c.id === p.current} beside={p.beside ? p.beside(c) : null}
-          lang={p.lang} besideLang={p.besideLang} readOnly={p.readOnly} t={t} fmtNum={f.num}
+          lang={p.lang} besideLang={p.besideLang} readOnly={p.readOnly} t={t} fmtNum={f.num} gen={p.gen}
           onSelect={p.onSelect} onSeek={p.onSeek} onText={p.onText} onCaret={p.onCaret} />
       ))}
     </ol>

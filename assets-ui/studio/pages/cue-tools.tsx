@@ -113,7 +113,9 @@ export function Revisions(p: { items: Revision[]; busy: boolean; write: Write })
       <ol class="plain se-revs">{p.items.slice(0, 30).map((r) => {
         const opKey = `se_op_${r.op}` as Parameters<typeof t>[0];
         const op = t(opKey) === opKey ? r.op : t(opKey);
-        const who = r.author?.name || (r.author?.kind === 'system' ? t('se_system') : '—');
+        // A key's revision: the key in the studio's words and its id (the API's own label is English).
+        const who = r.author?.kind === 'key' ? <>{t('se_author_key')} <code dir="ltr">{(r.author.id ?? '').slice(0, 8)}</code></>
+          : r.author?.name || (r.author?.kind === 'system' ? t('se_system') : '—');
         const when = r.after[0] ?? r.before[0];
         return (
           <li class="se-rev" data-op={r.op} data-rev={r.id}>

@@ -36,6 +36,8 @@ export function useTrackCues(trackPath: string | null) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
+  /** Counts 412s: the list redraws its text fields from the track as read again (typing there was not saved). */
+  const [conflicts, setConflicts] = useState(0);
   const etag = useRef('');
   const seq = useRef(0);
 
@@ -66,10 +68,10 @@ export function useTrackCues(trackPath: string | null) {
       await reload();
       return r;
     } catch (e) {
-      if (e instanceof ApiError && e.status === 412) { setNote(t('se_changed_elsewhere')); await reload(); } else setError(errorWords(e));
+      if (e instanceof ApiError && e.status === 412) { setNote(t('se_changed_elsewhere')); await reload(); setConflicts((n) => n + 1); } else setError(errorWords(e));
       return null;
     } finally { setBusy(false); }
   }, [trackPath, reload]);
 
-  return { cues, revisions, loading, busy, error, note, setError, setNote, reload, write, etag: () => etag.current };
+  return { cues, revisions, loading, busy, error, note, conflicts, setError, setNote, reload, write, etag: () => etag.current };
 }

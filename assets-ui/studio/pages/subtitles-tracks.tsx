@@ -61,7 +61,7 @@ export function TrackBar(p: {
               <select id="translate-into" aria-label={t('se_translate_into')} value={into || targets[0]} onChange={(e) => setInto(e.currentTarget.value)}>
                 {targets.map((l) => <option value={l}>{langName(l, lang)}</option>)}
               </select>
-              <button type="button" class="small" id="translate-go" disabled={p.busy} onClick={async () => {
+              <button type="button" id="translate-go" disabled={p.busy} onClick={async () => {
                 p.setError(null);
                 try { p.onTranslated(await api<Track>('POST', `${path}/translations`, { language: into || targets[0] })); } catch (x) { p.setError(errorWords(x)); }
               }}>{t('se_translate')}</button>

@@ -214,7 +214,7 @@ export function SubtitlesPage({ id }: { id: string }) {
           {data.loading && !data.cues.length ? <Loading /> : ready ? (
             <div class="se-scroll">
               <CueList cues={data.cues} selected={selected} current={current} lang={track!.language} besideLang={besideTrack?.language ?? ''}
-                beside={besideId ? (c) => besideText(c, besideCues) : null} readOnly={!writable}
+                beside={besideId ? (c) => besideText(c, besideCues) : null} readOnly={!writable} gen={data.conflicts}
                 onSelect={rowSelect} onSeek={rowSeek} onText={rowText} onCaret={rowCaret} />
             </div>
           ) : <p class="muted">{t('se_no_cues')}</p>}
