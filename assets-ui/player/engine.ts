@@ -44,7 +44,7 @@ export async function attach(video: HTMLVideoElement, src: string, base: string,
     const mod: Any = await import(/* @vite-ignore */ `${base}/hls.mjs`);
     const Hls = mod.default;
     const hls = new Hls({
-      enableWorker: true, lowLatencyMode: false, backBufferLength: 60,
+      enableWorker: true, lowLatencyMode: false, backBufferLength: 60, subtitleDisplay: false, // cues drawn by the player (captions.ts)
       xhrSetup: (xhr: XMLHttpRequest, url: string) => { const u = swap(url, tok); if (u !== url) xhr.open('GET', u, true); },
     });
     hls.on(Hls.Events.MANIFEST_PARSED, () => levelsCb());

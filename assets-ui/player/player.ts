@@ -9,6 +9,7 @@ import { bindKeys, bindSeek } from './input';
 import { emojiSupported } from './icons';
 import { Ads } from './ads';
 import { guideOverlay } from './guide';
+import { Captions } from './captions';
 
 const FORWARD = ['play', 'pause', 'playing', 'waiting', 'seeking', 'seeked', 'timeupdate', 'ended', 'volumechange', 'ratechange', 'loadedmetadata', 'durationchange', 'progress', 'canplay', 'error'];
 
@@ -31,6 +32,7 @@ export class VSPlayer extends EventTarget {
   private timers: ReturnType<typeof setTimeout>[] = [];
   private originalToken = '';
   readonly emoji: boolean;
+  readonly captions: Captions;
 
   constructor(host: HTMLElement, readonly o: Options, readonly api: string) {
     super();
@@ -54,6 +56,8 @@ export class VSPlayer extends EventTarget {
     if (o.muted || o.mode === 'tile') { v.muted = true; v.defaultMuted = true; }
     if (o.mode === 'tile') v.loop = true;
     box.append(v);
+    // Cues drawn by the player (direction and language of the track; text only), under the controls.
+    this.captions = new Captions(v, box, (tr) => { this.emit('vscaptionchange', { track: tr ? tr.language || null : null, label: tr ? tr.label || null : null }); if (this.c) this.paint(); });
     host.append(box);
     new ResizeObserver(() => box.classList.toggle('vs-narrow', box.clientWidth < 480)).observe(box);
   }
@@ -283,10 +287,10 @@ export class VSPlayer extends EventTarget {
     const v = this.video;
     const groups = [] as Parameters<typeof buildMenu>[0];
     if (kind === 'cc') {
-      const tracks = Array.from(v.textTracks).filter((t) => t.kind === 'subtitles' || t.kind === 'captions');
+      const cc = this.captions, on = cc.selected();
       groups.push({ title: this.t('captions'), items: [
-        { label: this.t('captionsOff'), checked: tracks.every((t) => t.mode !== 'showing'), pick: () => { tracks.forEach((t) => { t.mode = 'disabled'; }); this.emit('vscaptionchange', { track: null }); } },
-        ...tracks.map((tr) => ({ label: tr.label || tr.language, checked: tr.mode === 'showing', pick: () => { tracks.forEach((t) => { t.mode = t === tr ? 'showing' : 'disabled'; }); this.emit('vscaptionchange', { track: tr.language }); } })),
+        { label: this.t('captionsOff'), checked: on === null, pick: () => cc.select(null) },
+        ...cc.tracks().map((tr) => ({ label: tr.label || tr.language, checked: tr === on, pick: () => cc.select(tr) })),
       ] });
     } else {
       const levels = this.engine?.levels() ?? [];
@@ -334,7 +338,7 @@ export class VSPlayer extends EventTarget {
     c.toLive.classList.toggle('vs-hidden', !(live && this.o.backToLive && behind > 8));
     c.seek.classList.toggle('vs-hidden', this.o.controls.seek === false || (live && this.o.maxSeekBack === 0));
     c.btn.restart.hidden = !this.o.restart || this.o.restart === '0' || (!live && v.currentTime < 1);
-    c.btn.cc.hidden = !Array.from(v.textTracks).some((t) => t.kind === 'subtitles' || t.kind === 'captions') || this.o.controls.captions === false;
+    c.btn.cc.hidden = !this.captions.tracks().length || this.o.controls.captions === false;
     c.btn.gear.hidden = !((this.engine?.levels().length ?? 0) > 0 || this.o.controls.speed !== false);
     setButton(c.btn.fs, document.fullscreenElement === this.box ? 'fsx' : 'fs', this.t(document.fullscreenElement === this.box ? 'exitFullscreen' : 'fullscreen'), this.emoji);
   }

@@ -54,6 +54,9 @@ export const CSS = `
 .vs-guide span{align-self:flex-start;background:rgba(0,0,0,.65);color:#fff;padding:3px 8px;border-radius:4px}
 .vs-guide b{color:var(--vs-accent);margin-inline-end:6px}
 .vs-box.vs-idle .vs-guide{opacity:0}
+.vs-cues{position:absolute;inset-inline:4%;bottom:calc(var(--vs-bar-height) + var(--vs-bar-margin) + 14px);display:flex;flex-direction:column;align-items:center;gap:4px;pointer-events:none;transition:bottom .25s}
+.vs-box.vs-idle .vs-cues{bottom:6%}
+.vs-cue{max-width:100%;background:rgba(0,0,0,.8);color:#fff;font-size:clamp(14px,3.2vmin,30px);line-height:1.35;padding:2px 10px;border-radius:4px;white-space:pre-line;text-align:center;font-family:system-ui,'Noto Sans Hebrew','Noto Sans Arabic',sans-serif}
 .vs-sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 .vs-adlayer{position:absolute;inset:0;background:#000;z-index:5}
 .vs-adlayer video{width:100%;height:100%;cursor:pointer}
