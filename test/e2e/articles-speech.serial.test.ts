@@ -79,7 +79,7 @@ test('a recorded programme with real speech → subtitles → extractive draft �
   const art = (await waitFor('draft', async () => {
     const g = await (await s.api('GET', `/v1/programmes/${prog.id}/article`)).json() as { job: { id: string; status: string; progress: number; error: string | null }; artifact: Record<string, any> | null };
     if (g.job.status === 'failed') throw new Error(g.job.error ?? 'failed');
-    return g.job.status === 'succeeded' ? { ...g.artifact!, job: g.job } : null;
+    return g.job.status === 'succeeded' ? { ...g.artifact!, job: g.job } as Record<string, any> : null;
   }, 60_000, 100))!;
   console.log('draft:', JSON.stringify(art.body, null, 1));
   expect([art.job.id, art.job.progress, art.status, art.engine, art.source.kind, art.language]).toEqual([job_id, 100, 'draft', 'extractive', 'asset_track', 'en']);

@@ -99,3 +99,25 @@ for (const lang of ['en', 'he'] as const) {
     await page.context().close();
   }, 120_000);
 }
+
+test('a draft asked for from the inbox: a programme without subtitles is refused in words, one with them opens its review page', async () => {
+  const tenant = defaultTenantId(s);
+  const end = Date.now() - 2 * 3_600_000, start = end - 14_000;
+  const x = await channelWithProgramme(s, { startMs: start, endMs: end, title: 'Morning Desk' });
+  const bare = await s.api('POST', `/v1/channels/${x.channel.id}/programmes`, { title: 'Silent film', start_at: new Date(end + 60_000).toISOString(), end_at: new Date(end + 120_000).toISOString() });
+  const silent = await bare.json() as { id: string };
+  seedChannelTrack(s, tenant, x.channel.id, x.programme, start, end, compact(NEWS_LINES));
+  const page = await studioTab(browser, s, { lang: 'en' });
+  await page.goto(`${s.url}/studio/articles`);
+  await page.click('#ar-request summary');
+  const name = await (await s.api('GET', `/v1/channels/${x.channel.id}`)).json() as { name: string };
+  await page.selectOption('#ar-channel', { label: name.name });
+  await page.click(`#ar-draft-${silent.id}`);
+  await page.locator('#ar-request .problem', { hasText: 'no ready subtitle track' }).waitFor();
+  await page.click(`#ar-draft-${x.programme}`);
+  await page.waitForURL(/\/studio\/articles\/[0-9a-f-]{36}$/);
+  await page.waitForSelector('#ar-headline');
+  expect((await page.inputValue('#ar-headline')).startsWith('Morning Desk: ')).toBe(true);
+  await page.context().close();
+}, 120_000);
+

@@ -15,4 +15,6 @@ export const EN_ARTICLES = {
   ar_warnings: 'Repairs made to the model\'s answer', ar_verbatim: 'Quotes are the transcript\'s own words; only the speaker can change.',
   ar_no_transcript: 'The transcript this draft was written from is no longer there.', ar_cue: 'Cue {n}',
   ar_cannot_publish: 'Publishing needs the publisher role.',
+  ar_request: 'Draft an article of a programme', ar_no_ended: 'No programme of this channel ended in the last two days.',
+  ar_draft_it: 'Draft article', ar_drafting: 'Drafting…',
 };

@@ -17,4 +17,6 @@ export const HE_ARTICLES: Record<keyof typeof EN_ARTICLES, string> = {
   ar_warnings: 'תיקונים שנעשו בתשובת המודל', ar_verbatim: 'הציטוטים הם המילים של התמליל עצמו; אפשר לשנות רק את הדובר.',
   ar_no_transcript: 'התמליל שממנו נכתבה הטיוטה כבר לא קיים.', ar_cue: 'כתובית {n}',
   ar_cannot_publish: 'פרסום דורש את תפקיד המפרסם.',
+  ar_request: 'טיוטת כתבה לתוכנית', ar_no_ended: 'אף תוכנית של הערוץ הזה לא הסתיימה ביומיים האחרונים.',
+  ar_draft_it: 'כתיבת טיוטה', ar_drafting: 'הטיוטה נכתבת…',
 };

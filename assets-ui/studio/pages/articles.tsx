@@ -3,13 +3,14 @@ import { useState } from 'preact/hooks';
 import { useStudio } from '../ctx';
 import { Empty, Loading, PageHead, Problem, useLoad } from '../ui';
 import type { Artifact } from './article-model';
+import { RequestDraft } from './article-request';
 
 interface ListAnswer { items: Artifact[]; next_cursor: string | null }
 const STATUSES = ['draft', 'published', 'rejected'] as const;
 
 /** The inbox page (/studio/articles). */
 export function Articles() {
-  const { t, f, get } = useStudio();
+  const { t, f, get, can } = useStudio();
   const [status, setStatus] = useState<string>(() => new URLSearchParams(location.search).get('status') ?? 'draft');
   const [older, setOlder] = useState<{ items: Artifact[]; next: string | null | undefined }>({ items: [], next: undefined });
   const page = useLoad(() => get<ListAnswer>(`/v1/ai/artifacts?limit=50&kind=article${status ? `&status=${status}` : ''}`).then((r) => { setOlder({ items: [], next: undefined }); return r; }), [status], `articles:${status}`);
@@ -23,6 +24,7 @@ export function Articles() {
   return (
     <section>
       <PageHead title={t('ar_inbox')} />
+      {can('assets:write') && <RequestDraft />}
       <div class="toolbar" role="group" aria-label={t('ar_filter_status')}>
         {[...STATUSES, ''].map((s) => (
           <button key={s || 'all'} type="button" class={status === s ? 'small primary' : 'small'} aria-pressed={status === s} id={`ar-filter-${s || 'all'}`}
