@@ -19,6 +19,8 @@ import { glossaryRoutes } from './features/subtitles/glossary-routes';
 import { subtitleSettingsRoutes } from './features/subtitles/settings-routes';
 import { startAutoSubtitles } from './features/subtitles/settings-auto';
 import { translateRoutes } from './features/subtitles/translate-routes';
+import { channelSubtitleRoutes } from './features/subtitles/channel-routes';
+import { startChannelAutoSubtitles } from './features/subtitles/channel-auto';
 import { waveformRoutes } from './features/subtitles/waveform-routes';
 import { startTrashSweeper } from './features/assets/sweeper';
 import { backfillSubtitleIndex } from './features/subtitles/search-index';
@@ -104,6 +106,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
     .use(subtitleRoutes(ctx))
     .use(edgeRoutes(ctx))
     .use(translateRoutes(ctx))
+    .use(channelSubtitleRoutes(ctx))
     .use(waveformRoutes(ctx))
     .use(uploadRoutes(ctx))
     .use(playbackRoutes(ctx))
@@ -158,6 +161,7 @@ export async function startWorkers(ctx: AppContext): Promise<void> {
   startWebhookDispatcher(ctx);
   startMonitorWorkers(ctx);
   startProgrammeClock(ctx);
+  startChannelAutoSubtitles(ctx);
   startAutoSubtitles(ctx);
   // The live engine gets its channel storage from the channels feature (the live layer imports nothing above it).
   await startLive(ctx, new ChannelStore(ctx.db), media && { ffmpeg: media.tools.ffmpeg, encoder: media.choice.encoder });

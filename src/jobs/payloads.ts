@@ -26,6 +26,8 @@ export interface JobPayloads {
   'edge.prewarm': { target: { asset_id?: string; clip_id?: string; channel_id?: string; urls?: string[]; renditions?: 'all' | 'lowest' } };
   /** Translate a track's cues (whole sentences) into a new track of another language (issue 43). */
   'subtitles.translate': { trackId: string };
+  /** Recognise the speech of a channel recording range into a channel track's cues (issue 43). */
+  'subtitles.recognise_channel': { trackId: string; prompt?: string };
   /** Draft an AI article of an ended programme from its subtitles (issue 45). */
   'article.draft': { programmeId: string; engine: 'extractive' | 'llm'; language?: string };
 }
@@ -37,7 +39,7 @@ export interface VodPayload { programmeId: string; channelId: string; from: numb
 export type JobType = keyof JobPayloads;
 
 /** Every job type, for checks of rows read back from the database. */
-export const JOB_TYPES: readonly JobType[] = ['asset.fetch', 'asset.process', 'asset.encode', 'clip.finalize', 'vod.publish', 'subtitles.recognise', 'edge.purge', 'edge.prewarm', 'subtitles.translate', 'article.draft'] satisfies readonly JobType[];
+export const JOB_TYPES: readonly JobType[] = ['asset.fetch', 'asset.process', 'asset.encode', 'clip.finalize', 'vod.publish', 'subtitles.recognise', 'edge.purge', 'edge.prewarm', 'subtitles.translate', 'article.draft', 'subtitles.recognise_channel'] satisfies readonly JobType[];
 
 /** True when a stored type string names a known job type. */
 export function isJobType(t: string): t is JobType {

@@ -94,9 +94,8 @@ const vis = (l: string) => [...l.replace(/[\p{M}\p{Cf}]/gu, '')].length;
 
 test('he -> en, ar, ru through the OpenAI-compatible chat engine: whole sentences, glossary in the prompt, source times, cue rules', async () => {
   const { asset, track } = await hebrewTrack(s);
-  // A glossary term of the tenant (the glossary feature's table): it must reach the prompt.
-  const tenant = s.ctx.db.query<{ tenant_id: string }, [string]>('SELECT tenant_id FROM subtitle_tracks WHERE id = ?').get(track)!.tenant_id;
-  s.ctx.db.query("INSERT INTO glossary_entries (id, tenant_id, term, variants, language, norm_key, created_at, updated_at) VALUES (?, ?, 'משכן הכנסת', '[]', 'he', 'משכנ הכנסת', 0, 0)").run(newId(), tenant);
+  // A glossary term of the tenant: it must reach the prompt.
+  expect((await s.api('POST', '/v1/glossary', { term: 'משכן הכנסת', language: 'he' })).status).toBe(201);
   const src = parseSrt(HE_SRT);
   for (const lang of ['en', 'ar', 'ru']) {
     chatSeen.length = 0;

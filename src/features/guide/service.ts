@@ -28,6 +28,10 @@ export function programmeById(ctx: AppContext, tenantId: string, id: string): Pr
   const p = isUuid(id) ? new GuideStore(ctx.db).byIdAny(id) : null;
   return p && p.tenant_id === tenantId ? p : null;
 }
+/** Programmes of every channel whose played end (else slot end) is in (fromMs, toMs], by that end (auto-subtitles). */
+export function programmesEndingBetween(ctx: AppContext, fromMs: number, toMs: number, limit: number): ProgrammeRow[] {
+  return new GuideStore(ctx.db).endingBetween(fromMs, toMs, limit);
+}
 /** Published programmes overlapping [fromMs, toMs), by start. */
 export function programmesOverlapping(ctx: AppContext, channelId: string, fromMs: number, toMs: number): ProgrammeRow[] {
   return new GuideStore(ctx.db).overlapping(channelId, fromMs, toMs);

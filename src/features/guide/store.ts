@@ -87,6 +87,12 @@ export class GuideStore {
     return this.db.query<ProgrammeRow, [number, number, number]>('SELECT * FROM programmes WHERE start_ms > ? AND start_ms <= ? ORDER BY start_ms, seq LIMIT ?').all(from, to, limit);
   }
 
+  /** Programmes whose played end (else slot end) is in (from, to], by that end; starts at most 2 days earlier. */
+  endingBetween(from: number, to: number, limit: number): ProgrammeRow[] {
+    return this.db.query<ProgrammeRow, [number, number, number, number, number]>(`SELECT * FROM programmes WHERE start_ms > ? AND start_ms <= ?
+      AND COALESCE(play_end_ms, end_ms) > ? AND COALESCE(play_end_ms, end_ms) <= ? ORDER BY COALESCE(play_end_ms, end_ms), seq LIMIT ?`).all(from - 2 * 86_400_000, to, from, to, limit);
+  }
+
   /** Every programme of a channel, by start (snapshots). */
   all(channelId: string): ProgrammeRow[] {
     return this.db.query<ProgrammeRow, [string]>('SELECT * FROM programmes WHERE channel_id = ? ORDER BY start_ms').all(channelId);

@@ -13,6 +13,7 @@ import { failVodOfJob, vodJobHandlers } from '../live-to-vod/job';
 import { transcodeConcurrencyOf, transcodeJobHandlers } from '../transcode/jobs';
 import { failTrackOfJob, subtitleJobHandlers } from '../subtitles/jobs';
 import { failTranslationOfJob, translateJobHandlers } from '../subtitles/translate';
+import { channelJobHandlers, failChannelTrackOfJob } from '../subtitles/channel-jobs';
 import { articleJobHandlers } from '../articles/jobs';
 import type { MediaRuntime } from '../transcode/runtime';
 import { edgeJobHandlers } from '../edge/jobs';
@@ -24,6 +25,7 @@ export function onJobFinalFailure(ctx: AppContext, job: JobRow, error: string): 
   failVodOfJob(ctx, job, error);
   failTrackOfJob(ctx, job, error);
   failTranslationOfJob(ctx, job, error);
+  failChannelTrackOfJob(ctx, job, error);
 }
 
 /** Builds the queue's setup from the media runtime found once at boot (ffmpeg and the encoder) and every feature's handlers. */
@@ -36,6 +38,7 @@ export function featureJobs(media: MediaRuntime | null): JobSetup {
     ...subtitleJobHandlers,
     ...edgeJobHandlers,
     ...translateJobHandlers,
+    ...channelJobHandlers,
     ...articleJobHandlers,
   };
   return { handlers, onFinalFailure: onJobFinalFailure, concurrency: transcodeConcurrencyOf(media) };

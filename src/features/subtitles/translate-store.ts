@@ -1,6 +1,6 @@
 import type { Db } from '../../kernel/db/sqlite';
 
-/** SQL of translated tracks: the new track row (naming its source track) and the glossary terms for the prompt. */
+/** SQL of translated tracks: the new track row, naming its source track. */
 export class TranslateStore {
   constructor(private readonly db: Db) {}
 
@@ -9,18 +9,5 @@ export class TranslateStore {
     this.db.query(`INSERT INTO subtitle_tracks (id, tenant_id, asset_id, channel_id, range_start_ms, range_end_ms, programme_id, language, kind, label, source, status, job_id, source_track_id, created_at, updated_at)
       SELECT ?, tenant_id, asset_id, channel_id, range_start_ms, range_end_ms, programme_id, ?, ?, ?, 'translation', 'queued', ?, id, ?, ? FROM subtitle_tracks WHERE id = ?`)
       .run(r.id, r.language, r.kind, r.label, r.jobId, r.now, r.now, r.sourceId);
-  }
-
-  /** The tenant glossary's terms for a source language (entries for every language included), oldest first. */
-  glossaryTerms(tenantId: string, language: string): string[] {
-    const base = language.toLowerCase().split(/[-_]/)[0]!;
-    try {
-      return this.db.query<{ term: string }, [string, string, string]>('SELECT term FROM glossary_entries WHERE tenant_id = ? AND (language IS NULL OR language = ? OR language = ?) ORDER BY seq LIMIT 500')
-        .all(tenantId, language, base).map((r) => r.term);
-    } catch (e) {
-      // Before the glossary migration (0132) has run there is no table and so no glossary.
-      if (/no such table/.test(String(e))) return [];
-      throw e;
-    }
   }
 }

@@ -16,6 +16,8 @@ import { translateEngine } from '../../engines/translate/select';
 import { TranslateError, baseLang } from '../../engines/translate/types';
 import { mergeSentences, splitSentences } from '../../text/sentences';
 import { SubtitleStore, type TrackRow } from './store';
+import { GlossaryService } from './glossary-service';
+import { SubtitleSettingsService } from './settings-service';
 import { TranslateStore } from './translate-store';
 
 /** What a translation request asks for. */
@@ -55,7 +57,8 @@ async function translateJob(ctx: AppContext, job: JobRun<'subtitles.translate'>)
   store.setStatus(track.id, 'running', ctx.clock.now(), { engine: engine.name });
   const cues = store.cues(source.id);
   const sentences = mergeSentences(cues);
-  const glossary = new TranslateStore(ctx.db).glossaryTerms(track.tenant_id, source.language).map((term) => ({ term }));
+  // The tenant glossary of the source language: its terms go into the chat engine's prompt (kept as names).
+  const glossary = new GlossaryService(ctx).termsFor(track.tenant_id, source.language).map((g) => ({ term: g.term }));
   job.progress(5);
   let retries = 0;
   let translated: string[];
@@ -70,7 +73,7 @@ async function translateJob(ctx: AppContext, job: JobRun<'subtitles.translate'>)
     if (e instanceof TranslateError && (e.permanent || e.code === 'bad_response')) throw new PermanentJobError(`translation failed: ${e.message}`);
     throw e;
   }
-  const out = splitSentences(cues, sentences, translated);
+  const out = splitSentences(cues, sentences, translated, { maxCharsPerSecond: new SubtitleSettingsService(ctx).get(track.tenant_id).reading_speed });
   if (!store.byId(track.id)) throw new PermanentJobError('the subtitle track was deleted');
   tx(ctx.db, () => {
     store.replaceCues(track.id, out.cues, ctx.clock.now());

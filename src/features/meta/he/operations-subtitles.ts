@@ -24,6 +24,34 @@ export const HE_SUBTITLES: Record<string, { summary: string; description: string
     summary: 'מחיקת רצועת כתוביות',
     description: 'מוחק את הרצועה ואת הכתוביות שבה.',
   },
+  createChannelSubtitleTrack: {
+    summary: 'יצירת רצועת כתוביות להקלטת ערוץ',
+    description: 'לתוכנית בלוח השידורים (`programme_id`: טווח השידור בפועל שלה, ואם אין, המשבצת שלה) או לטווח (`start_at`, `end_at`, עד 12 שעות). עם `content`: קובץ ה-WebVTT או ה-SRT, בזמנים מתחילת הטווח, נשמר כרצועה מוכנה. בלעדיו: הדיבור המוקלט בטווח מזוהה במשימת `subtitles.recognise_channel` (הרצועה `queued`, ואחר כך `ready`, או `failed` עם הסיבה); טווח שעוד לא הסתיים נענה ב-409, וטווח שלא הוקלט בו דבר ב-422.',
+  },
+  listChannelSubtitleTracks: {
+    summary: 'רשימת רצועות הכתוביות של ערוץ',
+    description: 'מהטווח החדש לישן; `programme_id` ו-`from`/`to` מצמצמים את הרשימה.',
+  },
+  getChannelSubtitleTrackOrItsFile: {
+    summary: 'רצועת כתוביות של ערוץ או הקובץ שלה',
+    description: '`{track}` הוא מזהה הרצועה (ה-JSON שלה) או המזהה עם `.vtt` / `.srt` (הקובץ, בזמנים מתחילת הטווח). רצועה שאינה מוכנה נענית ב-409 לבקשת קובץ.',
+  },
+  publishChannelSubtitleTrack: {
+    summary: 'פרסום רצועת כתוביות של ערוץ',
+    description: 'מסמן רצועה מוכנה כמפורסמת: רשימות ההשמעה של צפייה חוזרת, התחלה מחדש וקטעים בטווח שלה מציעות אותה. שאינה מוכנה: 409.',
+  },
+  unpublishChannelSubtitleTrack: {
+    summary: 'ביטול פרסום של רצועת כתוביות של ערוץ',
+    description: 'מסמן את הרצועה כלא מפורסמת; אפשר עדיין לערוך ולהוריד אותה.',
+  },
+  translateChannelSubtitleTrack: {
+    summary: 'תרגום רצועת כתוביות של ערוץ',
+    description: '202: רצועה חדשה לאותו טווח בשפה `language`, במצב `queued`, שמתורגמת כמו רצועות של נכסים (`subtitles.translate`: משפטים שלמים, מילון המונחים בהנחיה, זמני המקור). שאינה מוכנה: 409; אותה שפה: 422.',
+  },
+  deleteChannelSubtitleTrack: {
+    summary: 'מחיקת רצועת כתוביות של ערוץ',
+    description: 'מוחק את הרצועה ואת הכתוביות שבה.',
+  },
   translateSubtitleTrack: {
     summary: 'תרגום רצועת כתוביות',
     description: '202: רצועה חדשה (`source: translation`, `source_track_id`) בשפה `language`, במצב `queued`, שמתורגמת במנוע התרגום שהוגדר (צ\'אט תואם OpenAI או LibreTranslate) במשימת `subtitles.translate`: הכתוביות מתמזגות למשפטים שלמים, מתורגמות עם מילון המונחים של הדייר בהנחיה, ומתפצלות חזרה על זמני המקור לפי כללי הכתוביות. אין מנוע מוגדר: הרצועה עוברת ל-`failed` עם הסיבה. רצועת מקור שאינה מוכנה נענית ב-409; אותה שפה, ב-422.',
