@@ -9,7 +9,7 @@
  */
 import type { AppContext } from '../../kernel/context';
 import { createHash } from 'node:crypto';
-import { platformEvents, statsBatchEnd, statsEvents, type ExportEvent } from './events';
+import { platformEvents, statsBatchEnd, statsLines, type ExportEvent } from './events';
 import { sinkFor } from './sinks';
 import type { Sink } from './sinks/types';
 import { ExportStore, type BatchRow, type BatchSource, type DestinationRow } from './store';
@@ -29,11 +29,12 @@ export function selection(d: DestinationRow): { platform: string[] | null | 'non
   return { platform: p.length === 0 ? 'none' : p.includes('*') ? null : p, stats: s.sources, pii: s.pii };
 }
 
-/** The events of a batch, re-read from its source. */
-export async function batchEvents(ctx: AppContext, d: DestinationRow, b: Pick<BatchRow, 'source' | 'range_from' | 'range_to'>): Promise<ExportEvent[]> {
+/** The events of a batch as NDJSON, re-read from its source. */
+export async function batchLines(ctx: AppContext, d: DestinationRow, b: Pick<BatchRow, 'source' | 'range_from' | 'range_to'>): Promise<{ ndjson: string; count: number }> {
   const sel = selection(d);
-  if (b.source === 'platform') return platformEvents(ctx, d.tenant_id, b.range_from, b.range_to, sel.platform === 'none' ? [] : sel.platform);
-  return statsEvents(ctx, b.source, d.tenant_id, b.range_from, b.range_to, sel.pii);
+  if (b.source !== 'platform') return statsLines(ctx, b.source, d.tenant_id, b.range_from, b.range_to, sel.pii);
+  const events = platformEvents(ctx, d.tenant_id, b.range_from, b.range_to, sel.platform === 'none' ? [] : sel.platform);
+  return { ndjson: events.map((e) => JSON.stringify(e) + '\n').join(''), count: events.length };
 }
 
 /** Runs the export rounds in the background (main process only). */
@@ -87,18 +88,19 @@ export class ExportWorker {
   /** Sends a batch once and records the outcome. */
   async attempt(d: DestinationRow, b: BatchRow): Promise<void> {
     const t0 = performance.now();
-    const events = await batchEvents(this.ctx, d, b);
-    const ndjson = events.length ? events.map((e) => JSON.stringify(e)).join('\n') + '\n' : '';
+    const { ndjson, count } = await batchLines(this.ctx, d, b);
     const now = () => this.ctx.clock.now();
-    if (!events.length) { this.store.delivered(b.id, { events: 0, bytes: 0, latencyMs: 0 }, now()); return; }
+    if (!count) { this.store.delivered(b.id, { events: 0, bytes: 0, latencyMs: 0 }, now()); return; }
     const signal = AbortSignal.timeout(60_000);
+    let parsed: ExportEvent[] | null = null;
+    const events = () => parsed ??= ndjson.trimEnd().split('\n').map((l) => JSON.parse(l) as ExportEvent);
     try {
-      const { bytes } = await this.sink(d).send({ id: b.id, destinationId: d.id, source: b.source, events, ndjson }, signal);
-      this.store.delivered(b.id, { events: events.length, bytes, latencyMs: Math.round(performance.now() - t0) }, now());
+      const { bytes } = await this.sink(d).send({ id: b.id, destinationId: d.id, source: b.source, ndjson, count, events }, signal);
+      this.store.delivered(b.id, { events: count, bytes, latencyMs: Math.round(performance.now() - t0) }, now());
     } catch (e) {
       const schedule = this.ctx.config.exportRetryMs;
       const next = b.attempts < schedule.length ? now() + schedule[b.attempts]! : null;
-      this.store.failed(b.id, { events: events.length, bytes: Buffer.byteLength(ndjson), error: String((e as Error)?.message ?? e), latencyMs: Math.round(performance.now() - t0) }, next, now());
+      this.store.failed(b.id, { events: count, bytes: Buffer.byteLength(ndjson), error: String((e as Error)?.message ?? e), latencyMs: Math.round(performance.now() - t0) }, next, now());
       this.ctx.log.warn('event export attempt failed', { destination: d.id, batch: b.id, attempt: b.attempts + 1, dead: next === null, error: String((e as Error)?.message ?? e) });
     }
   }

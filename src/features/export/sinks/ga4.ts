@@ -85,7 +85,7 @@ export function ga4Sink(s: Ga4Settings, o: { allowlist: string[]; now: () => num
   return {
     async send(b, signal) {
       let bytes = 0;
-      for (const p of ga4Payloads(b.events, o.now())) {
+      for (const p of ga4Payloads(b.events(), o.now())) {
         const body = JSON.stringify(p);
         bytes += body.length;
         try {

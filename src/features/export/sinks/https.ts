@@ -19,7 +19,7 @@ export function httpsSink(o: { url: string; secret: string; allowlist: string[];
       const ts = Math.floor(o.now() / 1000);
       const body = Buffer.from(b.ndjson);
       const headers = {
-        'content-type': 'application/x-ndjson', 'user-agent': 'ViewStream-Export/1', 'x-vs-batch': b.id, 'x-vs-events': String(b.events.length),
+        'content-type': 'application/x-ndjson', 'user-agent': 'ViewStream-Export/1', 'x-vs-batch': b.id, 'x-vs-events': String(b.count),
         'x-vs-timestamp': String(ts), 'x-vs-signature': signPayload(o.secret, ts, body),
       };
       let status: number;

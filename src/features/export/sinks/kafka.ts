@@ -31,7 +31,7 @@ export function kafkaSink(s: KafkaSettings): Sink {
   return {
     async send(b) {
       let bytes = 0;
-      const messages = b.events.map((e) => {
+      const messages = b.events().map((e) => {
         const value = JSON.stringify(e);
         bytes += value.length + e.id.length;
         return { key: e.tenant_id, value, headers: { 'vs-event-id': e.id, 'vs-event-type': e.type }, timestamp: String(Date.parse(e.at)) };

@@ -11,8 +11,9 @@ import { SinkError } from './types';
 export interface S3Settings { endpoint: string; bucket: string; region: string; prefix: string; access_key_id: string; secret_access_key: string }
 
 /** Pure: the object key of a batch. */
-export function objectKey(prefix: string, b: Pick<SinkBatch, 'id' | 'source' | 'events'>): string {
-  const day = (b.events[0]?.at ?? new Date(0).toISOString()).slice(0, 10).split('-');
+export function objectKey(prefix: string, b: Pick<SinkBatch, 'id' | 'source' | 'ndjson'>): string {
+  const at = /"at":"(\d{4})-(\d{2})-(\d{2})T/.exec(b.ndjson.slice(0, 4096));
+  const day = at ? [at[1], at[2], at[3]] : ['1970', '01', '01'];
   return `${prefix}${b.source}/${day[0]}/${day[1]}/${day[2]}/${b.id}.ndjson.gz`;
 }
 

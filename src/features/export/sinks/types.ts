@@ -8,9 +8,12 @@ export interface SinkBatch {
   id: string;
   destinationId: string;
   source: BatchSource;
-  events: ExportEvent[];
   /** The events as NDJSON (one line each, `\n` after every line). */
   ndjson: string;
+  /** How many events (lines). */
+  count: number;
+  /** The events parsed (sinks that send them one by one). */
+  events(): ExportEvent[];
 }
 
 /** A sink: sends a batch or throws (the worker retries with backoff, then dead-letters). */
