@@ -214,6 +214,21 @@ test('cue editor (EN studio, desktop): edit, split by keyboard, merge, shift, un
     await waitFor('English beside', async () => (await page.locator('#cue-list li.se-cue').nth(0).locator('.se-beside').textContent()) === 'Hello everyone', 10_000, 50);
     expect(await page.locator('#cue-list li.se-cue').nth(0).locator('.se-beside').evaluate((e) => e.matches(':dir(ltr)'))).toBe(true);
 
+    // I: a new cue at the playhead, typed in the form that opens; Delete removes the selected cue (after asking).
+    await setPlayer(page, 6.0);
+    await selectRow(page, 3);
+    await page.keyboard.press('KeyI');
+    await page.waitForSelector('#insert-text:focus');
+    await page.keyboard.type('סוף המבזק');
+    await page.keyboard.press('Enter');
+    const inserted = await untilApi('inserted', async () => { const c = await cues(he); return c.length === 4 ? c : null; });
+    expect([inserted[3]!.start_ms, inserted[3]!.text]).toEqual([6000, 'סוף המבזק']);
+    await waitFor('4 rows', async () => (await rows(page)) === 4, 10_000, 50);
+    await selectRow(page, 4);
+    page.once('dialog', (d) => void d.accept());
+    await page.keyboard.press('Delete');
+    await untilApi('deleted', async () => (await cues(he)).length === 3);
+
     // Publish toggle.
     await page.check('#track-published');
     await untilApi('published', async () => (await json('GET', track(he))).published === true);

@@ -1,5 +1,5 @@
 /** The cue editor's tools: shift all / following cues, find and replace with glossary suggestions, and the revisions with undo. */
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { useStudio } from '../ctx';
 import { glossaryHints, matching, tc, type Counts, type Cue, type GlossaryEntry, type Revision, type WriteAnswer } from './subtitles-model';
 
@@ -51,8 +51,8 @@ export function FindReplace(p: { cues: Cue[]; glossary: GlossaryEntry[]; busy: b
   const [whole, setWhole] = useState(true);
   const [matchCase, setMatchCase] = useState(false);
   const [said, setSaid] = useState<string | null>(null);
-  const hits = matching(p.cues, find, matchCase);
-  const hints = glossaryHints(p.cues, p.glossary);
+  const hits = useMemo(() => matching(p.cues, find, matchCase), [p.cues, find, matchCase]);
+  const hints = useMemo(() => glossaryHints(p.cues, p.glossary), [p.cues, p.glossary]);
   const next = (dir: 1 | -1) => {
     if (!hits.length) return;
     const at = hits.findIndex((c) => c.id === p.selected);

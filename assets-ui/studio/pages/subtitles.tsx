@@ -4,7 +4,7 @@
  * as revisions with If-Match (subtitles-data.ts), shift, find and replace with the glossary, the revisions with undo,
  * a second track side by side, new tracks (recognise / upload) and the publish toggle.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useStudio } from '../ctx';
 import { Loading, PageHead, Problem, useLoad } from '../ui';
 import { AssetPlayer } from './asset-preview';
@@ -142,6 +142,12 @@ export function SubtitlesPage({ id }: { id: string }) {
   const rowText = useRef((cid: number, text: string) => textRef.current(cid, text)).current;
   const rowCaret = useRef((cid: number, offset: number) => { caret.current = { id: cid, offset }; }).current;
 
+  // The second track's text per cue, worked out once per pair of cue lists (the page redraws 4 times a second while playing).
+  const besideOf = useMemo(() => {
+    if (!besideId) return null;
+    const m = new Map(data.cues.map((c) => [c.id, besideText(c, besideCues)]));
+    return (c: Cue) => m.get(c.id) ?? besideText(c, besideCues);
+  }, [besideId, besideCues, data.cues]);
   const a = asset.data;
   if (asset.loading && !a) return <Loading />;
   if (!a) return <Problem error={asset.error} onRetry={asset.reload} />;
@@ -214,7 +220,7 @@ export function SubtitlesPage({ id }: { id: string }) {
           {data.loading && !data.cues.length ? <Loading /> : ready ? (
             <div class="se-scroll">
               <CueList cues={data.cues} selected={selected} current={current} lang={track!.language} besideLang={besideTrack?.language ?? ''}
-                beside={besideId ? (c) => besideText(c, besideCues) : null} readOnly={!writable} gen={data.conflicts}
+                beside={besideOf} readOnly={!writable} gen={data.conflicts}
                 onSelect={rowSelect} onSeek={rowSeek} onText={rowText} onCaret={rowCaret} />
             </div>
           ) : <p class="muted">{t('se_no_cues')}</p>}
