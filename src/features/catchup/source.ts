@@ -29,7 +29,8 @@ function m3u8(req: Request | undefined, body: string, maxAge: number): Response 
 }
 const FILE_MS = /^(\d{10,14})\.(mp4|m4s)$/;
 
-function renditionsOf(ctx: AppContext, src: RangeSource): string[] {
+/** The recorded renditions a range plays (all, or the range's own subset), in the master playlist's order. */
+export function renditionsOf(ctx: AppContext, src: RangeSource): string[] {
   const all = recordedRenditions(ctx, src.ch.id);
   return src.renditions ? all.filter((r) => src.renditions!.includes(r)) : all;
 }

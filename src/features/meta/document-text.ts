@@ -49,7 +49,7 @@ Playback addresses live on the tenant delivery host \`{cdn_hostname}\` (GET /v1/
 | Archive (Flussonic style) | \`/live/<tenant>/<channel_slug>/archive-<from_s>-<duration_s>.m3u8\` (Unix seconds, duration in seconds) |
 | Signed (token) form of any of these | \`/t/<token>/\` followed by the path above, e.g. \`/t/<token>/live/<tenant>/<channel_slug>/master.m3u8\` |
 
-Catch-up, start-over and clip variants follow the same pattern as live under their own folder: \`<rendition>/index.m3u8\`, \`<rendition>/init/<ms>.mp4\`, \`<rendition>/seg/<ms>.m4s\` (each with \`?c=<tenant>\`). Times \`<start_ms>\`/\`<end_ms>\` are epoch milliseconds (\`play_start\`/\`play_end\` of a catch-up item).
+Catch-up, start-over and clip variants follow the same pattern as live under their own folder: \`<rendition>/index.m3u8\`, \`<rendition>/init/<ms>.mp4\`, \`<rendition>/seg/<ms>.m4s\` (each with \`?c=<tenant>\`). Times \`<start_ms>\`/\`<end_ms>\` are epoch milliseconds (\`play_start\`/\`play_end\` of a catch-up item). Published subtitle tracks are HLS subtitle renditions of the master (\`SUBTITLES="subs"\`): on VOD \`subs_<track>.m3u8\`, \`subs_<track>_<n>.vtt\` and the whole \`subs_<track>.vtt\` beside \`master.m3u8\` (and text adaptation sets of the MPD); on catch-up and start-over \`subs-<language>-<first_ms>/index.m3u8\` with \`vtt/<start_ms>-<duration_ms>.vtt\` segments.
 
 Examples (tenant \`default\`, channel \`news\`):
 

@@ -24,6 +24,8 @@ export const PARAM = {
   /** A final clip's own files: init segments and numbered media segments. */
   clipFile: /^(?:init-e?[0-9]{1,14}\.mp4|[0-9]{1,14}\.m4s)$/,
   archive: /^archive-([0-9]{9,11})-([0-9]{1,6})\.m3u8$/,
+  /** A recorded range's WebVTT subtitle segment: the media segment's wall-clock start and duration (ms). */
+  vttFile: /^[0-9]{10,14}-[0-9]{1,7}\.vtt$/,
 } as const;
 
 /** What a delivery request opens, as the token binding and the policies see it. */
@@ -86,10 +88,12 @@ export const DELIVERY = {
   catchupVariant: { path: '/m/catchup/:slug/:s/:e/:r/index.m3u8', tenantIn: 'query', params: range({ r: PARAM.rendition }), target: catchupTarget },
   catchupInit: { path: '/m/catchup/:slug/:s/:e/:r/init/:file', tenantIn: 'query', params: range({ r: PARAM.rendition, file: PARAM.initFile }), target: catchupTarget },
   catchupSeg: { path: '/m/catchup/:slug/:s/:e/:r/seg/:file', tenantIn: 'query', params: range({ r: PARAM.rendition, file: PARAM.segFile }), target: catchupTarget },
+  catchupVtt: { path: '/m/catchup/:slug/:s/:e/:r/vtt/:file', tenantIn: 'query', params: range({ r: PARAM.rendition, file: PARAM.vttFile }), target: catchupTarget },
   startoverMaster: { path: '/m/startover/:slug/:pid/master.m3u8', tenantIn: 'query', params: so({}), target: (p) => ({ kind: 'startover', id: p.slug, programme: p.pid }) },
   startoverVariant: { path: '/m/startover/:slug/:pid/:r/index.m3u8', tenantIn: 'query', params: so({ r: PARAM.rendition }), target: (p) => ({ kind: 'startover', id: p.slug, programme: p.pid }) },
   startoverInit: { path: '/m/startover/:slug/:pid/:r/init/:file', tenantIn: 'query', params: so({ r: PARAM.rendition, file: PARAM.initFile }), target: (p) => ({ kind: 'startover', id: p.slug, programme: p.pid }) },
   startoverSeg: { path: '/m/startover/:slug/:pid/:r/seg/:file', tenantIn: 'query', params: so({ r: PARAM.rendition, file: PARAM.segFile }), target: (p) => ({ kind: 'startover', id: p.slug, programme: p.pid }) },
+  startoverVtt: { path: '/m/startover/:slug/:pid/:r/vtt/:file', tenantIn: 'query', params: so({ r: PARAM.rendition, file: PARAM.vttFile }), target: (p) => ({ kind: 'startover', id: p.slug, programme: p.pid }) },
   clipMaster: { path: '/m/clips/:id/master.m3u8', tenantIn: 'query', params: clip({}), target: (p) => ({ kind: 'clip', id: p.id }) },
   clipVariant: { path: '/m/clips/:id/:r/index.m3u8', tenantIn: 'query', params: clip({ r: PARAM.rendition }), target: (p) => ({ kind: 'clip', id: p.id }) },
   clipFile: { path: '/m/clips/:id/:r/:file', tenantIn: 'query', params: clip({ r: PARAM.rendition, file: PARAM.clipFile }), target: (p) => ({ kind: 'clip', id: p.id }) },

@@ -32,7 +32,7 @@ export const DELIVERY_URLS_HE = `## כתובות הפצה (Delivery URLs)
 | ארכיון (בסגנון Flussonic) | \`/live/<tenant>/<channel_slug>/archive-<from_s>-<duration_s>.m3u8\` (שניות Unix, ומשך בשניות) |
 | הצורה החתומה (באסימון) של כל אחת מאלה | \`/t/<token>/\` ואחריו הנתיב שלמעלה, למשל \`/t/<token>/live/<tenant>/<channel_slug>/master.m3u8\` |
 
-רשימות האיכויות של צפייה חוזרת, צפייה מההתחלה וקליפים בנויות כמו בשידור החי, תחת התיקייה שלהן: \`<rendition>/index.m3u8\`, \`<rendition>/init/<ms>.mp4\`, \`<rendition>/seg/<ms>.m4s\` (כל אחת עם \`?c=<tenant>\`). הזמנים \`<start_ms>\`/\`<end_ms>\` הם מילישניות מאז ה-epoch (‏\`play_start\`/\`play_end\` של פריט צפייה חוזרת).
+רשימות האיכויות של צפייה חוזרת, צפייה מההתחלה וקליפים בנויות כמו בשידור החי, תחת התיקייה שלהן: \`<rendition>/index.m3u8\`, \`<rendition>/init/<ms>.mp4\`, \`<rendition>/seg/<ms>.m4s\` (כל אחת עם \`?c=<tenant>\`). הזמנים \`<start_ms>\`/\`<end_ms>\` הם מילישניות מאז ה-epoch (‏\`play_start\`/\`play_end\` של פריט צפייה חוזרת). רצועות כתוביות שפורסמו הן גרסאות כתוביות של רשימת ההשמעה הראשית (\`SUBTITLES="subs"\`): ב-VOD‏ \`subs_<track>.m3u8\`, \`subs_<track>_<n>.vtt\` וכל הרצועה ב-\`subs_<track>.vtt\` לצד \`master.m3u8\` (וקבוצות הסתגלות טקסט ב-MPD); בצפייה חוזרת ובצפייה מההתחלה \`subs-<language>-<first_ms>/index.m3u8\` עם מקטעי \`vtt/<start_ms>-<duration_ms>.vtt\`.
 
 דוגמאות (דייר \`default\`, ערוץ \`news\`):
 
