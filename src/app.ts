@@ -68,13 +68,13 @@ import { studioRoutes } from './features/studio/routes';
  * The whole HTTP app: the Elysia app, the delivery gate (delivery workers report through it) and `fetch`, the handler
  * to serve it with: a /t/ GET or HEAD goes straight to the gate's token entry (the route the router would pick, without
  * its pass), everything else through the app.
+import { siteAdminRoutes } from './features/sites/admin-routes';
+import { siteContentRoutes } from './features/sites/content-routes';
+import { isSitesRequest, siteDeliveryEntry, siteDeliveryRoutes } from './features/sites/delivery-routes';
  */
 export interface BuiltApp { app: AnyElysia; gate: Gate; fetch: (r: Request) => Response | Promise<Response> }
 
 /** Builds the whole HTTP app: kernel hooks first, then every feature's routes. */
-import { siteAdminRoutes } from './features/sites/admin-routes';
-import { siteContentRoutes } from './features/sites/content-routes';
-import { siteDeliveryRoutes } from './features/sites/delivery-routes';
 export function buildApp(ctx: AppContext): BuiltApp {
   let app: AnyElysia;
   registerClipTargets(ctx);
@@ -145,7 +145,9 @@ export function buildApp(ctx: AppContext): BuiltApp {
   // Every delivery path must be declared in the delivery table (and so checked by the gate): refuse to start otherwise.
   gate.assertCovered(app);
   const token = directTokenEntry(gate, () => app, (e, r) => answerError('UNKNOWN', e, r));
-  return { app, gate, fetch: (r) => (isTokenRequest(r) ? token(r) : app.fetch(r)) };
+  // Sites Delivery reads (GET/HEAD /s/v1/...) likewise go straight to their entry; what it does not take, the router answers.
+  const sites = siteDeliveryEntry(ctx);
+  return { app, gate, fetch: (r) => (isTokenRequest(r) ? token(r) : (isSitesRequest(r) && sites(r)) || app.fetch(r)) };
 }
 
 /** Starts background workers of every feature (job runners, dispatchers, supervisors). */

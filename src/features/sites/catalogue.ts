@@ -13,13 +13,13 @@ export interface ProgRec {
   start_ms: number; end_ms: number; play_start_ms: number | null; play_end_ms: number | null; excluded: boolean;
 }
 /** A channel. */
-export interface ChannelRec { id: string; slug: string; name: string; retention_from: number; first_recorded: number | null; rendition: string | null }
+export interface ChannelRec { id: string; slug: string; name: string; retention_ms: number; retention_from: number; first_recorded: number | null; rendition: string | null }
 /** A ready or final clip. */
 export interface ClipRec { id: string; channel_id: string; title: string | null; start_ms: number; end_ms: number; status: string; created_at: number }
 
 /** The public catalogue of one tenant as one snapshot (reloaded only when the tables changed; checked at most once a second). */
 export interface Catalogue {
-  tenantId: string; loadedAt: number; checkedAt: number; fingerprint: string;
+  tenantId: string; loadedAt: number; checkedAt: number; recordedAt: number; fingerprint: string;
   videos: VideoRec[]; videoById: Map<string, VideoRec>;
   programmes: ProgRec[]; progById: Map<string, ProgRec>;
   channels: ChannelRec[]; channelById: Map<string, ChannelRec>; channelBySlug: Map<string, ChannelRec>;
@@ -55,13 +55,7 @@ function load(ctx: AppContext, tenantId: string, fp: string, now: number): Catal
   const chRows = db.query<{ id: string; slug: string; name: string; recording_enabled: number; retention_hours: number; dvr_window_s: number }, [string]>(
     'SELECT id, slug, name, recording_enabled, retention_hours, dvr_window_s FROM channels WHERE tenant_id = ? ORDER BY seq',
   ).all(tenantId);
-  const channels = chRows.map((c): ChannelRec => {
-    const retention_from = now - (c.recording_enabled ? c.retention_hours * 3_600_000 : c.dvr_window_s * 1000);
-    const r = recordedRenditions(ctx, c.id);
-    const rendition = r.includes('src') ? 'src' : r[0] ?? null;
-    const spans = rendition ? recordedSpansInRange(ctx, c.id, rendition, retention_from, now + 1) : [];
-    return { id: c.id, slug: c.slug, name: c.name, retention_from, first_recorded: spans.length ? spans[0]! : null, rendition };
-  });
+  const channels = chRows.map((c): ChannelRec => recording(ctx, { id: c.id, slug: c.slug, name: c.name, retention_from: 0, first_recorded: null, rendition: null, retention_ms: c.recording_enabled ? c.retention_hours * 3_600_000 : c.dvr_window_s * 1000 }, now));
   const oldest = Math.min(now, ...channels.map((c) => c.retention_from));
   const excluded = exclusionMatcher(exclusionRules(ctx, tenantId));
   const programmes = db.query<Omit<ProgRec, 'excluded'>, [string, number]>(
@@ -69,7 +63,7 @@ function load(ctx: AppContext, tenantId: string, fp: string, now: number): Catal
   ).all(tenantId, oldest).map((p) => ({ ...p, excluded: excluded(p) }));
   const clips = db.query<ClipRec, [string]>("SELECT id, channel_id, title, start_ms, end_ms, status, created_at FROM clips WHERE tenant_id = ? AND status IN ('ready', 'final') ORDER BY seq DESC").all(tenantId);
   return {
-    tenantId, loadedAt: now, checkedAt: now, fingerprint: fp,
+    tenantId, loadedAt: now, checkedAt: now, recordedAt: now, fingerprint: fp,
     videos, videoById: new Map(videos.map((v) => [v.id, v])),
     programmes, progById: new Map(programmes.map((p) => [p.id, p])),
     channels, channelById: new Map(channels.map((c) => [c.id, c])), channelBySlug: new Map(channels.map((c) => [c.slug, c])),
@@ -77,14 +71,29 @@ function load(ctx: AppContext, tenantId: string, fp: string, now: number): Catal
   };
 }
 
-/** The tenant's catalogue snapshot: tables checked for changes at most once a second, reloaded when they changed or a minute passed. */
+/** Fills a channel's recording facts in place: retention start, first recorded instant inside it, rendition. */
+function recording(ctx: AppContext, c: ChannelRec, now: number): ChannelRec {
+  c.retention_from = now - c.retention_ms;
+  const r = recordedRenditions(ctx, c.id);
+  c.rendition = r.includes('src') ? 'src' : r[0] ?? null;
+  const spans = c.rendition ? recordedSpansInRange(ctx, c.id, c.rendition, c.retention_from, now + 1) : [];
+  c.first_recorded = spans.length ? spans[0]! : null;
+  return c;
+}
+
+/** The tenant's catalogue snapshot: tables checked for changes at most once a second, reloaded only when they changed. */
 export function catalogue(ctx: AppContext, tenantId: string): Catalogue {
   const m = ctx.slots.get(CATALOGUES, () => new Map<string, Catalogue>());
   const now = ctx.clock.now();
   const cur = m.get(tenantId);
   if (cur && now - cur.checkedAt < 1000 && now >= cur.checkedAt) return cur;
   const fp = fingerprint(ctx.db, tenantId);
-  if (cur && cur.fingerprint === fp && now - cur.loadedAt < 60_000) { cur.checkedAt = now; return cur; }
+  if (cur && cur.fingerprint === fp) {
+    // Unchanged tables: the same snapshot (and search index); recording facts refreshed in place every 10 s.
+    if (now - cur.recordedAt >= 10_000) { for (const c of cur.channels) recording(ctx, c, now); cur.recordedAt = now; }
+    cur.checkedAt = now;
+    return cur;
+  }
   const next = load(ctx, tenantId, fp, now);
   m.set(tenantId, next);
   return next;

@@ -16,6 +16,7 @@ type Json = Record<string, unknown>;
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 const INDEXES = slotKey<Map<string, { key: string; index: SearchIndex }>>('sites.search');
 const TENANT_SLUGS = slotKey<Map<string, string>>('sites.tenant-slugs');
+const SITE_ROWS = slotKey<Map<string, { row: SiteRow; gen: number; at: number }>>('sites.rows');
 
 /** Built-in paths and the entity type each names. */
 const BUILTIN: Record<string, ItemType | 'podcast' | 'category'> = { show: 'show', podcast: 'podcast', v: 'video', c: 'clip', p: 'programme', live: 'channel', person: 'person', category: 'category' };
@@ -47,7 +48,16 @@ export class SiteDelivery {
 
   /** An active site by slug; unknown, malformed or suspended answers 404. */
   site(slug: string): SiteRow {
-    const s = SLUG.test(slug) ? this.sites.store.siteBySlug(slug) : null;
+    // Rows are kept per slug while their site's generation is unchanged (every write bumps it), at most a second.
+    const m = this.ctx.slots.get(SITE_ROWS, () => new Map());
+    const now = this.ctx.clock.now();
+    const c = m.get(slug);
+    let s: SiteRow | null;
+    if (c && c.gen === this.sites.generation(c.row.id) && now - c.at < 1000 && now >= c.at) s = c.row;
+    else {
+      s = SLUG.test(slug) ? this.sites.store.siteBySlug(slug) : null;
+      if (s) { if (m.size > 1000) m.clear(); m.set(slug, { row: s, gen: this.sites.generation(s.id), at: now }); }
+    }
     if (!s || s.status !== 'active') throw notFound('site');
     return s;
   }

@@ -8,6 +8,8 @@ export interface SiteAnswer {
   /** A scheduled change at this instant (ms): s-maxage ends then. */
   changeAt: number | null;
   status?: number;
+  /** Headers built on first send (see send). */
+  base?: Record<string, string>;
 }
 
 const MAX_AGE = { page: 30, sitemap: 600, robots: 3600 } as const;
@@ -36,12 +38,15 @@ export function notModified(header: string | null, etag: string): boolean {
 
 /** The Response of an answer: body or 304, caching headers, Cache-Tag, CORS for an allowed origin, X-VS-Sites-API. */
 export function send(req: Request, a: SiteAnswer, now: number, allowOrigin: string | null): Response {
-  const h: Record<string, string> = {
-    'content-type': a.type, 'cache-control': cacheControl(a, now), etag: a.etag, 'x-vs-sites-api': '1', vary: 'Origin',
+  // The headers that do not change per request are built once per answer.
+  const base = a.base ??= {
+    'content-type': a.type, etag: a.etag, 'x-vs-sites-api': '1', vary: 'Origin', 'cache-control': cacheControl(a, now),
+    ...(a.tags.length ? { 'cache-tag': a.tags.join(',') } : {}),
   };
-  if (a.tags.length) h['cache-tag'] = a.tags.join(',');
+  const h = allowOrigin || a.changeAt !== null ? { ...base, 'cache-control': cacheControl(a, now) } as Record<string, string> : base;
   if (allowOrigin) { h['access-control-allow-origin'] = allowOrigin; h['access-control-expose-headers'] = 'ETag, Cache-Tag, X-VS-Sites-API'; }
-  if ((a.status ?? 200) === 200 && notModified(req.headers.get('if-none-match'), a.etag)) return new Response(null, { status: 304, headers: h });
+  const inm = req.headers.get('if-none-match');
+  if (inm !== null && (a.status ?? 200) === 200 && notModified(inm, a.etag)) return new Response(null, { status: 304, headers: h });
   return new Response(req.method === 'HEAD' ? null : (a.body as Uint8Array<ArrayBuffer>), { status: a.status ?? 200, headers: h });
 }
 

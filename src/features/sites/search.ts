@@ -14,38 +14,75 @@ export interface Hit { doc: SearchDoc; score: number }
  * through a stripped prefix on either side (1 point); every query word must match. Ties: newest first.
  */
 export class SearchIndex {
-  private exact = new Map<string, number[]>();
-  private loose = new Map<string, number[]>();
+  readonly docs: SearchDoc[];
+  private exact = new Map<string, Int32Array>();
+  private loose = new Map<string, Int32Array>();
   private terms: string[] = [];
+  private acc: Uint16Array;
+  private mark: Uint8Array;
 
-  constructor(readonly docs: SearchDoc[]) {
-    docs.forEach((d, i) => {
-      const words = new Set(searchTokens(d.text));
-      const vars = new Set<string>();
-      for (const w of words) { post(this.exact, w, i); for (const v of prefixVariants(w)) vars.add(v); }
-      for (const v of vars) post(this.loose, v, i);
+  /** Documents are kept newest first, so a posting list (ascending) is already in time order. */
+  constructor(docs: SearchDoc[]) {
+    this.docs = [...docs].sort((a, b) => b.time - a.time);
+    const exact = new Map<string, number[]>(), loose = new Map<string, number[]>();
+    // Words repeat across titles: each raw word is put in search form once.
+    const memo = new Map<string, { words: string[]; vars: string[] }>();
+    this.docs.forEach((d, i) => {
+      for (const raw of d.text.split(/\s+/)) {
+        if (!raw) continue;
+        let m = memo.get(raw);
+        if (!m) {
+          const words = searchTokens(raw);
+          m = { words, vars: [...new Set(words.flatMap(prefixVariants))] };
+          if (memo.size > 500_000) memo.clear();
+          memo.set(raw, m);
+        }
+        for (const w of m.words) post(exact, w, i);
+        for (const v of m.vars) post(loose, v, i);
+      }
     });
+    for (const [k, l] of exact) this.exact.set(k, Int32Array.from(l));
+    for (const [k, l] of loose) this.loose.set(k, Int32Array.from(l));
     this.terms = [...this.loose.keys()].sort();
+    this.acc = new Uint16Array(this.docs.length);
+    this.mark = new Uint8Array(this.docs.length);
   }
 
-  /** Every match of `q` (filtered by `keep`), best first. */
+  /** Indexes of the documents matching every query word, with their scores in `acc` (2 exact, 1 through a prefix, summed). */
+  private match(words: string[]): Int32Array {
+    let cand: Int32Array | null = null;
+    const { acc, mark } = this;
+    for (const w of words) {
+      const list: number[] = [];
+      for (const v of prefixVariants(w)) {
+        const l = this.loose.get(v);
+        if (l) for (let j = 0; j < l.length; j++) { const i = l[j]!; if (!mark[i]) { mark[i] = 1; list.push(i); } }
+      }
+      const ex = this.exact.get(w);
+      if (ex) for (let j = 0; j < ex.length; j++) mark[ex[j]!] = 2;
+      if (!cand) { cand = Int32Array.from(list); for (let j = 0; j < cand.length; j++) acc[cand[j]!] = mark[cand[j]!]!; }
+      else {
+        const next: number[] = [];
+        for (let j = 0; j < cand.length; j++) { const i = cand[j]!; if (mark[i]) { acc[i]! += mark[i]!; next.push(i); } }
+        cand = Int32Array.from(next);
+      }
+      for (let j = 0; j < list.length; j++) mark[list[j]!] = 0;
+      if (!cand.length) break;
+    }
+    return (cand ?? new Int32Array(0)).sort();
+  }
+
+  /** Every match of `q` (filtered by `keep`), best first: higher score, then newer. */
   search(q: string, keep: (d: SearchDoc) => boolean): Hit[] {
     const words = [...new Set(searchTokens(q))].slice(0, 8);
     if (!words.length) return [];
-    const score = new Map<number, number>();
-    words.forEach((w, k) => {
-      const exact = new Set(this.exact.get(w) ?? []);
-      const hits = new Set<number>();
-      for (const v of prefixVariants(w)) for (const i of this.loose.get(v) ?? []) hits.add(i);
-      if (k === 0) { for (const i of hits) score.set(i, exact.has(i) ? 2 : 1); return; }
-      for (const [i, s] of score) {
-        if (!hits.has(i)) score.delete(i);
-        else score.set(i, s + (exact.has(i) ? 2 : 1));
-      }
-    });
+    const cand = this.match(words);
+    // Bucket by score (small integers), each bucket in document (time) order.
+    const buckets: number[][] = [];
+    for (let j = 0; j < cand.length; j++) { const i = cand[j]!; (buckets[this.acc[i]!] ??= []).push(i); }
     const out: Hit[] = [];
-    for (const [i, s] of score) { const d = this.docs[i]!; if (keep(d)) out.push({ doc: d, score: s }); }
-    return out.sort((a, b) => b.score - a.score || b.doc.time - a.doc.time || (a.doc.slug < b.doc.slug ? -1 : 1));
+    for (let sc = buckets.length - 1; sc > 0; sc--) for (const i of buckets[sc] ?? []) { const d = this.docs[i]!; if (keep(d)) out.push({ doc: d, score: sc }); }
+    return out;
   }
 
   /** Titles whose words start with the query's last word (the others matched as in search), best first. */
@@ -53,24 +90,16 @@ export class SearchIndex {
     const words = searchTokens(q);
     const last = words.pop();
     if (!last) return [];
-    const head = words.length ? new Set(this.search(words.join(' '), keep).map((h) => this.docs.indexOf(h.doc))) : null;
-    const seen = new Set<number>();
-    const out: SearchDoc[] = [];
+    const head = words.length ? new Set(this.match(words)) : null;
     // The sorted terms starting with `last`: a binary search for the first, then forward.
     let lo = 0, hi = this.terms.length;
     while (lo < hi) { const mid = (lo + hi) >> 1; if (this.terms[mid]! < last) lo = mid + 1; else hi = mid; }
-    const cands: number[] = [];
-    for (let k = lo; k < this.terms.length && this.terms[k]!.startsWith(last) && cands.length < 5000; k++) cands.push(...this.loose.get(this.terms[k]!)!);
     const exact = new Set(this.exact.get(last) ?? []);
-    const ranked = [...new Set(cands)].filter((i) => (!head || head.has(i)) && keep(this.docs[i]!))
-      .sort((a, b) => Number(exact.has(b)) - Number(exact.has(a)) || this.docs[b]!.time - this.docs[a]!.time);
-    for (const i of ranked) {
-      if (seen.has(i)) continue;
-      seen.add(i);
-      out.push(this.docs[i]!);
-      if (out.length >= max) break;
-    }
-    return out;
+    const cands = new Set<number>();
+    for (let k = lo; k < this.terms.length && this.terms[k]!.startsWith(last) && cands.size < 5000; k++) for (const i of this.loose.get(this.terms[k]!)!) cands.add(i);
+    const ranked = [...cands].filter((i) => (!head || head.has(i)) && keep(this.docs[i]!))
+      .sort((a, b) => Number(exact.has(b)) - Number(exact.has(a)) || a - b);
+    return ranked.slice(0, max).map((i) => this.docs[i]!);
   }
 }
 
