@@ -41,7 +41,8 @@ let asset: string;
 let other: string;
 let reader: string;
 beforeAll(async () => {
-  s = await startTestServer({ env: { VS_ASR_URL: `http://127.0.0.1:${asr.port}`, VS_ASR_MODEL: 'ivrit-test' } });
+  // validate: every answer of s.api() is checked against the served OpenAPI document (the last test reads the list).
+  s = await startTestServer({ env: { VS_ASR_URL: `http://127.0.0.1:${asr.port}`, VS_ASR_MODEL: 'ivrit-test' }, validate: true });
   const t = identityService(s.ctx).createTenant({ name: 'Edit other' });
   other = identityService(s.ctx).createKey(t.id, { role: 'owner' }).key;
   reader = identityService(s.ctx).createKey(defaultTenant(s.ctx), { scopes: ['assets:read'] }).key;
@@ -274,4 +275,8 @@ test('channel-recording tracks are edited through the same cue API (assets:write
   expect(ins.revision!.after[0]!.id).toBe(3);
   const back = await json<Write>(s.api('POST', `${T}/revisions/${del.revision!.id}/undo`, undefined, { headers: { 'if-match': ins.etag } }));
   expect(back.revision!.after.map((c) => [c.id, c.text])).toEqual([[2, 'מזג האוויר']]);
+});
+
+test('every answer above matches the OpenAPI document (Ajv)', () => {
+  expect(s.violations.map((v) => `${v.method} ${v.path} ${v.status}: ${v.problem}`)).toEqual([]);
 });

@@ -2,7 +2,7 @@ import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../kernel/context';
 import { invalid } from '../../kernel/errors';
 import { doc } from '../../kernel/http/plugin';
-import { answers, mediaAnswer } from '../meta/model';
+import { answers } from '../meta/model';
 import { CreateTrackBody, TrackList, TrackView, trackView } from './model';
 import { SubtitleService } from './service';
 import { registerSubtitleSidecars } from './delivery-playback';
@@ -52,7 +52,9 @@ export function subtitleRoutes(ctx: AppContext) {
       auth: { scope: 'assets:read' }, params: Ids,
       detail: doc('Assets', 'Get a subtitle track or its file', 'רצועת כתוביות או הקובץ שלה',
         '`{track}` is the track id (its JSON) or the id with `.vtt` / `.srt` (the file; lines of Hebrew and Arabic start with U+200F). A track that is not ready answers 409 for a file.',
-        { 'x-problems': [404, 409], ...mediaAnswer(200, 'text/vtt', t.String({ description: 'WebVTT (.vtt), SRT (.srt), or the track as JSON' }), 'the track or its file') }),
+        { 'x-problems': [404, 409], responses: { 200: { description: 'the track (JSON, with its `ETag`) or its file', content: {
+          'application/json': { schema: TrackView }, 'text/vtt': { schema: t.String({ description: 'WebVTT (.vtt)' }) },
+          'application/x-subrip': { schema: t.String({ description: 'SRT (.srt)' }) } } } } }),
     })
     .post('/:id/subtitles/:track/publish', ({ principal: p, params }) => trackView(svc.publish(p.tenantId, params.id, params.track, true)), {
       auth: { scope: 'assets:write' }, params: Ids,
