@@ -135,6 +135,14 @@ test('a recorded programme\'s speech, pushed live over SRT, is recognised automa
   const up = await s.api('POST', `/v1/channels/${ch.id}/subtitles`, { language: 'he', programme_id: prog.id, content: 'WEBVTT\n\n00:00:03.000 --> 00:00:05.500\nהוא לא היה צעיר רע לב.\n' });
   expect(up.status).toBe(201);
   expect(((await up.json()) as Track).status).toBe('ready');
+  // Hebrew recognition with no Hebrew engine configured: the track fails with the reason, nothing pretends.
+  const heAsr = await (await s.api('POST', `/v1/channels/${ch.id}/subtitles`, { language: 'he', programme_id: prog.id })).json() as Track;
+  const heDone = (await waitFor('no engine', async () => {
+    const t = await (await s.api('GET', `/v1/channels/${ch.id}/subtitles/${heAsr.id}`)).json() as Track;
+    return t.status === 'failed' || t.status === 'ready' ? t : null;
+  }, 60_000, 250))!;
+  expect(heDone.status).toBe('failed');
+  expect(heDone.error).toContain('no speech engine is configured for language "he"');
   expect((await s.api('DELETE', `/v1/channels/${ch.id}/subtitles/${created.id}`)).status).toBe(204);
   expect((await s.api('GET', `/v1/channels/${ch.id}/subtitles/${created.id}`)).status).toBe(404);
 }, 540_000);

@@ -90,6 +90,12 @@ describe('splitSentences', () => {
     ), { numRuns: 150 });
   });
 
+  test('hostile engine output is neutralised: markup, bidi overrides and controls never reach the stored cues', () => {
+    const src: Cue[] = [{ startMs: 0, endMs: 3000, text: 'The minister arrived.' }];
+    const out = splitSentences(src, mergeSentences(src), ['<script>alert(1)</script>השר \u202eהגיע\u0000 <b>היום</b>.']);
+    expect(out.cues.map((c) => c.text)).toEqual(['alert(1)השר הגיע היום.']);
+  });
+
   test('Hebrew stays in logical order: no bidi marks are added to stored text', () => {
     const src: Cue[] = [{ startMs: 0, endMs: 3000, text: 'The minister arrived.' }];
     const out = splitSentences(src, mergeSentences(src), ['\u200fהשר הגיע.']);
