@@ -70,9 +70,10 @@ if [ "$MODE" = test ] && ! command -v kcat >/dev/null; then
   apt_install kcat
 fi
 
-# The native delivery front (VS_DELIVERY_FRONT_PORT) runs Debian's nginx; its tests need it.
-if [ "$MODE" = test ] && ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
-  say "installing nginx-light (Debian package) for the delivery front's tests"
+# The delivery front and edge cache run Debian's nginx: `serve` puts it on the public port by default (without it the
+# appliance serves alone, slower, with no edge cache, and says so at start and in `doctor`).
+if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
+  say "installing nginx-light (Debian package): the delivery front and edge cache"
   # Its postinst starts Debian's default site; where that start fails the binary is unpacked all the same.
   apt_install nginx-light || say "nginx-light: the package did not configure cleanly (its default site did not start); using the unpacked binary"
 fi

@@ -8,6 +8,7 @@ import { doctor } from './cli/doctor';
 import { secretsRotate } from './cli/secrets';
 import { userCreate } from './cli/user';
 import { runDeliveryWorker } from './delivery-worker/worker';
+import { edgeConfig } from './cli/edge';
 
 /** CLI entry: parse arguments, run one command, exit with its status. No logic here. */
 async function main(argv: string[]): Promise<number> {
@@ -25,6 +26,7 @@ async function main(argv: string[]): Promise<number> {
   if (cmd === 'key' && sub === 'create') return keyCreate(cli.flags);
   if (cmd === 'user' && sub === 'create') return userCreate(cli.flags);
   if (cmd === 'doctor') return doctor(cli.flags);
+  if (cmd === 'edge' && sub === 'config') return edgeConfig(cli.flags);
   if (cmd === 'secrets' && sub === 'rotate') return secretsRotate(cli.flags);
   process.stderr.write(USAGE);
   return 2;

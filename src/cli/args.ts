@@ -28,6 +28,7 @@ export const USAGE = `viewstream — self-hosted video platform
   viewstream user create --email E --tenant SLUG --role R [--name N] [--password-stdin] [--json] [--data DIR]
   viewstream secrets rotate [--json] [--data DIR]   (service stopped: new master key, secrets re-wrapped)
   viewstream doctor [--json]
+  viewstream edge config [--data DIR] [--port N] [--host ADDR]   (the delivery front's generated nginx configuration)
 
 Environment: VS_DATA_DIR VS_PORT VS_HOST VS_BASE_URL VS_RTMP_PORT VS_SRT_PORTS VS_PRIVATE_ALLOWLIST VS_MASTER_KEY VS_SMTP_URL VS_SMTP_FROM
 `;

@@ -5,6 +5,7 @@ import { locateFfmpeg } from '../media/locate';
 import { bestEncoder, detectEncoders, ffmpegFacts } from '../media/encoders';
 import { secretsFacts } from './doctor-secrets';
 import type { Cli } from './args';
+import { frontFacts } from '../delivery-front/public-front';
 
 /** `viewstream doctor`: ffmpeg, SRT, usable encoders (by trial encode), DuckDB and disk. Exit 1 when a must-have fails. */
 export async function doctor(flags: Cli['flags']): Promise<number> {
@@ -33,6 +34,7 @@ export async function doctor(flags: Cli['flags']): Promise<number> {
     report.disk = { ok: true, path: config.dataDir, free_bytes: fs.bavail * fs.bsize, total_bytes: fs.blocks * fs.bsize };
   } catch (e) { report.disk = { ok: false, detail: String(e) }; ok = false; }
   Object.assign(report, secretsFacts(config.dataDir));
+  report.front = frontFacts(process.env);
   report.ok = ok;
   if (flags.json) process.stdout.write(JSON.stringify(report, null, 2) + '\n');
   else {
@@ -44,6 +46,7 @@ export async function doctor(flags: Cli['flags']): Promise<number> {
       `choice   ${report.encoder ?? 'none'}`,
       `duckdb   ${(report.duckdb as { ok: boolean; version?: string }).ok ? `ok   ${(report.duckdb as { version: string }).version}` : 'FAIL'}`,
       `secrets  ${(report.secrets as { ok: boolean }).ok ? 'ok  ' : 'WARN'} ${(report.secrets as { detail: string }).detail}`,
+      `front    ${(report.front as { ok: boolean }).ok ? 'ok  ' : 'WARN'} ${(report.front as { detail: string }).detail}`,
       `srt-pass ${(report.srt_passphrase as { ok: boolean }).ok ? 'ok  ' : 'WARN'} ${(report.srt_passphrase as { detail: string }).detail}`,
       `disk     ${(report.disk as { ok: boolean; free_bytes?: number }).ok ? `ok   ${Math.round(((report.disk as { free_bytes: number }).free_bytes) / 2 ** 30)} GiB free in ${config.dataDir}` : 'FAIL'}`,
     ];

@@ -30,7 +30,7 @@ export const CACHE_ZONE = 'vs_edge';
 
 /** Pure: the file nginx stores a cache key in, under the cache directory (levels 1:2 of the key's md5). */
 export function cacheFileOf(dir: string, key: string): string {
-  const md5 = new Bun.CryptoHasher('md5').update(key).digest('hex');
+  const md5 = Bun.MD5.hash(key, 'hex');
   return `${dir}/${md5.slice(-1)}/${md5.slice(-3, -1)}/${md5}`;
 }
 

@@ -10,7 +10,7 @@ import { notFound, problemResponse } from '../kernel/errors';
 import { runTool, type Running } from '../media/process';
 import { PEER_HEADER } from '../delivery-worker/forward';
 import { SOCKET_DIR_PREFIX, SOCKET_NAME } from '../delivery-worker/stale-sockets';
-import { NGINX_SIZE, renderFrontConf } from './nginx-conf';
+import { NGINX_SIZE, renderFrontConf, type FrontConf } from './nginx-conf';
 import { restartDelay } from '../kernel/restart-backoff';
 import type { Gate, Served } from '../features/playback/gate';
 import { DELIVERY } from '../features/playback/delivery-table';
@@ -143,21 +143,13 @@ export async function startDeliveryFront(ctx: AppContext, gate: Gate, handle: (r
     port: 0, host: '', unix: sock, peerHeader: PEER_HEADER, accelRoot: ctx.config.dataDir, maxBodyBytes: 64 * 1024, problemsBase: ctx.config.problemsBase,
   });
   const conf = join(dir, 'nginx.conf');
-  const granted = o.grants === false ? null : { dir: join(dir, 'grants'), spool: join(dir, 'granted.log') };
+  const fc = frontConfOf(ctx.config, dir, port, o);
+  const granted = fc.grants ?? null, cache = fc.cache ?? null, originSock = fc.originSock;
   // The edge cache: emptied at every start (its tag index lives in memory).
-  const cache = o.cache === false ? null : { dir: join(ctx.config.dataDir, 'cache', 'edge'), maxSize: o.cacheMaxSize ?? '10g', log: join(dir, 'fill.log') };
   if (cache) { rmSync(cache.dir, { recursive: true, force: true }); mkdirSync(cache.dir, { recursive: true }); }
-  const originSock = cache ? join(dir, 'origin.sock') : undefined;
   // The front on the public port: the whole app behind it on a socket of its own (viewer address in x-vs-peer).
-  const appSock = o.public ? join(dir, 'app.sock') : null;
-  const app: HttpServer | null = appSock ? serveApp(handle, { port: 0, host: '', unix: appSock, peerHeader: PEER_HEADER, maxBodyBytes: o.public!.maxBodyBytes, problemsBase: ctx.config.problemsBase }) : null;
-  await Bun.write(conf, renderFrontConf({
-    host: ctx.config.host, port, workers: availableParallelism(), sock, dataDir: ctx.config.dataDir, runDir: dir,
-    problemsBase: ctx.config.problemsBase, user: process.getuid?.() === 0 ? 'root' : undefined, grants: granted ?? undefined,
-    ridPrefix: newRequestIdPrefix(), sndbuf: o.sndbuf ?? undefined,
-    cache: cache ?? undefined, originSock,
-    app: appSock ? { sock: appSock, maxBodyBytes: o.public!.maxBodyBytes } : undefined,
-  }));
+  const app: HttpServer | null = fc.app ? serveApp(handle, { port: 0, host: '', unix: fc.app.sock, peerHeader: PEER_HEADER, maxBodyBytes: fc.app.maxBodyBytes, problemsBase: ctx.config.problemsBase }) : null;
+  await Bun.write(conf, renderFrontConf(fc));
   let proc: Running | null = null;
   let stopping = false, ready = false;
   let crashes = 0;
@@ -206,11 +198,34 @@ export async function startDeliveryFront(ctx: AppContext, gate: Gate, handle: (r
       stopping = true;
       grants?.stop();
       edge?.stop();
+      // On the public port: a graceful quit first (nginx stops listening, finishes the requests in flight, which the
+      // appliance behind it still answers), then the group is stopped as before.
+      const p = proc as Running | null;
+      if (app && p) {
+        try { process.kill(p.pid, 'SIGQUIT'); } catch { /* gone */ }
+        await Promise.race([p.done, Bun.sleep(Math.max(1000, graceS * 1000))]);
+      }
       await proc?.stop(Math.max(1000, graceS * 1000));
       await inner.stop(graceS);
       await app?.stop(graceS);
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * The front's configuration for a start whose private directory is `dir` (its sockets, grants, spools): what
+ * `startDeliveryFront` writes, and what `viewstream edge config` prints.
+ */
+export function frontConfOf(config: Pick<AppContext['config'], 'host' | 'dataDir' | 'problemsBase'>, dir: string, port: number, o: FrontOptions): FrontConf {
+  const cache = o.cache === false ? undefined : { dir: join(config.dataDir, 'cache', 'edge'), maxSize: o.cacheMaxSize ?? '10g', log: join(dir, 'fill.log') };
+  return {
+    host: config.host, port, workers: availableParallelism(), sock: join(dir, SOCKET_NAME), dataDir: config.dataDir, runDir: dir,
+    problemsBase: config.problemsBase, user: process.getuid?.() === 0 ? 'root' : undefined,
+    grants: o.grants === false ? undefined : { dir: join(dir, 'grants'), spool: join(dir, 'granted.log') },
+    ridPrefix: newRequestIdPrefix(), sndbuf: o.sndbuf ?? undefined,
+    cache, originSock: cache ? join(dir, 'origin.sock') : undefined,
+    app: o.public ? { sock: join(dir, 'app.sock'), maxBodyBytes: o.public.maxBodyBytes } : undefined,
   };
 }
 

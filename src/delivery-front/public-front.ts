@@ -26,3 +26,12 @@ export async function planPublicFront(env: Record<string, string | undefined>, b
   if (base.port !== 0) await assertPortFree(port, base.host);
   return { front: { port }, warning: null };
 }
+
+/** What `doctor` says of the front (a warning, never a failure: the appliance serves alone without it). */
+export function frontFacts(env: Record<string, string | undefined>, nginx: string | null = nginxBinary()): { ok: boolean; mode: string; nginx: string | null; detail: string } {
+  let mode: string;
+  try { mode = frontModeFromEnv(env); } catch (e) { return { ok: false, mode: 'invalid', nginx, detail: e instanceof Error ? e.message : String(e) }; }
+  if (mode === 'off') return { ok: true, mode, nginx, detail: `off (${FRONT_MODE_ENV}=off): the appliance serves alone, no edge cache` };
+  if (!nginx) return { ok: false, mode, nginx, detail: mode === 'on' ? `${FRONT_MODE_ENV}=on but nginx is not installed: serve will refuse to start` : NO_NGINX_WARNING };
+  return { ok: true, mode, nginx, detail: `nginx ${nginx}: the delivery front and edge cache run on the public port` };
+}

@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { randomBytes } from 'node:crypto';
-import { writeFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { Database } from 'bun:sqlite';
+import { spawnServe } from '../helpers/proc';
+import { frontFacts } from '../../src/delivery-front/public-front';
 import { join } from 'node:path';
 import { waitFor, type TestServer } from '../helpers/server';
 import { addReadyAsset } from '../helpers/ready-asset';
@@ -191,5 +195,50 @@ describe('edge cache (issue 46)', () => {
     expect((await s.api('POST', '/v1/prewarm', { asset_id: asset, channel_id: 'x' }, { key })).status).toBe(422);
     expect((await s.api('POST', '/v1/prewarm', { urls: ['/m/x'], renditions: 'lowest' }, { key })).status).toBe(422);
     expect((await s.api('GET', `/v1/prewarm/${uid}`, undefined, { key })).status).toBe(404);
+  });
+});
+
+describe('serve: the front on the public port by default (issue 46)', () => {
+  test('the API and delivery answer through nginx on the public port, playback URLs point at it, a segment is MISS then HIT; VS_DELIVERY_FRONT=off serves alone', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'vs-edge-serve-'));
+    const app = await spawnServe(['bun', 'src/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', data], { VS_DELIVERY_FRONT: 'auto' });
+    try {
+      expect(app.output()).toContain('delivery front (nginx, edge cache) with the appliance behind it');
+      const me = await fetch(`${app.url}/v1/me`, { headers: { authorization: `Bearer ${app.key}` } });
+      expect(me.status).toBe(200);
+      expect(me.headers.get('server')).toBe('nginx');
+      const ten = (await me.json() as { current_tenant: { id: string } }).current_tenant.id;
+      // A ready asset written into the running appliance's database and data dir.
+      const id = crypto.randomUUID(), rel = `media/${ten}/assets/${id}/v1`;
+      mkdirSync(join(data, rel), { recursive: true });
+      writeFileSync(join(data, rel, 'seg_00001.m4s'), SEG);
+      const db = new Database(join(data, 'db', 'meta.sqlite'));
+      db.query(`INSERT INTO assets (id, tenant_id, title, status, source, output, created_at, updated_at) VALUES (?, ?, 'a', 'ready', '{"kind":"upload"}', ?, ?, ?)`)
+        .run(id, ten, JSON.stringify({ dir: rel, version: 1, files: { hls: 'master.m3u8', dash: 'manifest.mpd', poster: 'poster.jpg', sprite: 'sprite.jpg', thumbs_vtt: 'thumbs.vtt', download: 'download.mp4' } }), Date.now(), Date.now());
+      db.close();
+      const tok = await (await fetch(`${app.url}/v1/playback/tokens`, { method: 'POST', headers: { authorization: `Bearer ${app.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ asset: id }) })).json() as { src: string };
+      expect(tok.src.startsWith(`${app.url}/t/`)).toBe(true);
+      const seg = new URL('seg_00001.m4s', tok.src).toString();
+      const [a, b] = [await fetch(seg), await fetch(seg)];
+      expect([a.status, a.headers.get('x-cache-status'), b.headers.get('x-cache-status')]).toEqual([200, 'MISS', 'HIT']);
+      expect(Buffer.from(await b.arrayBuffer()).equals(SEG)).toBe(true);
+      await a.arrayBuffer();
+      // The studio and an upload body pass through unbuffered.
+      expect((await fetch(`${app.url}/studio/`)).status).toBe(200);
+    } finally { app.kill('SIGTERM'); await app.proc.exited; }
+    const alone = await spawnServe(['bun', 'src/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', data], { VS_DELIVERY_FRONT: 'off' }).catch((e) => { throw e; });
+    try {
+      expect(alone.output()).not.toContain('delivery front');
+      expect((await fetch(`${alone.url}/healthz`)).headers.get('server')).toBeNull();
+    } finally { alone.kill('SIGTERM'); await alone.proc.exited; rmSync(data, { recursive: true, force: true }); }
+  }, 90_000);
+
+  test('doctor\'s front line: warns without nginx, refuses on=without nginx, rejects bad values', () => {
+    expect(frontFacts({}, '/usr/sbin/nginx')).toMatchObject({ ok: true, mode: 'auto' });
+    expect(frontFacts({}, null)).toMatchObject({ ok: false, mode: 'auto' });
+    expect(frontFacts({}, null).detail).toContain('nginx is not installed');
+    expect(frontFacts({ VS_DELIVERY_FRONT: 'on' }, null).detail).toContain('refuse to start');
+    expect(frontFacts({ VS_DELIVERY_FRONT: 'off' }, null)).toMatchObject({ ok: true, mode: 'off' });
+    expect(frontFacts({ VS_DELIVERY_FRONT: 'maybe' }, '/usr/sbin/nginx')).toMatchObject({ ok: false, mode: 'invalid' });
   });
 });

@@ -3,9 +3,13 @@ import type { Subprocess } from 'bun';
 /** A spawned `viewstream serve` (source or binary) with its parsed address and first owner key. */
 export interface ServeProc { proc: Subprocess<'ignore', 'pipe', 'pipe'>; url: string; key: string | null; output(): string; kill(sig?: NodeJS.Signals | number): void }
 
-/** Spawns `argv serve --port 0 ...` and waits until it prints its address (and key on first start). */
+/**
+ * Spawns `argv serve --port 0 ...` and waits until it prints its address (and key on first start). The appliance
+ * serves alone on its port (VS_DELIVERY_FRONT=off, as startTestServer) unless `env` says otherwise: these tests drive
+ * its own listener; a test of `serve`'s default front passes VS_DELIVERY_FRONT=auto.
+ */
 export async function spawnServe(argv: string[], env: Record<string, string> = {}, timeoutMs = 30_000): Promise<ServeProc> {
-  const proc = Bun.spawn([...argv], { stdin: 'ignore', stdout: 'pipe', stderr: 'pipe', env: { ...process.env, VS_LOG_LEVEL: 'warn', ...env } });
+  const proc = Bun.spawn([...argv], { stdin: 'ignore', stdout: 'pipe', stderr: 'pipe', env: { ...process.env, VS_LOG_LEVEL: 'warn', VS_DELIVERY_FRONT: 'off', ...env } });
   let out = '';
   let err = '';
   const dec = new TextDecoder();

@@ -12,7 +12,7 @@ async function purge(ctx: AppContext, job: JobRun<'edge.purge'>): Promise<void> 
   const cache = edgeOf(ctx).cache;
   if (!cache) { job.setResult({ keys: 0, removed: 0, edge: false }); return; }
   const keys = cache.select(job.tenantId, job.payload.selector);
-  job.setResult({ ...cache.purge(keys), edge: true });
+  job.setResult({ ...(await cache.purge(keys)), edge: true });
 }
 
 /** The URLs a pre-warm starts from: a short-lived playback URL of the asset, clip or channel (what a viewer gets), or the URLs given. */

@@ -21,7 +21,7 @@ export interface EdgeCache {
   /** The stored keys a selector names for a tenant. */
   select(tenant: string, sel: PurgeSelector): string[];
   /** Evicts keys (their next request is a MISS). */
-  purge(keys: string[]): PurgeOutcome;
+  purge(keys: string[]): Promise<PurgeOutcome>;
   /** Keys stored now. */
   size(): number;
 }
