@@ -9,8 +9,8 @@ import { startReceiver, verifyLikeACustomer, type Receiver } from './webhooks-re
 import { IdentityService } from '../../src/features/identity/service';
 
 // Issue 45 end to end on real speech: a channel records Debian's librivox recordings (pocketsphinx-testdata) pushed
-// over SRT, the programme ends, it is published to the library (publish-vod), its speech is recognised by the
-// built-in engine, the article job drafts it with the extractive engine, an editor corrects the draft, a publisher
+// live over SRT, the programme ends, the subtitles issue's auto-subtitles recognise the recording into a channel track
+// (built-in engine), the article job drafts it with the extractive engine, an editor corrects the draft, a publisher
 // approves it and the signed artifact.published arrives once with JSON-LD Google's required properties accept.
 
 const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
@@ -39,38 +39,33 @@ function pushSpeech(url: string): Promise<number | null> {
   return new Promise((r) => pusher!.on('close', (c) => r(c)));
 }
 
-test('a recorded programme with real speech → subtitles → extractive draft → corrected → approved → one signed artifact.published', async () => {
+test('a recorded programme with real speech → channel subtitles → extractive draft → corrected → approved → one signed artifact.published', async () => {
   const hook = await (await s.api('POST', '/v1/webhooks', { url: rx.url, events: ['artifact.published'] })).json() as { secret: string };
+  // The tenant asks for English subtitles of every recorded programme (the subtitles issue's auto-subtitles).
+  expect((await s.api('PATCH', '/v1/settings/subtitles', { auto_subtitles: { recordings: ['en'] } })).status).toBe(200);
   const ch = await (await s.api('POST', '/v1/channels', { name: 'Readings', recording: { retention_hours: 24 } })).json() as { id: string; slug: string };
   await s.api('POST', `/v1/channels/${ch.id}/start`);
   const ing = await (await s.api('GET', `/v1/channels/${ch.id}/ingest`)).json() as { srt: { primary: { url: string } } };
   const segs = () => s.ctx.db.query<Seg, [string]>("SELECT start_ms, duration_ms, init_ms, path FROM live_segments WHERE channel_id = ? AND rendition = 'src' ORDER BY start_ms").all(ch.id);
-  expect(await pushSpeech(ing.srt.primary.url)).toBe(0);
-  await waitFor('recording settles', async () => { const n = segs().length; await Bun.sleep(600); return n >= 3 && segs().length === n; }, 30_000);
-  const rec = segs();
-  const first = rec[0]!.start_ms, last = rec[rec.length - 1]!.start_ms + rec[rec.length - 1]!.duration_ms;
+  const pushed = pushSpeech(ing.srt.primary.url);
+  await waitFor('first segment', () => segs().length >= 1, 30_000);
+  const first = segs()[0]!.start_ms;
+  // The programme: from the first recorded frame to shortly after the speech (the push lasts about 9.3 s).
+  const prog = await (await s.api('POST', `/v1/channels/${ch.id}/programmes`, { title: 'Sense and Sensibility', start_at: at(first), end_at: at(first + 11_000), images: { tile_16x9: 'https://img.example.org/readings.jpg' } })).json() as { id: string };
+  // On air: no article yet.
+  const early = await s.api('POST', `/v1/programmes/${prog.id}/article`);
+  expect(early.status).toBe(409);
+  expect(await pushed).toBe(0);
+  await waitFor('programme over and recorded', async () => { const n = segs().length; await Bun.sleep(500); return Date.now() > first + 11_500 && segs().length === n; }, 30_000);
 
-  // The programme of the recording: on air it cannot have an article yet (409); it has ended now.
-  const prog = await (await s.api('POST', `/v1/channels/${ch.id}/programmes`, { title: 'Sense and Sensibility', start_at: at(first), end_at: at(last) })).json() as { id: string };
-  expect(last).toBeLessThan(Date.now());
-  const noSubs = await s.api('POST', `/v1/programmes/${prog.id}/article`);
-  expect(noSubs.status).toBe(422);
-
-  // Published to the library, then its speech recognised (the subtitles issue's path for a programme's video).
-  expect((await s.api('POST', `/v1/channels/${ch.id}/programmes/${prog.id}/publish-vod`, {})).status).toBe(202);
-  const assetId = await waitFor('library video', async () => {
-    const list = await (await s.api('GET', `/v1/channels/${ch.id}/catchup?from=${at(first - 60_000)}&to=${at(Date.now())}`)).json() as { items: { id: string; status: string; vod: { asset_id: string | null; status: string } | null }[] };
-    const it = list.items.find((i) => i.id === prog.id);
-    if (it?.vod?.status === 'failed') throw new Error(JSON.stringify(it.vod));
-    return it?.status === 'published' ? it.vod!.asset_id : null;
-  }, 120_000, 500);
-  const tr = await (await s.api('POST', `/v1/assets/${assetId}/subtitles`, { language: 'en' })).json() as { id: string };
-  const track = await waitFor('recognised', async () => {
-    const t = await (await s.api('GET', `/v1/assets/${assetId}/subtitles/${tr.id}`)).json() as { status: string; error: string | null; cue_count: number };
-    if (t.status === 'failed') throw new Error(t.error ?? 'failed');
-    return t.status === 'ready' ? t : null;
-  }, 400_000, 250);
-  expect(track!.cue_count).toBeGreaterThan(0);
+  // Auto-subtitles recognise the ended programme into a channel track.
+  const track = (await waitFor('recognised channel track', async () => {
+    const l = await (await s.api('GET', `/v1/channels/${ch.id}/subtitles?programme_id=${prog.id}`)).json() as { items: { id: string; status: string; error: string | null; cue_count: number }[] };
+    const t = l.items[0];
+    if (t?.status === 'failed') throw new Error(t.error ?? 'failed');
+    return t?.status === 'ready' ? t : null;
+  }, 420_000, 250))!;
+  expect(track.cue_count).toBeGreaterThan(0);
 
   // The article job (extractive), with its progress.
   const req = await s.api('POST', `/v1/programmes/${prog.id}/article`, { engine: 'extractive' });
@@ -82,11 +77,15 @@ test('a recorded programme with real speech → subtitles → extractive draft �
     return g.job.status === 'succeeded' ? { ...g.artifact!, job: g.job } as Record<string, any> : null;
   }, 60_000, 100))!;
   console.log('draft:', JSON.stringify(art.body, null, 1));
-  expect([art.job.id, art.job.progress, art.status, art.engine, art.source.kind, art.language]).toEqual([job_id, 100, 'draft', 'extractive', 'asset_track', 'en']);
+  expect([art.job.id, art.job.progress, art.status, art.engine, art.source, art.language]).toEqual([job_id, 100, 'draft', 'extractive', { kind: 'channel_track', id: track.id }, 'en']);
   expect(art.body.headline.startsWith('Sense and Sensibility: ')).toBe(true);
   const words = art.body.chapters.flatMap((c: { paragraphs: string[] }) => c.paragraphs).join(' ').toLowerCase().split(/\s+/);
   for (const w of ['young', 'man', 'might', 'even', 'have', 'been', 'made']) expect(words).toContain(w);
   const transcript = await (await s.api('GET', `/v1/ai/artifacts/${art.id}/transcript`)).json() as { cues: { text: string; start_ms: number; end_ms: number }[] };
+  // Times from the programme's start: the first reading starts after about 0.3 s, the second after 0.3 + 2.99 + 1 s.
+  const might = transcript.cues.find((c) => c.text.includes('might'))!;
+  expect(might.start_ms).toBeGreaterThan(3000);
+  expect(might.start_ms).toBeLessThan(6500);
   for (const q of art.body.quotes) {
     const inside = transcript.cues.filter((c) => c.start_ms >= q.start_ms && c.end_ms <= q.end_ms).map((c) => c.text.replace(/\n/g, ' ')).join(' ');
     expect(q.text).toBe(inside);
@@ -105,10 +104,11 @@ test('a recorded programme with real speech → subtitles → extractive draft �
   expect(verifyLikeACustomer(hook.secret, got.headers, got.raw)).toBe(true);
   const d = got.body.data as Record<string, any>;
   expect(d.artifact).toBe(art.id);
-  expect(d.url).toBe(`${s.ctx.config.playerUrl}/w/default/vod/${assetId}`);
-  expect(d.moment_url).toMatch(new RegExp(`^${d.url.replace(/[/.?]/g, '\\$&')}\\?t=\\d+$`));
+  expect(d.url).toBe(`${s.ctx.config.playerUrl}/w/default/live/${ch.slug}`);
+  expect(d.moment_url).toBe(`${d.url}?t=${Math.floor(art.body.quotes[0].start_ms / 1000)}`);
   expect(googleErrors(d.jsonld)).toEqual([]);
   expect(d.jsonld.headline).toBe('A young man, perhaps amiable');
+  expect(d.jsonld.video.contentUrl).toContain(`/m/catchup/${ch.slug}/`);
   expect(d.jsonld.video.hasPart.length).toBe(art.body.chapters.length);
   expect(s.ctx.db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM events WHERE type = 'artifact.published'").get()!.n).toBe(1);
   expect(rx.received.filter((r) => r.body.type === 'artifact.published')).toHaveLength(1);
