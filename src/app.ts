@@ -12,8 +12,8 @@ import { metaRoutes } from './features/meta/routes';
 import { assetRoutes } from './features/assets/routes';
 import { posterRoutes } from './features/assets/poster-routes';
 import { subtitleRoutes } from './features/subtitles/routes';
-import { edgeRoutes } from './features/edge/routes';
 import { articleRoutes } from './features/articles/routes';
+import { edgeRoutes } from './features/edge/routes';
 import { assetCueRoutes, channelCueRoutes } from './features/subtitles/cues-routes';
 import { glossaryRoutes } from './features/subtitles/glossary-routes';
 import { subtitleSettingsRoutes } from './features/subtitles/settings-routes';
@@ -57,20 +57,25 @@ import { connectRoutes } from './features/connect/routes';
 import { settingsRoutes } from './features/settings/routes';
 import { playerRoutes } from './features/player/plugin';
 import { statsRoutes } from './features/stats/routes';
+import { billingRoutes } from './features/billing/routes';
+import { exportRoutes, startExportWorker } from './features/export/routes';
+import { storageKeyRoutes } from './features/storage-keys/routes';
+import { s3IngestRoutes } from './features/storage-keys/s3-routes';
+import { startBillingCloser } from './features/billing/usage';
 import { mcpRoutes } from './features/mcp/routes';
 import { supportRoutes } from './features/support/routes';
 import { monitorRoutes } from './features/monitors/routes';
 import { startMonitorWorkers } from './features/monitors/worker';
 import { startProgrammeClock } from './features/guide/programme-clock';
 import { studioRoutes } from './features/studio/routes';
+import { siteAdminRoutes } from './features/sites/admin-routes';
+import { siteContentRoutes } from './features/sites/content-routes';
+import { isSitesRequest, siteDeliveryEntry, siteDeliveryRoutes } from './features/sites/delivery-routes';
 
 /**
  * The whole HTTP app: the Elysia app, the delivery gate (delivery workers report through it) and `fetch`, the handler
  * to serve it with: a /t/ GET or HEAD goes straight to the gate's token entry (the route the router would pick, without
  * its pass), everything else through the app.
-import { siteAdminRoutes } from './features/sites/admin-routes';
-import { siteContentRoutes } from './features/sites/content-routes';
-import { isSitesRequest, siteDeliveryEntry, siteDeliveryRoutes } from './features/sites/delivery-routes';
  */
 export interface BuiltApp { app: AnyElysia; gate: Gate; fetch: (r: Request) => Response | Promise<Response> }
 
@@ -105,16 +110,16 @@ export function buildApp(ctx: AppContext): BuiltApp {
     .use(posterRoutes(ctx))
     .use(subtitleRoutes(ctx))
     .use(edgeRoutes(ctx))
+    .use(assetCueRoutes(ctx))
+    .use(channelCueRoutes(ctx))
+    .use(glossaryRoutes(ctx))
+    .use(subtitleSettingsRoutes(ctx))
     .use(translateRoutes(ctx))
     .use(channelSubtitleRoutes(ctx))
     .use(waveformRoutes(ctx))
     .use(uploadRoutes(ctx))
     .use(playbackRoutes(ctx))
     .use(jobsRoutes(ctx))
-    .use(assetCueRoutes(ctx))
-    .use(channelCueRoutes(ctx))
-    .use(glossaryRoutes(ctx))
-    .use(subtitleSettingsRoutes(ctx))
     .use(reencodeRoutes(ctx))
     .use(mediaDeliveryRoutes(ctx, gate))
     .use(webhookRoutes(ctx))
@@ -133,6 +138,10 @@ export function buildApp(ctx: AppContext): BuiltApp {
     .use(channelRoutes(ctx))
     .use(liveRoutes(ctx, gate))
     .use(statsRoutes(ctx, gate))
+    .use(billingRoutes(ctx))
+    .use(exportRoutes(ctx))
+    .use(storageKeyRoutes(ctx))
+    .use(s3IngestRoutes(ctx))
     .use(supportRoutes(ctx))
     .use(monitorRoutes(ctx))
     .use(mcpRoutes(ctx, () => app))
@@ -165,6 +174,8 @@ export async function startWorkers(ctx: AppContext): Promise<void> {
   startProgrammeClock(ctx);
   startChannelAutoSubtitles(ctx);
   startAutoSubtitles(ctx);
+  startBillingCloser(ctx);
+  startExportWorker(ctx);
   // The live engine gets its channel storage from the channels feature (the live layer imports nothing above it).
   await startLive(ctx, new ChannelStore(ctx.db), media && { ffmpeg: media.tools.ffmpeg, encoder: media.choice.encoder });
 }

@@ -29,6 +29,8 @@ import { m0133 } from './0133_subtitle_settings';
 import { m0150 } from './0150_sites';
 import { m0160 } from './0160_ai_artifacts';
 import { m0180 } from './0180_billing';
+import { m0181 } from './0181_event_export';
+import { m0182 } from './0182_storage_keys';
 import { m0140 } from './0140_subtitle_search';
 import { m0135 } from './0135_subtitle_channel_tracks';
 
@@ -66,4 +68,6 @@ export const MIGRATIONS: Migration[] = [
   m0150,
   m0160,
   m0180,
+  m0181,
+  m0182,
 ];
