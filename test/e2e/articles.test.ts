@@ -4,6 +4,8 @@ import { defaultTenantId } from './guide-helpers';
 import { channelWithProgramme, draftOf, googleErrors, newsCues, seedChannelTrack } from './articles-helpers';
 import { startReceiver, verifyLikeACustomer, type Receiver } from './webhooks-receiver';
 import { IdentityService } from '../../src/features/identity/service';
+import { setProgrammeVod } from '../../src/features/guide/service';
+import { addReadyAsset } from '../helpers/ready-asset';
 
 // AI articles through the API (issue 45) with the extractive engine: the pipeline's refusals, the draft written from a
 // programme's channel-recording subtitle track, corrections, approve → one signed artifact.published with JSON-LD that
@@ -168,6 +170,26 @@ describe('draft → edit → approve → artifact.published once', () => {
     expect(page2.items).toHaveLength(1);
     expect((await s.api('GET', '/v1/ai/artifacts?status=gone')).status).toBe(422);
     expect((await s.api('GET', '/v1/ai/artifacts/0190aaaa-0000-7000-8000-000000000000')).status).toBe(404);
+  }, 60_000);
+});
+
+describe('a programme published to the library', () => {
+  test('without a channel track its library video\'s subtitle track is the transcript, and the page is the video\'s watch page', async () => {
+    const now = Date.now(), start = now - 70 * MIN, end = start + 80_000;
+    const x = await channelWithProgramme(s, { startMs: start, endMs: end, title: 'Late News' });
+    const asset = addReadyAsset(s, tenant, new Uint8Array(16));
+    setProgrammeVod(s.ctx, x.programme, { asset_id: asset, status: 'published', trigger: 'api' });
+    const vtt = `WEBVTT\n\n${newsCues().map((c) => `${new Date(c.startMs).toISOString().slice(11, 23)} --> ${new Date(c.endMs).toISOString().slice(11, 23)}\n${c.text}`).join('\n\n')}\n`;
+    const up = await s.api('POST', `/v1/assets/${asset}/subtitles`, { language: 'en', content: vtt });
+    expect(up.status).toBe(201);
+    const track = await up.json() as { id: string };
+    const art = await draftOf(s, x.programme);
+    expect(art.source).toEqual({ kind: 'asset_track', id: track.id });
+    expect(art.body.chapters[1].start_ms).toBe(newsCues()[6]!.startMs);
+    const pub = await (await s.api('POST', `/v1/ai/artifacts/${art.id}/approve`)).json() as { status: string };
+    expect(pub.status).toBe('published');
+    const got = (await waitFor('artifact.published', () => rx.received.find((r) => r.body.type === 'artifact.published' && r.body.data.artifact === art.id), 30_000, 50))!;
+    expect((got.body.data as { url: string }).url).toBe(`${s.ctx.config.playerUrl}/w/default/vod/${asset}`);
   }, 60_000);
 });
 
