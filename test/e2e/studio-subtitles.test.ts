@@ -177,6 +177,21 @@ test('cue editor (EN studio, desktop): edit, split by keyboard, merge, shift, un
     await setPlayer(page, 1.9);
     await page.keyboard.press('BracketLeft');
     await untilApi('start set from the playhead', async () => (await cues(he))[1]!.start_ms === 1900);
+    // Drag cue 2's end on the waveform from 4.2 s to 4.3 s.
+    await setPlayer(page, 3.0);
+    await page.waitForFunction(() => document.querySelector<HTMLElement>('#waveform')!.dataset.viewStart !== undefined);
+    const box = (await page.locator('#waveform').boundingBox())!;
+    const viewStart = Number(await page.$eval('#waveform', (c) => (c as HTMLElement).dataset.viewStart));
+    const xAt = (ms: number) => box.x + ((ms - viewStart) / 10_000) * box.width;
+    await page.mouse.move(xAt(4200), box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(xAt(4250), box.y + box.height / 2, { steps: 3 });
+    await page.mouse.move(xAt(4300), box.y + box.height / 2, { steps: 3 });
+    await page.mouse.up();
+    const dragged = await untilApi('end dragged', async () => { const c = (await cues(he))[1]!; return c.end_ms !== 4200 ? c : null; });
+    expect(Math.abs(dragged.end_ms - 4300)).toBeLessThanOrEqual(50);
+    expect(dragged.start_ms).toBe(1900);
+
     await page.keyboard.press('Space');
     await waitFor('playing', () => page.evaluate(() => !document.querySelector<HTMLVideoElement>('#player video')!.paused), 10_000, 50);
     await page.keyboard.press('Space');

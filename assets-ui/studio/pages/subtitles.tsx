@@ -180,7 +180,8 @@ export function SubtitlesPage({ id }: { id: string }) {
               waiting={<div class="player-wait"><p>{t('processing')}</p></div>} onError={data.setError} />
           </div>
           <Waveform peaks={peaks} failed={peaksFailed} cues={data.cues} selected={selected} durationMs={(a.duration_s ?? 0) * 1000} rtlText={rtlText}
-            video={video} onSeek={seek} onSelect={setSelected} />
+            video={video} onSeek={seek} onSelect={setSelected}
+            onEdge={ready && writable ? (cid, edge, ms) => void cueWrite(`/cues/${cid}`, { [edge]: ms }, 'PATCH') : undefined} />
           {ready && writable && (
             <div class="se-selbar" id="cue-actions">
               <span class="muted" id="selected-cue">{sel ? <>{t('se_selected', { n: data.cues.indexOf(sel) + 1 })} <bdi dir="ltr">{tc(sel.start_ms)} → {tc(sel.end_ms)}</bdi></> : t('se_pick_cue')}</span>

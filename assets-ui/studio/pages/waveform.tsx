@@ -1,7 +1,8 @@
 /**
  * The cue editor's waveform: the audio peaks (GET /v1/assets/{id}/waveform) around the playhead with the cues drawn
  * on them as boxes, the selected cue outlined and cues over a limit in red. Time runs left to right in both languages.
- * A click selects the cue under it and moves the playhead there. The view follows the playhead; − and + zoom.
+ * A click selects the cue under it and moves the playhead there; dragging a cue's edge (when editing is allowed)
+ * sets its start or end there. The view follows the playhead; − and + zoom.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useStudio } from '../ctx';
@@ -19,6 +20,8 @@ function follow(start: number, t: number, span: number, dur: number): number {
 export function Waveform(p: {
   peaks: Peaks | null; failed: boolean; cues: Cue[]; selected: number | null; durationMs: number; rtlText: boolean;
   video(): HTMLVideoElement | null; onSeek(ms: number): void; onSelect(id: number): void;
+  /** Editing allowed: a dragged edge's new time (ms, to 10 ms). */
+  onEdge?(id: number, edge: 'start_ms' | 'end_ms', ms: number): void;
 }) {
   const { t } = useStudio();
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -28,6 +31,8 @@ export function Waveform(p: {
   props.current = p;
   const span = ZOOMS[zoom]! * 1000;
   const dirty = useRef(true);
+  /** An edge being dragged: the cue, which edge, where it is now, and whether the pointer moved. */
+  const drag = useRef<{ id: number; edge: 'start_ms' | 'end_ms'; ms: number; moved: boolean } | null>(null);
   useEffect(() => { dirty.current = true; }, [p.peaks, p.cues, p.selected, zoom]);
 
   useEffect(() => {
@@ -73,7 +78,9 @@ export function Waveform(p: {
       g.font = '12px system-ui, sans-serif';
       g.textBaseline = 'top';
       let drawn = 0;
-      for (const cue of q.cues) {
+      const dr = drag.current;
+      for (const c0 of q.cues) {
+        const cue = dr && dr.id === c0.id ? { ...c0, [dr.edge]: dr.ms } : c0;
         if (cue.end_ms < start || cue.start_ms > start + span) continue;
         drawn++;
         const x0 = x(cue.start_ms), x1 = x(cue.end_ms);
@@ -109,17 +116,49 @@ export function Waveform(p: {
     return () => cancelAnimationFrame(raf);
   }, [span]);
 
+  const msAt = (clientX: number) => {
+    const r = canvas.current!.getBoundingClientRect();
+    return Math.max(0, Math.round(view.current + ((clientX - r.left) / r.width) * span));
+  };
+  /** The edge of a cue within 6 px of the pointer (editing only). */
+  const edgeAt = (clientX: number): { id: number; edge: 'start_ms' | 'end_ms' } | null => {
+    if (!p.onEdge) return null;
+    const w = canvas.current!.getBoundingClientRect().width;
+    const tol = (6 / w) * span, ms = msAt(clientX);
+    for (const c of p.cues) {
+      if (Math.abs(c.start_ms - ms) <= tol) return { id: c.id, edge: 'start_ms' };
+      if (Math.abs(c.end_ms - ms) <= tol) return { id: c.id, edge: 'end_ms' };
+    }
+    return null;
+  };
+  const down = (e: PointerEvent) => {
+    const hit = edgeAt(e.clientX);
+    if (!hit) return;
+    canvas.current!.setPointerCapture(e.pointerId);
+    drag.current = { ...hit, ms: Math.round(msAt(e.clientX) / 10) * 10, moved: false };
+  };
+  const move = (e: PointerEvent) => {
+    const d = drag.current;
+    if (!d) { canvas.current!.style.cursor = edgeAt(e.clientX) ? 'ew-resize' : ''; return; }
+    d.ms = Math.round(msAt(e.clientX) / 10) * 10; d.moved = true; dirty.current = true;
+  };
+  const up = () => {
+    const d = drag.current;
+    if (!d) return;
+    if (d.moved) { p.onSelect(d.id); p.onEdge?.(d.id, d.edge, d.ms); }
+    // The click that ends a drag is not a seek.
+    if (d.moved) setTimeout(() => { drag.current = null; dirty.current = true; }, 0); else drag.current = null;
+  };
   const click = (e: MouseEvent) => {
-    const c = canvas.current!;
-    const r = c.getBoundingClientRect();
-    const ms = Math.max(0, Math.round(view.current + ((e.clientX - r.left) / r.width) * span));
+    if (drag.current) return;
+    const ms = msAt(e.clientX);
     const hit = p.cues.find((q) => ms >= q.start_ms && ms < q.end_ms);
     if (hit) p.onSelect(hit.id);
     p.onSeek(ms);
   };
   return (
     <div class="se-wave" dir="ltr">
-      <canvas ref={canvas} id="waveform" role="img" aria-label={t('se_waveform')} onClick={click} />
+      <canvas ref={canvas} id="waveform" role="img" aria-label={t('se_waveform')} onClick={click} onPointerDown={down} onPointerMove={move} onPointerUp={up} onPointerCancel={up} />
       <div class="se-wave-bar">
         <span class="muted">{p.failed ? t('se_wave_failed') : !p.peaks ? t('se_wave_loading') : p.peaks.length === 0 ? t('se_wave_silent') : t('se_wave_span', { n: ZOOMS[zoom]! })}</span>
         <span class="se-zoom">
