@@ -102,10 +102,10 @@ export interface DeliveryFront {
   stop(graceS: number): Promise<void>;
 }
 
-/** True when an absolute request URL's path is under one of the front's locations (/t/, /m/, /live/); no regex. */
+/** True when an absolute request URL's path is under one of the front's locations (/t/, /m/, /live/, /s/v1/); no regex. */
 export function isFrontPath(url: string): boolean {
   const i = url.indexOf('/', url.indexOf('//') + 2);
-  return i >= 0 && (url.startsWith('/t/', i) || url.startsWith('/m/', i) || url.startsWith('/live/', i));
+  return i >= 0 && (url.startsWith('/t/', i) || url.startsWith('/m/', i) || url.startsWith('/live/', i) || url.startsWith('/s/v1/', i));
 }
 
 /**

@@ -178,3 +178,36 @@ test('sites switched off on the deployment: every /s/v1 route answers 503', asyn
     }
   } finally { await off.stop(); }
 });
+
+test('the native delivery front passes /s/v1 through: same body, caching headers, 304', async () => {
+  const f = await startTestServer({ workers: false, env: { VS_DELIVERY_FRONT_PORT: '0' } });
+  try {
+    expect((await f.api('POST', '/v1/sites', { slug: 'front', name: 'Front' })).status).toBe(201);
+    const direct = await fetch(`${f.url}/s/v1/front/config`);
+    const via = await fetch(`http://127.0.0.1:${f.front!.port}/s/v1/front/config`);
+    expect(via.status).toBe(200);
+    expect(via.headers.get('x-vs-sites-api')).toBe('1');
+    expect(via.headers.get('cache-control')).toBe('public, s-maxage=30, stale-while-revalidate=300, stale-if-error=86400');
+    expect(await via.text()).toBe(await direct.text());
+    const etag = via.headers.get('etag')!;
+    expect(etag).toBe(direct.headers.get('etag')!);
+    expect((await fetch(`http://127.0.0.1:${f.front!.port}/s/v1/front/config`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    expect((await fetch(`http://127.0.0.1:${f.front!.port}/s/v1/nope/config`)).status).toBe(404);
+  } finally { await f.stop(); }
+});
+
+test('a scheduled publish goes live at its moment (applied on the next read)', async () => {
+  const site = (await call(keys.admin!, 'POST', '/v1/sites', { slug: 'sched', name: 'Sched' })).body;
+  const p = (await call(keys.write!, 'POST', `/v1/sites/${site.id}/pages`, { path: '/', title: 'later' })).body;
+  const at = Date.now() + 2000;
+  await call(keys.publish!, 'POST', `/v1/sites/${site.id}/pages/${p.id}/publish`, { at: new Date(at).toISOString() });
+  expect((await pub(`/sched/pages/${p.id}`)).status).toBe(404);
+  const { waitFor } = await import('../helpers/server');
+  const live = await waitFor('scheduled publish', async () => { const r = await pub(`/sched/pages/${p.id}`); return r.status === 200 ? r.json() as Promise<any> : null; }, 10_000, 100);
+  expect(Date.now()).toBeGreaterThanOrEqual(at);
+  expect(live.title).toBe('later');
+  expect(live.version).toBe(1);
+  // A scheduled unpublish takes it down the same way.
+  await call(keys.publish!, 'POST', `/v1/sites/${site.id}/pages/${p.id}/unpublish`, { at: new Date(Date.now() + 1500).toISOString() });
+  await waitFor('scheduled unpublish', async () => (await pub(`/sched/pages/${p.id}`)).status === 404, 10_000, 100);
+});

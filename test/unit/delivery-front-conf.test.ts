@@ -230,9 +230,10 @@ describe('the forwarding rule (issue 41): only exactly what a location matched r
     for (const t of [conf(), conf({ grants: { dir: '/run/vs/grants', spool: '/run/vs/granted.log' } })]) {
       for (const p of ['/t/', '/m/', '/live/']) expect(t).toContain(`location ${p} { if ($vs_raw_path != $uri) { return 400; } proxy_pass http://vs_appliance;`);
       expect(t.match(/map \$request_uri \$vs_raw_path/g)).toHaveLength(1);
-      // Nothing else is proxied: the only proxy_pass lines are the three locations' and (with grants) @vs_ask's.
+      // Nothing else is proxied: the only proxy_pass lines are the delivery locations' (and the Sites Delivery API's) and (with grants) @vs_ask's.
+      expect(t).toContain('location /s/v1/ { if ($vs_raw_path != $uri) { return 400; } proxy_pass http://vs_appliance;');
       const proxied = t.split('\n').filter((l) => l.includes('proxy_pass'));
-      expect(proxied.every((l) => /location (\/t\/|\/m\/|\/live\/|@vs_ask) \{ if \(\$vs_raw_path != \$(uri|vs_matched)\) \{ return 400; \}/.test(l))).toBe(true);
+      expect(proxied.every((l) => /location (\/t\/|\/m\/|\/live\/|\/s\/v1\/|@vs_ask) \{ if \(\$vs_raw_path != \$(uri|vs_matched)\) \{ return 400; \}/.test(l))).toBe(true);
       // Its own refusals are problem details that are never stored.
       for (const code of [400, 404, 502]) expect(t).toMatch(new RegExp(`location = /_vs_problem/${code} \\{ internal; default_type application/problem\\+json; add_header Cache-Control no-store always; return ${code} `));
     }
