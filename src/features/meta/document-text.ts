@@ -79,6 +79,8 @@ export const TAGS_EN: Record<string, string> = {
   Assistant: 'The assistant endpoint (Model Context Protocol) for AI assistants with a scoped API key.',
   Support: 'Support requests to the operators of the appliance: open (at most 10 new per tenant per hour), reply, close.',
   Monitors: 'Monitors and alerts: checks on live channels, recording, disk and audience quality; alert destinations (e-mail, Telegram); alert history; service status. Guide: docs/monitors.md.',
+  'Event export': 'Destinations that receive platform and statistics events as vs.event.v1 lines (S3, Kafka, HTTPS, GA4), with their delivery log, dead letters and replays. Guide: docs/event-export.md.',
+  'Storage keys': 'S3-style access keys for the tenant ingest area: standard S3 clients put source files under ingest/<prefix>/in/ at /s3/<tenant slug>/... Guide: docs/storage-keys.md.',
   Billing: 'Monthly usage figures (minutes stored, encoded and delivered, bytes delivered, live and recorded hours) by resolution tier, as JSON or CSV. Formulas: docs/billing.md.',
   Statistics: 'Audience and origin statistics from DuckDB (viewer sessions from the player beacon, the origin request log), realtime numbers and exports. Formulas: docs/metrics.md.',
 };
