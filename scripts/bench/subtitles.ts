@@ -11,7 +11,8 @@
  *    search of the default 20 programmes reads; also at limit 50, 500 cues) against a plain FTS5 MATCH over the same
  *    rows (unicode61 over the raw text, the word quoted, the newest 500 rowids). Target: p95 < 50 ms.
  * 3. VOD time-to-ready with subtitles off (speech engine available, tenant auto-subtitles off) against the base (no
- *    speech engine at all, VS_ASR_POCKETSPHINX=off): two appliances, rounds interleaved, the same 720p source;
+ *    speech engine at all, VS_ASR_POCKETSPHINX=off): a fresh appliance per run, the order alternating by round, the
+ *    same 720p source;
  *    target ratio of medians <= 1.05.
  * Usage: bun scripts/bench/subtitles.ts [--cues 5000000] [--queries 200] [--rounds 3] [--vod-seconds 10] [--skip rtf,search,vod]
  */
@@ -163,17 +164,19 @@ async function readyS(s: TestServer, src: string): Promise<number> {
 async function vod(): Promise<void> {
   const src = join(tmp, 'vod.mp4');
   await ff(['-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000', '-t', String(VOD_S), '-c:v', 'libx264', '-g', '50', '-pix_fmt', 'yuv420p', '-c:a', 'aac', src]);
-  const base = await startTestServer({ env: { VS_ASR_POCKETSPHINX: 'off' } });
-  const off = await startTestServer();
-  try {
-    const b: number[] = [], o: number[] = [];
-    for (let r = 0; r < ROUNDS; r++) {
-      if (r % 2) { o.push(await readyS(off, src)); b.push(await readyS(base, src)); } else { b.push(await readyS(base, src)); o.push(await readyS(off, src)); }
-      console.log(`  round ${r + 1}: base ${b[r]!.toFixed(2)} s, subtitles off ${o[r]!.toFixed(2)} s`);
-    }
-    out.vod = { source_s: VOD_S, rounds: ROUNDS, base_ready_s: r2(median(b)), subtitles_off_ready_s: r2(median(o)), ratio: r2(median(o) / median(b)) };
-    console.log(`VOD time-to-ready (${VOD_S} s 720p, median of ${ROUNDS}): base ${r2(median(b))} s, subtitles off ${r2(median(o))} s, ratio ${r2(median(o) / median(b))} (target <= 1.05)`);
-  } finally { await base.stop(); await off.stop(); }
+  // One appliance at a time (a fresh one per run, the order alternating by round): two in one process hung here.
+  const run = async (env: Record<string, string>) => { const s = await startTestServer({ env }); try { return await readyS(s, src); } finally { await s.stop(); } };
+  // Both arms encode at the service's own priority (VS_TRANSCODE_NICE=0): on a box other work keeps busy, niced
+  // encodes get a share too small to time; the arms differ only in the speech engine.
+  process.env.VS_TRANSCODE_NICE = '0'; // read from the process environment by the encoder
+  const BASE = { VS_ASR_POCKETSPHINX: 'off' }, OFF = {};
+  const b: number[] = [], o: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    if (r % 2) { o.push(await run(OFF)); b.push(await run(BASE)); } else { b.push(await run(BASE)); o.push(await run(OFF)); }
+    console.log(`  round ${r + 1}: base ${b[r]!.toFixed(2)} s, subtitles off ${o[r]!.toFixed(2)} s`);
+  }
+  out.vod = { source_s: VOD_S, rounds: ROUNDS, base_ready_s: r2(median(b)), subtitles_off_ready_s: r2(median(o)), ratio: r2(median(o) / median(b)) };
+  console.log(`VOD time-to-ready (${VOD_S} s 720p, median of ${ROUNDS}): base ${r2(median(b))} s, subtitles off ${r2(median(o))} s, ratio ${r2(median(o) / median(b))} (target <= 1.05)`);
 }
 
 try {
