@@ -42,7 +42,7 @@ try {
   const tenant = db.query<{ id: string }, []>("SELECT id FROM tenants WHERE slug = 'default'").get()!.id;
   const ins = db.query('INSERT INTO assets (id, tenant_id, title, status, published, published_at, source, created_at, updated_at) VALUES (?, ?, ?, \'ready\', 1, ?, \'{}\', ?, ?)');
   let seed = 7;
-  const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed % n; };
+  const rnd = (n: number) => { seed = (seed + 0x6d2b79f5) | 0; let t = Math.imul(seed ^ (seed >>> 15), 1 | seed); t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t; return (((t ^ (t >>> 14)) >>> 0) % n); };
   const t0 = Date.now();
   db.transaction(() => {
     for (let i = 0; i < items; i++) {

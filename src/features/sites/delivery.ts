@@ -216,12 +216,11 @@ export class SiteDelivery {
   search(s: Scope, q: string | undefined, type: string | undefined, cursor: string | undefined): Json {
     const text = this.checkQ(q, type);
     const from = decodeCursor(cursor, text, type ?? '');
-    const hits = this.index(s).search(text, this.keep(s, type));
-    const page = hits.slice(from, from + 20);
+    const { total, hits } = this.index(s).page(text, this.keep(s, type), from, 20);
     return {
-      q: text, total: hits.length,
-      items: page.map((h) => ({ ...itemOf(s, h.doc.type, h.doc.slug), score: h.score })),
-      next_cursor: hits.length > from + 20 ? encodeCursor(text, type ?? '', from + 20) : null,
+      q: text, total,
+      items: hits.map((h) => ({ ...itemOf(s, h.doc.type, h.doc.slug), score: h.score })),
+      next_cursor: total > from + 20 ? encodeCursor(text, type ?? '', from + 20) : null,
     };
   }
 

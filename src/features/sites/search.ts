@@ -32,7 +32,8 @@ export class SearchIndex {
         if (!raw) continue;
         let m = memo.get(raw);
         if (!m) {
-          const words = searchTokens(raw);
+          // Plain ASCII letters and digits need no normalising (most unique words are numbers and Latin names).
+          const words = /^[A-Za-z0-9]+$/.test(raw) ? [raw.toLowerCase()] : searchTokens(raw);
           m = { words, vars: [...new Set(words.flatMap(prefixVariants))] };
           if (memo.size > 500_000) memo.clear();
           memo.set(raw, m);
@@ -63,26 +64,45 @@ export class SearchIndex {
       if (!cand) { cand = Int32Array.from(list); for (let j = 0; j < cand.length; j++) acc[cand[j]!] = mark[cand[j]!]!; }
       else {
         const next: number[] = [];
-        for (let j = 0; j < cand.length; j++) { const i = cand[j]!; if (mark[i]) { acc[i]! += mark[i]!; next.push(i); } }
+        for (let j = 0; j < cand.length; j++) { const i = cand[j]!; if (mark[i]) { acc[i]! += mark[i]!; next.push(i); } else acc[i] = 0; }
         cand = Int32Array.from(next);
       }
       for (let j = 0; j < list.length; j++) mark[list[j]!] = 0;
       if (!cand.length) break;
     }
-    return (cand ?? new Int32Array(0)).sort();
+    return cand ?? new Int32Array(0);
   }
 
-  /** Every match of `q` (filtered by `keep`), best first: higher score, then newer. */
-  search(q: string, keep: (d: SearchDoc) => boolean): Hit[] {
+  /**
+   * The matches of `q` kept by `keep`, best first (higher score, then newer): their number and the `count` from `from`.
+   * Only the page is built: scores live in a typed array walked in document (time) order once per score present.
+   */
+  page(q: string, keep: (d: SearchDoc) => boolean, from: number, count: number): { total: number; hits: Hit[] } {
     const words = [...new Set(searchTokens(q))].slice(0, 8);
-    if (!words.length) return [];
+    if (!words.length) return { total: 0, hits: [] };
     const cand = this.match(words);
-    // Bucket by score (small integers), each bucket in document (time) order.
-    const buckets: number[][] = [];
-    for (let j = 0; j < cand.length; j++) { const i = cand[j]!; (buckets[this.acc[i]!] ??= []).push(i); }
-    const out: Hit[] = [];
-    for (let sc = buckets.length - 1; sc > 0; sc--) for (const i of buckets[sc] ?? []) { const d = this.docs[i]!; if (keep(d)) out.push({ doc: d, score: sc }); }
-    return out;
+    const { acc } = this;
+    const levels = new Uint8Array(2 * words.length + 1);
+    for (let j = 0; j < cand.length; j++) levels[acc[cand[j]!]!] = 1;
+    let total = 0;
+    const hits: Hit[] = [];
+    for (let sc = levels.length - 1; sc > 0; sc--) {
+      if (!levels[sc]) continue;
+      for (let i = 0; i < acc.length; i++) {
+        if (acc[i] !== sc) continue;
+        const d = this.docs[i]!;
+        if (!keep(d)) continue;
+        if (total >= from && hits.length < count) hits.push({ doc: d, score: sc });
+        total++;
+      }
+    }
+    for (let j = 0; j < cand.length; j++) acc[cand[j]!] = 0;
+    return { total, hits };
+  }
+
+  /** Every match of `q` (filtered by `keep`), best first. */
+  search(q: string, keep: (d: SearchDoc) => boolean): Hit[] {
+    return this.page(q, keep, 0, Number.MAX_SAFE_INTEGER).hits;
   }
 
   /** Titles whose words start with the query's last word (the others matched as in search), best first. */
@@ -91,6 +111,7 @@ export class SearchIndex {
     const last = words.pop();
     if (!last) return [];
     const head = words.length ? new Set(this.match(words)) : null;
+    if (head) for (const i of head) this.acc[i] = 0;
     // The sorted terms starting with `last`: a binary search for the first, then forward.
     let lo = 0, hi = this.terms.length;
     while (lo < hi) { const mid = (lo + hi) >> 1; if (this.terms[mid]! < last) lo = mid + 1; else hi = mid; }
