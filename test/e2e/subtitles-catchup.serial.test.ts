@@ -1,5 +1,5 @@
 /**
- * Subtitles of channel recordings in catch-up and start-over delivery (issue 43, "Delivery and players"): a real SRT
+ * Subtitles of channel recordings in catch-up, start-over and clip delivery (issue 43, "Delivery and players"): a real SRT
  * recording, a published Hebrew recording track over it; the range's master names a subtitle rendition, its playlist
  * mirrors the range's segments, WebVTT segments carry the track's cues timed on the range's media time, and hls.js in
  * Chromium shows them at those times (one cue across a segment boundary included).
@@ -17,7 +17,7 @@ let s: TestServer, ch: { id: string; slug: string }, rec: Seg[], first: number, 
 beforeAll(async () => { s = await startTestServer(); }, 60_000);
 afterAll(async () => { await s?.stop(); });
 
-test('catch-up and start-over of a recording with a published Hebrew track: rendition, aligned WebVTT, hls.js shows the cues in time', async () => {
+test('catch-up, start-over and a clip of a recording with a published Hebrew track: rendition, aligned WebVTT, hls.js shows the cues in time', async () => {
   const r = await recordChannel(s, 'Subs One', 9, 2);
   ch = r.ch;
   await r.pusher.exited;
@@ -66,4 +66,14 @@ test('catch-up and start-over of a recording with a published Hebrew track: rend
   const soSubs = /URI="(subs-he-\d+\/index\.m3u8\?c=default)"/.exec(so)![1];
   const soPl = await (await fetch(new URL(soSubs, `${s.url}/m/startover/${ch.slug}/${prog.id}/master.m3u8?c=default`))).text();
   expect(soPl).toContain('.vtt?c=default');
+
+  // A clip over the recording (segment precision) from the second segment: the cue across the boundary, timed from
+  // the clip's own first segment.
+  const clip = (await (await s.api('POST', '/v1/clips', { channel_id: ch.id, start_at: at(rec[1].start_ms), end_at: at(last) })).json()) as { id: string; playback: { hls: string } };
+  const cm = await (await fetch(clip.playback.hls)).text();
+  const cSubs = new URL(/URI="(subs-he-\d+\/index\.m3u8\?c=default)"/.exec(cm)![1], clip.playback.hls).href;
+  expect(cSubs).toContain(`/subs-he-${rec[1].start_ms}/`);
+  const cPl = strictPlaylist(await (await fetch(cSubs)).text(), 'clip subs') as HLS.types.MediaPlaylist;
+  const cVtt = await (await fetch(new URL(cPl.segments[0].uri, cSubs))).text();
+  expect(parseWebVtt(cVtt).map((c) => [c.startMs, c.endMs])).toEqual([[c2[0] - (rec[1].start_ms - first), c2[1] - (rec[1].start_ms - first)]]);
 }, 180_000);

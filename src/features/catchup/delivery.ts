@@ -5,8 +5,8 @@ import { channelBySlug } from '../channels/service';
 import { programmeOf } from '../guide/service';
 import type { Gate, Guarded } from '../playback/gate';
 import { deliveryPath } from '../playback/delivery-table';
-import { fileResponse, masterResponse, mediaResponse, rangeTimes, renditionsOf, type RangeSource } from './source';
-import { RANGE_SUBS, RANGE_VTT, rangeMasterWithSubs, rangeSubsPlaylist, rangeSubtitleLanguages, rangeVttSegment } from '../subtitles/hls-range';
+import { fileResponse, masterResponse, type RangeSource } from './source';
+import { rangeSubtitles } from './range-subs';
 import { serveText } from '../media-delivery/serve-file';
 
 /**
@@ -31,31 +31,8 @@ export function catchupDeliveryRoutes(ctx: AppContext, gate: Gate) {
     if (from > ctx.clock.now()) throw notFound('programme has not started');
     return { ch, tenantSlug: g.tenant.slug, from, to: end > ctx.clock.now() ? null : end };
   };
-  // Subtitles (issue 43): published recording tracks over the range are subtitle renditions `subs-<lang>-<first_ms>`.
-  const M3U8 = 'application/vnd.apple.mpegurl';
-  const cacheOf = (src: RangeSource) => `public, max-age=${src.to === null ? 2 : 60}`;
-  const master = async (g: Guarded, src: RangeSource) => {
-    const now = ctx.clock.now();
-    const langs = rangeSubtitleLanguages(ctx.db, g.tenant.id, src.ch.id, src.from, src.to ?? now);
-    if (!langs.length) return masterResponse(ctx, src, q(src.tenantSlug), g.request);
-    const first = rangeTimes(ctx, src, renditionsOf(ctx, src)[0] ?? 'src', now).start[0];
-    const body = await masterResponse(ctx, src, q(src.tenantSlug)).text();
-    return serveText(g.request, first === undefined ? body : rangeMasterWithSubs(body, langs, first, q(src.tenantSlug)), M3U8, cacheOf(src));
-  };
-  const variant = async (g: Guarded, src: RangeSource) => {
-    const sub = RANGE_SUBS.exec(g.params.r);
-    if (!sub) return mediaResponse(ctx, src, g.params.r, q(src.tenantSlug), g.request);
-    if (!rangeSubtitleLanguages(ctx.db, g.tenant.id, src.ch.id, src.from, src.to ?? ctx.clock.now()).some((l) => l.language === sub[1])) throw notFound('subtitles');
-    const main = await mediaResponse(ctx, src, renditionsOf(ctx, src)[0] ?? 'src', q(src.tenantSlug)).text();
-    return serveText(g.request, rangeSubsPlaylist(main), M3U8, cacheOf(src));
-  };
-  const vtt = (g: Guarded, src: RangeSource) => {
-    const sub = RANGE_SUBS.exec(g.params.r), f = RANGE_VTT.exec(g.params.file);
-    if (!sub || !f) throw notFound('file');
-    const start = Number(f[1]), dur = Number(f[2]), to = src.to ?? ctx.clock.now() + 60_000;
-    if (start + dur <= src.from || start >= to) throw notFound('file');
-    return serveText(g.request, rangeVttSegment(ctx.db, g.tenant.id, src.ch.id, sub[1], Number(sub[2]), start, dur), 'text/vtt; charset=utf-8', cacheOf(src));
-  };
+  // Subtitles (issue 43): published recording tracks over the range are subtitle renditions (range-subs.ts).
+  const { master, variant, vtt } = rangeSubtitles(ctx);
   const app = new Elysia();
   gate.route(app, 'catchupMaster', (g) => master(g, catchup(g)));
   gate.route(app, 'catchupVariant', (g) => variant(g, catchup(g)));

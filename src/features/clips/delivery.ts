@@ -5,7 +5,8 @@ import { AppError, notFound } from '../../kernel/errors';
 import { containedAbs, containedPath } from '../../kernel/fs/contain';
 import { channelById } from '../channels/service';
 import { serveFile, serveText } from '../media-delivery/serve-file';
-import { fileResponse, masterResponse, mediaResponse, type RangeSource } from '../catchup/source';
+import { fileResponse, type RangeSource } from '../catchup/source';
+import { rangeSubtitles } from '../catchup/range-subs';
 import type { Gate, Guarded } from '../playback/gate';
 import { ClipService } from './service';
 import type { ClipRow } from './store';
@@ -41,14 +42,21 @@ export function clipDeliveryRoutes(ctx: AppContext, gate: Gate) {
     const body = text.replace(/^([^#\n][^\n]*)$/gm, `$1${q(tenantSlug)}`).replace(/URI="([^"]+)"/g, `URI="$1${q(tenantSlug)}"`);
     return serveText(req, body, 'application/vnd.apple.mpegurl', 'public, max-age=300');
   };
+  // A clip over the recording offers the recording tracks' subtitle renditions like catch-up (a final clip: not yet).
+  const subs = rangeSubtitles(ctx);
   const app = new Elysia();
   gate.route(app, 'clipMaster', (g) => {
     const clip = clipOf(g);
-    return clip.status === 'final' ? playlistFile(g.request, clip, ['master.m3u8'], g.tenant.slug) : masterResponse(ctx, overRecording(clip, g.tenant.slug), q(g.tenant.slug), g.request);
+    return clip.status === 'final' ? playlistFile(g.request, clip, ['master.m3u8'], g.tenant.slug) : subs.master(g, overRecording(clip, g.tenant.slug));
   });
   gate.route(app, 'clipVariant', (g) => {
     const clip = clipOf(g);
-    return clip.status === 'final' ? playlistFile(g.request, clip, [g.params.r, 'index.m3u8'], g.tenant.slug) : mediaResponse(ctx, overRecording(clip, g.tenant.slug), g.params.r, q(g.tenant.slug), g.request);
+    return clip.status === 'final' ? playlistFile(g.request, clip, [g.params.r, 'index.m3u8'], g.tenant.slug) : subs.variant(g, overRecording(clip, g.tenant.slug));
+  });
+  gate.route(app, 'clipVtt', (g) => {
+    const clip = clipOf(g);
+    if (clip.status === 'final') throw notFound('file');
+    return subs.vtt(g, overRecording(clip, g.tenant.slug));
   });
   gate.route(app, 'clipFile', (g) => {
     const clip = clipOf(g);

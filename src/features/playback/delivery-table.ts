@@ -98,6 +98,7 @@ export const DELIVERY = {
   clipVariant: { path: '/m/clips/:id/:r/index.m3u8', tenantIn: 'query', params: clip({ r: PARAM.rendition }), target: (p) => ({ kind: 'clip', id: p.id }) },
   clipFile: { path: '/m/clips/:id/:r/:file', tenantIn: 'query', params: clip({ r: PARAM.rendition, file: PARAM.clipFile }), target: (p) => ({ kind: 'clip', id: p.id }) },
   clipInit: { path: '/m/clips/:id/:r/init/:file', tenantIn: 'query', params: clip({ r: PARAM.rendition, file: PARAM.initFile }), target: (p) => ({ kind: 'clip', id: p.id }) },
+  clipVtt: { path: '/m/clips/:id/:r/vtt/:file', tenantIn: 'query', params: clip({ r: PARAM.rendition, file: PARAM.vttFile }), target: (p) => ({ kind: 'clip', id: p.id }) },
   clipSeg: { path: '/m/clips/:id/:r/seg/:file', tenantIn: 'query', params: clip({ r: PARAM.rendition, file: PARAM.segFile }), target: (p) => ({ kind: 'clip', id: p.id }) },
 } satisfies Record<string, DeliveryRoute>;
 
