@@ -82,5 +82,6 @@ export const TAGS_EN: Record<string, string> = {
   'Event export': 'Destinations that receive platform and statistics events as vs.event.v1 lines (S3, Kafka, HTTPS, GA4), with their delivery log, dead letters and replays. Guide: docs/event-export.md.',
   'Storage keys': 'S3-style access keys for the tenant ingest area: standard S3 clients put source files under ingest/<prefix>/in/ at /s3/<tenant slug>/... Guide: docs/storage-keys.md.',
   Billing: 'Monthly usage figures (minutes stored, encoded and delivered, bytes delivered, live and recorded hours) by resolution tier, as JSON or CSV. Formulas: docs/billing.md.',
+  CDN: 'The edge cache of the delivery front: purge cached objects by URL, prefix, asset, clip or tag, and pre-warm an asset, clip, channel or URLs so viewers get cache hits. Guide: docs/edge.md.',
   Statistics: 'Audience and origin statistics from DuckDB (viewer sessions from the player beacon, the origin request log), realtime numbers and exports. Formulas: docs/metrics.md.',
 };

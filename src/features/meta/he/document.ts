@@ -44,6 +44,7 @@ export const TAG_NAMES_HE: Record<string, string> = {
   Meta: 'מטא', Sites: 'אתרים', 'Sites Delivery': 'הגשת אתרים', Identity: 'זהות ומפתחות', Assets: 'נכסים', Uploads: 'העלאות', Jobs: 'משימות', Playback: 'ניגון',
   Webhooks: 'Webhooks', Events: 'אירועים', 'Live channels': 'ערוצים חיים', Guide: 'לוח שידורים', 'Catch-up': 'צפייה חוזרת', Clips: 'קליפים', 'AI articles': 'כתבות AI',
   Players: 'נגנים', Library: 'ספרייה', Team: 'צוות', Support: 'תמיכה', Assistant: 'עוזר', Statistics: 'סטטיסטיקה', Billing: 'חיוב', 'Event export': 'ייצוא אירועים', 'Storage keys': 'מפתחות אחסון', Monitors: 'ניטור והתראות',
+  CDN: 'מטמון קצה (CDN)',
 };
 
 /** Tag descriptions (Hebrew), keyed by the Hebrew tag name. */
@@ -72,5 +73,6 @@ export const TAGS_HE: Record<string, string> = Object.fromEntries(Object.entries
   'Storage keys': 'מפתחות גישה בסגנון S3 לאזור הקליטה של הדייר: כלי S3 רגילים מעלים קובצי מקור אל ingest/<prefix>/in/ בכתובת /s3/<tenant slug>/... מדריך: docs/storage-keys.md.',
   'Event export': 'יעדים שמקבלים אירועי פלטפורמה וסטטיסטיקה כשורות vs.event.v1 ‏(S3, ‏Kafka, ‏HTTPS, ‏GA4), עם יומן משלוחים, מכתבים מתים ושליחה חוזרת. מדריך: docs/event-export.md.',
   Billing: 'נתוני שימוש חודשיים (דקות אחסון, קידוד ומסירה, בייטים שנמסרו, שעות שידור חי ושעות הקלטה) לפי דרגת רזולוציה, ב-JSON או ב-CSV. הנוסחאות: docs/billing.md.',
+  CDN: 'מטמון הקצה של חזית ההגשה: ניקוי אובייקטים שמורים לפי כתובת, קידומת, נכס, קליפ או תגית, וחימום מוקדם של נכס, קליפ, ערוץ או כתובות כדי שהצופים יקבלו פגיעות במטמון. מדריך: docs/edge.md.',
   Statistics: 'סטטיסטיקת קהל ומקור מ-DuckDB (הפעלות צפייה מה-beacon של הנגן, יומן הבקשות של שרת המקור), מספרים בזמן אמת וייצוא. הנוסחאות: docs/metrics.md.',
 }).map(([en, d]) => [TAG_NAMES_HE[en] ?? en, d]));
