@@ -183,7 +183,10 @@ test('data-options: caption tracks (captions menu), chapters and ad cues on the 
   await tab.waitForSelector('.vs-bar [data-vs=cc]:not([hidden])');
   await tab.click('.vs-bar [data-vs=cc]');
   await tab.click('.vs-menu [role=menuitemradio] >> text=עברית');
-  expect(await tab.evaluate(() => document.querySelector('video')!.textTracks[0].mode)).toBe('showing');
+  // The chosen track is kept hidden and the player draws its cue itself, right to left for Hebrew (captions.ts).
+  expect(await tab.evaluate(() => document.querySelector('video')!.textTracks[0].mode)).toBe('hidden');
+  await tab.waitForSelector('.vs-cues .vs-cue');
+  expect(await tab.evaluate(() => { const e = document.querySelector('.vs-cue') as HTMLElement; return [e.textContent, e.dir, e.lang]; })).toEqual(['שלום', 'rtl', 'he']);
   expect(await tab.locator('.vs-mark.vs-chap').count()).toBe(2);
   expect(await tab.locator('.vs-mark.vs-adcue').count()).toBe(1);
   const seek = (await tab.locator('.vs-seek').boundingBox())!;
