@@ -147,10 +147,10 @@ describe('billing usage', () => {
     const seg = new URL(list.split('\n').find((l) => l && !l.startsWith('#'))!, variant);
     const segBytes = (await (await fetch(seg)).arrayBuffer()).byteLength;
     expect(segBytes).toBeGreaterThan(1000);
-    const u = await waitFor('delivered bytes counted', async () => {
+    const u = (await waitFor('delivered bytes counted', async () => {
       const m = ((await (await usage('')).json()) as { items: MonthUsage[] }).items[0]!;
       return m.bytes_delivered.up_to_720p >= segBytes ? m : null;
-    }, 30_000, 250);
+    }, 30_000, 250))!;
     expect(u.month).toBe(monthAt(Date.now()).label);
     expect(u.complete).toBe(false);
     expect(u.minutes_encoded.up_to_720p).toBeCloseTo(dur / 60, 3);
