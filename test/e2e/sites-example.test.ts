@@ -35,11 +35,13 @@ let asset = '';
 let siteId = '';
 let pageId = '';
 let shots = '';
+let channel = { id: '', slug: '' };
+let prog = '';
 
 /** The site's words per language: titles of the site, show, video and page, and the search word that finds the video. */
 const L = {
-  he: { name: 'כאן חדשות', show: 'חדשות הערב', showText: 'כל ערב בשמונה', video: 'מהדורת והחדשות', page: 'ראשי', rail: 'אחרונים', q: 'חדשות', dir: 'rtl' },
-  en: { name: 'Channel News', show: 'Evening News', showText: 'Every evening at eight', video: 'The late news bulletin', page: 'Home', rail: 'Latest', q: 'bulletin', dir: 'ltr' },
+  he: { name: 'כאן חדשות', show: 'חדשות הערב', showText: 'כל ערב בשמונה', video: 'מהדורת והחדשות', page: 'ראשי', rail: 'אחרונים', q: 'חדשות', prog: 'מבזק הבוקר', dir: 'rtl' },
+  en: { name: 'Channel News', show: 'Evening News', showText: 'Every evening at eight', video: 'The late news bulletin', page: 'Home', rail: 'Latest', q: 'bulletin', prog: 'Morning update', dir: 'ltr' },
 } as const;
 const HOSTILE = '<img src=x onerror="window.pwned=1"> & <b>bold</b>';
 
@@ -50,6 +52,11 @@ beforeAll(async () => {
   expect((await settled(s.ctx, asset, 120_000)).status).toBe('ready');
   siteId = ((await (await s.api('POST', '/v1/sites', { slug: 'kan', name: L.he.name })).json()) as { id: string }).id;
   expect((await s.api('POST', `/v1/sites/${siteId}/shows`, { slug: 'evening', title: L.he.show, image_asset_id: asset, episodes: { assets: [asset] }, published: true })).status).toBe(201);
+  // A channel with a guide: a programme airing now (the EPG section and the EPG day show it).
+  channel = await (await s.api('POST', '/v1/channels', { name: 'Kan 11' })).json() as { id: string; slug: string };
+  const now = Date.now();
+  prog = ((await (await s.api('POST', `/v1/channels/${channel.id}/programmes`, { title: L.he.prog, start_at: new Date(now - 600_000).toISOString(), end_at: new Date(now + 1_800_000).toISOString() })).json()) as { id: string }).id;
+  expect(prog).toBeString();
   pageId = ((await (await s.api('POST', `/v1/sites/${siteId}/pages`, { path: '/', title: L.he.page })).json()) as { id: string }).id;
   // The site's domain: the example is served from http://localhost:<port>, a verified host name of the site.
   const add = await (await s.api('POST', `/v1/sites/${siteId}/domains`, { hostname: 'localhost' })).json() as { verification: { token: string } };
@@ -69,12 +76,13 @@ async function language(lang: 'he' | 'en') {
   const w = L[lang];
   expect((await s.api('PATCH', `/v1/sites/${siteId}`, { name: w.name, settings: { language: lang } })).status).toBe(200);
   expect((await s.api('PATCH', `/v1/sites/${siteId}/shows/evening`, { title: w.show, description: w.showText })).status).toBe(200);
+  expect((await s.api('PATCH', `/v1/channels/${channel.id}/programmes/${prog}`, { title: w.prog })).status).toBe(200);
   expect((await s.api('PATCH', `/v1/assets/${asset}`, { title: w.video, publish: true })).status).toBe(200);
   expect((await s.api('PATCH', `/v1/sites/${siteId}/pages/${pageId}`, {
     title: w.page, sections: [
       { type: 'hero', items: [{ type: 'show', slug: 'evening' }] },
       { type: 'rail', title: w.rail, item_type: 'video', query: { limit: 4 } },
-      { type: 'epg' },
+      { type: 'epg', channel: channel.slug },
       { type: 'text', text: HOSTILE },
     ],
   })).status).toBe(200);
@@ -116,6 +124,7 @@ for (const lang of ['he', 'en'] as const) {
         expect(await tab.getAttribute('.rail a.tile[data-type="video"] img', 'src')).toBe(`${s.url}/s/v1/kan/images/${asset}/tile_16x9.webp`);
         await tab.waitForFunction(() => { const i = document.querySelector<HTMLImageElement>('.hero img'); return !!i && i.complete && i.naturalWidth === 1920; });
         // API text is text: the hostile text section shows its characters and injects nothing.
+        expect(await tab.textContent('.epg-section li.airing .epg-title')).toBe(w.prog);
         expect(await tab.textContent('section.text p')).toBe(HOSTILE);
         expect(await tab.evaluate(() => [document.querySelectorAll('section.text *').length, (window as unknown as { pwned?: number }).pwned ?? 0])).toEqual([1, 0]);
         expect(await overflow(tab)).toBeLessThanOrEqual(0);
@@ -143,9 +152,13 @@ for (const lang of ['he', 'en'] as const) {
         await tab.press('#search-q', 'Enter');
         await view(tab, 'search');
         expect(await tab.$$eval('.results a.tile', (as) => as.map((a) => `${(a as HTMLElement).dataset.type}:${(a as HTMLElement).dataset.slug}`))).toContain(`video:${asset}`);
-        // The guide view answers even without a channel (a message, not an error); unknown paths say not found.
-        await tab.evaluate(() => { location.hash = '#/epg'; });
+        // The guide: /epg (today in the site's time zone) through the header menu; unknown paths say not found.
+        await tab.click('#menu a[href="#/epg"]');
         await view(tab, 'epg');
+        expect(await tab.textContent('.epg li.airing .epg-title')).toBe(w.prog);
+        expect(await tab.getAttribute('.epg li.airing a.epg-title', 'href')).toBe(`#/p/${prog}`);
+        expect(await tab.$$eval('.days a', (as) => as.length)).toBe(2);
+        if (!phone) await snap(tab, `sites-example-${lang}-${device}-epg`);
         await tab.evaluate(() => { location.hash = '#/nowhere'; });
         await view(tab, 'not_found');
       } finally {
