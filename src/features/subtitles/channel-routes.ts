@@ -8,7 +8,7 @@ import { TranslationBody } from './translate-routes';
 
 const Ids = t.Object({ id: t.String(), track: t.String() });
 const FILE = /^(.+)\.(vtt|srt)$/;
-const T = 'Channels';
+const T = 'Live channels';
 
 /** Subtitle tracks of channel recordings: `/v1/channels/{id}/subtitles` (issue 43; docs/subtitles.md). */
 export function channelSubtitleRoutes(ctx: AppContext) {

@@ -133,7 +133,7 @@ export function assetCueRoutes(ctx: AppContext) {
 export function channelCueRoutes(ctx: AppContext) {
   const cues = new CueService(ctx);
   return cueRoutes(ctx, {
-    prefix: '/v1/channels', base: '/:id/subtitles/:track', read: 'assets:read', write: 'assets:write', tag: 'Channels',
+    prefix: '/v1/channels', base: '/:id/subtitles/:track', read: 'assets:read', write: 'assets:write', tag: 'Live channels',
     noun: { en: 'channel subtitle track', he: 'רצועת כתוביות של ערוץ' },
     note: 'Cue times are relative to the start of the track\'s recording range.',
     resolve: (p, params) => {
