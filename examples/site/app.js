@@ -4,8 +4,8 @@
 (function () {
   /** Interface words; the site's `dictionary` (from /config) overrides any of them. */
   const WORDS = {
-    he: { skip: 'דילוג לתוכן', search: 'חיפוש', powered: 'מופעל על ידי ViewStream', home: 'ראשי', epg: 'לוח שידורים', results: 'תוצאות עבור', none: 'לא נמצאו תוצאות', notFound: 'הדף לא נמצא', error: 'שגיאה בטעינה', episodes: 'פרקים', more: 'עוד', live: 'שידור חי', now: 'עכשיו', next: 'הבא', catchup: 'צפייה חוזרת', noPlayback: 'הצפייה אינה זמינה', noGuide: 'אין לוח שידורים', prevDay: 'יום קודם', nextDay: 'יום הבא', partOf: 'מתוך', loading: 'טוען…', podcast: 'פודקאסט' },
-    en: { skip: 'Skip to content', search: 'Search', powered: 'Powered by ViewStream', home: 'Home', epg: 'TV guide', results: 'Results for', none: 'Nothing found', notFound: 'Page not found', error: 'Could not load', episodes: 'Episodes', more: 'More', live: 'Live', now: 'Now', next: 'Next', catchup: 'Catch-up', noPlayback: 'Not available to watch', noGuide: 'No guide', prevDay: 'Previous day', nextDay: 'Next day', partOf: 'Part of', loading: 'Loading…', podcast: 'Podcast' },
+    he: { skip: 'דילוג לתוכן', search: 'חיפוש', powered: 'מופעל על ידי ViewStream', home: 'ראשי', epg: 'לוח שידורים', results: 'תוצאות עבור', none: 'לא נמצאו תוצאות', notFound: 'הדף לא נמצא', error: 'שגיאה בטעינה', episodes: 'פרקים', more: 'עוד', live: 'שידור חי', now: 'עכשיו', next: 'הבא', catchup: 'צפייה חוזרת', noPlayback: 'הצפייה אינה זמינה', noGuide: 'אין לוח שידורים', prevDay: 'יום קודם', nextDay: 'יום הבא', partOf: 'מתוך', loading: 'טוען…', podcast: 'פודקאסט', preview: 'תצוגה מקדימה של טיוטה' },
+    en: { skip: 'Skip to content', search: 'Search', powered: 'Powered by ViewStream', home: 'Home', epg: 'TV guide', results: 'Results for', none: 'Nothing found', notFound: 'Page not found', error: 'Could not load', episodes: 'Episodes', more: 'More', live: 'Live', now: 'Now', next: 'Next', catchup: 'Catch-up', noPlayback: 'Not available to watch', noGuide: 'No guide', prevDay: 'Previous day', nextDay: 'Next day', partOf: 'Part of', loading: 'Loading…', podcast: 'Podcast', preview: 'Draft preview' },
   };
   const RTL = ['he', 'ar', 'fa', 'ur', 'yi'];
 
@@ -16,6 +16,9 @@
   const API = String(qs.get('api') || conf.api || location.origin).replace(/\/+$/, '');
   const SITE = String(qs.get('site') || conf.site || '');
   const BASE = API + '/s/v1/' + encodeURIComponent(SITE);
+  // A preview token (vsp_..., from POST /v1/sites/{id}/preview-tokens) shows page drafts: ?preview=vsp_...
+  const PREVIEW = qs.get('preview') || '';
+  const PQ = PREVIEW ? '&preview=' + encodeURIComponent(PREVIEW) : '';
 
   let site = null;
   let lang = 'he';
@@ -138,14 +141,15 @@
   /** Renders a page's sections, following next_cursor for the rest. */
   async function renderPage(pageId, entity) {
     const q = entity ? '&entity=' + encodeURIComponent(entity.type + ':' + entity.slug) : '';
-    const p = await api('/pages/' + encodeURIComponent(pageId) + '?sections=6' + q);
+    const p = await api('/pages/' + encodeURIComponent(pageId) + '?sections=6' + q + PQ);
     const out = [];
+    if (p.preview) out.push(el('p', 'preview-banner', t('preview')));
     if (p.title && !entity) out.push(el('h1', 'page-title', p.title));
     if (p.entity) out.push(...renderEntity(p.entity));
     let sections = p.sections;
     let cursor = p.next_cursor;
     while (cursor) {
-      const more = await api('/pages/' + encodeURIComponent(pageId) + '/sections?cursor=' + encodeURIComponent(cursor));
+      const more = await api('/pages/' + encodeURIComponent(pageId) + '/sections?cursor=' + encodeURIComponent(cursor) + PQ);
       sections = sections.concat(more.sections);
       cursor = more.next_cursor;
     }

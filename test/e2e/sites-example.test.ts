@@ -167,3 +167,22 @@ for (const lang of ['he', 'en'] as const) {
     }
   }, 180_000);
 }
+
+test('a page draft shows through a preview token (?preview=), the live page without it', async () => {
+  expect((await s.api('PATCH', `/v1/sites/${siteId}/pages/${pageId}`, { title: 'Draft home' })).status).toBe(200);
+  const tok = await (await s.api('POST', `/v1/sites/${siteId}/preview-tokens`, { page_id: pageId })).json() as { token: string };
+  expect(tok.token).toStartWith('vsp_');
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    const tab = await ctx.newPage();
+    const open = async (extra: string) => {
+      await tab.goto(`http://localhost:${web.port}/index.html?api=${encodeURIComponent(s.url)}&site=kan${extra}#/`);
+      await view(tab, 'page');
+      return [await tab.textContent('h1.page-title'), await tab.$$eval('.preview-banner', (x) => x.length)];
+    };
+    expect(await open(`&preview=${tok.token}`)).toEqual(['Draft home', 1]);
+    expect(await open('')).toEqual([L.en.page, 0]);
+  } finally {
+    await ctx.close();
+  }
+}, 60_000);
