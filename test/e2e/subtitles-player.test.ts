@@ -111,9 +111,9 @@ test('recognised speech: the captions menu by keyboard shows the cue the engine 
 }, 120_000);
 
 test('Hebrew: a right-to-left cue box, hostile text shown as text; the choice is remembered for the next video, and Off too', async () => {
-  const ctx = await browser.newContext();
+  const ctx = await browser.newContext({ viewport: { width: 656, height: 400 } });
   try {
-    const tab = await ctx.newPage({ viewport: { width: 656, height: 400 } });
+    const tab = await ctx.newPage();
     await tab.goto(`http://127.0.0.1:${site.port}/?lang=he`);
     await tab.waitForSelector('.vs-big');
     await tab.click('.vs-big');
