@@ -62,6 +62,8 @@ import { exportRoutes, startExportWorker } from './features/export/routes';
 import { storageKeyRoutes } from './features/storage-keys/routes';
 import { s3IngestRoutes } from './features/storage-keys/s3-routes';
 import { startBillingCloser } from './features/billing/usage';
+import { importRoutes } from './features/imports/routes';
+import { resumeImports } from './features/imports/service';
 import { mcpRoutes } from './features/mcp/routes';
 import { supportRoutes } from './features/support/routes';
 import { monitorRoutes } from './features/monitors/routes';
@@ -141,6 +143,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
     .use(billingRoutes(ctx))
     .use(exportRoutes(ctx))
     .use(storageKeyRoutes(ctx))
+    .use(importRoutes(ctx))
     .use(s3IngestRoutes(ctx))
     .use(supportRoutes(ctx))
     .use(monitorRoutes(ctx))
@@ -176,6 +179,7 @@ export async function startWorkers(ctx: AppContext): Promise<void> {
   startAutoSubtitles(ctx);
   startBillingCloser(ctx);
   startExportWorker(ctx);
+  resumeImports(ctx);
   // The live engine gets its channel storage from the channels feature (the live layer imports nothing above it).
   await startLive(ctx, new ChannelStore(ctx.db), media && { ffmpeg: media.tools.ffmpeg, encoder: media.choice.encoder });
 }
