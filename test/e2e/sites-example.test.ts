@@ -147,8 +147,9 @@ for (const lang of ['he', 'en'] as const) {
         expect(await overflow(tab)).toBeLessThanOrEqual(0);
         await tab.waitForFunction(() => { const v = document.querySelector('video'); return !!v && v.readyState >= 2; });
         if (!phone) await snap(tab, `sites-example-${lang}-${device}-video`);
-        // Search through the header form: the video is found.
+        // Suggest (typing) and search through the header form: the video is found.
         await tab.fill('#search-q', w.q);
+        await tab.waitForFunction((t) => Array.from(document.querySelectorAll('#suggest option')).some((o) => (o as HTMLOptionElement).value === t), w.video);
         await tab.press('#search-q', 'Enter');
         await view(tab, 'search');
         expect(await tab.$$eval('.results a.tile', (as) => as.map((a) => `${(a as HTMLElement).dataset.type}:${(a as HTMLElement).dataset.slug}`))).toContain(`video:${asset}`);
