@@ -24,6 +24,10 @@ test('a recorded programme publishes to the library (remux, then the asset lifec
 
   const editor = new IdentityService(s.ctx.db, s.ctx.keys).createKey(defaultTenantId(s), { role: 'editor' }).key;
   expect((await s.api('POST', `/v1/channels/${ch.id}/programmes/${prog.id}/publish-vod`, { publish: true }, { key: editor })).status).toBe(403);
+  // A published subtitle track of the recording goes with the programme to the library, on the asset's timeline.
+  const track = await s.api('POST', `/v1/channels/${ch.id}/subtitles`, { language: 'en', programme_id: prog.id, content: 'WEBVTT\n\n00:00:01.000 --> 00:00:02.500\nhello from the recording\n' });
+  expect(track.status).toBe(201);
+  expect((await s.api('POST', `/v1/channels/${ch.id}/subtitles/${((await track.json()) as { id: string }).id}/publish`)).status).toBe(200);
   const r = await s.api('POST', `/v1/channels/${ch.id}/programmes/${prog.id}/publish-vod`, { collection_id: 'news-archive' });
   expect(r.status).toBe(202);
   expect((await r.json()).vod.status).toBe('publishing');
@@ -46,5 +50,12 @@ test('a recorded programme publishes to the library (remux, then the asset lifec
   const asset = await (await s.api('GET', `/v1/assets/${item.vod!.asset_id}`)).json() as { status: string; title: string; metadata: Record<string, unknown>; playback: { hls: string } };
   expect(asset).toMatchObject({ status: 'ready', title: 'Evening news' });
   expect(asset.metadata).toMatchObject({ programme_id: prog.id, collection_id: 'news-archive' });
-  expect((await fetch(asset.playback.hls)).status).toBe(200);
+  const master = await fetch(asset.playback.hls);
+  expect(master.status).toBe(200);
+  expect(await master.text()).toContain('TYPE=SUBTITLES');
+  const subs = await (await s.api('GET', `/v1/assets/${item.vod!.asset_id}/subtitles`)).json() as { items: { id: string; language: string; status: string; published: boolean }[] };
+  expect(subs.items.map((t) => [t.language, t.status, t.published])).toEqual([['en', 'ready', true]]);
+  const vtt = await (await s.api('GET', `/v1/assets/${item.vod!.asset_id}/subtitles/${subs.items[0]!.id}.vtt`)).text();
+  expect(vtt).toContain('00:00:01.000 --> 00:00:02.500');
+  expect(vtt).toContain('hello from the recording');
 }, 90_000);

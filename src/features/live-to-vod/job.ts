@@ -20,6 +20,7 @@ import { selectRange } from '../catchup/coverage';
 import { programmeOf, setProgrammeVod } from '../guide/service';
 import { remuxArgs } from '../../media/args/remux';
 import { runsOf } from './runs';
+import { copyRecordingTracks } from '../subtitles/recording-copy';
 
 /** Payload of a `vod.publish` job (declared with every job type in src/jobs/payloads.ts). */
 export type { VodPayload } from '../../jobs/payloads';
@@ -61,6 +62,9 @@ async function publishVod(ctx: AppContext, job: JobRun<'vod.publish'>, tools: Ff
       insertAssetWithJob(ctx, { id: p.assetId, tenantId: job.tenantId, sourceRel: relToData(ctx.config.dataDir, source), status: 'registered', source: { kind: 'live', channel_id: ch.id, programme_id: prog.id } }, input, 'asset.process');
       const old = prog.vod_asset_id;
       setProgrammeVod(ctx, prog.id, { asset_id: p.assetId, status: 'publishing' });
+      // The channel's subtitle tracks over the range go with it, on the asset's own (joined) timeline.
+      copyRecordingTracks(ctx.db, { tenantId: job.tenantId, channelId: ch.id, assetId: p.assetId, now: ctx.clock.now(),
+        runs: runs.map((r) => ({ startMs: r.segs[0]!.start_ms, durationMs: r.segs.reduce((n, x) => n + x.duration_ms, 0) })) });
       if (p.replace && old && old !== p.assetId) { try { new AssetService(ctx).trash(job.tenantId, old); } catch { /* already gone */ } }
     });
     job.setResult({ asset_id: p.assetId, segments: segs.length, runs: runs.length });
