@@ -52,6 +52,11 @@ beforeAll(async () => {
       if (p === '/sitemap-videos.xml') return xml(videoSitemap());
       if (p === '/sitemap-pages.xml') return xml(pages());
       if (p === '/broken.xml' || p === '/bad.xml') return xml('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>x</loc></urlset>');
+      if (p === '/feed.rss') return xml(`<?xml version="1.0"?><rss version="2.0" xmlns:media="http://search.yahoo.com/mrss/"><channel><title>Feed</title>
+        <item><title><![CDATA[Feed <one>]]></title><link>${base()}/watch/feed-one</link><media:content url="${base()}/media/one.mp4" type="video/mp4" duration="2"/><media:thumbnail url="${base()}/t/f.jpg"/></item>
+        <item><title>Audio only</title><link>${base()}/watch/audio</link><enclosure url="${base()}/a.mp3" type="audio/mpeg" length="1"/></item>
+        <item><title>Enclosed</title><link>${base()}/watch/two</link><enclosure url="${base()}/media/two.mp4" type="video/mp4" length="1"/></item>
+      </channel></rss>`);
       if (p === '/html.xml') return xml('<html><body>not a sitemap</body></html>');
       if (p === '/huge.xml') {
         // 51 MB streamed without a length: the fetcher stops at 50 MB.
@@ -119,6 +124,13 @@ test('sitemap index → review → deselect → start → assets ready; a second
   expect(again.items.map((i: any) => [i.status, i.selected])).toEqual([['skipped', false], ['skipped', false], ['new', true]]);
   const skippedOnly = await j(await s.api('GET', `/v1/library/imports/${again.id}/items?status=skipped`));
   expect(skippedOnly.items).toHaveLength(2);
+  // A media RSS feed: the page already imported from the sitemap (/watch/two) is skipped; audio is not a video.
+  const rss = await j(await s.api('POST', '/v1/library/imports', { url: `${base()}/feed.rss` }));
+  expect(rss.format).toBe('media_rss');
+  expect(rss.items.map((i: any) => [i.title, i.video_url.slice(base().length), i.duration_s, i.status])).toEqual([
+    ['Feed <one>', '/media/one.mp4', 2, 'skipped'], ['Enclosed', '/media/two.mp4', null, 'skipped'],
+  ]);
+  expect(rss.sources[0]).toMatchObject({ videos: 2, pages_without_video: 1 });
   // Selecting all never selects skipped items.
   expect((await j(await s.api('PATCH', `/v1/library/imports/${again.id}/items`, { selected: true, all: true }))).counts.selected).toBe(1);
 }, 180_000);

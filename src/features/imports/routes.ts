@@ -63,7 +63,7 @@ export function importRoutes(ctx: AppContext) {
       const before = query.cursor ? ctx.cursors.decode(scope, query.cursor) : null;
       return ctx.cursors.page(scope, svc.store.list(p.tenantId, before, limit), limit, (r) => importView(svc.store, r));
     }, {
-      auth: read, query: t.Object({ cursor: t.Optional(t.String()), limit: t.Optional(t.Numeric()) }),
+      auth: read, query: t.Object({ cursor: t.Optional(t.String()), limit: t.Optional(t.Integer({ minimum: 1, maximum: 200, description: '1-200 (default 50)' })) }),
       detail: doc(TAG, 'List library imports', 'רשימת ייבואים לספרייה', 'The tenant\'s imports, newest first, with their counts; `limit` up to 200 (default 50).',
         { operationId: 'listLibraryImports', 'x-problems': [403, 422], ...answers({ 200: t.Object({ items: t.Array(ImportView), next_cursor: Nullable(t.String()) }) }) }),
     })
@@ -74,7 +74,7 @@ export function importRoutes(ctx: AppContext) {
     })
     .get('/:id/items', ({ principal: p, params, query }) => { svc.get(p.tenantId, params.id); return itemPage(params.id, query); }, {
       auth: read, params: Id,
-      query: t.Object({ cursor: t.Optional(t.String()), limit: t.Optional(t.Numeric()), status: t.Optional(t.Union([t.Literal('new'), t.Literal('skipped')])) }),
+      query: t.Object({ cursor: t.Optional(t.String()), limit: t.Optional(t.Integer({ minimum: 1, maximum: 500, description: '1-500 (default 100)' })), status: t.Optional(t.Union([t.Literal('new'), t.Literal('skipped')])) }),
       detail: doc(TAG, 'List the items of a library import', 'פריטי ייבוא לספרייה', 'The items in sitemap order, optionally only `new` or `skipped` ones, with the outcome of each after start (`result`, `asset_id`, `error`); `limit` up to 500 (default 100).',
         { operationId: 'listLibraryImportItems', 'x-problems': [403, 404, 422], ...answers({ 200: ItemPage }) }),
     })

@@ -80,6 +80,7 @@ export const TAGS_EN: Record<string, string> = {
   Support: 'Support requests to the operators of the appliance: open (at most 10 new per tenant per hour), reply, close.',
   Monitors: 'Monitors and alerts: checks on live channels, recording, disk and audience quality; alert destinations (e-mail, Telegram); alert history; service status. Guide: docs/monitors.md.',
   'Event export': 'Destinations that receive platform and statistics events as vs.event.v1 lines (S3, Kafka, HTTPS, GA4), with their delivery log, dead letters and replays. Guide: docs/event-export.md.',
+  'Library imports': 'Imports from a website: a video sitemap, sitemap index or media RSS feed read into items for review (new, or skipped when already in the library), selected and started into URL assets. Guide: docs/imports.md.',
   'Storage keys': 'S3-style access keys for the tenant ingest area: standard S3 clients put source files under ingest/<prefix>/in/ at /s3/<tenant slug>/... Guide: docs/storage-keys.md.',
   Billing: 'Monthly usage figures (minutes stored, encoded and delivered, bytes delivered, live and recorded hours) by resolution tier, as JSON or CSV. Formulas: docs/billing.md.',
   CDN: 'The edge cache of the delivery front: purge cached objects by URL, prefix, asset, clip or tag, and pre-warm an asset, clip, channel or URLs so viewers get cache hits. Guide: docs/edge.md.',

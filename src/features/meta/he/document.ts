@@ -43,7 +43,7 @@ ${DELIVERY_EXAMPLES}
 export const TAG_NAMES_HE: Record<string, string> = {
   Meta: 'מטא', Sites: 'אתרים', 'Sites Delivery': 'הגשת אתרים', Identity: 'זהות ומפתחות', Assets: 'נכסים', Uploads: 'העלאות', Jobs: 'משימות', Playback: 'ניגון',
   Webhooks: 'Webhooks', Events: 'אירועים', 'Live channels': 'ערוצים חיים', Guide: 'לוח שידורים', 'Catch-up': 'צפייה חוזרת', Clips: 'קליפים', 'AI articles': 'כתבות AI',
-  Players: 'נגנים', Library: 'ספרייה', Team: 'צוות', Support: 'תמיכה', Assistant: 'עוזר', Statistics: 'סטטיסטיקה', Billing: 'חיוב', 'Event export': 'ייצוא אירועים', 'Storage keys': 'מפתחות אחסון', Monitors: 'ניטור והתראות',
+  Players: 'נגנים', Library: 'ספרייה', Team: 'צוות', Support: 'תמיכה', Assistant: 'עוזר', Statistics: 'סטטיסטיקה', Billing: 'חיוב', 'Event export': 'ייצוא אירועים', 'Storage keys': 'מפתחות אחסון', 'Library imports': 'ייבוא לספרייה', Monitors: 'ניטור והתראות',
   CDN: 'מטמון קצה (CDN)',
 };
 
@@ -70,6 +70,7 @@ export const TAGS_HE: Record<string, string> = Object.fromEntries(Object.entries
   Assistant: 'נקודת הקצה של העוזר (Model Context Protocol) לעוזרי בינה מלאכותית עם מפתח API בהרשאות מוגבלות.',
   Support: 'פניות תמיכה למפעילי המערכת: פתיחה (עד 10 פניות חדשות לדייר בשעה), תגובה וסגירה.',
   Monitors: 'מוניטורים והתראות: בדיקות על ערוצים חיים, הקלטה, דיסק ואיכות הצפייה; יעדי התראות (דוא"ל, טלגרם); היסטוריית התראות; מצב השירות. מדריך: docs/monitors.md.',
+  'Library imports': 'ייבוא מאתר אינטרנט: מפת אתר של וידאו, אינדקס מפות אתר או פיד media RSS נקראים לפריטים לסקירה (חדשים, או מדולגים כשהם כבר בספרייה), נבחרים ומופעלים לנכסים מכתובת. מדריך: docs/imports.md.',
   'Storage keys': 'מפתחות גישה בסגנון S3 לאזור הקליטה של הדייר: כלי S3 רגילים מעלים קובצי מקור אל ingest/<prefix>/in/ בכתובת /s3/<tenant slug>/... מדריך: docs/storage-keys.md.',
   'Event export': 'יעדים שמקבלים אירועי פלטפורמה וסטטיסטיקה כשורות vs.event.v1 ‏(S3, ‏Kafka, ‏HTTPS, ‏GA4), עם יומן משלוחים, מכתבים מתים ושליחה חוזרת. מדריך: docs/event-export.md.',
   Billing: 'נתוני שימוש חודשיים (דקות אחסון, קידוד ומסירה, בייטים שנמסרו, שעות שידור חי ושעות הקלטה) לפי דרגת רזולוציה, ב-JSON או ב-CSV. הנוסחאות: docs/billing.md.',
