@@ -76,4 +76,17 @@ test('catch-up, start-over and a clip of a recording with a published Hebrew tra
   const cPl = strictPlaylist(await (await fetch(cSubs)).text(), 'clip subs') as HLS.types.MediaPlaylist;
   const cVtt = await (await fetch(new URL(cPl.segments[0].uri, cSubs))).text();
   expect(parseWebVtt(cVtt).map((c) => [c.startMs, c.endMs])).toEqual([[c2[0] - (rec[1].start_ms - first), c2[1] - (rec[1].start_ms - first)]]);
-}, 180_000);
+
+  // A frame-precision clip, once final (re-encoded to its own files), keeps the rendition: cues timed from its start.
+  const fStart = first + 1000;
+  const fc = (await (await s.api('POST', '/v1/clips', { channel_id: ch.id, start_at: at(fStart), end_at: at(last), precision: 'frame' })).json()) as { id: string; playback: { hls: string } };
+  await waitFor('frame clip final', async () => ((await (await s.api('GET', `/v1/clips/${fc.id}`)).json()) as { status: string }).status === 'final', 120_000, 500);
+  const fm = await (await fetch(fc.playback.hls)).text();
+  expect(fm).toContain(`URI="subs-he-${fStart}/index.m3u8?c=default"`);
+  const fSubs = new URL(`subs-he-${fStart}/index.m3u8?c=default`, fc.playback.hls).href;
+  const fPl = strictPlaylist(await (await fetch(fSubs)).text(), 'final clip subs') as HLS.types.MediaPlaylist;
+  const fVariant = strictPlaylist(await (await fetch(new URL((strictPlaylist(fm, 'final master') as HLS.types.MasterPlaylist).variants[0].uri, fc.playback.hls))).text(), 'final variant') as HLS.types.MediaPlaylist;
+  expect(fPl.segments.map((x) => x.duration)).toEqual(fVariant.segments.map((x) => x.duration));
+  const fCues = (await Promise.all(fPl.segments.map(async (x) => parseWebVtt(await (await fetch(new URL(x.uri, fSubs))).text())))).flat();
+  expect(fCues.map((c) => [c.startMs, c.endMs, c.text])).toContainEqual([c2[0] - 1000, c2[1] - 1000, 'חדשות 5 > 3 & עוד']);
+}, 300_000);

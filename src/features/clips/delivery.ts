@@ -7,6 +7,7 @@ import { channelById } from '../channels/service';
 import { serveFile, serveText } from '../media-delivery/serve-file';
 import { fileResponse, type RangeSource } from '../catchup/source';
 import { rangeSubtitles } from '../catchup/range-subs';
+import { RANGE_SUBS, RANGE_VTT, rangeMasterWithSubs, rangeSubtitleLanguages, rangeVttSegment } from '../subtitles/hls-range';
 import type { Gate, Guarded } from '../playback/gate';
 import { ClipService } from './service';
 import type { ClipRow } from './store';
@@ -35,28 +36,63 @@ export function clipDeliveryRoutes(ctx: AppContext, gate: Gate) {
     const dir = clip.final_dir && containedAbs(ctx.config.dataDir, clip.final_dir);
     return dir ? containedPath(dir, ...rel) : null;
   };
-  const playlistFile = (req: Request, clip: ClipRow, rel: string[], tenantSlug: string) => {
+  /** A final clip's playlist with `?c=` on every URI. */
+  const playlistText = (clip: ClipRow, rel: string[], tenantSlug: string): string => {
     const p = finalFile(clip, ...rel);
     let text: string;
     try { text = readFileSync(p!, 'utf8'); } catch { throw notFound('playlist'); }
-    const body = text.replace(/^([^#\n][^\n]*)$/gm, `$1${q(tenantSlug)}`).replace(/URI="([^"]+)"/g, `URI="$1${q(tenantSlug)}"`);
-    return serveText(req, body, 'application/vnd.apple.mpegurl', 'public, max-age=300');
+    return text.replace(/^([^#\n][^\n]*)$/gm, `$1${q(tenantSlug)}`).replace(/URI="([^"]+)"/g, `URI="$1${q(tenantSlug)}"`);
   };
-  // A clip over the recording offers the recording tracks' subtitle renditions like catch-up (a final clip: not yet).
+  const playlistFile = (req: Request, clip: ClipRow, rel: string[], tenantSlug: string) =>
+    serveText(req, playlistText(clip, rel, tenantSlug), 'application/vnd.apple.mpegurl', 'public, max-age=300');
+  // A clip over the recording offers the recording tracks' subtitle renditions like catch-up; a final clip too, over
+  // its own re-encoded playlists (its media starts at the clip's start, so cues are timed from `start_ms`).
   const subs = rangeSubtitles(ctx);
+  const finalLangs = (clip: ClipRow) => rangeSubtitleLanguages(ctx.db, clip.tenant_id, clip.channel_id, clip.start_ms, clip.end_ms);
+  const M3U8 = 'application/vnd.apple.mpegurl';
+  const finalMaster = (g: Guarded, clip: ClipRow) => {
+    const langs = finalLangs(clip);
+    if (!langs.length) return playlistFile(g.request, clip, ['master.m3u8'], g.tenant.slug);
+    return serveText(g.request, rangeMasterWithSubs(playlistText(clip, ['master.m3u8'], g.tenant.slug), langs, clip.start_ms, q(g.tenant.slug)), M3U8, 'public, max-age=300');
+  };
+  /** A final clip's subtitle rendition playlist: its first variant's segments as WebVTT segments at wall-clock times. */
+  const finalSubs = (g: Guarded, clip: ClipRow, language: string) => {
+    if (!finalLangs(clip).some((l) => l.language === language)) throw notFound('subtitles');
+    let master: string;
+    try { master = readFileSync(finalFile(clip, 'master.m3u8')!, 'utf8'); } catch { throw notFound('playlist'); }
+    const first = master.split('\n').find((l) => l && !l.startsWith('#'));
+    const rel = first?.split('/') ?? [];
+    let variant: string;
+    try { variant = readFileSync(finalFile(clip, ...rel)!, 'utf8'); } catch { throw notFound('playlist'); }
+    const out: string[] = [];
+    let at = clip.start_ms, dur = 0;
+    for (const l of variant.replace(/\n$/, '').split('\n')) {
+      if (l.startsWith('#EXT-X-MAP')) continue;
+      if (l.startsWith('#EXTINF:')) { dur = Math.round(parseFloat(l.slice(8)) * 1000); out.push(l); continue; }
+      if (l && !l.startsWith('#')) { out.push(`vtt/${at}-${dur}.vtt${q(g.tenant.slug)}`); at += dur; continue; }
+      out.push(l);
+    }
+    return serveText(g.request, out.join('\n') + '\n', M3U8, 'public, max-age=300');
+  };
   const app = new Elysia();
   gate.route(app, 'clipMaster', (g) => {
     const clip = clipOf(g);
-    return clip.status === 'final' ? playlistFile(g.request, clip, ['master.m3u8'], g.tenant.slug) : subs.master(g, overRecording(clip, g.tenant.slug));
+    return clip.status === 'final' ? finalMaster(g, clip) : subs.master(g, overRecording(clip, g.tenant.slug));
   });
   gate.route(app, 'clipVariant', (g) => {
     const clip = clipOf(g);
-    return clip.status === 'final' ? playlistFile(g.request, clip, [g.params.r, 'index.m3u8'], g.tenant.slug) : subs.variant(g, overRecording(clip, g.tenant.slug));
+    if (clip.status !== 'final') return subs.variant(g, overRecording(clip, g.tenant.slug));
+    const sub = RANGE_SUBS.exec(g.params.r);
+    return sub ? finalSubs(g, clip, sub[1]!) : playlistFile(g.request, clip, [g.params.r, 'index.m3u8'], g.tenant.slug);
   });
   gate.route(app, 'clipVtt', (g) => {
     const clip = clipOf(g);
-    if (clip.status === 'final') throw notFound('file');
-    return subs.vtt(g, overRecording(clip, g.tenant.slug));
+    if (clip.status !== 'final') return subs.vtt(g, overRecording(clip, g.tenant.slug));
+    const sub = RANGE_SUBS.exec(g.params.r), f = RANGE_VTT.exec(g.params.file);
+    if (!sub || !f || !finalLangs(clip).some((l) => l.language === sub[1])) throw notFound('file');
+    const start = Number(f[1]), dur = Number(f[2]);
+    if (start + dur <= clip.start_ms || start >= clip.end_ms) throw notFound('file');
+    return serveText(g.request, rangeVttSegment(ctx.db, clip.tenant_id, clip.channel_id, sub[1]!, clip.start_ms, start, dur), 'text/vtt; charset=utf-8', 'public, max-age=300');
   });
   gate.route(app, 'clipFile', (g) => {
     const clip = clipOf(g);
