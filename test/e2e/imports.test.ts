@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { startTestServer, waitFor, type TestServer } from '../helpers/server';
 import { identityService } from '../../src/features/identity/service';
 import { defaultTenant, makeClip } from './transcode-helpers';
+import { resumeImports } from '../../src/features/imports/service';
+import { ImportStore } from '../../src/features/imports/store';
 
 const dir = mkdtempSync(join(tmpdir(), 'vs-imports-'));
 let s: TestServer;
@@ -57,6 +59,7 @@ beforeAll(async () => {
         <item><title>Audio only</title><link>${base()}/watch/audio</link><enclosure url="${base()}/a.mp3" type="audio/mpeg" length="1"/></item>
         <item><title>Enclosed</title><link>${base()}/watch/two</link><enclosure url="${base()}/media/two.mp4" type="video/mp4" length="1"/></item>
       </channel></rss>`);
+      if (p === '/many.xml') return xml(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${'<url><loc>https://example.com/p</loc></url>'.repeat(50_001)}</urlset>`);
       if (p === '/html.xml') return xml('<html><body>not a sitemap</body></html>');
       if (p === '/huge.xml') {
         // 51 MB streamed without a length: the fetcher stops at 50 MB.
@@ -150,6 +153,9 @@ test('hostile: private address, malformed XML, too large, not a sitemap, bad bod
   expect(html.errors[0].detail).toContain('root element <html>');
   expect((await create({ url: `${base()}/missing.xml` })).status).toBe(422);
   expect((await create({ url: `${base()}/huge.xml` })).status).toBe(413);
+  const many = await create({ url: `${base()}/many.xml` });
+  expect(many.status).toBe(422);
+  expect((await j(many)).errors[0].detail).toContain('more than 50000 URLs in one file');
   expect((await create({ url: `${base()}/sitemap.xml`, extra: 1 })).status).toBe(400);
   expect((await create({ url: 42 })).status).toBe(422);
   expect((await create({ url: `${base()}/sitemap.xml` }, null)).status).toBe(401);
@@ -174,4 +180,21 @@ test('hostile: private address, malformed XML, too large, not a sitemap, bad bod
   expect((await sel({ selected: true, all: true, item_ids: [mine.items[0].id] })).status).toBe(422);
   expect((await sel({ selected: 'yes', all: true })).status).toBe(422);
   expect((await s.api('GET', `/v1/library/imports/${mine.id}/items?cursor=forged`)).status).toBe(422);
+}, 60_000);
+
+test('a running import left by a crash resumes at boot without registering anything twice', async () => {
+  const store = new ImportStore(s.ctx.db);
+  const imp = await j(await s.api('POST', '/v1/library/imports', { url: `${base()}/feed.rss` }));
+  const tenant = defaultTenant(s.ctx);
+  const item = imp.items[0];
+  // A crash after the asset was inserted but before the item's outcome was written: the asset carries this import's id.
+  const a = await j(await s.api('POST', '/v1/assets', { source: { kind: 'url', url: `${base()}/media/one.mp4` }, external_id: 'sitemap:' + 'c'.repeat(40), metadata: { import: { id: imp.id, page_url: 'x' } } }));
+  s.ctx.db.query(`UPDATE library_import_items SET status = 'new', selected = 1, external_id = ? WHERE id = ?`).run('sitemap:' + 'c'.repeat(40), item.id);
+  store.start(imp.id, Date.now());
+  expect(store.counts(imp.id)).toMatchObject({ pending: 1, registered: 0 });
+  resumeImports(s.ctx);
+  await waitFor('resumed import done', () => store.get(tenant, imp.id)!.status === 'done');
+  expect(store.counts(imp.id)).toMatchObject({ pending: 0, registered: 1, failed: 0 });
+  expect(store.items(imp.id, null, 10).find((i) => i.id === item.id)).toMatchObject({ result: 'registered', asset_id: a.id });
+  expect(s.ctx.db.query<{ n: number }, [string]>(`SELECT COUNT(*) AS n FROM assets WHERE external_id = ?`).get('sitemap:' + 'c'.repeat(40))!.n).toBe(1);
 }, 60_000);

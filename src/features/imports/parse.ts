@@ -35,18 +35,23 @@ export function badDocument(url: string, detail: string): AppError {
 
 const ROOTS = new Set(['urlset', 'sitemapindex', 'rss']);
 
-/** Checks the text is well-formed XML and answers its root element's local name (422 naming line and column otherwise). */
-export function rootElement(url: string, text: string): string {
+/**
+ * Checks the text is well-formed XML and answers its root element's local name and how many elements its root holds
+ * (the entries, counted here because the sitemap parsers stop at their own cap); 422 naming line and column otherwise.
+ */
+export function rootElement(url: string, text: string): { root: string; entries: number } {
   const p = new SaxesParser({ xmlns: true });
   let root: string | null = null;
   let failure: Error | null = null;
-  p.on('opentag', (t: SaxesTagNS) => { root ??= t.local; });
+  let depth = 0, entries = 0;
+  p.on('opentag', (t: SaxesTagNS) => { root ??= t.local; if (++depth === 2) entries++; });
+  p.on('closetag', () => { depth--; });
   p.on('error', (e: Error) => { failure ??= e; });
   try { p.write(text).close(); } catch (e) { failure ??= e as Error; }
   if (failure) throw badDocument(url, `not well-formed XML (${(failure as Error).message.split('\n')[0]})`);
   if (!root) throw badDocument(url, 'no XML root element');
   if (!ROOTS.has(root)) throw badDocument(url, `root element <${root}> is not urlset, sitemapindex or rss`);
-  return root;
+  return { root, entries };
 }
 
 function collect<T>(text: string, stream: NodeJS.ReadWriteStream): Promise<T[]> {
@@ -62,7 +67,8 @@ function tooMany(url: string, n: number): AppError {
 
 /** Parses one fetched document (see the file comment). */
 export async function parseDocument(url: string, text: string): Promise<ParsedDocument> {
-  const root = rootElement(url, text);
+  const { root, entries } = rootElement(url, text);
+  if (root !== 'rss' && entries > MAX_URLS_PER_FILE) throw tooMany(url, entries);
   if (root === 'sitemapindex') {
     const items = await collect<IndexItem>(text, new XMLToSitemapIndexStream({ level: ErrorLevel.SILENT, logger: false }));
     if (items.length > MAX_URLS_PER_FILE) throw tooMany(url, items.length);

@@ -114,8 +114,10 @@ export class ImportService {
         this.store.finishItem(item.id, 'registered', a.id, null);
       } catch (e) {
         const detail = e instanceof AppError ? e.detail : (e as Error).message;
-        // Registered meanwhile (another import of the same sitemap): nothing to do.
-        if (e instanceof AppError && e.code === 'conflict') this.store.finishItem(item.id, 'skipped', null, detail);
+        // Taken: by this import before a crash (then it is ours), or meanwhile by another import of the same site.
+        const own = e instanceof AppError && e.code === 'conflict' ? this.store.ownAsset(tenantId, id, item.external_id) : null;
+        if (own) this.store.finishItem(item.id, 'registered', own, null);
+        else if (e instanceof AppError && e.code === 'conflict') this.store.finishItem(item.id, 'skipped', null, detail);
         else this.store.finishItem(item.id, 'failed', null, detail);
       }
     }

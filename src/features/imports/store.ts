@@ -95,6 +95,12 @@ export class ImportStore {
     return this.db.query<ImportRow, []>(`SELECT * FROM library_imports WHERE status = 'running'`).all();
   }
 
+  /** The asset this import registered under `externalId` (found again after a crash between insert and bookkeeping). */
+  ownAsset(tenantId: string, importId: string, externalId: string): string | null {
+    return this.db.query<{ id: string }, [string, string, string]>(`SELECT id FROM assets WHERE tenant_id = ? AND external_id = ?
+      AND json_valid(metadata) AND json_extract(metadata, '$.import.id') = ?`).get(tenantId, externalId, importId)?.id ?? null;
+  }
+
   /** Every external_id and source URL of the tenant's assets (trash included), read once per review. */
   assetIdentities(tenantId: string): { externalIds: Set<string>; sourceUrls: Set<string> } {
     const rows = this.db.query<{ e: string | null; u: string | null }, [string]>(
