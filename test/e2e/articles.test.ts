@@ -148,6 +148,16 @@ describe('draft → edit → approve → artifact.published once', () => {
     expect((await s.api('POST', `/v1/ai/artifacts/${art.id}/reject`, { reason: 'late' }, { key: editor })).status).toBe(409);
     const list = await (await s.api('GET', '/v1/ai/artifacts?status=published&kind=article')).json() as { items: { id: string }[] };
     expect(list.items.map((i) => i.id)).toContain(art.id);
+
+    // The public site shows the published article on the programme's entity; a new draft of it changes nothing there.
+    const site = await s.api('POST', '/v1/sites', { slug: 'articles-news', name: 'News' });
+    expect(site.status).toBe(201);
+    const siteId = ((await site.json()) as { id: string }).id;
+    const entity = async () => (await (await fetch(`${s.url}/s/v1/articles-news/entities/programme/${x.programme}`)).json()) as { article: { id: string; headline: string } | null };
+    expect((await entity()).article).toMatchObject({ id: art.id, headline: 'Late goal wins it; storm on the way' });
+    await draftOf(s, x.programme);
+    expect((await entity()).article).toMatchObject({ id: art.id, headline: 'Late goal wins it; storm on the way' });
+    expect((await s.api('DELETE', `/v1/sites/${siteId}`)).status).toBe(204); // the later tests expect no site
   }, 120_000);
 
   test('reject needs a reason, then the artifact is read-only; lists filter and page', async () => {

@@ -6,7 +6,7 @@ import { exclusionRules } from '../guide/service';
 import { recordedRenditions, recordedSpansInRange } from '../channels/service';
 
 /** A public video (a ready, published, untrashed asset). */
-export interface VideoRec { id: string; title: string; description: string; tags: string[]; duration_s: number | null; published_at: number; output: string | null; poster: boolean }
+export interface VideoRec { id: string; title: string; description: string; tags: string[]; duration_s: number | null; published_at: number; output: string | null; poster: boolean; /** The programme it was published from (live-to-VOD), for its article. */ programme_id: string | null }
 /** A guide programme with what availability needs. */
 export interface ProgRec {
   id: string; channel_id: string; title: string; description: string | null; series: string | null; episode: string | null; images: string;
@@ -37,6 +37,8 @@ function fingerprint(db: Db, tenantId: string): string {
     q('SELECT count(*), max(updated_at) FROM channels WHERE tenant_id = ?'),
     q('SELECT count(*), max(updated_at) FROM clips WHERE tenant_id = ?'),
     q('SELECT max(updated_at) FROM catchup_exclusions WHERE tenant_id = ?'),
+    // Published articles (issue 45) appear on programme and video entities.
+    q("SELECT count(*), max(updated_at) FROM ai_artifacts WHERE tenant_id = ? AND status = 'published'"),
   ].join('|');
 }
 
@@ -45,11 +47,12 @@ function load(ctx: AppContext, tenantId: string, fp: string, now: number): Catal
   const videos = db.query<{ id: string; title: string; metadata: string; duration_s: number | null; published_at: number | null; updated_at: number; output: string | null }, [string]>(
     "SELECT id, title, metadata, duration_s, published_at, updated_at, output FROM assets WHERE tenant_id = ? AND status = 'ready' AND published = 1 AND deleted_at IS NULL ORDER BY seq DESC",
   ).all(tenantId).map((a): VideoRec => {
-    let m: { description?: unknown; tags?: unknown } = {};
+    let m: { description?: unknown; tags?: unknown; programme_id?: unknown } = {};
     try { m = JSON.parse(a.metadata) as typeof m; } catch { /* kept empty */ }
     return {
       id: a.id, title: a.title, description: typeof m.description === 'string' ? m.description : '', tags: Array.isArray(m.tags) ? m.tags.filter((x): x is string => typeof x === 'string') : [],
       duration_s: a.duration_s, published_at: a.published_at ?? a.updated_at, output: a.output, poster: !!a.output,
+      programme_id: typeof m.programme_id === 'string' ? m.programme_id : null,
     };
   });
   const chRows = db.query<{ id: string; slug: string; name: string; recording_enabled: number; retention_hours: number; dvr_window_s: number }, [string]>(

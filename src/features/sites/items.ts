@@ -1,3 +1,4 @@
+import { publishedArticleOf } from '../articles/public';
 import type { AppContext } from '../../kernel/context';
 import { iso } from '../../kernel/clock';
 import { deliveryPath } from '../playback/delivery-table';
@@ -95,6 +96,12 @@ export function showEpisodes(s: Scope, d: Json): Json[] {
   return [...vids, ...progs];
 }
 
+/** A programme's article once an editor published it (never a draft or a rejected one), else null. */
+function articleOf(s: Scope, programmeId: string): Json | null {
+  const a = publishedArticleOf(s.ctx, s.site.tenant_id, programmeId);
+  return a && { id: a.id, language: a.language, published_at: a.published_at, ...a.body };
+}
+
 /** Playback of a channel now (`live`). */
 function livePlayback(s: Scope, slug: string): Json {
   return { mode: 'live', src: s.ctx.config.cdnBaseUrl + deliveryPath('liveMaster', { tenant: s.tenantSlug, channel: slug }), tenant: s.tenantSlug, channel: slug, kind: 'live' };
@@ -108,7 +115,7 @@ export function entity(s: Scope, type: ItemType, slug: string): Json | null {
     const v = s.cat.videoById.get(slug)!;
     const pb = playbackFor(s.ctx, { id: v.id, tenant_id: s.site.tenant_id, status: 'ready', output: v.output });
     const shows = publishedShows(s).filter((d) => ((d.episodes as { assets?: string[] } | undefined)?.assets ?? []).includes(v.id));
-    return { ...item, tags: v.tags, playback: pb ? { mode: 'vod', src: pb.hls, tenant: s.tenantSlug, kind: 'vod' } : null, series: shows.map((d) => showItem(s, d)), people: [] };
+    return { ...item, tags: v.tags, playback: pb ? { mode: 'vod', src: pb.hls, tenant: s.tenantSlug, kind: 'vod' } : null, series: shows.map((d) => showItem(s, d)), people: [], article: v.programme_id ? articleOf(s, v.programme_id) : null };
   }
   if (type === 'programme') {
     const p = s.cat.progById.get(slug)!;
@@ -119,7 +126,7 @@ export function entity(s: Scope, type: ItemType, slug: string): Json | null {
     const playback = cu ? { mode: 'catchup', src: s.ctx.config.cdnBaseUrl + deliveryPath('catchupMaster', { slug: ch.slug, s: ps, e: pe }, s.tenantSlug), tenant: s.tenantSlug, channel: ch.slug, kind: 'catchup' }
       : so ? { mode: 'startover', src: s.ctx.config.cdnBaseUrl + deliveryPath('startoverMaster', { slug: ch.slug, pid: p.id }, s.tenantSlug), tenant: s.tenantSlug, channel: ch.slug, kind: 'live' } : null;
     const shows = publishedShows(s).filter((d) => p.series && (d.episodes as { series?: string } | undefined)?.series === p.series);
-    return { ...item, start_over: so, playback, series: shows.map((d) => showItem(s, d)), people: [] };
+    return { ...item, start_over: so, playback, series: shows.map((d) => showItem(s, d)), people: [], article: articleOf(s, p.id) };
   }
   if (type === 'channel') {
     const ch = s.cat.channelBySlug.get(slug)!;
