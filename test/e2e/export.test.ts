@@ -123,7 +123,11 @@ describe('event export', () => {
       const log = await (await s.api('GET', `/v1/event-destinations/${d.id}/deliveries?limit=5`)).json() as { items: { status: string; events: number; bytes: number; latency_ms: number }[]; next_cursor: string | null };
       expect(log.items.length).toBe(5);
       expect(log.next_cursor).not.toBeNull();
-      expect(log.items.every((b) => b.status === 'delivered' && (b.events === 0 || b.bytes > 0) && b.latency_ms >= 0)).toBe(true);
+      // (A statistics batch may be in flight at the head: pending.)
+      const delivered = log.items.filter((b) => b.status === 'delivered');
+      expect(delivered.length).toBeGreaterThanOrEqual(4);
+      expect(delivered.every((b) => (b.events === 0 || b.bytes > 0) && b.latency_ms >= 0)).toBe(true);
+      expect(log.items.every((b) => b.status === 'delivered' || b.status === 'pending')).toBe(true);
     } finally { rx.stop(); }
   }, 120_000);
 
