@@ -1,6 +1,7 @@
 /** Subtitle interop helpers: the cues hls.js or Shaka (in Chromium) and GStreamer expose for a stream. */
 import { expect } from 'bun:test';
 import { launch } from './player-helpers';
+import { ff } from './transcode-helpers';
 
 /** A cue as a client exposes it (seconds). */
 export type Shown = { start: number; end: number; text: string };
@@ -90,3 +91,18 @@ export async function gstCues(pipeline: string[]): Promise<Shown[]> {
   return cues;
 }
 
+
+/** Debian's recorded test speech (pocketsphinx-testdata), with reference transcripts. */
+export const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
+
+/**
+ * A speech video at `out`: librivox 0880 ("he was not an ill disposed young man"), 1 s of silence, 0930 ("he might
+ * even have been made amiable himself") under a small test picture — about 7.3 s. `picture` is the lavfi source.
+ */
+export async function makeSpeechVideo(out: string, picture = 'testsrc=size=320x240:rate=10'): Promise<string> {
+  await ff(['-f', 'lavfi', '-i', picture, '-i', `${LIBRIVOX}/sense_and_sensibility_01_austen_64kb-0880.wav`,
+    '-f', 'lavfi', '-t', '1', '-i', 'anullsrc=r=16000:cl=mono', '-i', `${LIBRIVOX}/sense_and_sensibility_01_austen_64kb-0930.wav`,
+    '-filter_complex', '[1:a][2:a][3:a]concat=n=3:v=0:a=1[a]', '-map', '0:v', '-map', '[a]', '-shortest',
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-ar', '44100', '-ac', '2', out]);
+  return out;
+}

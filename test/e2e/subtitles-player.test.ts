@@ -10,23 +10,19 @@ import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer, waitFor, type TestServer } from '../helpers/server';
-import { ff, registerAsset, settled } from './transcode-helpers';
+import { registerAsset, settled } from './transcode-helpers';
+import { makeSpeechVideo } from './subtitles-helpers';
 import { launch, pageServer } from './player-helpers';
 import { parseWebVtt } from '../../src/text/webvtt';
 
 const SHOTS = process.env.VS_PLAYER_SHOTS === '1' ? 'docs/player' : mkdtempSync(join(tmpdir(), 'vs-subs-shots-'));
-const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
 let s: TestServer, browser: Browser, site: ReturnType<typeof Bun.serve>;
 let asset: string, hls: string, enTrack: string, heTrack: string;
 
 beforeAll(async () => {
   s = await startTestServer();
   const src = join(s.dataDir, 'speech.mp4');
-  // 0880 ("he was not an ill disposed young man"), 1 s of silence, 0930 ("he might even have been made amiable himself").
-  await ff(['-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=25', '-i', `${LIBRIVOX}/sense_and_sensibility_01_austen_64kb-0880.wav`,
-    '-f', 'lavfi', '-t', '1', '-i', 'anullsrc=r=16000:cl=mono', '-i', `${LIBRIVOX}/sense_and_sensibility_01_austen_64kb-0930.wav`,
-    '-filter_complex', '[1:a][2:a][3:a]concat=n=3:v=0:a=1[a]', '-map', '0:v', '-map', '[a]', '-shortest',
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-ar', '44100', '-ac', '2', src]);
+  await makeSpeechVideo(src, 'testsrc2=size=640x360:rate=25');
   asset = registerAsset(s.ctx, src);
   expect((await settled(s.ctx, asset, 120_000)).status).toBe('ready');
   const r = await s.api('POST', `/v1/assets/${asset}/subtitles`, { language: 'en', kind: 'captions' });

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestServer, waitFor, type TestServer } from '../helpers/server';
-import { defaultTenant, ff, registerAsset } from './transcode-helpers';
+import { defaultTenant, registerAsset } from './transcode-helpers';
+import { makeSpeechVideo } from './subtitles-helpers';
 import { parseWebVtt } from '../../src/text/webvtt';
 import { newId } from '../../src/kernel/ids';
 import { ChannelTrackStore } from '../../src/features/subtitles/channel-store';
@@ -14,7 +15,6 @@ import { pocketsphinxEngine } from '../../src/engines/asr/pocketsphinx';
 // found by asset search and catch-up search at the right moment; Hebrew-aware matching on uploaded WebVTT with exact
 // words ranked first; hostile queries never 500.
 
-const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
 const H = 3_600_000;
 let s: TestServer;
 let speech: string, ch: { id: string };
@@ -42,12 +42,7 @@ function channelTrack(startMs: number, endMs: number, cues: Cue[], language = 'e
 beforeAll(async () => {
   s = await startTestServer();
   const src = join(s.dataDir, 'speech.mp4');
-  // 0880 ("he was not an ill disposed young man"), 1 s of silence, 0930 ("he might even have been made amiable
-  // himself") under a small test picture: about 7.3 s.
-  await ff(['-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10', '-i', `${LIBRIVOX}/sense_and_sensibility_01_austen_64kb-0880.wav`,
-    '-f', 'lavfi', '-t', '1', '-i', 'anullsrc=r=16000:cl=mono', '-i', `${LIBRIVOX}/sense_and_sensibility_01_austen_64kb-0930.wav`,
-    '-filter_complex', '[1:a][2:a][3:a]concat=n=3:v=0:a=1[a]', '-map', '0:v', '-map', '[a]', '-shortest',
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-ar', '44100', '-ac', '2', src]);
+  await makeSpeechVideo(src);
   speech = registerAsset(s.ctx, src);
   ch = await (await s.api('POST', '/v1/channels', { name: 'Search One', recording: { retention_hours: 24 } })).json() as { id: string };
 }, 120_000);

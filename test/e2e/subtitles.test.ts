@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { startTestServer, waitFor, type TestServer } from '../helpers/server';
-import { ff, registerAsset } from './transcode-helpers';
+import { registerAsset } from './transcode-helpers';
+import { makeSpeechVideo } from './subtitles-helpers';
 import { parseWebVtt } from '../../src/text/webvtt';
 import { identityService } from '../../src/features/identity/service';
 import { defaultTenant } from './transcode-helpers';
@@ -10,19 +11,13 @@ import { defaultTenant } from './transcode-helpers';
 // video, registered as an upload, recognised by the built-in engine, cues built from word timings, WebVTT/SRT
 // downloads; uploads of WebVTT/SRT with line-named errors; Hebrew without an engine fails with a reason.
 
-const LIBRIVOX = '/usr/share/pocketsphinx/test/data/librivox';
 let s: TestServer;
 let asset: string;
 
 beforeAll(async () => {
   s = await startTestServer();
   const src = join(s.dataDir, 'speech.mp4');
-  // 0880 ("he was not an ill disposed young man"), 1 s of silence, 0930 ("he might even have been made amiable
-  // himself"), under a small test picture: about 7.3 s.
-  await ff(['-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10', '-i', `${LIBRIVOX}/sense_and_sensibility_01_austen_64kb-0880.wav`,
-    '-f', 'lavfi', '-t', '1', '-i', 'anullsrc=r=16000:cl=mono', '-i', `${LIBRIVOX}/sense_and_sensibility_01_austen_64kb-0930.wav`,
-    '-filter_complex', '[1:a][2:a][3:a]concat=n=3:v=0:a=1[a]', '-map', '0:v', '-map', '[a]', '-shortest',
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-ar', '44100', '-ac', '2', src]);
+  await makeSpeechVideo(src);
   asset = registerAsset(s.ctx, src);
 }, 120_000);
 afterAll(async () => { await s?.stop(); });
