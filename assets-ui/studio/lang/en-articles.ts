@@ -8,7 +8,7 @@ export const EN_ARTICLES = {
   ar_standfirst: 'Standfirst', ar_summary: 'Summary', ar_chapters: 'Chapters', ar_chapter_n: 'Chapter {n}', ar_ch_title: 'Title', ar_ch_description: 'Description',
   ar_quotes: 'Quotes', ar_quote_role: 'Speaker', ar_role_presenter: 'presenter', ar_role_guest: 'guest', ar_role_report: 'report', ar_remove_quote: 'Remove this quote',
   ar_play_at: 'Play from {t}', ar_entities: 'Names in the transcript', ar_tags: 'Tags', ar_save: 'Save changes', ar_saved: 'Saved as corrections.', ar_nothing: 'Nothing changed.',
-  ar_corrections: 'Corrections', ar_no_corrections: 'No corrections yet.', ar_corr_line: '{field} · {who} · {at}',
+  ar_corrections: 'Corrections', ar_no_corrections: 'No corrections yet.', ar_corr_line: '{field} · by {who} · {at}',
   ar_approve: 'Approve and publish', ar_confirm_approve: 'Publish this article? The site shows it and the artifact.published webhook is sent.',
   ar_reject: 'Reject', ar_reject_reason: 'Why is it rejected?', ar_reject_send: 'Reject the draft', ar_reason_needed: 'Write a reason.',
   ar_read_only: 'This article is {status}: it can no longer be changed.', ar_rejected_why: 'Rejected: {reason}',

@@ -10,7 +10,7 @@ export const HE_ARTICLES: Record<keyof typeof EN_ARTICLES, string> = {
   ar_standfirst: 'כותרת משנה', ar_summary: 'תקציר', ar_chapters: 'פרקים', ar_chapter_n: 'פרק {n}', ar_ch_title: 'כותרת', ar_ch_description: 'תיאור',
   ar_quotes: 'ציטוטים', ar_quote_role: 'דובר', ar_role_presenter: 'מגיש', ar_role_guest: 'אורח', ar_role_report: 'דיווח', ar_remove_quote: 'הסרת הציטוט',
   ar_play_at: 'ניגון מ-{t}', ar_entities: 'שמות מהתמליל', ar_tags: 'תגיות', ar_save: 'שמירת השינויים', ar_saved: 'נשמר כתיקונים.', ar_nothing: 'לא השתנה דבר.',
-  ar_corrections: 'תיקונים', ar_no_corrections: 'אין תיקונים עדיין.', ar_corr_line: '{field} · {who} · {at}',
+  ar_corrections: 'תיקונים', ar_no_corrections: 'אין תיקונים עדיין.', ar_corr_line: '{field} · על ידי {who} · {at}',
   ar_approve: 'אישור ופרסום', ar_confirm_approve: 'לפרסם את הכתבה? האתר יציג אותה ויישלח ה-webhook‏ artifact.published.',
   ar_reject: 'דחייה', ar_reject_reason: 'מדוע הטיוטה נדחית?', ar_reject_send: 'דחיית הטיוטה', ar_reason_needed: 'יש לכתוב סיבה.',
   ar_read_only: 'הכתבה במצב {status}: אי אפשר לשנות אותה עוד.', ar_rejected_why: 'נדחתה: {reason}',
