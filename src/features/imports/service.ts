@@ -8,6 +8,7 @@ import type { AppContext } from '../../kernel/context';
 import { iso } from '../../kernel/clock';
 import { AppError, notFound } from '../../kernel/errors';
 import { newId } from '../../kernel/ids';
+import { slotKey } from '../../kernel/slots';
 import { checkUrlShape } from '../../kernel/net/safe-fetch';
 import { AssetService } from '../assets/service';
 import { canonicalUrl, importExternalId } from './identity';
@@ -32,7 +33,8 @@ export function itemView(i: ItemRow) {
   };
 }
 
-const running = new Map<string, Promise<void>>();
+/** Registration loops running in this app (per app context: two apps in one process never share them). */
+const RUNNING = slotKey<Map<string, Promise<void>>>('imports.running');
 
 /** The imports feature's operations (no HTTP here). */
 export class ImportService {
@@ -96,6 +98,7 @@ export class ImportService {
 
   /** The registration loop of one import (at most one per import in this process). */
   run(tenantId: string, id: string): Promise<void> {
+    const running = this.ctx.slots.get(RUNNING, () => new Map<string, Promise<void>>());
     const had = running.get(id);
     if (had) return had;
     const p = this.loop(tenantId, id).finally(() => running.delete(id));
