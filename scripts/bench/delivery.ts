@@ -26,13 +26,12 @@
  * against nginx(2 workers) the same way.
  * Usage: bun scripts/bench/delivery.ts [--seconds 6] [--rounds 3] [--pairs 7] [--workers 2] [--sndbuf 256k] [--origin-log]
  */
-import { Database } from 'bun:sqlite';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { cpuSeconds, median, startAppliance, wrk, type WrkResult } from './lib';
+import { cpuSeconds, median, firstStart, startAppliance, wrk, type WrkResult } from './lib';
 import { stallFileLines } from './stall';
 import { measured } from './cpu';
 import { renderFrontConf } from '../../src/delivery-front/nginx-conf';
@@ -52,16 +51,8 @@ mkdirSync(join(dir, 'stalls'));
 const env = { VS_CONFIG: cfg, VS_DELIVERY_WORKERS: workers, VS_STALL_FILE: stallFile, VS_DELIVERY_FRONT_PORT: '0' };
 
 // 1. First start creates the schema and the owner key; stop; add a ready asset whose output holds a 2 MB segment.
-let app = await startAppliance(data, { VS_CONFIG: cfg });
-const key = app.key!;
-app.kill('SIGTERM');
-await app.proc.exited;
-const db = new Database(join(data, 'db', 'meta.sqlite'));
-// The stopped appliance's last connection may still be closing (SQLITE_BUSY even on prepare): retry for a while.
-let tenant = '';
-for (let i = 0; ; i++) {
-  try { tenant = db.query<{ id: string }, []>(`SELECT id FROM tenants WHERE slug = 'default'`).get()!.id; break; } catch (e) { if (i > 100) throw e; await Bun.sleep(100); }
-}
+const { key, db, tenant } = await firstStart(data, { VS_CONFIG: cfg });
+let app: Awaited<ReturnType<typeof startAppliance>>;
 const asset = Bun.randomUUIDv7();
 const rel = `media/${tenant}/assets/${asset}/v1`;
 mkdirSync(join(data, rel), { recursive: true });

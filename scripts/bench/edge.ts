@@ -12,13 +12,12 @@
  *    (purged between): ratio of wall times and the edge's line rate.
  * Usage: bun scripts/bench/edge.ts [--seconds 6] [--rounds 3] [--segment-kb 200]
  */
-import { Database } from 'bun:sqlite';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { median, startAppliance, wrk, type WrkResult } from './lib';
+import { median, firstStart, startAppliance, wrk, type WrkResult } from './lib';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '6' }, rounds: { type: 'string', default: '3' }, 'segment-kb': { type: 'string', default: '200' } } });
 const seconds = Number(values.seconds), rounds = Number(values.rounds), segKb = Number(values['segment-kb']);
@@ -29,15 +28,8 @@ const cfg = join(dir, 'bench.yml');
 writeFileSync(cfg, 'rate_limit: { per_second: 100000000, burst: 100000000 }\nlog_level: warn\n');
 
 // 1. First start: schema and owner key; stop; write three ready assets straight into the data dir and database.
-let app = await startAppliance(data, { VS_CONFIG: cfg });
-const key = app.key!;
-app.kill('SIGTERM');
-await app.proc.exited;
-const db = new Database(join(data, 'db', 'meta.sqlite'));
-let tenant = '';
-for (let i = 0; ; i++) {
-  try { tenant = db.query<{ id: string }, []>(`SELECT id FROM tenants WHERE slug = 'default'`).get()!.id; break; } catch (e) { if (i > 100) throw e; await Bun.sleep(100); }
-}
+const { key, db, tenant } = await firstStart(data, { VS_CONFIG: cfg });
+let app: Awaited<ReturnType<typeof startAppliance>>;
 const files = { hls: 'master.m3u8', dash: 'manifest.mpd', poster: 'poster.jpg', sprite: 'sprite.jpg', thumbs_vtt: 'thumbs.vtt', download: 'download.mp4' };
 const addAsset = (write: (dir: string) => void) => {
   const id = Bun.randomUUIDv7();

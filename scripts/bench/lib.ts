@@ -1,4 +1,6 @@
 /** Shared helpers for benchmark scripts: wrk runs, process stats, formatting. */
+import { Database } from 'bun:sqlite';
+import { join } from 'node:path';
 import { spawnServe, type ServeProc } from '../../test/helpers/proc';
 
 /** One wrk result. */
@@ -37,6 +39,22 @@ export function median(xs: number[]): number {
 /** Starts the appliance from source in a temp data dir with extra env; returns its address and owner key. */
 export async function startAppliance(dataDir: string, env: Record<string, string> = {}): Promise<ServeProc> {
   return spawnServe(['bun', 'src/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir], env);
+}
+
+/**
+ * First start of an appliance over `dataDir`: creates the schema and the owner key, stops it, and opens its database
+ * for the bench to write fixtures into. The stopped appliance's last connection may still be closing (SQLITE_BUSY even
+ * on prepare): the default tenant is read with retries.
+ */
+export async function firstStart(dataDir: string, env: Record<string, string>): Promise<{ key: string; db: Database; tenant: string }> {
+  const app = await startAppliance(dataDir, env);
+  const key = app.key!;
+  app.kill('SIGTERM');
+  await app.proc.exited;
+  const db = new Database(join(dataDir, 'db', 'meta.sqlite'));
+  for (let i = 0; ; i++) {
+    try { return { key, db, tenant: db.query<{ id: string }, []>(`SELECT id FROM tenants WHERE slug = 'default'`).get()!.id }; } catch (e) { if (i > 100) throw e; await Bun.sleep(100); }
+  }
 }
 
 /** Resident set size of a process in MB (Linux /proc). */

@@ -82,12 +82,6 @@ export async function statsLines(ctx: AppContext, source: Exclude<BatchSource, '
   return { ndjson: parts.join(''), count };
 }
 
-/** Statistics rows as parsed events (tests and sinks that need objects). */
-export async function statsEvents(ctx: AppContext, source: Exclude<BatchSource, 'platform'>, tenantId: string, from: number, to: number, pii: boolean): Promise<ExportEvent[]> {
-  const { ndjson } = await statsLines(ctx, source, tenantId, from, to, pii);
-  return ndjson ? ndjson.trimEnd().split('\n').map((l) => JSON.parse(l) as ExportEvent) : [];
-}
-
 /**
  * The end of the next statistics batch from `from`: the time of the (max+1)-th row, so the batch holds at most `max`
  * rows (more only when many rows share one instant), capped at `until`; null when no row is waiting.
