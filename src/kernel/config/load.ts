@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { DEFAULTS, type Config } from './schema';
 import { s3Config, s3FromYaml, s3WithEnv, type S3Draft } from './s3';
 import { checkConfigYaml } from './yaml-schema';
+import { mediaStoreConfig } from '../media-store/config';
 
 /** Command-line overrides accepted by `serve` and the other commands. */
 export interface ConfigFlags { data?: string; port?: number; host?: string; config?: string }
@@ -20,6 +21,7 @@ const ENV_KEYS: Record<string, (c: Config, v: string) => void> = {
   VS_RTMP_HOST: (c, v) => { c.rtmpHost = v; },
   VS_SRT_HOST: (c, v) => { c.srtHost = v; },
   VS_PRIVATE_ALLOWLIST: (c, v) => { c.privateAllowlist = v.split(',').map((s) => s.trim()).filter(Boolean); },
+  VS_CDN_ORIGIN_ALLOW: (c, v) => { c.cdnOriginAllow = v.split(',').map((s) => s.trim()).filter(Boolean); },
   VS_LOG_LEVEL: (c, v) => { c.logLevel = v as Config['logLevel']; },
   VS_FFMPEG: (c, v) => { c.ffmpegPath = v; },
   VS_FFPROBE: (c, v) => { c.ffprobePath = v; },
@@ -87,7 +89,7 @@ function applyYaml(c: Config, doc: Record<string, unknown>, s3: S3Draft): void {
     data_dir: 'dataDir', port: 'port', host: 'host', base_url: 'baseUrl', cdn_base_url: 'cdnBaseUrl',
     player_url: 'playerUrl', problems_base: 'problemsBase', rtmp_port: 'rtmpPort', log_level: 'logLevel',
     json_body_limit: 'jsonBodyLimit', ffmpeg_path: 'ffmpegPath', ffprobe_path: 'ffprobePath', fast_probe: 'fastProbe',
-    shutdown_grace_s: 'shutdownGraceS', private_allowlist: 'privateAllowlist',
+    shutdown_grace_s: 'shutdownGraceS', private_allowlist: 'privateAllowlist', cdn_origin_allow: 'cdnOriginAllow',
     rtmp_host: 'rtmpHost', srt_host: 'srtHost',
   };
   for (const [k, v] of Object.entries(doc)) {
@@ -146,6 +148,8 @@ function validate(c: Config): void {
   }
   if (!['debug', 'info', 'warn', 'error'].includes(c.logLevel)) throw new Error(`log_level invalid: ${c.logLevel}`);
   if (!Array.isArray(c.privateAllowlist)) throw new Error('private_allowlist must be a list');
+  if (!Array.isArray(c.cdnOriginAllow)) throw new Error('cdn_origin_allow must be a list');
+  for (const cidr of c.cdnOriginAllow) if (!/^[0-9a-fA-F.:]+\/\d{1,3}$/.test(cidr)) throw new Error(`cdn_origin_allow: not a CIDR: "${cidr}"`);
   if (c.baseUrl && !/^https?:\/\//.test(c.baseUrl)) throw new Error('base_url must start with http:// or https://');
   if (c.smtp.url && !/^smtps?:\/\//.test(c.smtp.url)) throw new Error('smtp url must start with smtp:// or smtps://');
 }
@@ -167,6 +171,9 @@ export function loadConfig(flags: ConfigFlags = {}, env: Record<string, string |
     if (v !== undefined && v !== '') apply(c, v);
   }
   c.s3 = s3Config(s3WithEnv(s3, env));
+  c.mediaStore = mediaStoreConfig(env, c.s3);
+  c.natsUrl = env.VS_NATS_URL?.trim() || null;
+  if (c.natsUrl && !/^(nats|tls):\/\/[^/\s]+/.test(c.natsUrl)) throw new Error(`VS_NATS_URL must be nats://host:port, got "${c.natsUrl}"`);
   if (flags.data) c.dataDir = flags.data;
   if (flags.port !== undefined) c.port = flags.port;
   if (flags.host) c.host = flags.host;

@@ -1,4 +1,5 @@
 import type { Level } from '../log';
+import type { MediaStoreConfig } from '../media-store/config';
 
 /** An S3-compatible bucket for the `s3` asset source kind (read with Bun's S3 client). */
 export interface S3Config {
@@ -30,6 +31,8 @@ export interface Config {
   srtHost: string;
   /** CIDRs exempt from the private-address refusal. */
   privateAllowlist: string[];
+  /** CIDRs a CDN distribution's external origin may resolve to although private or loopback (`VS_CDN_ORIGIN_ALLOW`; docs/edge.md). */
+  cdnOriginAllow: string[];
   logLevel: Level;
   /** Largest JSON body accepted by management routes, bytes. */
   jsonBodyLimit: number;
@@ -51,6 +54,10 @@ export interface Config {
   geoip: { countryDb: string | null; asnDb: string | null };
   /** Bucket that `s3` sources are copied from (`<tenant_id>/ingest/<prefix>/in/...`); null = the data dir's ingest area. */
   s3: S3Config | null;
+  /** Where media lives (`VS_MEDIA_STORE`: local disk, the default, or `s3://bucket/prefix`; docs/scale-out.md). */
+  mediaStore: MediaStoreConfig;
+  /** NATS server of the job cluster (`VS_NATS_URL`): set, transcodes go to worker machines through JetStream; null = local. */
+  natsUrl: string | null;
   /** Outgoing mail (invitations, password resets): SMTP URL (`smtp://user:pass@host:port`, `smtps://...`), sender; null url = not configured. */
   smtp: { url: string | null; from: string };
   /** Statistics store (DuckDB): on/off, the origin request log, ingest batching and retention (days per table). */
@@ -89,6 +96,7 @@ export const DEFAULTS: Config = {
   srtPorts: { start: 9000, end: 9199 },
   srtHost: '0.0.0.0',
   privateAllowlist: [],
+  cdnOriginAllow: [],
   logLevel: 'info',
   jsonBodyLimit: 1024 * 1024,
   rateLimit: { perSecond: 20, burst: 100 },
@@ -103,6 +111,8 @@ export const DEFAULTS: Config = {
   shutdownGraceS: 10,
   geoip: { countryDb: null, asnDb: null },
   s3: null,
+  mediaStore: { kind: 'local' },
+  natsUrl: null,
   smtp: { url: null, from: 'ViewStream <no-reply@viewstream.local>' },
   alerts: { evalMs: 10_000, telegramApi: 'https://api.telegram.org', telegramToken: null },
   articles: { engine: 'auto', llmUrl: null, llmModel: 'default', llmApiKey: null },
