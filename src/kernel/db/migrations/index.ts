@@ -35,6 +35,8 @@ import { m0183 } from './0183_library_imports';
 import { m0187 } from './0187_site_page_review';
 import { m0140 } from './0140_subtitle_search';
 import { m0135 } from './0135_subtitle_channel_tracks';
+import { m0192 } from './0192_blackouts';
+import { m0193 } from './0193_leaks';
 
 /** Every schema migration, in version order. Add new files here (one line each). */
 export const MIGRATIONS: Migration[] = [
@@ -74,4 +76,6 @@ export const MIGRATIONS: Migration[] = [
   m0182,
   m0183,
   m0187,
+  m0192,
+  m0193,
 ];
