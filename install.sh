@@ -69,6 +69,11 @@ if [ "$MODE" = test ] && ! command -v kcat >/dev/null; then
   say "installing kcat (Debian package) for the event export tests"
   apt_install kcat
 fi
+# Debian's OpenSSH server is the SFTP peer of the guide publishing tests (a temporary sshd on a free port).
+if [ "$MODE" = test ] && [ ! -x /usr/sbin/sshd ]; then
+  say "installing openssh-server (Debian package) for the guide destination tests"
+  apt_install openssh-server
+fi
 
 # The delivery front and edge cache run Debian's nginx: `serve` puts it on the public port by default (without it the
 # appliance serves alone, slower, with no edge cache, and says so at start and in `doctor`).

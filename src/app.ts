@@ -5,7 +5,6 @@ import { AppError, problemResponse } from './kernel/errors';
 import { requestId } from './kernel/http/request-id';
 import { identityRoutes } from './features/identity/routes';
 import { playbackRoutes } from './features/playback/routes';
-import { blackoutRoutes } from './features/playback/blackout-routes';
 import { createGate, directTokenEntry, isTokenRequest, redactToken, tokenRoutes, type Gate } from './features/playback/gate';
 import { methodTable } from './kernel/http/methods';
 import { dropBodylessParse } from './kernel/http/plugin';
@@ -44,6 +43,10 @@ import { startMediaRuntime } from './features/transcode/runtime';
 import { ChannelStore } from './features/channels/store';
 import { guideRoutes } from './features/guide/routes';
 import { guideReviewRoutes } from './features/guide/review-routes';
+import { guideSourceRoutes } from './features/guide/sources-routes';
+import { guideTemplateRoutes } from './features/guide/templates-routes';
+import { guideDestinationRoutes } from './features/guide/destinations-routes';
+import { startGuideSources } from './features/guide/sources';
 import { catchupRoutes } from './features/catchup/routes';
 import { thumbnailRoutes } from './features/catchup/thumbnail-routes';
 import { catchupDeliveryRoutes } from './features/catchup/delivery';
@@ -122,7 +125,6 @@ export function buildApp(ctx: AppContext): BuiltApp {
     .use(waveformRoutes(ctx))
     .use(uploadRoutes(ctx))
     .use(playbackRoutes(ctx))
-    .use(blackoutRoutes(ctx))
     .use(jobsRoutes(ctx))
     .use(reencodeRoutes(ctx))
     .use(mediaDeliveryRoutes(ctx, gate))
@@ -132,6 +134,9 @@ export function buildApp(ctx: AppContext): BuiltApp {
     .use(hookRoutes(ctx))
     .use(guideRoutes(ctx))
     .use(guideReviewRoutes(ctx))
+    .use(guideSourceRoutes(ctx))
+    .use(guideTemplateRoutes(ctx))
+    .use(guideDestinationRoutes(ctx))
     .use(catchupRoutes(ctx))
     .use(thumbnailRoutes(ctx))
     .use(catchupDeliveryRoutes(ctx, gate))
@@ -177,6 +182,7 @@ export async function startWorkers(ctx: AppContext): Promise<void> {
   startWebhookDispatcher(ctx);
   startMonitorWorkers(ctx);
   startProgrammeClock(ctx);
+  startGuideSources(ctx);
   startChannelAutoSubtitles(ctx);
   startAutoSubtitles(ctx);
   startBillingCloser(ctx);

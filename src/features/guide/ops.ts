@@ -12,7 +12,7 @@ export type GuideOp =
   | { op: 'create'; programme: ProgrammeFields }
   | { op: 'patch'; id: string; fields: Partial<ProgrammeFields> }
   | { op: 'delete'; id: string }
-  | { op: 'replace'; kind: 'import' | 'copy' | 'shift' | 'rollback'; from: number; to: number; programmes: ProgrammeFields[] };
+  | { op: 'replace'; kind: 'import' | 'copy' | 'shift' | 'rollback' | 'template'; from: number; to: number; programmes: ProgrammeFields[] };
 
 /** Time ranges an op changes (for the lock window), given the current published rows. */
 export function touchedRanges(op: GuideOp, store: GuideStore): [number, number][] {

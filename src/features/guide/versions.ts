@@ -13,6 +13,7 @@ import type { Principal } from '../../kernel/http/auth';
 import type { ChannelRow } from '../channels/store';
 import type { GuideOp } from './ops';
 import type { GuideStore, ProgrammeFields, ProgrammeRow, VersionRow } from './store';
+import { queueDeliveries } from './deliveries';
 
 /** The guide fields of a stored programme (what snapshots carry). */
 export const fieldsOf = (p: ProgrammeRow): ProgrammeFields => ({ id: p.id, title: p.title, description: p.description, series: p.series, episode: p.episode, images: p.images, start_ms: p.start_ms, end_ms: p.end_ms, source: p.source });
@@ -35,6 +36,7 @@ export function recordVersion(ctx: AppContext, store: GuideStore, ch: ChannelRow
   store.addVersion({ tenant_id: ch.tenant_id, channel_id: ch.id, version, kind, changes, snapshot, created_at: now, author });
   if (version > KEPT_SNAPSHOTS) store.dropSnapshots(ch.id, version - KEPT_SNAPSHOTS);
   emitEvent(ctx.db, ch.tenant_id, 'epg.published', { channel_id: ch.id, channel: ch.slug, version, kind, changes }, now);
+  queueDeliveries(ctx, ch, version, now); // pushed to the channel's publishing destinations (deliveries.ts)
   return version;
 }
 

@@ -17,6 +17,7 @@ import { channelJobHandlers, failChannelTrackOfJob } from '../subtitles/channel-
 import { articleJobHandlers } from '../articles/jobs';
 import type { MediaRuntime } from '../transcode/runtime';
 import { edgeJobHandlers } from '../edge/jobs';
+import { guideDeliveryJobHandlers } from '../guide/deliveries';
 
 /** Runs when any job fails for good; each feature reacts to its own subjects. */
 export function onJobFinalFailure(ctx: AppContext, job: JobRow, error: string): void {
@@ -40,6 +41,7 @@ export function featureJobs(media: MediaRuntime | null): JobSetup {
     ...translateJobHandlers,
     ...channelJobHandlers,
     ...articleJobHandlers,
+    ...guideDeliveryJobHandlers,
   };
   return { handlers, onFinalFailure: onJobFinalFailure, concurrency: transcodeConcurrencyOf(media) };
 }

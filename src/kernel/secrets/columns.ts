@@ -14,6 +14,8 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: 'channels', column: 'srt_passphrase' },
   { table: 'channels', column: 'rtmp_key_primary', hash: 'rtmp_hash_primary' },
   { table: 'channels', column: 'rtmp_key_backup', hash: 'rtmp_hash_backup' },
+  { table: 'guide_destinations', column: 'credentials' }, // HTTPS signing secret, SFTP key or password, S3 secret key
+  { table: 'guide_destinations', column: 'pull_token' },
 ];
 
 /** Hex SHA-256 of a secret, stored beside the sealed value where it is looked up by value (RTMP stream keys). */

@@ -1,4 +1,7 @@
 import type { Migration } from '../migration';
+import { m0198 } from './0198_guide_sources';
+import { m0199 } from './0199_guide_templates';
+import { m0200 } from './0200_guide_destinations';
 import { m0001 } from './0001_identity';
 import { m0002 } from './0002_jobs_outbox';
 import { m0010 } from './0010_assets';
@@ -32,11 +35,8 @@ import { m0180 } from './0180_billing';
 import { m0181 } from './0181_event_export';
 import { m0182 } from './0182_storage_keys';
 import { m0183 } from './0183_library_imports';
-import { m0187 } from './0187_site_page_review';
 import { m0140 } from './0140_subtitle_search';
 import { m0135 } from './0135_subtitle_channel_tracks';
-import { m0192 } from './0192_blackouts';
-import { m0193 } from './0193_leaks';
 
 /** Every schema migration, in version order. Add new files here (one line each). */
 export const MIGRATIONS: Migration[] = [
@@ -75,7 +75,7 @@ export const MIGRATIONS: Migration[] = [
   m0181,
   m0182,
   m0183,
-  m0187,
-  m0192,
-  m0193,
+  m0198,
+  m0199,
+  m0200,
 ];
