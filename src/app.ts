@@ -5,6 +5,7 @@ import { AppError, problemResponse } from './kernel/errors';
 import { requestId } from './kernel/http/request-id';
 import { identityRoutes } from './features/identity/routes';
 import { playbackRoutes } from './features/playback/routes';
+import { blackoutRoutes } from './features/playback/blackout-routes';
 import { createGate, directTokenEntry, isTokenRequest, redactToken, tokenRoutes, type Gate } from './features/playback/gate';
 import { methodTable } from './kernel/http/methods';
 import { dropBodylessParse } from './kernel/http/plugin';
@@ -125,6 +126,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
     .use(waveformRoutes(ctx))
     .use(uploadRoutes(ctx))
     .use(playbackRoutes(ctx))
+    .use(blackoutRoutes(ctx))
     .use(jobsRoutes(ctx))
     .use(reencodeRoutes(ctx))
     .use(mediaDeliveryRoutes(ctx, gate))

@@ -41,11 +41,12 @@ export const resumeStore = {
 /** A playback session answer from POST /v1/playback/session. */
 export interface SessionAnswer { src: string; token: string; sid: string; expires_at: string; protected: boolean; thumbs?: string }
 
-/** Opens a playback session (the hosted pages' way to get a tokenised URL); throws with `.status` on refusal. */
+/** Opens a playback session (the hosted pages' way to get a tokenised URL); throws with `.status` (and `.reason`) on refusal. */
 export async function openSession(api: string, tenant: string, target: Record<string, unknown>): Promise<SessionAnswer> {
   const r = await fetch(`${api}/v1/playback/session`, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tenant, ...target, page_origin: location.origin }),
   });
-  if (!r.ok) throw Object.assign(new Error(`session ${r.status}`), { status: r.status });
+  // `reason`: why the issuer refused (`blackout`: a geo blackout; the player shows its slate).
+  if (!r.ok) throw Object.assign(new Error(`session ${r.status}`), { status: r.status, reason: r.headers.get('x-vs-refusal') });
   return r.json() as Promise<SessionAnswer>;
 }

@@ -5,7 +5,7 @@ export const isRtl = (l: Lang) => l === 'he' || l === 'ar';
 
 const KEYS = ['play', 'pause', 'mute', 'unmute', 'volume', 'seek', 'captions', 'captionsOff', 'quality', 'auto', 'speed', 'normal',
   'pip', 'fullscreen', 'exitFullscreen', 'cinema', 'live', 'backToLive', 'restart', 'settings', 'resumeAsk', 'resumeYes', 'resumeNo',
-  'error', 'chapters', 'player', 'ad', 'skipAd', 'drm', 'denied', 'close', 'loading', 'now', 'next'] as const;
+  'error', 'chapters', 'player', 'ad', 'skipAd', 'drm', 'denied', 'blackout', 'close', 'loading', 'now', 'next'] as const;
 /** A string key. */
 export type Key = typeof KEYS[number];
 
@@ -17,7 +17,7 @@ export const STRINGS: Record<Lang, Record<Key, string>> = {
     exitFullscreen: 'Exit full screen', cinema: 'Cinema mode', live: 'LIVE', backToLive: 'Back to live', restart: 'Watch from the start',
     settings: 'Settings', resumeAsk: 'Resume from {t}?', resumeYes: 'Resume', resumeNo: 'Start over', error: 'This video cannot be played',
     chapters: 'Chapters', player: 'Video player', ad: 'Advertisement', skipAd: 'Skip ad', drm: 'Protected content is not available',
-    denied: 'This video cannot be shown on this site', close: 'Close', loading: 'Loading', now: 'Now', next: 'Next',
+    denied: 'This video cannot be shown on this site', blackout: 'This programme is not available in your region', close: 'Close', loading: 'Loading', now: 'Now', next: 'Next',
   },
   he: {
     play: 'הפעלה', pause: 'השהיה', mute: 'השתקה', unmute: 'ביטול השתקה', volume: 'עוצמת קול', seek: 'מיקום בסרטון', captions: 'כתוביות', captionsOff: 'כבויות',
@@ -25,7 +25,7 @@ export const STRINGS: Record<Lang, Record<Key, string>> = {
     exitFullscreen: 'יציאה ממסך מלא', cinema: 'מצב קולנוע', live: 'שידור חי', backToLive: 'חזרה לשידור החי', restart: 'צפייה מההתחלה',
     settings: 'הגדרות', resumeAsk: 'להמשיך מ-{t}?', resumeYes: 'המשך צפייה', resumeNo: 'מההתחלה', error: 'לא ניתן להפעיל את הסרטון',
     chapters: 'פרקים', player: 'נגן וידאו', ad: 'פרסומת', skipAd: 'דילוג על הפרסומת', drm: 'תוכן מוגן אינו זמין',
-    denied: 'לא ניתן להציג את הסרטון באתר זה', close: 'סגירה', loading: 'טוען', now: 'עכשיו', next: 'הבא',
+    denied: 'לא ניתן להציג את הסרטון באתר זה', blackout: 'התוכנית אינה זמינה באזור שלך', close: 'סגירה', loading: 'טוען', now: 'עכשיו', next: 'הבא',
   },
   ar: {
     play: 'تشغيل', pause: 'إيقاف مؤقت', mute: 'كتم الصوت', unmute: 'إلغاء كتم الصوت', volume: 'مستوى الصوت', seek: 'موضع التشغيل', captions: 'الترجمة', captionsOff: 'إيقاف',
@@ -33,7 +33,7 @@ export const STRINGS: Record<Lang, Record<Key, string>> = {
     exitFullscreen: 'الخروج من ملء الشاشة', cinema: 'وضع السينما', live: 'مباشر', backToLive: 'العودة إلى البث المباشر', restart: 'المشاهدة من البداية',
     settings: 'الإعدادات', resumeAsk: 'المتابعة من {t}؟', resumeYes: 'متابعة', resumeNo: 'من البداية', error: 'لا يمكن تشغيل هذا الفيديو',
     chapters: 'الفصول', player: 'مشغل الفيديو', ad: 'إعلان', skipAd: 'تخطي الإعلان', drm: 'المحتوى المحمي غير متاح',
-    denied: 'لا يمكن عرض هذا الفيديو على هذا الموقع', close: 'إغلاق', loading: 'جارٍ التحميل', now: 'الآن', next: 'التالي',
+    denied: 'لا يمكن عرض هذا الفيديو على هذا الموقع', blackout: 'هذا البرنامج غير متاح في منطقتك', close: 'إغلاق', loading: 'جارٍ التحميل', now: 'الآن', next: 'التالي',
   },
   ru: {
     play: 'Воспроизвести', pause: 'Пауза', mute: 'Выключить звук', unmute: 'Включить звук', volume: 'Громкость', seek: 'Позиция', captions: 'Субтитры', captionsOff: 'Выкл.',
@@ -41,7 +41,7 @@ export const STRINGS: Record<Lang, Record<Key, string>> = {
     exitFullscreen: 'Выйти из полноэкранного режима', cinema: 'Режим кинотеатра', live: 'ЭФИР', backToLive: 'Вернуться в эфир', restart: 'Смотреть с начала',
     settings: 'Настройки', resumeAsk: 'Продолжить с {t}?', resumeYes: 'Продолжить', resumeNo: 'С начала', error: 'Не удаётся воспроизвести видео',
     chapters: 'Главы', player: 'Видеоплеер', ad: 'Реклама', skipAd: 'Пропустить рекламу', drm: 'Защищённый контент недоступен',
-    denied: 'Это видео нельзя показать на этом сайте', close: 'Закрыть', loading: 'Загрузка', now: 'Сейчас', next: 'Далее',
+    denied: 'Это видео нельзя показать на этом сайте', blackout: 'Эта программа недоступна в вашем регионе', close: 'Закрыть', loading: 'Загрузка', now: 'Сейчас', next: 'Далее',
   },
 };
 

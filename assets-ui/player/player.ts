@@ -104,9 +104,9 @@ export class VSPlayer extends EventTarget {
     let src = o.src;
     if (o.playback && o.tenant) {
       try { this.session = await openSession(this.api, o.tenant, o.playback); } catch (e) {
-        const st = (e as { status?: number }).status;
-        if (st === 403) { this.emit('vsdeny', { status: st }); this.overlay(this.t('denied')); } else this.overlay(this.t('error'));
-        this.domEmit('vs:error', { error: `session ${st ?? 'failed'}` });
+        const { status: st, reason } = e as { status?: number; reason?: string | null };
+        if (st === 403) { this.emit('vsdeny', { status: st, reason }); this.overlay(this.t(reason === 'blackout' ? 'blackout' : 'denied')); } else this.overlay(this.t('error'));
+        this.domEmit('vs:error', { error: reason === 'blackout' ? 'blackout' : `session ${st ?? 'failed'}` });
         return;
       }
       src = this.session.src;
@@ -246,9 +246,11 @@ export class VSPlayer extends EventTarget {
         this.emit('vstokenrefresh', { expires_at: next.expires_at });
         this.scheduleRefresh();
       } catch (e) {
-        const st = (e as { status?: number }).status;
+        const { status: st, reason } = e as { status?: number; reason?: string | null };
         // A refusal ends renewal; a transient failure (network, 429, 5xx) retries while the current token still runs.
-        if (st === 403 || st === 404) this.emit('vsdeny', { status: st });
+        // A blackout that began while playing shows its slate (the gate refuses the next segments anyway).
+        if (st === 403 || st === 404) this.emit('vsdeny', { status: st, reason });
+        if (reason === 'blackout') this.overlay(this.t('blackout'));
         else if (Date.parse(this.session!.expires_at) - Date.now() > 1000) this.scheduleRefresh(2000);
       }
     }, inMs));

@@ -23,6 +23,9 @@ import { Delivery } from './pages/delivery';
 import { AlertsPage } from './pages/alerts';
 import { Articles } from './pages/articles';
 import { ArticlePage } from './pages/article';
+import { Sites } from './pages/sites';
+import { SitePage } from './pages/sites-site';
+import { SitePageEditor } from './pages/sites-page-editor';
 
 const ROUTES: [string, (p: Record<string, string>) => preact.JSX.Element][] = [
   ['/', () => <Dashboard />],
@@ -37,6 +40,10 @@ const ROUTES: [string, (p: Record<string, string>) => preact.JSX.Element][] = [
   ['/alerts', () => <AlertsPage />],
   ['/articles', () => <Articles />],
   ['/articles/:id', (p) => <ArticlePage id={p.id} />],
+  ['/sites', () => <Sites />],
+  ['/sites/:id', (p) => <SitePage id={p.id} />],
+  ['/sites/:id/pages/:page', (p) => <SitePageEditor id={p.id} pageId={p.page} />],
+  ['/sites/:id/:tab', (p) => <SitePage id={p.id} tab={p.tab} />],
   ['/integrations', () => <Integrations />],
   ['/team', () => <Team />],
 ];

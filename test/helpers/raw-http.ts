@@ -5,11 +5,13 @@ export interface RawAnswer { status: number; headers: Record<string, string>; bo
 
 /**
  * Sends `head` (request line and headers, without the final blank line) plus an optional body over a fresh TCP
- * connection with `Connection: close`, bypassing every client-side URL normalisation, and reads the answer.
+ * connection with `Connection: close`, bypassing every client-side URL normalisation, and reads the answer
+ * (from `localAddress` when given).
  */
-export function rawRequest(port: number, head: string, body: Buffer | string = '', timeoutMs = 5_000): Promise<RawAnswer> {
+export function rawRequest(port: number, head: string, body: Buffer | string = '', timeoutMs = 5_000, localAddress?: string): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const sock = connect(port, '127.0.0.1');
+    // `localAddress`: a loopback source address (127.0.0.x) the request comes from (geo and leak tests).
+    const sock = localAddress ? connect({ port, host: '127.0.0.1', localAddress }) : connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
     let done = false;
     const timer = setTimeout(() => { sock.destroy(); reject(new Error(`raw request timed out: ${head.split('\r\n')[0]}`)); }, timeoutMs);

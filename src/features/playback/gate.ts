@@ -10,6 +10,7 @@ import { tokenMemo } from './token-memo';
 import { splitUrl } from '../../kernel/http/url';
 import { viaFront } from '../../kernel/http/accel';
 import { playbackState } from './service';
+import { blackoutRefusal } from './blackout-gate';
 
 /** The tenant a delivery request was checked against (handlers serve only from it). */
 export interface GateTenant { id: string; slug: string }
@@ -153,6 +154,10 @@ export function createGate(ctx: AppContext) {
     const kind = target.kind === 'asset' || target.kind === 'clip' ? target.kind : 'channel';
     const { rules } = state.rulesFor(tenant.id, { kind, ref: target.id, channel: null });
     if (!claims && rules.require_token) throw deny('this content needs a playback token');
+    if (kind === 'channel' && state.blackouts.any(tenant.id, target.id)) {
+      const refusal = blackoutRefusal(ctx, state.blackouts, tenant.id, target, params.file, o?.ip !== undefined ? o.ip : normIp(clientIp(request)));
+      if (refusal) throw refusal;
+    }
     if (rules.require_encryption && target.kind === 'asset' && !target.encrypted && /\.(m3u8|m4s|mpd|mp4)$/.test(target.file ?? '.m4s')) {
       throw deny('this content is delivered only as AES-128 HLS (.../aes/master.m3u8)');
     }

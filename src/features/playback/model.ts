@@ -43,6 +43,13 @@ const Rules = {
   asn_deny: t.Optional(t.Array(Int({ minimum: 0 }), { maxItems: 1000 })),
   block_datacenters: t.Optional(t.Boolean()),
   sessions_per_ip_per_min: t.Optional(Int({ minimum: 0, maximum: 100000, description: 'player sessions one client address (an IPv6 one by its /64) may open per minute; 0 = the default, 120' })),
+  leaks: t.Optional(t.Object({
+    max_addresses: t.Optional(Int({ minimum: 0, maximum: 1000, description: 'distinct viewer addresses (an IPv6 one by its /64) one session may use within the window; 0 = no limit' })),
+    max_networks: t.Optional(Int({ minimum: 0, maximum: 1000, description: 'distinct networks (ASNs); 0 = no limit' })),
+    max_countries: t.Optional(Int({ minimum: 0, maximum: 250, description: 'distinct countries; 0 = no limit' })),
+    window_s: t.Optional(Int({ minimum: 10, maximum: 86400, description: 'sliding window in seconds (default 300)' })),
+    auto_revoke: t.Optional(t.Boolean({ description: 'revoke the session as soon as a leak is suspected (`security.revoked`)' })),
+  }, { additionalProperties: false })),
 };
 
 /** Body of POST /v1/playback/policies. */
@@ -80,6 +87,7 @@ export const PolicyView = t.Object({
   referrers: t.Array(t.String()),
   countries: t.Object({ allow: t.Array(t.String()), deny: t.Array(t.String()) }),
   asn_deny: t.Array(Int()), block_datacenters: t.Boolean(), sessions_per_ip_per_min: Int(),
+  leaks: t.Object({ max_addresses: Int(), max_networks: Int(), max_countries: Int(), window_s: Int(), auto_revoke: t.Boolean() }),
   attached_to: t.Array(t.Object({ target_kind: t.String(), target_id: t.Union([t.String(), t.Null()]) })),
   created_at: At, updated_at: At,
 });

@@ -18,19 +18,28 @@ export interface PolicyRules {
   block_datacenters: boolean;
   /** Player sessions per viewer address per minute (0 = the default, `SESSION_LIMITS.defaultPerIpPerMin`). */
   sessions_per_ip_per_min: number;
+  /** Leak detection (leak-watch.ts): limits of one playback session within a sliding window; 0 = no limit. */
+  leaks: LeakRules;
 }
+
+/** How many addresses, networks (ASNs) and countries one session may be seen from within `window_s`. */
+export interface LeakRules { max_addresses: number; max_networks: number; max_countries: number; window_s: number; auto_revoke: boolean }
+
+/** Leak rules when a policy sets none: no limits (detection off). */
+export const DEFAULT_LEAK_RULES: LeakRules = { max_addresses: 0, max_networks: 0, max_countries: 0, window_s: 300, auto_revoke: false };
 
 /** Rules that apply when no policy is attached: open playback, one-hour tokens. */
 export const DEFAULT_RULES: PolicyRules = {
   require_token: false, require_encryption: false, default_ttl_s: 3600, bind_viewer_ip: false, referrers: [],
   countries: { allow: [], deny: [] }, asn_deny: [], block_datacenters: false, sessions_per_ip_per_min: 0,
+  leaks: DEFAULT_LEAK_RULES,
 };
 
 /** ASNs of large hosting providers (AWS, Google Cloud, Azure, DigitalOcean, OVH, Hetzner, Linode, Oracle). */
 export const DATACENTER_ASNS = new Set([16509, 14618, 15169, 396982, 8075, 14061, 16276, 24940, 63949, 31898]);
 
 /** Policy rules as accepted on input (every field optional). */
-export type RulesInput = Partial<Omit<PolicyRules, 'countries'>> & { countries?: { allow?: string[]; deny?: string[] } };
+export type RulesInput = Partial<Omit<PolicyRules, 'countries' | 'leaks'>> & { countries?: { allow?: string[]; deny?: string[] }; leaks?: Partial<LeakRules> };
 
 /** Merges partial input over defaults. */
 export function normalizeRules(input: RulesInput, base: PolicyRules = DEFAULT_RULES): PolicyRules {
@@ -39,6 +48,7 @@ export function normalizeRules(input: RulesInput, base: PolicyRules = DEFAULT_RU
     countries: { allow: (input.countries?.allow ?? base.countries.allow).map((c) => c.toUpperCase()), deny: (input.countries?.deny ?? base.countries.deny).map((c) => c.toUpperCase()) },
     referrers: input.referrers ?? base.referrers,
     asn_deny: input.asn_deny ?? base.asn_deny,
+    leaks: { ...DEFAULT_LEAK_RULES, ...base.leaks, ...input.leaks },
   };
 }
 

@@ -45,7 +45,8 @@ export function playbackRoutes(ctx: AppContext) {
       const origin = request.headers.get('origin');
       const ip = clientIp(request);
       const net = geoOf(ctx).lookup(ip);
-      const answer = svc.session({ id: tenant.id, slug: tenant.slug }, target, page_origin, { ip, origin, ...net });
+      // A blackout refusal carries CORS (the player reads its x-vs-refusal header to show the blackout slate).
+      const answer = svc.session({ id: tenant.id, slug: tenant.slug }, target, page_origin, { ip, origin, ...net }, cors(origin));
       Object.assign(set.headers, cors(origin));
       return answer;
     }, {

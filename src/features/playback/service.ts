@@ -13,6 +13,7 @@ import { networkRefusal, referrerAllowed } from './policy';
 import { resolveTarget, type TargetSpec } from './targets';
 import { geoOf } from './geo';
 import { SESSION_LIMITS, sessionRate, sweepIfDue } from './session-limits';
+import { targetBlackout } from './blackout-gate';
 
 /** Answer of POST /v1/playback/tokens and /v1/playback/session. */
 export interface TokenAnswer { src: string; url: string; token: string; sid: string; expires_at: string; protected: boolean; thumbs: string | null }
@@ -76,6 +77,7 @@ export class PlaybackService {
       const net = geoOf(this.ctx).lookup(o.viewer_ip ?? null);
       const refusal = networkRefusal(rules, { country: net.country, asn: o.viewer_asn ?? net.asn });
       if (refusal) throw new AppError('forbidden', refusal);
+      if (o.viewer_ip !== undefined) { const b = targetBlackout(this.ctx, this.state.blackouts, tenant.id, target, net.country); if (b) throw b; }
     }
     const ttl = o.ttl_s && o.ttl_s > 0 ? o.ttl_s : rules.default_ttl_s;
     const nowMs = this.ctx.clock.now();
@@ -95,7 +97,7 @@ export class PlaybackService {
   }
 
   /** POST /v1/playback/session: the hosted player's public issuer; checks referrer, network and rate rules. */
-  session(tenant: { id: string; slug: string }, spec: TargetSpec, pageOrigin: string, viewer: { ip: string | null; origin: string | null; country: string | null; asn: number | null }): TokenAnswer {
+  session(tenant: { id: string; slug: string }, spec: TargetSpec, pageOrigin: string, viewer: { ip: string | null; origin: string | null; country: string | null; asn: number | null }, refusalHeaders: Record<string, string> = {}): TokenAnswer {
     const target = resolveTarget(this.ctx, tenant, spec);
     const { rules, policyId } = this.state.rulesFor(tenant.id, target.policy);
     if (!referrerAllowed(rules, pageOrigin) || (viewer.origin && !referrerAllowed(rules, viewer.origin))) {
@@ -103,6 +105,8 @@ export class PlaybackService {
     }
     const refusal = networkRefusal(rules, { country: viewer.country, asn: viewer.asn });
     if (refusal) throw new AppError('forbidden', refusal);
+    const blackout = targetBlackout(this.ctx, this.state.blackouts, tenant.id, target, viewer.country, refusalHeaders);
+    if (blackout) throw blackout;
     // Every address is limited (no key stands behind this route): under a policy's own figure, counted per policy, or
     // under the default, counted across everything that has none.
     const own = rules.sessions_per_ip_per_min > 0;

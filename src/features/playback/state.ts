@@ -1,6 +1,8 @@
 import { PlaybackStore } from './store';
 import { DEFAULT_RULES, normalizeRules, type PolicyRules } from './policy';
 import type { Db } from '../../kernel/db/sqlite';
+import { BlackoutIndex } from './blackout-rules';
+import { BlackoutStore, ruleOf } from './blackout-store';
 
 /**
  * In-memory view of signing keys, policies, attach points and revoked sessions, loaded from SQLite at start and
@@ -18,13 +20,15 @@ export class PlaybackState {
   private stamp = { changes: -1, dataVersion: -1, generation: 0 };
   /** Told of every change made through this state: a revoked session (its id) or everything re-read (no id). */
   private listeners: ((sid?: string) => void)[] = [];
+  /** Enabled geo blackouts by tenant and channel (blackout-rules.ts), re-read with everything else. */
+  readonly blackouts = new BlackoutIndex();
 
-  constructor(private store: PlaybackStore) {
+  constructor(private store: PlaybackStore, private blackoutStore: BlackoutStore | null = null) {
     this.reload();
   }
 
   /** Builds the state over a database. */
-  static over(db: Db): PlaybackState { return new PlaybackState(new PlaybackStore(db)); }
+  static over(db: Db): PlaybackState { return new PlaybackState(new PlaybackStore(db), new BlackoutStore(db)); }
 
   /** Re-reads everything from SQLite. */
   reload(): void {
@@ -36,6 +40,7 @@ export class PlaybackState {
     for (const p of this.store.allPolicies()) this.policies.set(p.id, { tenant: p.tenant_id, name: p.name, rules: normalizeRules(JSON.parse(p.rules)) });
     for (const a of this.store.allAttachments()) this.attached.set(`${a.tenant_id}|${a.target_kind}|${a.target_ref}`, a.policy_id);
     this.revoked = new Set(this.store.allRevokedSids());
+    this.blackouts.load(this.blackoutStore ? this.blackoutStore.allLive(0).map(ruleOf) : []);
     for (const fn of this.listeners) fn();
   }
 

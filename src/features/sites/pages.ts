@@ -11,6 +11,8 @@ import type { CreatePageBody, PageDoc, PatchPageBody } from './model';
 export type Doc = typeof PageDoc.static;
 /** A pending scheduled change of a page. */
 export interface Schedule { action: 'publish' | 'unpublish'; at: number; doc?: Doc }
+/** A pending review request of a page's draft: who asked (key or person id) and when. */
+export interface Review { by: string; at: number }
 
 /** Sections keep their ids; new ones get a short random id. */
 function withIds(sections: Doc['sections'] | undefined): Doc['sections'] {
@@ -56,7 +58,7 @@ export class PageService {
     if (!!b.path === !!b.template_for) throw invalid(b.path ? 'template_for' : 'path', 'give exactly one of path and template_for');
     const now = this.now();
     const draft: Doc = { title: b.title, ...(b.description ? { description: b.description } : {}), ...(b.seo ? { seo: b.seo } : {}), sections: withIds(b.sections) };
-    const row = { id: newId(), site_id: s.id, path: b.path ?? null, template_for: b.template_for ?? null, draft: JSON.stringify(draft), live: null, live_version: null, versions: 0, schedule: null, created_at: now, updated_at: now };
+    const row = { id: newId(), site_id: s.id, path: b.path ?? null, template_for: b.template_for ?? null, draft: JSON.stringify(draft), live: null, live_version: null, versions: 0, schedule: null, review: null, created_at: now, updated_at: now };
     tx(this.sites.ctx.db, () => {
       if (b.path) this.assertPathFree(s.id, b.path, null);
       if (b.template_for && this.store.pageByTemplate(s.id, b.template_for)) throw new AppError('conflict', `a template page for "${b.template_for}" exists`);
@@ -79,7 +81,9 @@ export class PageService {
         if (p.template_for) throw invalid('path', 'a template page has no path');
         this.assertPathFree(p.site_id, b.path, p.id);
       }
-      this.store.updatePage(p.id, { draft: JSON.stringify(draft), ...(b.path !== undefined && !p.template_for ? { path: b.path } : {}) }, this.now());
+      // A changed draft is not the one sent for review: the request is withdrawn.
+      const changed = JSON.stringify(draft) !== p.draft;
+      this.store.updatePage(p.id, { draft: JSON.stringify(draft), ...(changed ? { review: null } : {}), ...(b.path !== undefined && !p.template_for ? { path: b.path } : {}) }, this.now());
     });
     this.sites.bump(p.site_id);
     return this.store.page(p.site_id, p.id)!;
@@ -89,7 +93,7 @@ export class PageService {
     const v = p.versions + 1;
     const json = JSON.stringify(doc);
     this.store.insertVersion(p.id, v, json, actor, at);
-    this.store.updatePage(p.id, { live: json, live_version: v, versions: v, schedule: null }, at);
+    this.store.updatePage(p.id, { live: json, live_version: v, versions: v, schedule: null, review: null }, at);
   }
 
   /** POST .../publish: the draft goes live now (a new version), or at `at` (the draft as it is now; replaces a pending change). */
@@ -115,6 +119,21 @@ export class PageService {
       else this.store.updatePage(cur.id, { live: null, live_version: null, schedule: null }, now);
     });
     this.sites.bump(p.site_id);
+    return this.store.page(p.site_id, p.id)!;
+  }
+
+  /** POST .../review: the draft as it is now is sent for review (a publisher publishes it); replaces an earlier request. */
+  requestReview(tenantId: string, siteId: string, pageId: string, by: Principal): PageRow {
+    const p = this.get(tenantId, siteId, pageId);
+    const r: Review = { by: by.userId ?? by.keyId, at: this.now() };
+    this.store.updatePage(p.id, { review: JSON.stringify(r) }, this.now());
+    return this.store.page(p.site_id, p.id)!;
+  }
+
+  /** DELETE .../review: the review request is withdrawn (or declined). */
+  withdrawReview(tenantId: string, siteId: string, pageId: string): PageRow {
+    const p = this.get(tenantId, siteId, pageId);
+    this.store.updatePage(p.id, { review: null }, this.now());
     return this.store.page(p.site_id, p.id)!;
   }
 
@@ -156,10 +175,11 @@ export class PageService {
   /** A page as answered (management). */
   view(p: PageRow): Record<string, unknown> {
     const sc = p.schedule ? parse<Schedule>(p.schedule) : null;
+    const rv = p.review ? parse<Review>(p.review) : null;
     return {
       id: p.id, path: p.path, template_for: p.template_for, draft: parse(p.draft), live: p.live ? parse(p.live) : null,
       live_version: p.live_version, status: p.live ? 'published' : 'draft',
-      schedule: sc ? { action: sc.action, at: iso(sc.at) } : null, created_at: iso(p.created_at), updated_at: iso(p.updated_at),
+      schedule: sc ? { action: sc.action, at: iso(sc.at) } : null, review: rv ? { requested_by: rv.by, requested_at: iso(rv.at) } : null, created_at: iso(p.created_at), updated_at: iso(p.updated_at),
     };
   }
 }

@@ -10,7 +10,7 @@ export interface DomainRow { hostname: string; site_id: string; token: string; v
 /** A page row (draft and live documents as JSON). */
 export interface PageRow {
   seq: number; id: string; site_id: string; path: string | null; template_for: string | null; draft: string; live: string | null;
-  live_version: number | null; versions: number; schedule: string | null; created_at: number; updated_at: number;
+  live_version: number | null; versions: number; schedule: string | null; review: string | null; created_at: number; updated_at: number;
 }
 /** A show, person or menu (`kind`), its document and (menus) the live copy. */
 export interface ItemRow { seq: number; id: string; site_id: string; kind: string; slug: string; data: string; live: string | null; created_at: number; updated_at: number }
@@ -63,7 +63,7 @@ export class SiteStore {
     return this.db.query<PageRow, [string, string]>('SELECT * FROM site_pages WHERE site_id = ? AND template_for = ?').get(siteId, type);
   }
   pages(siteId: string): PageRow[] { return this.db.query<PageRow, [string]>('SELECT * FROM site_pages WHERE site_id = ? ORDER BY seq').all(siteId); }
-  updatePage(id: string, f: Partial<Pick<PageRow, 'path' | 'draft' | 'live' | 'live_version' | 'versions' | 'schedule'>>, now: number): void {
+  updatePage(id: string, f: Partial<Pick<PageRow, 'path' | 'draft' | 'live' | 'live_version' | 'versions' | 'schedule' | 'review'>>, now: number): void {
     const cols = Object.keys(f);
     this.db.query(`UPDATE site_pages SET ${cols.map((c) => `${c} = ?`).join(', ')}, updated_at = ? WHERE id = ?`).run(...(Object.values(f) as never[]), now, id);
   }

@@ -35,8 +35,11 @@ import { m0180 } from './0180_billing';
 import { m0181 } from './0181_event_export';
 import { m0182 } from './0182_storage_keys';
 import { m0183 } from './0183_library_imports';
+import { m0187 } from './0187_site_page_review';
 import { m0140 } from './0140_subtitle_search';
 import { m0135 } from './0135_subtitle_channel_tracks';
+import { m0192 } from './0192_blackouts';
+import { m0193 } from './0193_leaks';
 
 /** Every schema migration, in version order. Add new files here (one line each). */
 export const MIGRATIONS: Migration[] = [
@@ -75,6 +78,9 @@ export const MIGRATIONS: Migration[] = [
   m0181,
   m0182,
   m0183,
+  m0187,
+  m0192,
+  m0193,
   m0198,
   m0199,
   m0200,
