@@ -1,7 +1,7 @@
 /** English strings of the studio's Sites section (merged into EN; every key must also be in he-sites.ts). */
 export const EN_SITES = {
   nav_sites: 'Sites', st_suspended: 'suspended', st_active: 'active', st_draft: 'draft',
-  ws_intro: 'Public websites of the organisation: the front end reads each site from the Sites Delivery API (/s/v1).',
+  ws_intro: 'Public websites of the organisation: a website reads its pages, shows, guide and search from the public Sites Delivery API.',
   ws_name: 'Name', ws_slug_hint: 'Part of the public address; lower-case letters, digits and dashes.', ws_zone: 'Time zone', ws_create: 'Create the site',
   ws_none: 'No sites yet.', ws_domains: 'Domains', ws_delivery: 'Delivery address', ws_all_sites: 'All sites', ws_site_parts: 'Parts of the site',
   ws_tab_settings: 'Settings and domains', ws_tab_pages: 'Pages', ws_tab_menus: 'Menus', ws_tab_theme: 'Theme', ws_tab_shows: 'Shows', ws_tab_people: 'People',

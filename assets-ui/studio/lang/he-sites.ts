@@ -3,7 +3,7 @@ import type { EN_SITES } from './en-sites';
 
 export const HE_SITES: Record<keyof typeof EN_SITES, string> = {
   nav_sites: 'אתרים', st_suspended: 'מושהה', st_active: 'פעיל', st_draft: 'טיוטה',
-  ws_intro: 'אתרי האינטרנט הציבוריים של הארגון: צד הלקוח קורא כל אתר מממשק הגשת האתרים (/s/v1).',
+  ws_intro: 'אתרי האינטרנט הציבוריים של הארגון: כל אתר קורא את העמודים, התוכניות, לוח השידורים והחיפוש מממשק הגשת האתרים הציבורי.',
   ws_name: 'שם', ws_slug_hint: 'חלק מהכתובת הציבורית; אותיות לטיניות קטנות, ספרות ומקפים.', ws_zone: 'אזור זמן', ws_create: 'יצירת האתר',
   ws_none: 'אין עדיין אתרים.', ws_domains: 'דומיינים', ws_delivery: 'כתובת ההגשה', ws_all_sites: 'כל האתרים', ws_site_parts: 'חלקי האתר',
   ws_tab_settings: 'הגדרות ודומיינים', ws_tab_pages: 'עמודים', ws_tab_menus: 'תפריטים', ws_tab_theme: 'ערכת עיצוב', ws_tab_shows: 'תוכניות', ws_tab_people: 'אנשים',

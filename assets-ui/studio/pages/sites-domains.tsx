@@ -47,8 +47,8 @@ export function SiteDomains({ site, onChanged }: { site: Site; onChanged: () => 
                 <div class="ws-verify">
                   <p>{t('ws_verify_step')}</p>
                   <ol>
-                    <li>{t('ws_verify_http')}<CopyField label={t('ws_address')} value={d.verification.http.url} /><CopyField label={t('ws_content')} value={d.verification.http.body} /></li>
-                    <li>{t('ws_verify_txt')}<CopyField label={t('ws_record')} value={d.verification.txt.name} /><CopyField label={t('ws_value')} value={d.verification.txt.value} /></li>
+                    <li><p>{t('ws_verify_http')}</p><CopyField label={t('ws_address')} value={d.verification.http.url} /><CopyField label={t('ws_content')} value={d.verification.http.body} /></li>
+                    <li><p>{t('ws_verify_txt')}</p><CopyField label={t('ws_record')} value={d.verification.txt.name} /><CopyField label={t('ws_value')} value={d.verification.txt.value} /></li>
                   </ol>
                   {admin && (
                     <div class="actions">

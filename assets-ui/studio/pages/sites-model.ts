@@ -92,20 +92,6 @@ export function diffSections(draft: Section[], live: Section[] | null): { draft:
   return { draft: marks, removed: (live ?? []).filter((s) => !kept.has(s.id)) };
 }
 
-/** An ISO time as the value of a datetime-local input (the browser's time zone). */
-export function toLocalInput(iso: string | number): string {
-  const d = new Date(iso);
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
-}
-
-/** The value of a datetime-local input as RFC 3339 (null when empty or not a time). */
-export function fromLocalInput(v: string): string | null {
-  if (!v) return null;
-  const t = new Date(v).getTime();
-  return Number.isFinite(t) ? new Date(t).toISOString() : null;
-}
-
 /** The management path of a site (and a part of it). */
 export const siteApi = (id: string, rest = '') => `/v1/sites/${encodeURIComponent(id)}${rest}`;
 /** The studio path of a site tab or a page editor. */

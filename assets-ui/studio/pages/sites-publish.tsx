@@ -7,7 +7,9 @@ import { useState } from 'preact/hooks';
 import { useStudio } from '../ctx';
 import { errorWords } from '../api';
 import { Problem, useLoad } from '../ui';
-import { diffSections, fromLocalInput, siteApi, toLocalInput, type Doc, type Section, type Site, type SitePage, type Version } from './sites-model';
+import { TypedField } from './guide-fields';
+import { zone } from './guide-time';
+import { diffSections, siteApi, type Doc, type Section, type Site, type SitePage, type Version } from './sites-model';
 
 /** A short line for a section (its type, title and the start of its text or its items). */
 function SecLine({ s, mark }: { s: Section; mark: string }) {
@@ -43,7 +45,8 @@ function Side({ id, head, doc, marks, removed }: { id: string; head: string; doc
 export function PublishPanel({ site, page, dirty, onChanged }: { site: Site; page: SitePage; dirty: boolean; onChanged: (p: SitePage) => void }) {
   const { t, f, get, api, can } = useStudio();
   const versions = useLoad(() => get<{ items: Version[] }>(siteApi(site.id, `/pages/${page.id}/versions`)), [site.id, page.id, page.live_version]);
-  const [at, setAt] = useState(() => toLocalInput(Date.now() + 3600_000));
+  const z = zone(site.time_zone);
+  const [at, setAt] = useState(() => z.localInput(Math.ceil((Date.now() + 3600_000) / 900_000) * 900_000));
   const [err, setErr] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -55,8 +58,9 @@ export function PublishPanel({ site, page, dirty, onChanged }: { site: Site; pag
   const diff = diffSections(page.draft.sections, page.live?.sections ?? null);
   const same = !!page.live && JSON.stringify(page.live) === JSON.stringify(page.draft);
   const schedule = () => {
-    const when = fromLocalInput(at);
-    if (!when || Date.parse(when) <= Date.now()) { setErr(t('ws_future_needed')); return; }
+    const ms = z.fromLocalInput(at);
+    if (!Number.isFinite(ms) || ms <= Date.now()) { setErr(t('ws_future_needed')); return; }
+    const when = new Date(ms).toISOString();
     void run(() => api<SitePage>('POST', `${base}/publish`, { at: when }), t('ws_scheduled_ok', { when: f.short(when) }));
   };
   const publisher = can('sites:publish');
@@ -84,7 +88,7 @@ export function PublishPanel({ site, page, dirty, onChanged }: { site: Site; pag
       {!publisher && <p class="muted">{t('ws_publish_scope')}</p>}
       {publisher && (
         <div class="inline-form ws-schedule" id="ws-schedule">
-          <label class="field"><span>{t('ws_schedule_at')}</span><input id="ws-sched-at" type="datetime-local" value={at} onInput={(e) => setAt(e.currentTarget.value)} /></label>
+          <TypedField id="ws-sched-at" kind="datetime" label={t('ws_schedule_at')} hint={t('g_zone', { tz: site.time_zone })} value={at} onValue={setAt} />
           <button type="button" id="ws-schedule-btn" disabled={busy || dirty} onClick={schedule}>{t('ws_schedule')}</button>
           {page.schedule && <button type="button" class="small" id="ws-sched-cancel" disabled={busy} onClick={() => void run(() => api<SitePage>('DELETE', `${base}/schedule`), t('ws_sched_cancelled'))}>{t('ws_sched_cancel')}</button>}
         </div>
