@@ -15,6 +15,7 @@ import { posterRoutes } from './features/assets/poster-routes';
 import { subtitleRoutes } from './features/subtitles/routes';
 import { articleRoutes } from './features/articles/routes';
 import { edgeRoutes } from './features/edge/routes';
+import { distributionRoutes } from './features/edge/distributions-routes';
 import { assetCueRoutes, channelCueRoutes } from './features/subtitles/cues-routes';
 import { glossaryRoutes } from './features/subtitles/glossary-routes';
 import { subtitleSettingsRoutes } from './features/subtitles/settings-routes';
@@ -117,6 +118,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
     .use(posterRoutes(ctx))
     .use(subtitleRoutes(ctx))
     .use(edgeRoutes(ctx))
+    .use(distributionRoutes(ctx))
     .use(assetCueRoutes(ctx))
     .use(channelCueRoutes(ctx))
     .use(glossaryRoutes(ctx))

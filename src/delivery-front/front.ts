@@ -19,6 +19,9 @@ import { FrontGrants } from './grants';
 import { tailSpool, type SpoolLine } from './spool';
 import { CacheIndex, type FillLine } from './cache-index';
 import { edgeOf } from '../features/edge/port';
+import type { DistConf } from './distribution-conf';
+import { caBundle, planDistributions } from './distribution-plan';
+import { childPids, followCdnUsage, oldWorkersGone, servesGeneration, testNginxConf } from './distribution-reload';
 
 /** Environment variable: the TCP port of the native delivery front (nginx); unset or empty = no front, 0 = any free port. */
 export const FRONT_PORT_ENV = 'VS_DELIVERY_FRONT_PORT';
@@ -99,6 +102,8 @@ export interface DeliveryFront {
   runDir(): string;
   /** The edge cache's tag index (null: cache off). */
   cache(): CacheIndex | null;
+  /** Reads the CDN distributions' usage log now (tests). */
+  flushCdnUsage(): void;
   stop(graceS: number): Promise<void>;
 }
 
@@ -143,7 +148,9 @@ export async function startDeliveryFront(ctx: AppContext, gate: Gate, handle: (r
     port: 0, host: '', unix: sock, peerHeader: PEER_HEADER, accelRoot: ctx.config.dataDir, maxBodyBytes: 64 * 1024, problemsBase: ctx.config.problemsBase,
   });
   const conf = join(dir, 'nginx.conf');
-  const fc = frontConfOf(ctx.config, dir, port, o);
+  // CDN distributions (distribution-conf.ts): rendered from the store; each change renders the next generation.
+  let generation = 1;
+  const fc = frontConfOf(ctx.config, dir, port, { ...o, distributions: await planDistributions(ctx), generation, tlsPort: o.tlsPort ?? ctx.config.cdnTlsPort });
   const granted = fc.grants ?? null, cache = fc.cache ?? null, originSock = fc.originSock;
   // The edge cache: emptied at every start (its tag index lives in memory).
   if (cache) { rmSync(cache.dir, { recursive: true, force: true }); mkdirSync(cache.dir, { recursive: true }); }
@@ -188,14 +195,43 @@ export async function startDeliveryFront(ctx: AppContext, gate: Gate, handle: (r
   const reopen = () => { const pid = proc?.pid; if (pid) process.kill(pid, 'SIGUSR1'); };
   const grants = granted && followGrants(ctx, gate, granted, reopen);
   const edge = cache && followFills(ctx, cache.dir, cache.log, reopen, `http://${localAddress(ctx.config.host).includes(':') ? `[${localAddress(ctx.config.host)}]` : localAddress(ctx.config.host)}:${port}`);
+  const usage = fc.distributions ? followCdnUsage(ctx, fc.distributions.log, reopen) : null;
+  // A distribution change: the next generation rendered, checked by `nginx -t`, nginx reloaded (HUP: new workers take
+  // the new configuration, old ones finish their requests), done once the new generation's marker answers.
+  let chain: Promise<void> = Promise.resolve();
+  const reconfigure = (): Promise<void> => {
+    const run = chain.then(async () => {
+      const gen = ++generation;
+      const next = frontConfOf(ctx.config, dir, port, { ...o, distributions: await planDistributions(ctx), generation: gen, tlsPort: o.tlsPort ?? ctx.config.cdnTlsPort });
+      await Bun.write(conf, renderFrontConf({ ...next, ridPrefix: fc.ridPrefix }));
+      await testNginxConf(nginx, dir, conf);
+      const pid = proc?.pid;
+      if (!pid || stopping) return;
+      // The workers before the reload share the listening sockets (reuseport) until they quit: wait for them too.
+      const old = childPids(pid);
+      process.kill(pid, 'SIGHUP');
+      const until = Date.now() + 15_000;
+      while (!oldWorkersGone(old) || !(await servesGeneration(localAddress(ctx.config.host), port, gen))) {
+        if (Date.now() > until || stopping) throw new Error('edge: nginx did not take the new configuration within 15 s');
+        await Bun.sleep(20);
+      }
+    });
+    chain = run.catch(() => {});
+    return run;
+  };
+  const holder = edgeOf(ctx);
+  holder.reconfigure = reconfigure;
   return {
     port,
     pid: () => proc?.pid ?? null,
     grants: () => grants?.store.size() ?? null,
     runDir: () => dir,
     cache: () => edge?.index ?? null,
+    flushCdnUsage: () => usage?.flush(),
     async stop(graceS: number) {
       stopping = true;
+      if (holder.reconfigure === reconfigure) holder.reconfigure = undefined;
+      usage?.stop();
       grants?.stop();
       edge?.stop();
       // On the public port: a graceful quit first (nginx stops listening, finishes the requests in flight, which the
@@ -226,6 +262,10 @@ export function frontConfOf(config: Pick<AppContext['config'], 'host' | 'dataDir
     ridPrefix: newRequestIdPrefix(), sndbuf: o.sndbuf ?? undefined,
     cache, originSock: cache ? join(dir, 'origin.sock') : undefined,
     app: o.public ? { sock: join(dir, 'app.sock'), maxBodyBytes: o.public.maxBodyBytes } : undefined,
+    distributions: o.distributions ? {
+      list: o.distributions, log: join(dir, 'cdn.log'), deliverySock: join(dir, 'dist.sock'), caBundle: caBundle(),
+      generation: o.generation ?? 1, tlsPort: o.tlsPort ?? null,
+    } : undefined,
   };
 }
 
@@ -241,6 +281,12 @@ export interface FrontOptions {
   cacheMaxSize?: string;
   /** The front holds the public port: every path is served, the non-delivery ones by the whole app behind it. */
   public?: { maxBodyBytes: number };
+  /** CDN distributions to serve (planDistributions); undefined: none rendered. */
+  distributions?: DistConf[];
+  /** Configuration generation of `distributions` (its marker tells when a reload took effect). */
+  generation?: number;
+  /** TLS port for distributions with certificate files (null: none). */
+  tlsPort?: number | null;
 }
 
 /**

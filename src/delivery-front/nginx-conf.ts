@@ -1,6 +1,7 @@
 import { ACCEL_RANGE, ACCEL_WHOLE } from '../kernel/http/accel';
 import { GRANT_CHUNK } from './grants';
-import { cachedFileLocation, edgeAppLocations, edgeHttp, edgeOrigin, fileKeyMaps, type EdgeAppConf, type EdgeCacheConf } from './edge-conf';
+import { CACHE_ZONE, cachedFileLocation, edgeAppLocations, edgeHttp, edgeOrigin, fileKeyMaps, type EdgeAppConf, type EdgeCacheConf } from './edge-conf';
+import { distributionHttp, distributionServers, type DistFront } from './distribution-conf';
 
 /** What the front's nginx configuration is made of. */
 export interface FrontConf {
@@ -36,6 +37,8 @@ export interface FrontConf {
   originSock?: string;
   /** The front holds the public port: everything that is not delivery goes to the appliance's whole-app socket. */
   app?: EdgeAppConf;
+  /** CDN distributions (distribution-conf.ts): their servers on the viewer port (and the TLS port, when given). */
+  distributions?: Omit<DistFront, 'listen' | 'tlsListen' | 'cache' | 'problemsBase'> & { tlsPort: number | null };
 }
 
 // A path nginx reads verbatim inside double quotes: no quote, backslash, variable sign or control character.
@@ -82,7 +85,7 @@ function problem(base: string, code: string, status: number, title: string, deta
 export function renderFrontConf(c: FrontConf): string {
   if (c.sndbuf !== undefined && !NGINX_SIZE.test(c.sndbuf)) throw new Error(`delivery front: unusable send buffer size ${JSON.stringify(c.sndbuf)}`);
   if (c.cache && !c.originSock) throw new Error('delivery front: a cache needs its file origin socket');
-  for (const p of [c.sock, c.dataDir, c.runDir, c.grants?.dir ?? '/', c.grants?.spool ?? '/', c.cache?.dir ?? '/', c.cache?.log ?? '/', c.originSock ?? '/', c.app?.sock ?? '/']) if (!safeConfPath(p)) throw new Error(`delivery front: path not usable in nginx's configuration: ${JSON.stringify(p)}`);
+  for (const p of [c.sock, c.dataDir, c.runDir, c.grants?.dir ?? '/', c.grants?.spool ?? '/', c.cache?.dir ?? '/', c.cache?.log ?? '/', c.originSock ?? '/', c.app?.sock ?? '/', c.distributions?.log ?? '/', c.distributions?.deliverySock ?? '/']) if (!safeConfPath(p)) throw new Error(`delivery front: path not usable in nginx's configuration: ${JSON.stringify(p)}`);
   const copy = ['ETag', 'Access-Control-Allow-Origin', 'X-Request-Id', 'Timing-Allow-Origin']
     .map((h) => `add_header ${h} $upstream_http_${h.toLowerCase().replace(/-/g, '_')} always;`).join(' ');
   const file = (prefix: string, ranges: boolean) => c.cache ? cachedFileLocation(prefix, ranges ? 'range' : 'whole', c.cache) :
@@ -94,6 +97,11 @@ export function renderFrontConf(c: FrontConf): string {
   // The raw target must be exactly the URI the location was matched on (see rawPathMap): otherwise 400, never proxied.
   // /s/v1/: the public Sites Delivery API passes through the front too (with `app`, the edge's own location serves it).
   const ask = ['/t/', '/m/', '/live/', ...(c.app ? [] : ['/s/v1/'])].map((p) => `    location ${p} { ${EXACT} ${proxy()} }`).join('\n');
+  const dist: DistFront | null = c.distributions ? {
+    ...c.distributions, listen: listenOn(c.host, c.port).split(' ')[0]!,
+    tlsListen: c.distributions.tlsPort ? listenOn(c.host, c.distributions.tlsPort).split(' ')[0]! : null,
+    cache: c.cache ? { zone: CACHE_ZONE, fillLog: c.cache.log } : undefined, problemsBase: c.problemsBase,
+  } : null;
   const tmp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((k) => `  ${k}_temp_path "${c.runDir}/tmp-${k}";`).join('\n');
   return `# Written by the appliance at each start (delivery front); edits are lost.
 worker_processes ${Math.max(1, Math.trunc(c.workers))};
@@ -120,11 +128,14 @@ ${c.grants ? grantMaps() : ''}
 ${edgeHttp(c.cache, c.app)}
 ${c.cache ? fileKeyMaps() : ''}
 ${origin ? origin.upstream : ''}
+${dist ? distributionHttp(dist) : ''}
   upstream vs_appliance { server "unix:${c.sock}"; keepalive 64; }
   server {
     # reuseport: an accept queue per worker, connections spread evenly over the cores
     listen ${listenOn(c.host, c.port)} reuseport${c.sndbuf ? ` sndbuf=${c.sndbuf}` : ''};
-    merge_slashes off;
+    merge_slashes off;${dist ? `
+    # Delivery-origin distributions pass requests here over a private socket, with the viewer's address.
+    listen "unix:${dist.deliverySock}"; set_real_ip_from unix:; real_ip_header X-Vs-Dist-Peer;` : ''}
     # Error pages by URI: a request refused while its request line is read has no URI a named location could use.
     error_page 400 /_vs_problem/400;
     error_page 404 /_vs_problem/404;
@@ -139,6 +150,7 @@ ${c.app ? edgeAppLocations(c.app, c.cache) : '    location / { return 404; }'}
     location = /_vs_problem/502 { internal; default_type application/problem+json; ${NO_STORE} return 502 ${problem(c.problemsBase, 'internal_error', 502, 'Bad Gateway', 'the appliance did not answer this request')}; }
   }
 ${origin ? origin.server : ''}
+${dist ? distributionServers(dist) : ''}
 }
 `;
 }

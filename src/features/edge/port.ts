@@ -26,8 +26,12 @@ export interface EdgeCache {
   size(): number;
 }
 
-/** Where this app's edge is: the cache (null: no front with a cache runs) and the base URL viewers reach it at. */
-export interface EdgeHolder { cache: EdgeCache | null; base: string | null }
+/**
+ * Where this app's edge is: the cache (null: no front with a cache runs), the base URL viewers reach it at, and
+ * `reconfigure` (set while a front runs): renders its configuration again from the stored CDN distributions and
+ * reloads nginx, resolving once the new configuration serves.
+ */
+export interface EdgeHolder { cache: EdgeCache | null; base: string | null; reconfigure?: () => Promise<void> }
 
 const EDGE = slotKey<EdgeHolder>('edge');
 

@@ -4,6 +4,7 @@ import { edgeUsesRollup, edgeWhere, eventWhere, sessionWhere, type StatsQuery } 
 import { SESSION_AGG, edgeAgg, sessionsSql, withSecs } from './sessions';
 import { statsRuntime } from './runtime';
 import { liveProgrammes } from './live-programmes';
+import { cdnDistributionUsage } from './cdn-usage';
 
 /** The further reads (traffic, cdn, sessions, ads, sites, programmes); formulas in docs/metrics.md. */
 export class StatsReads {
@@ -26,7 +27,10 @@ export class StatsReads {
     return { ...tot, by_kind: kinds };
   }
 
-  /** Origin behaviour: memory vs disk (cache hit ratio), TTFB average and p95, answers by status class (raw log). */
+  /**
+   * Origin behaviour: memory vs disk (cache hit ratio), TTFB average and p95, answers by status class (raw log); and
+   * `distributions`: the CDN distributions' edge usage (requests, bytes, hits, misses, cache_hit_ratio; cdn-usage.ts).
+   */
   async cdn(q: StatsQuery) {
     const w = edgeWhere(q, 'ts');
     const [r] = await this.rows<Record<string, number | null>>(
@@ -35,7 +39,7 @@ export class StatsReads {
         coalesce(sum(bytes) FILTER (WHERE source = 'memory'), 0)::DOUBLE AS memory_bytes, coalesce(sum(bytes) FILTER (WHERE source = 'disk'), 0)::DOUBLE AS disk_bytes
        FROM edge_requests WHERE ${w.sql}`, w.params);
     const st = await this.rows<{ class: string; n: number }>(`SELECT (status // 100)::VARCHAR || 'xx' AS class, count(*)::DOUBLE AS n FROM edge_requests WHERE ${w.sql} GROUP BY ALL ORDER BY class`, w.params);
-    return { ...r, statuses: Object.fromEntries(st.map((s) => [s.class, s.n])) };
+    return { ...r, statuses: Object.fromEntries(st.map((s) => [s.class, s.n])), distributions: await cdnDistributionUsage(this.ctx, q) };
   }
 
   /** Viewer sessions, newest first (viewer ids and hashed IPs only for `pii`), joined with their origin bytes and TTFB. */

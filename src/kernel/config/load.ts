@@ -22,6 +22,7 @@ const ENV_KEYS: Record<string, (c: Config, v: string) => void> = {
   VS_SRT_HOST: (c, v) => { c.srtHost = v; },
   VS_PRIVATE_ALLOWLIST: (c, v) => { c.privateAllowlist = v.split(',').map((s) => s.trim()).filter(Boolean); },
   VS_CDN_ORIGIN_ALLOW: (c, v) => { c.cdnOriginAllow = v.split(',').map((s) => s.trim()).filter(Boolean); },
+  VS_CDN_TLS_PORT: (c, v) => { c.cdnTlsPort = int('VS_CDN_TLS_PORT', v); if (c.cdnTlsPort < 1 || c.cdnTlsPort > 65535) throw new Error(`VS_CDN_TLS_PORT must be a port from 1 to 65535, got "${v}"`); },
   VS_LOG_LEVEL: (c, v) => { c.logLevel = v as Config['logLevel']; },
   VS_FFMPEG: (c, v) => { c.ffmpegPath = v; },
   VS_FFPROBE: (c, v) => { c.ffprobePath = v; },
@@ -89,7 +90,7 @@ function applyYaml(c: Config, doc: Record<string, unknown>, s3: S3Draft): void {
     data_dir: 'dataDir', port: 'port', host: 'host', base_url: 'baseUrl', cdn_base_url: 'cdnBaseUrl',
     player_url: 'playerUrl', problems_base: 'problemsBase', rtmp_port: 'rtmpPort', log_level: 'logLevel',
     json_body_limit: 'jsonBodyLimit', ffmpeg_path: 'ffmpegPath', ffprobe_path: 'ffprobePath', fast_probe: 'fastProbe',
-    shutdown_grace_s: 'shutdownGraceS', private_allowlist: 'privateAllowlist', cdn_origin_allow: 'cdnOriginAllow',
+    shutdown_grace_s: 'shutdownGraceS', private_allowlist: 'privateAllowlist', cdn_origin_allow: 'cdnOriginAllow', cdn_tls_port: 'cdnTlsPort',
     rtmp_host: 'rtmpHost', srt_host: 'srtHost',
   };
   for (const [k, v] of Object.entries(doc)) {

@@ -33,6 +33,8 @@ export interface Config {
   privateAllowlist: string[];
   /** CIDRs a CDN distribution's external origin may resolve to although private or loopback (`VS_CDN_ORIGIN_ALLOW`; docs/edge.md). */
   cdnOriginAllow: string[];
+  /** TLS port of the edge for CDN distributions with certificate files (`VS_CDN_TLS_PORT`; null: none; docs/edge.md). */
+  cdnTlsPort: number | null;
   logLevel: Level;
   /** Largest JSON body accepted by management routes, bytes. */
   jsonBodyLimit: number;
@@ -97,6 +99,7 @@ export const DEFAULTS: Config = {
   srtHost: '0.0.0.0',
   privateAllowlist: [],
   cdnOriginAllow: [],
+  cdnTlsPort: null,
   logLevel: 'info',
   jsonBodyLimit: 1024 * 1024,
   rateLimit: { perSecond: 20, burst: 100 },

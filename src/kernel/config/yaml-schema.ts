@@ -14,7 +14,7 @@ const opt = Type.Optional;
 export const ConfigYaml = Type.Object({
   data_dir: opt(Str), port: opt(Port), host: opt(Str), base_url: opt(Str), cdn_base_url: opt(Str), player_url: opt(Str),
   problems_base: opt(Str), rtmp_port: opt(Port), rtmp_host: opt(Str), srt_ports: opt(Type.String({ pattern: '^\\s*\\d+-\\d+\\s*$' })),
-  srt_host: opt(Str), private_allowlist: opt(Type.Array(Str)),
+  srt_host: opt(Str), private_allowlist: opt(Type.Array(Str)), cdn_origin_allow: opt(Type.Array(Str)), cdn_tls_port: opt(Port),
   log_level: opt(Type.Union([Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error')])),
   json_body_limit: opt(Type.Integer({ minimum: 1 })), shutdown_grace_s: opt(Type.Number({ minimum: 0 })),
   ffmpeg_path: opt(StrOrNull), ffprobe_path: opt(StrOrNull), fast_probe: opt(Type.Boolean()),
