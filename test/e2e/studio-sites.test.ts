@@ -206,6 +206,10 @@ test('en, desktop: site, domain verification, page with two sections, preview, r
   } finally { await page.context().close(); }
 }, 180_000);
 
+/** Interface words (buttons, labels, headings, tabs, table heads, badges, options; not the preview's site text) with Latin letters and no Hebrew one. */
+const interfaceLatin = (page: Page) => page.evaluate(() => Array.from(document.querySelectorAll('main button, main .field > span, main h2, main h3, main .ws-tabs a, main th, main .badge, main option, main .muted'))
+  .filter((e) => !e.closest('.wp')).map((e) => (e.textContent ?? '').trim()).filter((x) => /[A-Za-z]/.test(x) && !/[\u0590-\u05FF]/.test(x) && !/^(main|footer|http\S+|\S+\/s\/v1\/\S+)$/.test(x)));
+
 test('he and en, desktop and phone: right to left in Hebrew, nothing sticks out; screenshots', async () => {
   expect(pageId).not.toBe('');
   for (const lang of ['he', 'en'] as const) {
@@ -226,12 +230,14 @@ test('he and en, desktop and phone: right to left in Hebrew, nothing sticks out;
         if (lang === 'he') {
           expect(await page.textContent('#ws-publish h2')).toBe('בדיקה ופרסום');
           expect(await page.textContent('#ws-sections h3')).toBe('מקטעים');
+          expect(await interfaceLatin(page)).toEqual([]);
         }
         expect(await layoutProblems(page)).toEqual([]);
         await shot(page, `sites-${tag}-editor`);
         if (!phone) {
           await page.goto(`${s.url}/studio/sites/${siteId}`);
           await page.waitForSelector('#ws-domains .badge');
+          if (lang === 'he') expect(await interfaceLatin(page)).toEqual([]);
           expect(await layoutProblems(page)).toEqual([]);
           await shot(page, `sites-${tag}-settings`);
         }
