@@ -6,6 +6,7 @@ import { requestId } from './kernel/http/request-id';
 import { identityRoutes } from './features/identity/routes';
 import { playbackRoutes } from './features/playback/routes';
 import { blackoutRoutes } from './features/playback/blackout-routes';
+import { leakRoutes } from './features/playback/leak-routes';
 import { createGate, directTokenEntry, isTokenRequest, redactToken, tokenRoutes, type Gate } from './features/playback/gate';
 import { methodTable } from './kernel/http/methods';
 import { dropBodylessParse } from './kernel/http/plugin';
@@ -129,6 +130,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
     .use(uploadRoutes(ctx))
     .use(playbackRoutes(ctx))
     .use(blackoutRoutes(ctx))
+    .use(leakRoutes(ctx, gate))
     .use(jobsRoutes(ctx))
     .use(reencodeRoutes(ctx))
     .use(mediaDeliveryRoutes(ctx, gate))

@@ -81,7 +81,7 @@ export function playbackRoutes(ctx: AppContext) {
     })
     .post('/v1/playback/policies', ({ principal: p, body, set }) => { set.status = 201; return policies.create(p.tenantId, body); }, {
       auth: { scope: 'delivery:write' }, body: PolicyBody,
-      detail: doc('Playback', 'Create a playback policy', 'יצירת מדיניות ניגון', 'Rules: require_token, default_ttl_s, bind_viewer_ip, referrers (origins or *.domain), countries {allow, deny} (needs a known viewer country), asn_deny, block_datacenters, sessions_per_ip_per_min.', answers({ 201: PolicyView })),
+      detail: doc('Playback', 'Create a playback policy', 'יצירת מדיניות ניגון', 'Rules: require_token, default_ttl_s, bind_viewer_ip, referrers (origins or *.domain), countries {allow, deny} (needs a known viewer country), asn_deny, block_datacenters, sessions_per_ip_per_min, leaks {max_addresses, max_networks, max_countries, window_s, auto_revoke} (leak detection: a session seen from more addresses, networks or countries within the window becomes a suspicion at GET /v1/leaks; 0 = no limit).', answers({ 201: PolicyView })),
     })
     .get('/v1/playback/policies/:id', ({ principal: p, params }) => policies.one(p.tenantId, params.id), {
       auth: { scope: 'stats:read' }, params: t.Object({ id: t.String() }), detail: doc('Playback', 'Get a playback policy', 'מדיניות ניגון', 'The rules with defaults filled in and where the policy is attached.', answers({ 200: PolicyView })),

@@ -6,6 +6,7 @@ import { AppError, invalid, notFound } from '../../kernel/errors';
 import { newId } from '../../kernel/ids';
 import { iso } from '../../kernel/clock';
 import { tx } from '../../kernel/db/sqlite';
+import { emitEvent } from '../../kernel/events/outbox';
 import { PlaybackStore } from './store';
 import { PlaybackState } from './state';
 import { signToken, type Claims } from './token';
@@ -117,11 +118,17 @@ export class PlaybackService {
   /** The session the issuer created under `sid` (tenant, target, how it was issued), or null: beacons bind to it. */
   sessionRecord(sid: string) { return this.store.sessionBySid(sid); }
 
-  /** POST /v1/security/revocations: the session's next request is refused on every path. */
-  revoke(tenantId: string, sid: string, reason: string | null): { sid: string; revoked_at: string } {
-    if (!this.store.session(tenantId, sid)) throw notFound('playback session');
+  /**
+   * POST /v1/security/revocations: the session's next request is refused on every path; emits `security.revoked`
+   * (once per session). `extra` is added to the event (the leak that caused it). A session the issuer has no row of
+   * answers 404 unless `known` (a leak's session, seen on a verified token of this tenant).
+   */
+  revoke(tenantId: string, sid: string, reason: string | null, o: { known?: boolean; extra?: Record<string, unknown> } = {}): { sid: string; revoked_at: string } {
+    if (!o.known && !this.store.session(tenantId, sid)) throw notFound('playback session');
     const at = this.ctx.clock.now();
-    this.store.revoke(tenantId, sid, reason, at);
+    tx(this.ctx.db, () => {
+      if (this.store.revoke(tenantId, sid, reason, at)) emitEvent(this.ctx.db, tenantId, 'security.revoked', { session: sid, reason, ...o.extra }, at);
+    });
     this.state.markRevoked(sid);
     return { sid, revoked_at: iso(at) };
   }

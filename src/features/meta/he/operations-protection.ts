@@ -20,4 +20,20 @@ export const HE_PROTECTION: Record<string, { summary: string; description: strin
     summary: 'מחיקת האפלה',
     description: 'צופים שנדחו בגללה יכולים לצפות שוב מיד. נשלח `policy.changed`.',
   },
+  listLeaks: {
+    summary: 'רשימת חשדות לדליפה',
+    description: 'הפעלות ניגון שנראו מיותר כתובות צופים (כתובת IPv6 לפי ה-/64 שלה), רשתות (ASN) או מדינות ממה שמגבלות `leaks` של המדיניות שלהן מתירות בתוך החלון שלה (`max_addresses`, `max_networks`, `max_countries`, `window_s`), מהחדש לישן; `status` מסנן (open, dismissed, revoked). הראיות מציגות כתובות רק כגיבוב עם מפתח, עם המדינות, מספרי ה-ASN (ממסדי הנתונים בתבנית MaxMind שהוגדרו), סוכני המשתמש ומספרי הבקשות שלהן; הן גדלות כל עוד החשד פתוח. כל חשד חדש שולח `security.leak_suspected`; עם `auto_revoke` ההפעלה מבוטלת מיד (`security.revoked`).',
+  },
+  getLeak: {
+    summary: 'חשד לדליפה',
+    description: 'חשד אחד עם הראיות שלו (404 לחשד של דייר אחר).',
+  },
+  dismissLeak: {
+    summary: 'דחיית חשד לדליפה',
+    description: 'מסמן חשד פתוח כלא-דליפה (ההפעלה ממשיכה לנגן ולא מדווחת שוב). ‏409 כשהחשד אינו פתוח.',
+  },
+  revokeLeakedSession: {
+    summary: 'ביטול הפעלה שדלפה',
+    description: 'מבטל את הפעלת הניגון של החשד: הבקשה הבאה שלה נדחית בכל נתיב ובכל תהליך (כמו POST /v1/security/revocations), ונשלח `security.revoked`. ‏409 כשהיא כבר בוטלה.',
+  },
 };
