@@ -18,6 +18,9 @@ import { ChannelPage } from './pages/channel';
 import { Integrations } from './pages/integrations';
 import { Team } from './pages/team';
 import { Guide } from './pages/guide';
+import { GuideSources } from './pages/guide-sources';
+import { GuideTemplates } from './pages/guide-templates';
+import { GuideDestinations } from './pages/guide-destinations';
 import { Clips } from './pages/clips';
 import { Delivery } from './pages/delivery';
 import { AlertsPage } from './pages/alerts';
@@ -35,6 +38,9 @@ const ROUTES: [string, (p: Record<string, string>) => preact.JSX.Element][] = [
   ['/live', () => <Live />],
   ['/live/:id', (p) => <ChannelPage id={p.id} />],
   ['/guide', () => <Guide />],
+  ['/guide/sources', () => <GuideSources />],
+  ['/guide/templates', () => <GuideTemplates />],
+  ['/guide/destinations', () => <GuideDestinations />],
   ['/clips', () => <Clips />],
   ['/delivery', () => <Delivery />],
   ['/alerts', () => <AlertsPage />],

@@ -20,6 +20,7 @@ import { applyDrafts, diff, draftRange, fromView, type Draft, type Prog, type Pr
 import { Review } from './guide-review';
 import { addDays, knownZone, zone } from './guide-time';
 import { Versions } from './guide-versions';
+import { PartnersNav } from './guide-sources';
 
 type GuideChannel = ChannelView & { timezone?: string };
 type TenantZone = Brand & { time_zone?: string };
@@ -162,6 +163,7 @@ export function Guide() {
   return (
     <>
       <PageHead title={t('nav_guide')}>
+        <PartnersNav />
         <ChannelPick value={ch?.id ?? null} onPick={(c) => setCh(c as GuideChannel)} />
         <div class="seg" role="group" aria-label={t('week')}>
           <button type="button" onClick={() => setWeek(addDays(week, -7))} aria-label={t('prev_week')}>{lang === 'he' ? '→' : '←'}</button>
