@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { AppContext } from '../kernel/context';
-import { DistributionService } from '../features/edge/distributions';
+import { DistributionService, type EdgeDistribution } from '../features/edge/distributions';
 import { resolveOrigin } from '../features/edge/distributions-check';
 import type { DistConf } from './distribution-conf';
 
@@ -17,13 +17,18 @@ export function caBundle(): string | null {
  * checked again (private or internal ones only with the operator's `VS_CDN_ORIGIN_ALLOW`); an origin that fails is
  * rendered as a 502 answer and logged, never a configuration nginx refuses.
  */
-export async function planDistributions(ctx: AppContext): Promise<DistConf[]> {
+export function planDistributions(ctx: AppContext): Promise<DistConf[]> {
+  return planDistributionsOf(new DistributionService(ctx).forEdge(), ctx.config.cdnOriginAllow, (msg, f) => ctx.log.warn(msg, f));
+}
+
+/** `planDistributions` over a given list (`viewstream edge config` reads it from the database without a running app). */
+export async function planDistributionsOf(list: EdgeDistribution[], allow: string[], warn: (msg: string, f: Record<string, unknown>) => void): Promise<DistConf[]> {
   const out: DistConf[] = [];
-  for (const d of new DistributionService(ctx).forEdge()) {
+  for (const d of list) {
     let origin: DistConf['origin'] = { kind: 'delivery' };
     if (d.originUrl) {
       try {
-        const { url, addresses } = await resolveOrigin(d.originUrl, ctx.config.cdnOriginAllow);
+        const { url, addresses } = await resolveOrigin(d.originUrl, allow);
         const https = url.protocol === 'https:';
         origin = {
           kind: 'url', scheme: https ? 'https' : 'http', host: url.hostname.replace(/^\[|\]$/g, ''), authority: url.host,
@@ -31,7 +36,7 @@ export async function planDistributions(ctx: AppContext): Promise<DistConf[]> {
         };
       } catch (e) {
         const why = e instanceof Error ? e.message : String(e);
-        ctx.log.warn('edge: a distribution\'s origin is not usable; its hostnames answer 502', { distribution: d.id, why });
+        warn('edge: a distribution\'s origin is not usable; its hostnames answer 502', { distribution: d.id, why });
         origin = { kind: 'unresolved', why };
       }
     }

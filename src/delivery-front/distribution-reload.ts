@@ -6,7 +6,7 @@ import { generationHost } from './distribution-conf';
 import { tailSpool } from './spool';
 
 /** One line of the distributions' usage log (`vs_cdn` in distribution-conf.ts). */
-interface CdnLine { t: number; d: string; ten: string; m: string; s: number; b: number; c: string; ic: string }
+export interface CdnLine { t: number; d: string; ten: string; m: string; s: number; b: number; c: string; ic: string }
 
 /** True once a fresh connection to host:port gets 204 from the configuration generation's marker server. */
 export function servesGeneration(host: string, port: number, generation: number): Promise<boolean> {

@@ -24,6 +24,21 @@ export interface DistributionInput {
 /** The caller as the service needs it. */
 export interface DistributionCaller { tenantId: string; cdnOnly: boolean }
 
+/** A distribution as the edge renders it. */
+export interface EdgeDistribution {
+  id: string; tenant: string; hostnames: string[]; enabled: boolean; originUrl: string | null;
+  rules: CacheRules; methods: string[]; tls: { certificate: string; key: string } | null;
+}
+
+/** Pure: a stored distribution as the edge renders it (also read by `viewstream edge config` from the database). */
+export function edgeViewOf(r: DistributionRecord): EdgeDistribution {
+  return {
+    id: r.id, tenant: r.tenant_id, hostnames: r.hostnames, enabled: r.enabled === 1, originUrl: r.origin_kind === 'url' ? r.origin_url : null,
+    rules: JSON.parse(r.cache_rules) as CacheRules, methods: JSON.parse(r.allowed_methods) as string[],
+    tls: r.tls_certificate && r.tls_key ? { certificate: r.tls_certificate, key: r.tls_key } : null,
+  };
+}
+
 /** The hosts of the appliance's own addresses (no distribution may take them). */
 function ownHosts(ctx: AppContext): string[] {
   const out: string[] = [];
@@ -44,13 +59,7 @@ export class DistributionService {
   list(tenantId: string) { return { items: this.store.list(tenantId).map((r) => this.view(r)) }; }
 
   /** Every distribution of every tenant with its parsed rules (what the edge renders). */
-  forEdge(): { id: string; tenant: string; hostnames: string[]; enabled: boolean; originUrl: string | null; rules: CacheRules; methods: string[]; tls: { certificate: string; key: string } | null }[] {
-    return this.store.all().map((r) => ({
-      id: r.id, tenant: r.tenant_id, hostnames: r.hostnames, enabled: r.enabled === 1, originUrl: r.origin_kind === 'url' ? r.origin_url : null,
-      rules: JSON.parse(r.cache_rules) as CacheRules, methods: JSON.parse(r.allowed_methods) as string[],
-      tls: r.tls_certificate && r.tls_key ? { certificate: r.tls_certificate, key: r.tls_key } : null,
-    }));
-  }
+  forEdge(): EdgeDistribution[] { return this.store.all().map(edgeViewOf); }
 
   /** GET /v1/cdn/distributions/{id}: 404 for another tenant's id. */
   get(tenantId: string, id: string) { return this.view(this.must(tenantId, id)); }

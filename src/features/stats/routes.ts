@@ -71,7 +71,7 @@ export function statsRoutes(ctx: AppContext, gate: Gate) {
     })
     .get('/cdn', ({ principal: p, query }) => reads.cdn(q(p, query)), {
       auth, query: Common, response: { 200: ValuesView },
-      detail: doc(TAG, 'Origin delivery', 'מסירה מהמקור', `Memory vs disk answers (cache hit ratio), time to first byte (average, p95), answers by status class. ${formulas}`, { 'x-problems': [403, 422] }),
+      detail: doc(TAG, 'Origin delivery', 'מסירה מהמקור', `Memory vs disk answers (cache hit ratio), time to first byte (average, p95), answers by status class; and \`distributions\`: the CDN distributions' edge usage — requests, bytes, hits (served from the edge cache), misses (fetched and stored), \`cache_hit_ratio\` = hits / requests, in total and per distribution (\`items\`). ${formulas}`, { 'x-problems': [403, 422] }),
     })
     .get('/completion', ({ principal: p, query }) => svc.completion(q(p, query)), {
       auth, query: Common, response: { 200: ValuesView },
