@@ -42,6 +42,7 @@ test('API: a page draft is sent for review; editing the draft or publishing it c
   expect(asked.status).toBe(200);
   expect(asked.body.review.requested_at).toMatch(/^\d{4}-\d\d-\d\dT/);
   expect(typeof asked.body.review.requested_by).toBe('string');
+  expect(asked.body.review.requested_by_name).toBeNull(); // an API key has no name; a studio person's is shown (below)
   expect((await json('GET', base)).body.review).not.toBeNull();
   // The same draft saved again keeps the request; a changed draft withdraws it.
   expect((await json('PATCH', base, { title: 'Home' }, writer)).body.review).not.toBeNull();
@@ -121,6 +122,7 @@ test('en, desktop: site, domain verification, page with two sections, preview, r
     // Review, then publish: the draft and the live page side by side.
     await page.click('#ws-request-review');
     await page.waitForSelector('#ws-review-badge');
+    expect(await page.textContent('#ws-review-who')).toContain('asked by Dana Editor');
     expect(await page.locator('#ws-cmp-draft .ws-mark.m-added').count()).toBe(2);
     expect(await page.textContent('#ws-cmp-live')).toContain('Not on the site.');
     await shot(page, 'sites-en-desktop-review');
@@ -156,6 +158,15 @@ test('en, desktop: site, domain verification, page with two sections, preview, r
     await page.click('#ws-sched-cancel');
     await page.waitForFunction(() => !document.querySelector('#ws-sched-note'));
     expect((await json('GET', `/v1/sites/${siteId}/pages/${pageId}`)).body.schedule).toBeNull();
+    // A scheduled unpublish: the page stays public until then; cancelled too.
+    await page.selectOption('#ws-sched-action', 'unpublish');
+    await page.click('#ws-schedule-btn');
+    await page.waitForSelector('#ws-sched-note');
+    expect(await page.textContent('#ws-sched-note')).toContain('leaves the site');
+    expect((await json('GET', `/v1/sites/${siteId}/pages/${pageId}`)).body.schedule.action).toBe('unpublish');
+    expect((await pub(`/kan/pages/${pageId}`)).status).toBe(200);
+    await page.click('#ws-sched-cancel');
+    await page.waitForFunction(() => !document.querySelector('#ws-sched-note'));
 
     // Menus: two items, saved, published: /config lists them.
     await page.click('#ws-tab-menus');

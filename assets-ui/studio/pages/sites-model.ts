@@ -11,7 +11,7 @@ export interface Doc { title: string; description?: string; seo?: { title?: stri
 /** A page as /v1/sites/{id}/pages answers it. */
 export interface SitePage {
   id: string; path: string | null; template_for: string | null; draft: Doc; live: Doc | null; live_version: number | null; status: 'draft' | 'published';
-  schedule: { action: 'publish' | 'unpublish'; at: string } | null; review: { requested_by: string; requested_at: string } | null; updated_at: string;
+  schedule: { action: 'publish' | 'unpublish'; at: string } | null; review: { requested_by: string; requested_by_name: string | null; requested_at: string } | null; updated_at: string;
 }
 /** A custom domain with its verification step. */
 export interface Domain {

@@ -47,6 +47,7 @@ export function PublishPanel({ site, page, dirty, onChanged }: { site: Site; pag
   const versions = useLoad(() => get<{ items: Version[] }>(siteApi(site.id, `/pages/${page.id}/versions`)), [site.id, page.id, page.live_version]);
   const z = zone(site.time_zone);
   const [at, setAt] = useState(() => z.localInput(Math.ceil((Date.now() + 3600_000) / 900_000) * 900_000));
+  const [action, setAction] = useState<'publish' | 'unpublish'>('publish');
   const [err, setErr] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -61,7 +62,8 @@ export function PublishPanel({ site, page, dirty, onChanged }: { site: Site; pag
     const ms = z.fromLocalInput(at);
     if (!Number.isFinite(ms) || ms <= Date.now()) { setErr(t('ws_future_needed')); return; }
     const when = new Date(ms).toISOString();
-    void run(() => api<SitePage>('POST', `${base}/publish`, { at: when }), t('ws_scheduled_ok', { when: f.short(when) }));
+    const act = page.live ? action : 'publish';
+    void run(() => api<SitePage>('POST', `${base}/${act}`, { at: when }), t(act === 'publish' ? 'ws_scheduled_ok' : 'ws_scheduled_off', { when: f.short(when) }));
   };
   const publisher = can('sites:publish');
   return (
@@ -70,7 +72,7 @@ export function PublishPanel({ site, page, dirty, onChanged }: { site: Site; pag
       <p id="ws-pub-state">
         <span class={`badge b-${page.status}`}>{t(`st_${page.status}`)}</span>{' '}
         {page.live_version ? t('ws_live_version', { v: page.live_version }) : t('ws_never_published')}
-        {page.review && <> · <span class="badge b-waiting" id="ws-review-badge">{t('ws_in_review')}</span> {t('ws_review_since', { when: f.short(page.review.requested_at) })}</>}
+        {page.review && <> · <span class="badge b-waiting" id="ws-review-badge">{t('ws_in_review')}</span> <span id="ws-review-who">{page.review.requested_by_name ? t('ws_review_by', { who: page.review.requested_by_name, when: f.short(page.review.requested_at) }) : t('ws_review_since', { when: f.short(page.review.requested_at) })}</span></>}
         {page.schedule && <> · <span id="ws-sched-note">{t(page.schedule.action === 'publish' ? 'ws_sched_publish_at' : 'ws_sched_unpublish_at', { when: f.short(page.schedule.at) })}</span></>}
       </p>
       <div class="ws-cmp" id="ws-compare" aria-label={t('ws_compare')}>
@@ -88,8 +90,14 @@ export function PublishPanel({ site, page, dirty, onChanged }: { site: Site; pag
       {!publisher && <p class="muted">{t('ws_publish_scope')}</p>}
       {publisher && (
         <div class="inline-form ws-schedule" id="ws-schedule">
+          {page.live && (
+            <label class="field ws-sched-action"><span>{t('ws_sched_action')}</span>
+              <select id="ws-sched-action" value={action} onChange={(e) => setAction(e.currentTarget.value as 'publish' | 'unpublish')}>
+                <option value="publish">{t('ws_act_publish')}</option><option value="unpublish">{t('ws_act_unpublish')}</option>
+              </select></label>
+          )}
           <TypedField id="ws-sched-at" kind="datetime" label={t('ws_schedule_at')} hint={t('g_zone', { tz: site.time_zone })} value={at} onValue={setAt} />
-          <button type="button" id="ws-schedule-btn" disabled={busy || dirty} onClick={schedule}>{t('ws_schedule')}</button>
+          <button type="button" id="ws-schedule-btn" disabled={busy || (dirty && (action === 'publish' || !page.live))} onClick={schedule}>{t('ws_schedule')}</button>
           {page.schedule && <button type="button" class="small" id="ws-sched-cancel" disabled={busy} onClick={() => void run(() => api<SitePage>('DELETE', `${base}/schedule`), t('ws_sched_cancelled'))}>{t('ws_sched_cancel')}</button>}
         </div>
       )}

@@ -44,6 +44,18 @@ function SectionFields({ s, set, i }: { s: Section; set: (s: Section) => void; i
           )}
         </div>
       )}
+      {listed && !byHand && (
+        <div class="row">
+          <Field label={t('ws_sec_order')}>
+            <select id={id('order')} value={s.query?.order ?? 'newest'} onChange={(e) => set({ ...s, query: { ...s.query, order: e.currentTarget.value as 'newest' | 'title' } })}>
+              <option value="newest">{t('ws_order_newest')}</option><option value="title">{t('ws_order_title')}</option>
+            </select>
+          </Field>
+          {(s.item_type ?? 'video') === 'video' && <Field label={t('ws_sec_show')}><input id={id('show')} dir="ltr" value={s.query?.show ?? ''} onInput={(e) => set({ ...s, query: { ...s.query, show: e.currentTarget.value || undefined } })} /></Field>}
+          {(s.item_type === 'programme' || s.item_type === 'clip') && <Field label={t('ws_sec_channel')}><input id={id('qchannel')} dir="ltr" value={s.query?.channel ?? ''} onInput={(e) => set({ ...s, query: { ...s.query, channel: e.currentTarget.value || undefined } })} /></Field>}
+          {s.item_type === 'programme' && <Field label={t('ws_sec_series')}><input id={id('series')} value={s.query?.series ?? ''} onInput={(e) => set({ ...s, query: { ...s.query, series: e.currentTarget.value || undefined } })} /></Field>}
+        </div>
+      )}
       {listed && byHand && (
         <Field label={t('ws_sec_items')} hint={t('ws_sec_items_hint')}>
           <input id={id('items')} dir="ltr" value={(s.items ?? []).map((x) => x.slug).join(', ')} onChange={(e) => set({ ...s, items: parseSlugs(s.item_type ?? 'video', e.currentTarget.value) })} />

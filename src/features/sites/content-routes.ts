@@ -43,7 +43,7 @@ export function siteContentRoutes(ctx: AppContext) {
       detail: doc(T, 'Unpublish a site page', 'הסרת עמוד מפרסום', 'Now, or at a future `at` (scheduled). An unpublished page answers 404 publicly.', answers({ 200: AnyObject })) })
     .post('/pages/:page/review', ({ principal: p, params }) => pages.view(pages.requestReview(p.tenantId, params.id, params.page, p)), {
       auth: { scope: 'sites:write' }, params: P,
-      detail: doc(T, 'Request a site page review', 'בקשת בדיקה לעמוד', 'Sends the draft as it is now for review: the page answers `review {requested_by, requested_at}` until a publisher publishes it (now or scheduled) or the request is withdrawn. Editing the draft withdraws the request (the reviewed draft is gone).', answers({ 200: AnyObject })) })
+      detail: doc(T, 'Request a site page review', 'בקשת בדיקה לעמוד', 'Sends the draft as it is now for review: the page answers `review {requested_by, requested_by_name, requested_at}` (the name of a studio person; null for an API key) until a publisher publishes it (now or scheduled) or the request is withdrawn. Editing the draft withdraws the request (the reviewed draft is gone).', answers({ 200: AnyObject })) })
     .delete('/pages/:page/review', ({ principal: p, params }) => pages.view(pages.withdrawReview(p.tenantId, params.id, params.page)), {
       auth: { scope: 'sites:write' }, params: P, detail: doc(T, 'Withdraw a site page review request', 'ביטול בקשת בדיקה לעמוד', 'The pending review request is dropped (withdrawn by its author or declined by the reviewer); the draft stays.', answers({ 200: AnyObject })) })
     .delete('/pages/:page/schedule', ({ principal: p, params }) => pages.view(pages.cancelSchedule(p.tenantId, params.id, params.page)), {

@@ -11,8 +11,8 @@ import type { CreatePageBody, PageDoc, PatchPageBody } from './model';
 export type Doc = typeof PageDoc.static;
 /** A pending scheduled change of a page. */
 export interface Schedule { action: 'publish' | 'unpublish'; at: number; doc?: Doc }
-/** A pending review request of a page's draft: who asked (key or person id) and when. */
-export interface Review { by: string; at: number }
+/** A pending review request of a page's draft: who asked (person or key id; a person's name) and when. */
+export interface Review { by: string; name: string | null; at: number }
 
 /** Sections keep their ids; new ones get a short random id. */
 function withIds(sections: Doc['sections'] | undefined): Doc['sections'] {
@@ -125,7 +125,7 @@ export class PageService {
   /** POST .../review: the draft as it is now is sent for review (a publisher publishes it); replaces an earlier request. */
   requestReview(tenantId: string, siteId: string, pageId: string, by: Principal): PageRow {
     const p = this.get(tenantId, siteId, pageId);
-    const r: Review = { by: by.userId ?? by.keyId, at: this.now() };
+    const r: Review = { by: by.userId ?? by.keyId, name: by.session ? by.session.user.name || by.session.user.email : null, at: this.now() };
     this.store.updatePage(p.id, { review: JSON.stringify(r) }, this.now());
     return this.store.page(p.site_id, p.id)!;
   }
@@ -179,7 +179,7 @@ export class PageService {
     return {
       id: p.id, path: p.path, template_for: p.template_for, draft: parse(p.draft), live: p.live ? parse(p.live) : null,
       live_version: p.live_version, status: p.live ? 'published' : 'draft',
-      schedule: sc ? { action: sc.action, at: iso(sc.at) } : null, review: rv ? { requested_by: rv.by, requested_at: iso(rv.at) } : null, created_at: iso(p.created_at), updated_at: iso(p.updated_at),
+      schedule: sc ? { action: sc.action, at: iso(sc.at) } : null, review: rv ? { requested_by: rv.by, requested_by_name: rv.name ?? null, requested_at: iso(rv.at) } : null, created_at: iso(p.created_at), updated_at: iso(p.updated_at),
     };
   }
 }

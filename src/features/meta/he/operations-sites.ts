@@ -20,7 +20,7 @@ export const HE_SITES: Record<string, { summary: string; description: string }> 
   deleteSitePage: { summary: 'מחיקת עמוד', description: 'העמוד וגרסאותיו.' },
   publishSitePage: { summary: 'פרסום עמוד', description: 'עכשיו: הטיוטה הופכת לגרסה חיה חדשה. עם `at` עתידי: מתוזמן (הטיוטה כפי שהיא עכשיו), ומחליף שינוי ממתין; עד אז `s-maxage` של התשובה הציבורית מסתיים באותו רגע.' },
   unpublishSitePage: { summary: 'הסרת עמוד מפרסום', description: 'עכשיו, או ב-`at` עתידי (מתוזמן). עמוד שהוסר מפרסום נענה ב-404 בממשק הציבורי.' },
-  requestSitePageReview: { summary: 'בקשת בדיקה לעמוד', description: 'שולח את הטיוטה כפי שהיא עכשיו לבדיקה: העמוד עונה `review {requested_by, requested_at}` עד שמפרסם מפרסם אותה (עכשיו או בתזמון) או שהבקשה מבוטלת. עריכת הטיוטה מבטלת את הבקשה (הטיוטה שנשלחה לבדיקה כבר אינה).' },
+  requestSitePageReview: { summary: 'בקשת בדיקה לעמוד', description: 'שולח את הטיוטה כפי שהיא עכשיו לבדיקה: העמוד עונה `review {requested_by, requested_by_name, requested_at}` (שם האדם בסטודיו; null למפתח API) עד שמפרסם מפרסם אותה (עכשיו או בתזמון) או שהבקשה מבוטלת. עריכת הטיוטה מבטלת את הבקשה (הטיוטה שנשלחה לבדיקה כבר אינה).' },
   withdrawSitePageReviewRequest: { summary: 'ביטול בקשת בדיקה לעמוד', description: 'בקשת הבדיקה הממתינה מבוטלת (על ידי מי שביקש או נדחית על ידי הבודק); הטיוטה נשארת.' },
   cancelScheduledPageChange: { summary: 'ביטול שינוי מתוזמן בעמוד', description: 'הפרסום או ההסרה הממתינים מבוטלים.' },
   listSitePageVersions: { summary: 'היסטוריית גרסאות העמוד', description: 'הגרסאות שפורסמו, מהחדשה לישנה, עם מי פרסם ואיזו חיה.' },
