@@ -9,7 +9,7 @@
  */
 import type { AppContext } from '../../kernel/context';
 import { createHash } from 'node:crypto';
-import { platformEvents, statsBatchEnd, statsLines, type ExportEvent } from './events';
+import { platformEvents, statsBatchEnd, statsBody, type BatchBody, type ExportEvent } from './events';
 import { sinkFor } from './sinks';
 import type { Sink } from './sinks/types';
 import { ExportStore, type BatchRow, type BatchSource, type DestinationRow } from './store';
@@ -29,18 +29,26 @@ export function selection(d: DestinationRow): { platform: string[] | null | 'non
   return { platform: p.length === 0 ? 'none' : p.includes('*') ? null : p, stats: s.sources, pii: s.pii };
 }
 
-/** The events of a batch as NDJSON, re-read from its source. */
-export async function batchLines(ctx: AppContext, d: DestinationRow, b: Pick<BatchRow, 'source' | 'range_from' | 'range_to'>): Promise<{ ndjson: string; count: number }> {
+/** The events of a batch as NDJSON bytes, re-read from its source. */
+export async function batchBody(ctx: AppContext, d: DestinationRow, b: Pick<BatchRow, 'source' | 'range_from' | 'range_to'>): Promise<BatchBody> {
   const sel = selection(d);
-  if (b.source !== 'platform') return statsLines(ctx, b.source, d.tenant_id, b.range_from, b.range_to, sel.pii);
+  if (b.source !== 'platform') return statsBody(ctx, b.source, d.tenant_id, b.range_from, b.range_to, sel.pii);
   const events = platformEvents(ctx, d.tenant_id, b.range_from, b.range_to, sel.platform === 'none' ? [] : sel.platform);
-  return { ndjson: events.map((e) => JSON.stringify(e) + '\n').join(''), count: events.length };
+  return { body: Buffer.from(events.map((e) => JSON.stringify(e) + '\n').join('')), count: events.length };
 }
+
+/**
+ * The batch read ahead for a destination while its head is being sent: cut (when none is waiting) and read once the
+ * head's body is in hand, so reading batch n+1 overlaps sending batch n. At most one per destination (memory stays
+ * bounded by one batch); keyed by the destination's `updated_at` so a changed destination reads again.
+ */
+interface Ahead { stamp: number; ready: Promise<{ batchId: string; body: Promise<BatchBody> } | null> }
 
 /** Runs the export rounds in the background (main process only). */
 export class ExportWorker {
   readonly store: ExportStore;
   private sinks = new Map<string, { stamp: number; sink: Sink }>();
+  private ahead = new Map<string, Ahead>();
   private running = false;
   private stopped = false;
 
@@ -85,22 +93,65 @@ export class ExportWorker {
     return false;
   }
 
+  /** The body of a batch: the one read ahead when it is this batch, else read now. */
+  private async body(d: DestinationRow, b: BatchRow): Promise<BatchBody> {
+    const a = this.ahead.get(d.id);
+    if (a) {
+      this.ahead.delete(d.id);
+      const r = await a.ready.catch(() => null);
+      if (r && r.batchId === b.id && a.stamp === d.updated_at) return r.body;
+      if (r) r.body.catch(() => {});
+    }
+    return batchBody(this.ctx, d, b);
+  }
+
+  /** Starts reading the batch after `current` (cutting it when due) while `current` is sent. */
+  private readAhead(d: DestinationRow, current: BatchRow): void {
+    if (this.ahead.has(d.id) || this.stopped) return;
+    const ready = (async () => {
+      let next = this.store.nextAfter(d.id, current.seq);
+      if (!next) {
+        // The position moved when `current` was cut: cut from the row as it is now.
+        const fresh = this.store.get(d.tenant_id, d.id);
+        if (!fresh || !fresh.enabled || fresh.updated_at !== d.updated_at || !await this.cut(fresh)) return null;
+        next = this.store.nextAfter(d.id, current.seq);
+      }
+      if (!next || next.next_at > this.ctx.clock.now()) return null;
+      const body = batchBody(this.ctx, d, next);
+      body.catch(() => {}); // read by body(); a failure there is the attempt's failure
+      return { batchId: next.id, body };
+    })();
+    ready.catch(() => {});
+    this.ahead.set(d.id, { stamp: d.updated_at, ready });
+  }
+
+  /** Waits for a read-ahead's cut of a destination (so a round never cuts the same range beside it). */
+  private async settled(id: string): Promise<void> {
+    await this.ahead.get(id)?.ready.catch(() => null);
+  }
+
   /** Sends a batch once and records the outcome. */
   async attempt(d: DestinationRow, b: BatchRow): Promise<void> {
     const t0 = performance.now();
-    const { ndjson, count } = await batchLines(this.ctx, d, b);
+    const { body, count } = await this.body(d, b);
     const now = () => this.ctx.clock.now();
     if (!count) { this.store.delivered(b.id, { events: 0, bytes: 0, latencyMs: 0 }, now()); return; }
+    this.readAhead(d, b);
     const signal = AbortSignal.timeout(60_000);
+    let text: string | null = null;
     let parsed: ExportEvent[] | null = null;
-    const events = () => parsed ??= ndjson.trimEnd().split('\n').map((l) => JSON.parse(l) as ExportEvent);
+    const batch = {
+      id: b.id, destinationId: d.id, source: b.source, body, count,
+      text: () => text ??= new TextDecoder().decode(body),
+      events: () => parsed ??= batch.text().trimEnd().split('\n').map((l) => JSON.parse(l) as ExportEvent),
+    };
     try {
-      const { bytes } = await this.sink(d).send({ id: b.id, destinationId: d.id, source: b.source, ndjson, count, events }, signal);
+      const { bytes } = await this.sink(d).send(batch, signal);
       this.store.delivered(b.id, { events: count, bytes, latencyMs: Math.round(performance.now() - t0) }, now());
     } catch (e) {
       const schedule = this.ctx.config.exportRetryMs;
       const next = b.attempts < schedule.length ? now() + schedule[b.attempts]! : null;
-      this.store.failed(b.id, { events: count, bytes: Buffer.byteLength(ndjson), error: String((e as Error)?.message ?? e), latencyMs: Math.round(performance.now() - t0) }, next, now());
+      this.store.failed(b.id, { events: count, bytes: body.byteLength, error: String((e as Error)?.message ?? e), latencyMs: Math.round(performance.now() - t0) }, next, now());
       this.ctx.log.warn('event export attempt failed', { destination: d.id, batch: b.id, attempt: b.attempts + 1, dead: next === null, error: String((e as Error)?.message ?? e) });
     }
   }
@@ -112,6 +163,7 @@ export class ExportWorker {
       if (this.stopped) break;
       if (!d.enabled) continue;
       try {
+        await this.settled(d.id);
         let head = this.store.head(d.id);
         if (!head && await this.cut(d)) head = this.store.head(d.id);
         if (head && head.next_at <= this.ctx.clock.now()) { await this.attempt(d, head); moved = true; }
@@ -140,6 +192,7 @@ export class ExportWorker {
 
   /** Drops the cached sink of a destination (changed or deleted). */
   forget(id: string): void {
+    this.ahead.delete(id);
     const have = this.sinks.get(id);
     if (have) { void have.sink.close(); this.sinks.delete(id); }
   }

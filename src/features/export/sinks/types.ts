@@ -8,8 +8,10 @@ export interface SinkBatch {
   id: string;
   destinationId: string;
   source: BatchSource;
-  /** The events as NDJSON (one line each, `\n` after every line). */
-  ndjson: string;
+  /** The events as NDJSON bytes (one line each, `\n` after every line), as read: sinks send them as they are. */
+  body: Uint8Array;
+  /** The same NDJSON as text (decoded on first call). */
+  text(): string;
   /** How many events (lines). */
   count: number;
   /** The events parsed (sinks that send them one by one). */
