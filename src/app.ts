@@ -24,6 +24,8 @@ import { startAutoSubtitles } from './features/subtitles/settings-auto';
 import { translateRoutes } from './features/subtitles/translate-routes';
 import { channelSubtitleRoutes } from './features/subtitles/channel-routes';
 import { startChannelAutoSubtitles } from './features/subtitles/channel-auto';
+import { liveSubtitleRoutes } from './features/subtitles/live-routes';
+import { startLiveSubtitles } from './features/subtitles/live-worker';
 import { waveformRoutes } from './features/subtitles/waveform-routes';
 import { startTrashSweeper } from './features/assets/sweeper';
 import { backfillSubtitleIndex } from './features/subtitles/search-index';
@@ -126,6 +128,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
     .use(subtitleSettingsRoutes(ctx))
     .use(translateRoutes(ctx))
     .use(channelSubtitleRoutes(ctx))
+    .use(liveSubtitleRoutes(ctx))
     .use(waveformRoutes(ctx))
     .use(uploadRoutes(ctx))
     .use(playbackRoutes(ctx))
@@ -190,6 +193,7 @@ export async function startWorkers(ctx: AppContext): Promise<void> {
   startProgrammeClock(ctx);
   startGuideSources(ctx);
   startChannelAutoSubtitles(ctx);
+  startLiveSubtitles(ctx);
   startAutoSubtitles(ctx);
   startBillingCloser(ctx);
   startExportWorker(ctx);

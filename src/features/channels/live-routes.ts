@@ -8,6 +8,9 @@ import { IDLE_TIMEOUT_S } from '../../kernel/http/server';
 import { codecsOf, masterPlaylist, mediaPlaylist, resolutionOf } from '../../live/playlist';
 import { initPath, recRoot, segmentAbsPath } from '../../live/paths';
 import { SegmentIndex } from '../../live/segment-index';
+import { breaksInRange, dateRangeLines } from '../../live/fast-markers';
+import { LIVE_SUBS, LIVE_VTT } from '../../live/subtitle-playlist';
+import { liveMasterWithSubs, liveSubsPlaylistText, liveSubtitleLanguages, liveVttSegment } from '../subtitles/live-delivery';
 import type { Gate, GateTenant } from '../playback/gate';
 import { serveFile, serveText } from '../media-delivery/serve-file';
 import { ChannelStore } from './store';
@@ -15,6 +18,8 @@ import { ChannelStore } from './store';
 const M3U8_TYPE = 'application/vnd.apple.mpegurl';
 const LIVE_PLAYLIST = 'public, max-age=1';
 const IMMUTABLE = 'public, max-age=86400, immutable';
+/** A live WebVTT segment is made from the cues on request (a cue edit shows at the next fetch). */
+const LIVE_VTT_CACHE = 'public, max-age=2';
 
 /**
  * Unprotected live delivery behind the gate: /live/<tenant>/<channel>/master.m3u8, variants, init and media
@@ -30,6 +35,17 @@ export function liveRoutes(ctx: AppContext, gate: Gate) {
     if (!ch) throw notFound('channel');
     return ch;
   };
+  /** The live subtitle rendition's playlist: the first recorded rendition's window, listed as far as it is recognised. */
+  const liveSubs = (ch: ReturnType<typeof channel>, language: string, request: Request) => {
+    const lead = index.renditions(ch.id)[0];
+    const last = lead ? index.lastSegment(ch, lead) : null;
+    if (!lead || !last) throw notFound('live stream');
+    const end = last.start_ms + last.duration_ms;
+    const segs = index.segmentsInRange(ch, lead, end - ch.dvr_window_s * 1000, end + 1);
+    const body = liveSubsPlaylistText(ctx.db, ch.tenant_id, ch.id, language, segs, { targetS: ch.segment_s, ended: ch.desired !== 'started' });
+    if (body === null) throw notFound('subtitles');
+    return serveText(request, body, M3U8_TYPE, LIVE_PLAYLIST);
+  };
   const app = new Elysia();
   gate.route(app, 'liveMaster', ({ tenant, params, request }) => {
     const ch = channel(tenant, params.channel);
@@ -43,15 +59,28 @@ export function liveRoutes(ctx: AppContext, gate: Gate) {
       const bytes = existsSync(init) ? readFileSync(init) : null;
       return { uri: `${r}/index.m3u8`, bandwidth: ms ? (bits * 1000) / ms * 1.2 : 1_000_000, resolution: bytes && resolutionOf(bytes), codecs: bytes && codecsOf(bytes) };
     }).sort((a, b) => b.bandwidth - a.bandwidth);
-    return serveText(request, masterPlaylist(variants), M3U8_TYPE, LIVE_PLAYLIST);
+    // Live subtitles (issue 43): one subtitle rendition per language recognised live.
+    const master = liveMasterWithSubs(masterPlaylist(variants), liveSubtitleLanguages(ctx.db, ch.tenant_id, ch.id));
+    return serveText(request, master, M3U8_TYPE, LIVE_PLAYLIST);
   });
   gate.route(app, 'liveVariant', ({ tenant, params, request }) => {
     const ch = channel(tenant, params.channel);
+    const sub = LIVE_SUBS.exec(params.rendition);
+    if (sub) return liveSubs(ch, sub[1]!, request);
     const last = index.lastSegment(ch, params.rendition);
     if (!last) throw notFound('live stream');
     const end = last.start_ms + last.duration_ms;
     const segs = index.segmentsInRange(ch, params.rendition, end - ch.dvr_window_s * 1000, end + 1);
-    return serveText(request, mediaPlaylist(segs, { targetS: ch.segment_s, ended: ch.desired !== 'started' }), M3U8_TYPE, LIVE_PLAYLIST);
+    // Ad breaks a FAST schedule aired (fast-markers.ts) as EXT-X-DATERANGE; none for an ingest channel.
+    const tags = segs.length ? breaksInRange(ctx.db, ch.id, segs[0].start_ms, end + 1).flatMap(dateRangeLines) : [];
+    return serveText(request, mediaPlaylist(segs, { targetS: ch.segment_s, ended: ch.desired !== 'started', tags }), M3U8_TYPE, LIVE_PLAYLIST);
+  });
+  gate.route(app, 'liveVtt', ({ tenant, params, request }) => {
+    const ch = channel(tenant, params.channel);
+    const sub = LIVE_SUBS.exec(params.rendition), f = LIVE_VTT.exec(params.file);
+    const body = sub && f && liveVttSegment(ctx.db, ch.tenant_id, ch.id, sub[1]!, ch.created_at, Number(f[1]), Number(f[2]));
+    if (!body) throw notFound('subtitles');
+    return serveText(request, body, 'text/vtt; charset=utf-8', LIVE_VTT_CACHE);
   });
   gate.route(app, 'liveInit', ({ tenant, params, request }) => {
     const ch = channel(tenant, params.channel);

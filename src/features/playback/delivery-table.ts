@@ -84,6 +84,8 @@ export const DELIVERY = {
   liveVariant: { path: '/live/:tenant/:channel/:rendition/index.m3u8', tenantIn: 'path', params: live({ rendition: PARAM.rendition }), target: (p) => ({ kind: 'channel', id: p.channel }) },
   liveInit: { path: '/live/:tenant/:channel/:rendition/init/:file', tenantIn: 'path', params: live({ rendition: PARAM.rendition, file: PARAM.initFile }), target: (p) => ({ kind: 'channel', id: p.channel }) },
   liveSeg: { path: '/live/:tenant/:channel/:rendition/seg/:file', tenantIn: 'path', params: live({ rendition: PARAM.rendition, file: PARAM.segFile }), target: (p) => ({ kind: 'channel', id: p.channel }) },
+  // The live subtitle rendition's WebVTT segments (`subs-<language>`): the media segment's wall-clock start and duration.
+  liveVtt: { path: '/live/:tenant/:channel/:rendition/vtt/:file', tenantIn: 'path', params: live({ rendition: PARAM.rendition, file: PARAM.vttFile }), target: (p) => ({ kind: 'channel', id: p.channel }) },
   catchupMaster: { path: '/m/catchup/:slug/:s/:e/master.m3u8', tenantIn: 'query', params: range({}), target: catchupTarget },
   catchupVariant: { path: '/m/catchup/:slug/:s/:e/:r/index.m3u8', tenantIn: 'query', params: range({ r: PARAM.rendition }), target: catchupTarget },
   catchupInit: { path: '/m/catchup/:slug/:s/:e/:r/init/:file', tenantIn: 'query', params: range({ r: PARAM.rendition, file: PARAM.initFile }), target: catchupTarget },

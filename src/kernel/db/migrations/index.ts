@@ -35,6 +35,7 @@ import { m0180 } from './0180_billing';
 import { m0181 } from './0181_event_export';
 import { m0182 } from './0182_storage_keys';
 import { m0183 } from './0183_library_imports';
+import { m0184 } from './0184_live_subtitles';
 import { m0189 } from './0189_cdn_distributions';
 import { m0187 } from './0187_site_page_review';
 import { m0140 } from './0140_subtitle_search';
@@ -79,6 +80,7 @@ export const MIGRATIONS: Migration[] = [
   m0181,
   m0182,
   m0183,
+  m0184,
   m0189,
   m0187,
   m0192,
