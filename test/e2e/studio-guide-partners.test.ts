@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import type { Browser } from 'playwright-core';
 import type { TestServer } from '../helpers/server';
-import { expectLtr, expectRtl, shot, startStudio, studioTab } from './studio-helpers';
+import { expectLtr, expectRtl, layoutProblems, shot, startStudio, studioTab } from './studio-helpers';
 
 let s: TestServer;
 let browser: Browser;
@@ -115,3 +115,17 @@ test('EPG sources, templates and destinations pages: add, fetch, apply, test, lo
     }
   }
 }, 180_000);
+
+test('the three pages fit a phone (390 px) in Hebrew and English: nothing sticks out', async () => {
+  for (const lang of ['he', 'en'] as const) {
+    const page = await studioTab(browser, s, { lang, phone: true });
+    try {
+      for (const p of ['sources', 'templates', 'destinations']) {
+        await page.goto(`${s.url}/studio/guide/${p}`);
+        await page.waitForSelector('#page-title');
+        await page.waitForFunction(() => !document.querySelector('.state.loading'));
+        expect({ page: p, lang, problems: await layoutProblems(page) }).toEqual({ page: p, lang, problems: [] });
+      }
+    } finally { await page.context().close(); }
+  }
+}, 120_000);
