@@ -171,3 +171,8 @@ test('hls.js and Shaka (HLS and DASH) in Chromium and GStreamer expose the same 
   console.log(`known: GStreamer 1.22 playbin3 (hlsdemux2) subtitle rendition: ${JSON.stringify(typeof hd === 'string' ? hd : norm(hd))}`);
   if (typeof hd !== 'string') expect(norm(hd).map((c) => c.text)).toEqual(want('he').map((c) => c.text));
 }, 120_000);
+
+test('dash.js plays the DASH with its text/vtt AdaptationSet: the same cues as the other clients', async () => {
+  expect(norm(await browserCues('dash.js', dash, 'en'))).toEqual(norm(EXPECTED.en));
+  expect(norm(await browserCues('dash.js', dash, 'he'))).toEqual(norm(EXPECTED.he));
+}, 120_000);

@@ -13,13 +13,14 @@ export const norm = (cues: Shown[]) => [...new Map(cues.map((c) => {
   return [JSON.stringify(x), x] as const;
 })).values()].sort((a, b) => a.start - b.start);
 
-const ENGINE_FILES = { 'hls.js': 'node_modules/hls.js/dist/hls.min.js', shaka: 'node_modules/shaka-player/dist/shaka-player.compiled.js' } as const;
-/** A page that plays `src` muted to its end with one engine, the `lang` text track shown; cues collected from video.textTracks. */
+const ENGINE_FILES = { 'hls.js': 'node_modules/hls.js/dist/hls.min.js', shaka: 'node_modules/shaka-player/dist/shaka-player.compiled.js', 'dash.js': 'node_modules/dashjs/dist/modern/umd/dash.all.min.js' } as const;
+/** A page that plays `src` muted to its end with one engine, the `lang` text track shown; cues collected from video.textTracks
+ * (dash.js: its text track of `lang`, which it may keep `hidden` and draw itself). */
 const PAGE = (engine: keyof typeof ENGINE_FILES, src: string, lang: string) => `<!doctype html><video id="v" muted playsinline></video><script src="/engine.js?engine=${engine}"></script><script>
 const v = document.getElementById('v'); const st = window.st = { err: null, ended: false };
 const fail = (m) => { if (!st.err) st.err = String(m).slice(0, 200); };
 v.addEventListener('ended', () => { st.ended = true; });
-window.cues = () => Array.from(v.textTracks).filter((t) => t.mode === 'showing').flatMap((t) => Array.from(t.cues || []).map((c) => ({ start: c.startTime, end: c.endTime, text: c.text })));
+window.cues = () => Array.from(v.textTracks).filter((t) => t.mode === 'showing' || (${JSON.stringify(engine)} === 'dash.js' && t.language === ${JSON.stringify(lang)} && t.mode !== 'disabled')).flatMap((t) => Array.from(t.cues || []).map((c) => ({ start: c.startTime, end: c.endTime, text: c.text })));
 (async () => {
   const src = ${JSON.stringify(src)}, lang = ${JSON.stringify(lang)};
   if (${JSON.stringify(engine)} === 'hls.js') {
@@ -28,6 +29,15 @@ window.cues = () => Array.from(v.textTracks).filter((t) => t.mode === 'showing')
     h.subtitleDisplay = true;
     v.textTracks.addEventListener('addtrack', (e) => { if (e.track.language === lang) e.track.mode = 'showing'; });
     h.attachMedia(v); h.loadSource(src);
+  } else if (${JSON.stringify(engine)} === 'dash.js') {
+    // dash.js 5: the text track of the language chosen before start, text shown; the MPD's sidecar .vtt is the track.
+    const p = dashjs.MediaPlayer().create();
+    p.initialize(v, null, false);
+    p.updateSettings({ streaming: { text: { defaultEnabled: true } } });
+    p.setInitialMediaSettingsFor('text', { lang });
+    p.on('error', (e) => fail('dash.js ' + JSON.stringify(e.error || e).slice(0, 160)));
+    p.on('streamInitialized', () => { if (!p.getTracksFor('text').some((t) => t.lang === lang)) fail('no ' + lang + ' text track: ' + JSON.stringify(p.getTracksFor('text').map((t) => t.lang))); });
+    p.attachSource(src);
   } else {
     shaka.polyfill.installAll(); const p = new shaka.Player(); await p.attach(v);
     p.addEventListener('error', (e) => fail('shaka ' + e.detail.code)); await p.load(src);
