@@ -92,6 +92,13 @@ test('en, desktop: site, domain verification, page with two sections, preview, r
     await page.waitForFunction(() => document.querySelector('#ws-domains .badge')?.textContent === 'verified');
     expect(await page.locator('.ws-verify').count()).toBe(0);
     expect((await pub('/_host?hostname=localhost')).body.site).toBe('kan');
+    // A redirect in the route table.
+    await page.fill('#ws-route-path', '/old-home');
+    await page.fill('#ws-route-location', '/');
+    await page.selectOption('#ws-route-status', '308');
+    await page.click('#ws-route-add button[type=submit]');
+    await page.waitForSelector('#ws-route-list');
+    expect((await pub('/kan/route?path=/old-home')).body).toMatchObject({ kind: 'redirect', redirect: { location: '/', status: 308 } });
 
     // A page with two sections: added, filled, reordered, saved; the preview shows the draft.
     await page.click('#ws-tab-pages');

@@ -18,6 +18,7 @@ export const EN_SITES = {
   ws_verify_step: 'Prove the domain is yours in one of two ways, then press Verify:',
   ws_verify_http: 'Serve this text as this file on the domain’s web server:', ws_verify_txt: 'Or publish this DNS TXT record:',
   ws_address: 'Address', ws_content: 'Content', ws_record: 'Record', ws_value: 'Value', ws_method: 'How to check', ws_verify: 'Verify',
+  ws_routes: 'Routes and redirects', ws_routes_intro: 'Extra paths of the website: a path answered by a page (segments like :slug are passed to it) or a redirect elsewhere.', ws_no_routes: 'No routes or redirects.', ws_route_kind: 'Kind', ws_route_target: 'Goes to', ws_kind_route: 'page', ws_kind_redirect: 'redirect', ws_route_page: 'Page', ws_route_location: 'To (a path or address)', ws_route_status: 'HTTP status', ws_add_route: 'Add', ws_page_kind: 'Kind of page', ws_page_at_path: 'a page at a path', ws_tpl_show: 'show', ws_tpl_video: 'video', ws_tpl_programme: 'programme', ws_tpl_clip: 'clip', ws_tpl_channel: 'channel', ws_tpl_person: 'person', ws_tpl_search: 'search', ws_tpl_epg: 'TV guide', ws_tpl_podcast: 'podcast', ws_tpl_category: 'category', 
   ws_page_title: 'Page title', ws_path: 'Path', ws_new_page: 'New page', ws_no_pages: 'No pages yet: start with the home page at /.',
   ws_pending_change: 'Review and schedule', ws_updated: 'Changed', ws_template_for: 'template: {type}', ws_unpublished_changes: 'unpublished changes',
   ws_in_review: 'in review', ws_sched_publish_at: 'publishes {when}', ws_sched_unpublish_at: 'leaves the site {when}',

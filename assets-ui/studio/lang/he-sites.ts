@@ -20,6 +20,7 @@ export const HE_SITES: Record<keyof typeof EN_SITES, string> = {
   ws_verify_step: 'הוכיחו שהדומיין שלכם באחת משתי הדרכים, ואז לחצו על "אימות":',
   ws_verify_http: 'הגישו את הטקסט הזה כקובץ הזה בשרת האינטרנט של הדומיין:', ws_verify_txt: 'או פרסמו את רשומת ה-TXT הזו ב-DNS:',
   ws_address: 'כתובת', ws_content: 'תוכן', ws_record: 'רשומה', ws_value: 'ערך', ws_method: 'אופן הבדיקה', ws_verify: 'אימות',
+  ws_routes: 'נתיבים והפניות', ws_routes_intro: 'נתיבים נוספים של האתר: נתיב שעמוד עונה עליו (מקטעים כמו :slug מועברים אליו) או הפניה למקום אחר.', ws_no_routes: 'אין נתיבים או הפניות.', ws_route_kind: 'סוג', ws_route_target: 'מוביל אל', ws_kind_route: 'עמוד', ws_kind_redirect: 'הפניה', ws_route_page: 'עמוד', ws_route_location: 'אל (נתיב או כתובת)', ws_route_status: 'קוד HTTP', ws_add_route: 'הוספה', ws_page_kind: 'סוג העמוד', ws_page_at_path: 'עמוד בנתיב', ws_tpl_show: 'תוכנית', ws_tpl_video: 'סרטון', ws_tpl_programme: 'שידור', ws_tpl_clip: 'קטע', ws_tpl_channel: 'ערוץ', ws_tpl_person: 'איש צוות', ws_tpl_search: 'חיפוש', ws_tpl_epg: 'לוח שידורים', ws_tpl_podcast: 'פודקאסט', ws_tpl_category: 'קטגוריה', 
   ws_page_title: 'כותרת העמוד', ws_path: 'נתיב', ws_new_page: 'עמוד חדש', ws_no_pages: 'אין עדיין עמודים: התחילו בעמוד הבית בנתיב /.',
   ws_pending_change: 'בדיקה ותזמון', ws_updated: 'שונה', ws_template_for: 'תבנית: {type}', ws_unpublished_changes: 'שינויים שלא פורסמו',
   ws_in_review: 'בבדיקה', ws_sched_publish_at: 'יתפרסם {when}', ws_sched_unpublish_at: 'יורד מהאתר {when}',

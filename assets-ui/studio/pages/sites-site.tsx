@@ -5,6 +5,7 @@ import type { Key } from '../i18n';
 import { siteApi, siteHref, type Site } from './sites-model';
 import { SiteSettings } from './sites-settings';
 import { SiteDomains } from './sites-domains';
+import { SiteRoutes } from './sites-routes';
 import { SitePages } from './sites-pages';
 import { SiteMenus } from './sites-menus';
 import { SiteTheme } from './sites-theme';
@@ -48,7 +49,7 @@ export function SitePage({ id, tab = '' }: { id: string; tab?: string }) {
     <section class="ws">
       <SiteHead site={s} />
       <SiteTabs site={s} tab={part} />
-      {part === '' && <><SiteSettings site={s} onSaved={site.set} /><SiteDomains site={s} onChanged={site.reload} /></>}
+      {part === '' && <><SiteSettings site={s} onSaved={site.set} /><SiteDomains site={s} onChanged={site.reload} /><SiteRoutes site={s} /></>}
       {part === '/pages' && <SitePages site={s} />}
       {part === '/menus' && <SiteMenus site={s} />}
       {part === '/theme' && <SiteTheme site={s} onSaved={site.reload} />}
