@@ -90,7 +90,7 @@ export function GuideSources() {
         <section class="panel" aria-labelledby="add-source-h">
           <h2 id="add-source-h">{t('gp_add_source')}</h2>
           <form class="inline-form" id="source-form" onSubmit={add}>
-            <Field label={t('channel')}><select id="source-channel" value={form.channel_id} onChange={(e) => setForm({ ...form, channel_id: e.currentTarget.value })}>
+            <Field label={t('channel')}><select id="source-channel" value={form.channel_id || channels.data?.items[0]?.id || ''} onChange={(e) => setForm({ ...form, channel_id: e.currentTarget.value })}>
               {(channels.data?.items ?? []).map((c) => <option value={c.id}>{c.name}</option>)}</select></Field>
             <Field label={t('gp_source_url')}><input id="source-url" type="url" dir="ltr" required value={form.url} placeholder="https://…/epg.xml" onInput={(e) => setForm({ ...form, url: e.currentTarget.value })} /></Field>
             <Field label={t('gp_xml_channel')}><input id="source-xmltv" dir="ltr" maxLength={200} value={form.xmltv_channel} onInput={(e) => setForm({ ...form, xmltv_channel: e.currentTarget.value })} /></Field>

@@ -107,10 +107,10 @@ export function GuideTemplates() {
             <section class="panel" aria-labelledby="tpl-apply-h">
               <h2 id="tpl-apply-h">{t('gp_apply')}</h2>
               <form class="inline-form" id="apply-form" onSubmit={applyIt}>
-                <Field label={t('channel')}><select id="apply-channel" value={apply.channel} onChange={(e) => setApply({ ...apply, channel: e.currentTarget.value })}>{(channels.data?.items ?? []).map((c) => <option value={c.id}>{c.name}</option>)}</select></Field>
+                <Field label={t('channel')}><select id="apply-channel" value={apply.channel || channels.data?.items[0]?.id || ''} onChange={(e) => setApply({ ...apply, channel: e.currentTarget.value })}>{(channels.data?.items ?? []).map((c) => <option value={c.id}>{c.name}</option>)}</select></Field>
                 <Field label={t('gp_apply_from')}><input id="apply-from" type="date" dir="ltr" required value={apply.from} onInput={(e) => setApply({ ...apply, from: e.currentTarget.value })} /></Field>
                 <Field label={t('gp_apply_to')}><input id="apply-to" type="date" dir="ltr" required value={apply.to} onInput={(e) => setApply({ ...apply, to: e.currentTarget.value })} /></Field>
-                <fieldset class="events-pick"><legend>{t('gp_apply_mode')}</legend>
+                <fieldset class="events-pick gp-mode"><legend>{t('gp_apply_mode')}</legend>
                   <label><input type="radio" name="apply-mode" value="fill" checked={apply.mode === 'fill'} onChange={() => setApply({ ...apply, mode: 'fill' })} /> {t('gp_mode_fill')}</label>
                   <label><input type="radio" name="apply-mode" value="replace" checked={apply.mode === 'replace'} onChange={() => setApply({ ...apply, mode: 'replace' })} /> {t('gp_mode_replace')}</label>
                 </fieldset>
