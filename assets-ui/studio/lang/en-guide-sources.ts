@@ -25,6 +25,6 @@ export const EN_GUIDE_PARTNERS = {
   gp_endpoint: 'Storage address', gp_bucket: 'Bucket', gp_key: 'Object name', gp_access_key: 'Access key', gp_secret_key: 'Secret key',
   gp_secret_once: 'The signing secret is shown only now. Give it to the partner so they can check each delivery.', gp_signing_secret: 'Signing secret',
   gp_pull_url: 'Address partners read from', gp_test: 'Send a test', gp_test_ok: 'The test arrived ({bytes} bytes, {ms} ms).', gp_test_failed: 'The test did not arrive: {why}',
-  gp_deliveries: 'Delivery log', gp_no_dest: 'No destinations yet.', gp_attempt: 'Attempt', gp_window: '{behind} days back, {ahead} ahead ({tz})',
+  gp_deliveries: 'Delivery log', gp_no_dest: 'No destinations yet.', gp_attempt: 'Attempt', gp_window: '{behind, plural, one {# day} other {# days}} back, {ahead, plural, one {# day} other {# days}} ahead ({tz})',
   gp_last_delivery: 'Last delivery', gp_choose_channel: 'Choose at least one channel.',
 };

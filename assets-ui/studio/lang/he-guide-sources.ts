@@ -24,6 +24,6 @@ export const HE_GUIDE_PARTNERS: Record<keyof typeof EN_GUIDE_PARTNERS, string> =
   gp_endpoint: 'כתובת האחסון', gp_bucket: 'דלי (bucket)', gp_key: 'שם האובייקט', gp_access_key: 'מפתח גישה', gp_secret_key: 'מפתח סודי',
   gp_secret_once: 'סוד החתימה מוצג רק עכשיו. מסרו אותו לשותף כדי שיוכל לבדוק כל מסירה.', gp_signing_secret: 'סוד חתימה',
   gp_pull_url: 'הכתובת שממנה השותף קורא', gp_test: 'שליחת בדיקה', gp_test_ok: 'הבדיקה הגיעה ({bytes} בתים, {ms} מ״ש).', gp_test_failed: 'הבדיקה לא הגיעה: {why}',
-  gp_deliveries: 'יומן מסירות', gp_no_dest: 'עדיין אין יעדים.', gp_attempt: 'ניסיון', gp_window: '{behind} ימים אחורה, {ahead} קדימה ({tz})',
+  gp_deliveries: 'יומן מסירות', gp_no_dest: 'עדיין אין יעדים.', gp_attempt: 'ניסיון', gp_window: '{behind, plural, one {יום אחד} two {יומיים} other {# ימים}} אחורה, {ahead, plural, one {יום אחד} two {יומיים} other {# ימים}} קדימה ({tz})',
   gp_last_delivery: 'מסירה אחרונה', gp_choose_channel: 'בחרו לפחות ערוץ אחד.',
 };
