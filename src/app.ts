@@ -44,6 +44,8 @@ import { startWebhookDispatcher } from './features/webhooks/dispatcher';
 import { channelRoutes } from './features/channels/routes';
 import { liveRoutes } from './features/channels/live-routes';
 import { startLive } from './live/manager';
+import { fastRoutes } from './features/fast/routes';
+import { startFast } from './features/fast/boot';
 import { startMediaRuntime } from './features/transcode/runtime';
 import { ChannelStore } from './features/channels/store';
 import { guideRoutes } from './features/guide/routes';
@@ -168,6 +170,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
     .use(siteAdminRoutes(ctx))
     .use(siteContentRoutes(ctx))
     .use(siteDeliveryRoutes(ctx))
+    .use(fastRoutes(ctx))
     .use(studioRoutes(ctx));
   dropBodylessParse(app);
   // Every delivery path must be declared in the delivery table (and so checked by the gate): refuse to start otherwise.
@@ -198,6 +201,7 @@ export async function startWorkers(ctx: AppContext): Promise<void> {
   startBillingCloser(ctx);
   startExportWorker(ctx);
   resumeImports(ctx);
+  startFast(ctx); // before the live engine: started channels with a FAST schedule air it instead of their ingest
   // The live engine gets its channel storage from the channels feature (the live layer imports nothing above it).
   await startLive(ctx, new ChannelStore(ctx.db), media && { ffmpeg: media.tools.ffmpeg, encoder: media.choice.encoder });
 }

@@ -12,6 +12,7 @@ import { retentionPass } from './retention';
 import { reapOrphans } from './reap';
 import { startRtmp, type PublishVerdict } from './rtmp';
 import { setLiveControl, type FeedInfo, type LiveControl, type Refusal, type RefusalCode } from './registry';
+import { sourceFor, type LiveSource } from './fast-source';
 
 /** ffmpeg and the H.264 encoder found once at boot (shared with the transcode queue); without it the engine finds its own. */
 export interface LiveMedia { ffmpeg: string; encoder: H264Encoder }
@@ -19,6 +20,8 @@ export interface LiveMedia { ffmpeg: string; encoder: H264Encoder }
 /** The live engine: every started channel's runtime, the RTMP listener, startup reconciliation and retention. */
 export class LiveEngine implements LiveControl {
   readonly runtimes = new Map<string, ChannelRuntime>();
+  /** Started channels aired by a non-ingest source (FAST schedules: fast-source.ts) instead of inputs. */
+  readonly sources = new Map<string, LiveSource>();
   private index: SegmentIndex;
   private ffmpeg: string;
   private stopRtmp: (() => void) | null = null;
@@ -119,8 +122,12 @@ export class LiveEngine implements LiveControl {
   async start(channelId: string): Promise<void> {
     await this.runtimes.get(channelId)?.stop();
     this.runtimes.delete(channelId);
+    await this.sources.get(channelId)?.stop();
+    this.sources.delete(channelId);
     const ch = this.store.anyById(channelId);
     if (!ch) return;
+    const src = sourceFor(this.ctx.db, ch, this.store);
+    if (src) { this.sources.set(channelId, src); src.start(); return; }
     const encoder = ch.ladder !== 'passthrough' ? await this.liveEncoder() : undefined;
     const rt = new ChannelRuntime(this.ctx, this.store, ch, this.ffmpeg, this.ctx.config.rtmpPort, encoder);
     this.runtimes.set(channelId, rt);
@@ -131,9 +138,14 @@ export class LiveEngine implements LiveControl {
     const rt = this.runtimes.get(channelId);
     this.runtimes.delete(channelId);
     await rt?.stop();
+    const src = this.sources.get(channelId);
+    this.sources.delete(channelId);
+    await src?.stop();
   }
 
   feedInfo(channelId: string): FeedInfo | null {
+    const src = this.sources.get(channelId);
+    if (src) return src.info();
     const rt = this.runtimes.get(channelId);
     if (!rt || rt.feed === 'none') return null;
     return { ...rt.inputs[rt.feed].info };
@@ -160,7 +172,7 @@ export class LiveEngine implements LiveControl {
   async shutdown(): Promise<void> {
     setLiveControl(this.ctx.db, null);
     if (this.retention) clearInterval(this.retention);
-    await Promise.all([...this.runtimes.keys()].map((id) => this.stop(id)));
+    await Promise.all([...this.runtimes.keys(), ...this.sources.keys()].map((id) => this.stop(id)));
     this.stopRtmp?.();
   }
 }

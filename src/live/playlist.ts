@@ -20,13 +20,15 @@ export function masterPlaylist(variants: Variant[]): string {
  * (`EXT-X-MAP`) whenever it changes, `EXT-X-DISCONTINUITY` at feed changes and gaps, stable media and
  * discontinuity sequence numbers from the index, `EXT-X-ENDLIST` when the channel has stopped.
  */
-export function mediaPlaylist(segs: SegmentRow[], o: { targetS: number; ended: boolean }): string {
+export function mediaPlaylist(segs: SegmentRow[], o: { targetS: number; ended: boolean; /** Tags (EXT-X-DATERANGE) placed before the first segment starting at or after `at`. */ tags?: { at: number; line: string }[] }): string {
   const target = Math.max(o.targetS, ...segs.map((s) => Math.ceil(s.duration_ms / 1000)));
   const out = ['#EXTM3U', '#EXT-X-VERSION:7', `#EXT-X-TARGETDURATION:${target}`, `#EXT-X-MEDIA-SEQUENCE:${segs[0]?.seq ?? 0}`,
     `#EXT-X-DISCONTINUITY-SEQUENCE:${segs[0]?.disc_seq ?? 0}`, '#EXT-X-INDEPENDENT-SEGMENTS'];
   let init: number | null = null;
+  const tags = (o.tags ?? []).slice().sort((a, b) => a.at - b.at);
   segs.forEach((s, i) => {
     if (i > 0 && s.discontinuity) out.push('#EXT-X-DISCONTINUITY');
+    while (tags.length && tags[0].at <= s.start_ms) out.push(tags.shift()!.line);
     if (s.init_ms !== init) { out.push(`#EXT-X-MAP:URI="init/${s.init_ms}.mp4"`); init = s.init_ms; }
     out.push(`#EXT-X-PROGRAM-DATE-TIME:${new Date(s.start_ms).toISOString()}`, `#EXTINF:${(s.duration_ms / 1000).toFixed(3)},`, `seg/${s.start_ms}.m4s`);
   });

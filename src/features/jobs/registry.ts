@@ -17,6 +17,7 @@ import { channelJobHandlers, failChannelTrackOfJob } from '../subtitles/channel-
 import { articleJobHandlers } from '../articles/jobs';
 import type { MediaRuntime } from '../transcode/runtime';
 import { edgeJobHandlers } from '../edge/jobs';
+import { failPrepOfJob, fastJobHandlers } from '../fast/prep';
 import { guideDeliveryJobHandlers } from '../guide/deliveries';
 
 /** Runs when any job fails for good; each feature reacts to its own subjects. */
@@ -27,6 +28,7 @@ export function onJobFinalFailure(ctx: AppContext, job: JobRow, error: string): 
   failTrackOfJob(ctx, job, error);
   failTranslationOfJob(ctx, job, error);
   failChannelTrackOfJob(ctx, job, error);
+  failPrepOfJob(ctx, job, error);
 }
 
 /** Builds the queue's setup from the media runtime found once at boot (ffmpeg and the encoder) and every feature's handlers. */
@@ -41,6 +43,7 @@ export function featureJobs(media: MediaRuntime | null): JobSetup {
     ...translateJobHandlers,
     ...channelJobHandlers,
     ...articleJobHandlers,
+    ...fastJobHandlers(media?.tools ?? null),
     ...guideDeliveryJobHandlers,
   };
   return { handlers, onFinalFailure: onJobFinalFailure, concurrency: transcodeConcurrencyOf(media) };
