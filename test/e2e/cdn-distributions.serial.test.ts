@@ -52,7 +52,7 @@ beforeAll(async () => {
   ({ s, front, tenant } = await startFront(randomBytes(1024), { VS_CDN_ORIGIN_ALLOW: '127.0.0.1/32', VS_CDN_TLS_PORT: String(tlsPort) }));
   const id = identityService(s.ctx);
   cdnTenant = id.createTenant({ name: 'Edge Only', cdnOnly: true }).id;
-  cdnKey = id.createKey(cdnTenant, { scopes: ['delivery:write', 'stats:read'] }).key;
+  cdnKey = id.createKey(cdnTenant, { scopes: ['delivery:write', 'stats:read', 'prewarm'] }).key;
 }, 60_000);
 afterAll(async () => { origin?.stop(true); await s?.stop(); rmSync(certDir, { recursive: true, force: true }); }, 60_000);
 
@@ -164,6 +164,19 @@ describe('CDN distributions (issue 46)', () => {
     // The default tenant's report has none of it.
     const mine = await (await s.api('GET', q)).json() as Record<string, any>;
     expect(mine.distributions.requests).toBe(0);
+  }, 30_000);
+
+  test('pre-warm of a CDN-only tenant\'s distribution URLs goes through its hostname: afterwards a HIT', async () => {
+    const r = await asCdn('POST', '/v1/prewarm', { urls: [`http://${HOST}/video/warm.mp4`, `http://${HOST}/video/warm2.mp4`] });
+    expect(r.status).toBe(202);
+    const done = await until('prewarm', async () => {
+      const v = (await asCdn('GET', `/v1/prewarm/${r.body.id}`)).body;
+      return v.status === 'succeeded' || v.status === 'failed' ? v : null;
+    });
+    expect(done).toMatchObject({ status: 'succeeded', fetched: 2, stored: 2, hit: 0, failed: 0 });
+    expect(countOf('/base/video/warm.mp4')).toBe(1);
+    expect((await via(HOST, '/video/warm.mp4')).headers['x-cache-status']).toBe('HIT');
+    expect(countOf('/base/video/warm.mp4')).toBe(1);
   }, 30_000);
 
   test('methods outside allowed_methods answer 405; disabled answers 421; enabled again serves', async () => {

@@ -6,6 +6,7 @@ import { identityService } from '../identity/service';
 import { PlaybackService } from '../playback/service';
 import { edgeOf } from './port';
 import { walk, type WalkReport } from './prewarm-walk';
+import { DistributionService } from './distributions';
 
 /** `edge.purge`: evicts the keys the selector names now (counted in the job's result: keys, removed). */
 async function purge(ctx: AppContext, job: JobRun<'edge.purge'>): Promise<void> {
@@ -24,6 +25,12 @@ function startUrls(ctx: AppContext, job: JobRun<'edge.prewarm'>): string[] {
   return [new PlaybackService(ctx).issue({ id: ten.id, slug: ten.slug }, spec, { ttl_s: 3600 }, 'api').src];
 }
 
+/** The Host a pre-warm sends for a URL: its host when it names one of the tenant's enabled CDN distributions. */
+function distributionHosts(ctx: AppContext, tenantId: string): (u: URL) => string | null {
+  const names = new Set(new DistributionService(ctx).list(tenantId).items.filter((d) => d.enabled).flatMap((d) => d.hostnames));
+  return (u) => (names.has(u.hostname.toLowerCase()) ? u.hostname.toLowerCase() : null);
+}
+
 /**
  * `edge.prewarm`: walks the target through the edge (`walk`), reporting progress and the running tally in the job's
  * result, then emits `prewarm.finished` `{prewarm, status, urls, failed, hit, stored}` (also when it fails).
@@ -37,7 +44,7 @@ async function prewarm(ctx: AppContext, job: JobRun<'edge.prewarm'>): Promise<vo
   let r: WalkReport;
   try {
     r = await walk(base, startUrls(ctx, job), {
-      follow: !t.urls, lowest: t.renditions === 'lowest', signal: job.signal,
+      follow: !t.urls, lowest: t.renditions === 'lowest', signal: job.signal, hostOf: distributionHosts(ctx, job.tenantId),
       onProgress: (p) => { job.setResult({ ...p }); job.progress(Math.min(99, Math.floor((p.fetched / Math.max(1, p.known)) * 100))); },
     });
   } catch (e) {

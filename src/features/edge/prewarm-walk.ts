@@ -41,9 +41,10 @@ export function reportUrl(u: string): string {
 /**
  * Walks `start` URLs through the edge at `base` (their paths and queries are requested there). `follow`: parse
  * playlists and go down (asset, clip, channel); off: each URL once, as given. `lowest`: of a master's variants, the
- * lowest bandwidth only (alternate renditions still all).
+ * lowest bandwidth only (alternate renditions still all). `hostOf`: the Host to send for a URL (a CDN distribution's
+ * hostname), null for the edge's own.
  */
-export async function walk(base: string, start: string[], o: { follow: boolean; lowest: boolean; signal: AbortSignal; onProgress(r: WalkReport): void }): Promise<WalkReport> {
+export async function walk(base: string, start: string[], o: { follow: boolean; lowest: boolean; signal: AbortSignal; onProgress(r: WalkReport): void; hostOf?: (u: URL) => string | null }): Promise<WalkReport> {
   const r: WalkReport = { fetched: 0, hit: 0, stored: 0, failed: 0, bytes: 0, known: start.length, failures: [] };
   const seen = new Set<string>(start);
   const queue = [...start];
@@ -52,7 +53,9 @@ export async function walk(base: string, start: string[], o: { follow: boolean; 
     const target = new URL(u);
     let res: Response;
     try {
-      res = await fetch(base + target.pathname + target.search, { signal: o.signal, redirect: 'manual', headers: { 'user-agent': 'ViewStream-prewarm/1' } });
+      // A CDN distribution's URL is asked for with its hostname (`hostOf`): the edge picks that distribution's server.
+      const host = o.hostOf?.(target);
+      res = await fetch(base + target.pathname + target.search, { signal: o.signal, redirect: 'manual', headers: { 'user-agent': 'ViewStream-prewarm/1', ...(host ? { host } : {}) } });
     } catch (e) {
       if (o.signal.aborted) throw e;
       r.failed++; if (r.failures.length < 20) r.failures.push({ url: reportUrl(u), status: 0 });
