@@ -20,11 +20,16 @@ const doc = (...p: string[]) => `<?xml version="1.0"?>\n<tv><channel id="feed.on
 let body = doc(prog(0, 1, 'Morning'), prog(1, 2, 'Noon'));
 let etag = '"v1"';
 const seen: (string | null)[] = [];
+// While set, the feed holds its answers until it is resolved (a fetch in flight).
+let hold: Promise<void> | null = null;
+let arrived = 0;
 
 beforeAll(async () => {
   feed = Bun.serve({
     port: 0, hostname: '127.0.0.1',
-    fetch: (r) => {
+    fetch: async (r) => {
+      arrived++;
+      if (hold) await hold;
       seen.push(r.headers.get('if-none-match'));
       if (r.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers: { etag } });
       return new Response(body, { headers: { 'content-type': 'application/xml', etag } });
@@ -95,10 +100,22 @@ test('EPG source: a change arrives as a draft, 304 path used, bad XML logged, au
   expect(seen.length).toBe(before + 1);
   expect(seen.at(-1)).toBe('"v3"');
 
+  // "Fetch now" while the same source is being fetched answers 409 (the running fetch finishes as usual).
+  let release!: () => void;
+  hold = new Promise((r) => { release = r; });
+  const n0 = arrived;
+  const first = s.api('POST', `/v1/guide/sources/${src.id}/fetch`);
+  for (const end = Date.now() + 10_000; arrived === n0;) { if (Date.now() > end) throw new Error('the feed never saw the first fetch'); await Bun.sleep(20); }
+  const second = await s.api('POST', `/v1/guide/sources/${src.id}/fetch`);
+  expect(second.status).toBe(409);
+  expect(((await second.json()) as { type: string }).type).toEndWith('/conflict');
+  release(); hold = null;
+  expect(await (await first).json()).toMatchObject({ status: 'not_modified', trigger: 'manual' });
+
   // The fetch log, newest first.
   const log = (await (await s.api('GET', `/v1/guide/sources/${src.id}/log`)).json()).items as { status: string; trigger: string }[];
-  expect(log.map((l) => l.status)).toEqual(['not_modified', 'published', 'error', 'staged', 'not_modified', 'staged']);
-  expect(log[0].trigger).toBe('schedule');
+  expect(log.map((l) => l.status)).toEqual(['not_modified', 'not_modified', 'published', 'error', 'staged', 'not_modified', 'staged']);
+  expect(log.slice(0, 2).map((l) => l.trigger)).toEqual(['manual', 'schedule']);
 
   // Bad input and other tenants' ids.
   expect((await s.api('POST', '/v1/guide/sources', { channel_id: ch.id, url: 'http://169.254.169.254/x' })).status).toBe(422);

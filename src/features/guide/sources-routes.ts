@@ -7,7 +7,7 @@ import { assertPublicUrl, BlockedAddressError } from '../../kernel/net/safe-fetc
 import { answers } from '../meta/model';
 import { GuideService } from './service';
 import { CreateSourceBody, FetchView, PatchSourceBody, SourceView, type PatchSource } from './sources-model';
-import { fetchSource, fetchView, sourceView } from './sources';
+import { fetchSourceNow, fetchView, sourceView } from './sources';
 import { SourceStore, type SourceRow } from './sources-store';
 
 const T = 'Guide';
@@ -67,8 +67,8 @@ export function guideSourceRoutes(ctx: AppContext) {
     }, { auth: WRITE, params: Id, body: PatchSourceBody, detail: doc(T, 'Change an EPG source', 'שינוי מקור EPG', 'A new `url` forgets the validators (the next fetch reads the whole document).', { 'x-problems': [404, 422], ...answers({ 200: SourceView }) }) })
     .delete('/:id', ({ principal: p, params, set }) => { store.delete(row(p.tenantId, params.id).id); set.status = 204; return null; }, {
       auth: WRITE, params: Id, detail: doc(T, 'Delete an EPG source', 'מחיקת מקור EPG', 'Deletes the source and its fetch log; the guide stays as it is.', { 'x-problems': [404], ...answers({ 204: null }) }) })
-    .post('/:id/fetch', ({ principal: p, params }) => fetchSource(ctx, row(p.tenantId, params.id), 'manual'), {
-      auth: WRITE, params: Id, detail: doc(T, 'Fetch an EPG source now', 'משיכת מקור EPG עכשיו', 'Fetches now (conditional GET), applies what changed as the schedule would, and answers the log entry (a failure is `status: error` with the reason). The next scheduled fetch is one interval later.', { 'x-problems': [404], ...answers({ 200: FetchView }) }) })
+    .post('/:id/fetch', ({ principal: p, params }) => fetchSourceNow(ctx, row(p.tenantId, params.id)), {
+      auth: WRITE, params: Id, detail: doc(T, 'Fetch an EPG source now', 'משיכת מקור EPG עכשיו', 'Fetches now (conditional GET), applies what changed as the schedule would, and answers the log entry (a failure is `status: error` with the reason). The next scheduled fetch is one interval later. 409 while the same source is being fetched.', { 'x-problems': [404, 409], ...answers({ 200: FetchView }) }) })
     .get('/:id/log', ({ principal: p, params, query }) => ({ items: store.logOf(row(p.tenantId, params.id).id, query.limit ?? 100).map(fetchView) }), {
       auth: READ, params: Id, query: t.Object({ limit: t.Optional(t.Integer({ minimum: 1, maximum: 500 })) }),
       detail: doc(T, 'EPG source fetch log', 'יומן משיכות של מקור EPG', 'Fetches, newest first (the newest 500 are kept).', { 'x-problems': [404], ...answers({ 200: t.Object({ items: t.Array(FetchView) }) }) }) });

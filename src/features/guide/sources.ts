@@ -82,6 +82,16 @@ function apply(ctx: AppContext, s: SourceRow, ch: ChannelRow, text: string, http
   }
 }
 
+const RUNNING = slotKey<Set<string>>('guide.sources.running');
+
+/** "Fetch now": 409 while the scheduler (or another caller) is fetching the same source, else fetchSource. */
+export async function fetchSourceNow(ctx: AppContext, s: SourceRow) {
+  const running = ctx.slots.get(RUNNING, () => new Set<string>());
+  if (running.has(s.id)) throw new AppError('conflict', 'this source is being fetched right now; try again in a moment');
+  running.add(s.id);
+  try { return await fetchSource(ctx, s, 'manual'); } finally { running.delete(s.id); }
+}
+
 /** Fetches one source now (conditional GET), applies what changed, logs and reschedules it. Returns the log entry. */
 export async function fetchSource(ctx: AppContext, s: SourceRow, trigger: 'schedule' | 'manual') {
   const t0 = performance.now();
@@ -126,7 +136,6 @@ export async function fetchSource(ctx: AppContext, s: SourceRow, trigger: 'sched
   return fetchView(entry);
 }
 
-const RUNNING = slotKey<Set<string>>('guide.sources.running');
 
 /** Fetches every due source (at most `limit` at once); returns how many were started. The scheduler's tick. */
 export async function fetchDueSources(ctx: AppContext, now = ctx.clock.now(), limit = 4): Promise<number> {

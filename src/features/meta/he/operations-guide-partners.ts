@@ -8,7 +8,7 @@ export const HE_GUIDE_PARTNERS: Record<string, { summary: string; description: s
   getEpgSource: { summary: 'מקור EPG', description: 'מקור אחד עם המאמתים שלו (ETag, ‏Last-Modified) והמשיכה האחרונה.' },
   changeEpgSource: { summary: 'שינוי מקור EPG', description: '`url` חדש מוחק את המאמתים (המשיכה הבאה קוראת את המסמך כולו).' },
   deleteEpgSource: { summary: 'מחיקת מקור EPG', description: 'מוחקת את המקור ואת יומן המשיכות שלו; לוח השידורים נשאר כמו שהוא.' },
-  fetchEpgSourceNow: { summary: 'משיכת מקור EPG עכשיו', description: 'מושכת עכשיו (בקשה מותנית), מחילה את מה שהשתנה כמו במשיכה מתוזמנת ומחזירה את רשומת היומן (כישלון הוא `status: error` עם הסיבה). המשיכה המתוזמנת הבאה מרווח אחד אחר כך.' },
+  fetchEpgSourceNow: { summary: 'משיכת מקור EPG עכשיו', description: 'מושכת עכשיו (בקשה מותנית), מחילה את מה שהשתנה כמו במשיכה מתוזמנת ומחזירה את רשומת היומן (כישלון הוא `status: error` עם הסיבה). המשיכה המתוזמנת הבאה מרווח אחד אחר כך. נענה ב-409 בזמן שאותו מקור נמשך.' },
   epgSourceFetchLog: { summary: 'יומן משיכות של מקור EPG', description: 'המשיכות, מהחדשה לישנה (נשמרות 500 האחרונות).' },
   listGuideTemplates: { summary: 'רשימת תבניות לוח שידורים', description: 'תבניות השבוע של הדייר.' },
   createGuideTemplate: { summary: 'יצירת תבנית לוח שידורים', description: 'שבוע של משבצות (יום בשבוע לפי ISO, שעת התחלה `HH:MM` באזור הזמן של הערוץ, משך, כותרת ועוד); המשבצות נשמרות לפי יום ושעה.' },
