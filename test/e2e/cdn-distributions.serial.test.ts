@@ -262,4 +262,18 @@ describe('CDN distributions (issue 46)', () => {
     expect((await s.api('GET', `/v1/cdn/distributions/${c.body.id}`)).status).toBe(404);
     expect((await rawGet(front, pathOf(tok.src))).status).toBe(200);
   }, 30_000);
+
+  test('`viewstream edge config` renders the stored distributions as a start would, their origins checked again', async () => {
+    const run = (env: Record<string, string>) => {
+      const p = Bun.spawnSync(['bun', 'src/main.ts', 'edge', 'config', '--data', s.dataDir, '--port', '8099'], { env: { ...process.env, VS_DELIVERY_FRONT_PORT: '', ...env }, stdout: 'pipe', stderr: 'pipe' });
+      expect(p.exitCode).toBe(0);
+      return { out: p.stdout.toString(), err: p.stderr.toString() };
+    };
+    // Rendered from the database; without the operator's allow-list the loopback origin is no longer usable: its
+    // hostname answers 502 instead of being proxied (the pinned upstream of an allowed origin: unit test).
+    const refused = run({ VS_CDN_ORIGIN_ALLOW: '' });
+    expect(refused.out).toContain(`server_name ${HOST};`);
+    expect(refused.out).not.toContain(`server 127.0.0.1:${origin.port};`);
+    expect(refused.err).toContain('not usable');
+  }, 30_000);
 });
