@@ -79,6 +79,8 @@ import { mcpRoutes } from './features/mcp/routes';
 import { supportRoutes } from './features/support/routes';
 import { monitorRoutes } from './features/monitors/routes';
 import { startMonitorWorkers } from './features/monitors/worker';
+import { notificationRoutes } from './features/notifications/routes';
+import { startNotificationWorker } from './features/notifications/worker';
 import { startProgrammeClock } from './features/guide/programme-clock';
 import { studioRoutes } from './features/studio/routes';
 import { siteAdminRoutes } from './features/sites/admin-routes';
@@ -142,6 +144,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
     .use(webhookRoutes(ctx))
     .use(eventRoutes(ctx))
     .use(inboxRoutes(ctx))
+    .use(notificationRoutes(ctx))
     .use(hookRoutes(ctx))
     .use(guideRoutes(ctx))
     .use(guideReviewRoutes(ctx))
@@ -193,6 +196,7 @@ export async function startWorkers(ctx: AppContext): Promise<void> {
   startJobQueue(ctx, featureJobs(media));
   startWebhookDispatcher(ctx);
   startMonitorWorkers(ctx);
+  startNotificationWorker(ctx);
   startProgrammeClock(ctx);
   startGuideSources(ctx);
   startChannelAutoSubtitles(ctx);

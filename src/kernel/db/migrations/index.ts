@@ -2,6 +2,7 @@ import type { Migration } from '../migration';
 import { m0198 } from './0198_guide_sources';
 import { m0199 } from './0199_guide_templates';
 import { m0200 } from './0200_guide_destinations';
+import { m0213 } from './0213_notification_rules';
 import { m0203 } from './0203_fast_channels';
 import { m0001 } from './0001_identity';
 import { m0002 } from './0002_jobs_outbox';
@@ -90,4 +91,5 @@ export const MIGRATIONS: Migration[] = [
   m0199,
   m0200,
   m0203,
+  m0213,
 ];
