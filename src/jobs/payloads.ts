@@ -32,6 +32,8 @@ export interface JobPayloads {
   'article.draft': { programmeId: string; engine: 'extractive' | 'llm'; language?: string };
   /** Push the published guide to one publishing destination (issue 48); `attempt` counts from 1, `delivery` is stable across retries. */
   'guide.deliver': { destinationId: string; delivery: string; attempt: number; trigger: string };
+  /** Read a library import's sitemap, sitemap index or media RSS feed into items for review (issue 47). */
+  'imports.read': { importId: string };
   /** Prepare an asset's renditions for a FAST channel: muxed by stream copy, or conformed to the channel's (issue 48). */
   'fast.prep': { assetId: string; version: number; profile: string; renditions: { name: string; width: number; height: number; video_k: number }[] };
 }
@@ -43,7 +45,7 @@ export interface VodPayload { programmeId: string; channelId: string; from: numb
 export type JobType = keyof JobPayloads;
 
 /** Every job type, for checks of rows read back from the database. */
-export const JOB_TYPES: readonly JobType[] = ['asset.fetch', 'asset.process', 'asset.encode', 'clip.finalize', 'vod.publish', 'subtitles.recognise', 'edge.purge', 'edge.prewarm', 'subtitles.translate', 'article.draft', 'subtitles.recognise_channel', 'guide.deliver', 'fast.prep'] satisfies readonly JobType[];
+export const JOB_TYPES: readonly JobType[] = ['asset.fetch', 'asset.process', 'asset.encode', 'clip.finalize', 'vod.publish', 'subtitles.recognise', 'edge.purge', 'edge.prewarm', 'subtitles.translate', 'article.draft', 'subtitles.recognise_channel', 'guide.deliver', 'imports.read', 'fast.prep'] satisfies readonly JobType[];
 
 /** True when a stored type string names a known job type. */
 export function isJobType(t: string): t is JobType {

@@ -20,6 +20,20 @@ let site: ReturnType<typeof Bun.serve>;
 const clips: Record<string, Uint8Array> = {};
 const j = (r: Response): Promise<any> => r.json();
 const base = () => `http://127.0.0.1:${site.port}`;
+/** A gate the site's /slow.xml waits on (the reading in flight across a restart). */
+let slowGate = Promise.withResolvers<void>();
+let slowHits = 0;
+
+/** Creates an import (202, `fetching`) and waits until its reading is over: the import in review (with its first page of items) or failed. */
+async function createRead(srv: TestServer, url: string, key?: string): Promise<any> {
+  const r = await srv.api('POST', '/v1/library/imports', { url }, key ? { key } : undefined);
+  expect(r.status).toBe(202);
+  const created = await j(r);
+  expect(created.status).toBe('fetching');
+  const imp = await waitFor('import read', async () => { const v = await j(await srv.api('GET', `/v1/library/imports/${created.id}`, undefined, key ? { key } : undefined)); return v.status !== 'fetching' && v; }, 30_000);
+  if (imp.status !== 'review') return imp;
+  return { ...imp, ...(await j(await srv.api('GET', `/v1/library/imports/${created.id}/items`, undefined, key ? { key } : undefined))) };
+}
 
 const videoSitemap = () => `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:video="http://www.google.com/schemas/sitemap-video/1.1">
@@ -51,6 +65,7 @@ beforeAll(async () => {
       const p = new URL(req.url).pathname;
       const xml = (body: string) => new Response(body, { headers: { 'content-type': 'application/xml' } });
       if (p === '/sitemap.xml') return xml(index());
+      if (p === '/slow.xml') { slowHits++; return slowGate.promise.then(() => xml(videoSitemap())); }
       if (p === '/sitemap-videos.xml') return xml(videoSitemap());
       if (p === '/sitemap-pages.xml') return xml(pages());
       if (p === '/broken.xml' || p === '/bad.xml') return xml('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>x</loc></urlset>');
@@ -76,10 +91,10 @@ beforeAll(async () => {
 afterAll(async () => { site.stop(true); await s.stop(); rmSync(dir, { recursive: true, force: true }); });
 
 test('sitemap index → review → deselect → start → assets ready; a second import skips them', async () => {
-  const r = await s.api('POST', '/v1/library/imports', { url: `${base()}/sitemap.xml` });
-  expect(r.status).toBe(201);
-  const imp = await j(r);
+  const imp = await createRead(s, `${base()}/sitemap.xml`);
   expect(imp.format).toBe('sitemap_index');
+  expect(imp.progress).toEqual({ documents_read: 4, documents_total: 4, videos: 3 });
+  expect(imp.error).toBeNull();
   expect(imp.status).toBe('review');
   expect(imp.counts).toMatchObject({ items: 3, new: 3, skipped: 0, selected: 3, registered: 0, failed: 0 });
   expect(imp.sources.map((x: any) => [x.url.slice(base().length), x.videos, x.pages_without_video, !!x.error])).toEqual([
@@ -121,14 +136,14 @@ test('sitemap index → review → deselect → start → assets ready; a second
   expect(s.ctx.db.query<{ n: number }, [string]>(`SELECT COUNT(*) AS n FROM assets WHERE tenant_id = ? AND external_id LIKE 'sitemap:%'`).get(tenant)!.n).toBe(2);
 
   // The same sitemap again: the two imported videos are skipped, the deselected one is new.
-  const again = await j(await s.api('POST', '/v1/library/imports', { url: `${base()}/sitemap-videos.xml` }));
+  const again = await createRead(s, `${base()}/sitemap-videos.xml`);
   expect(again.format).toBe('sitemap');
   expect(again.counts).toMatchObject({ items: 3, new: 1, skipped: 2, selected: 1 });
   expect(again.items.map((i: any) => [i.status, i.selected])).toEqual([['skipped', false], ['skipped', false], ['new', true]]);
   const skippedOnly = await j(await s.api('GET', `/v1/library/imports/${again.id}/items?status=skipped`));
   expect(skippedOnly.items).toHaveLength(2);
   // A media RSS feed: the page already imported from the sitemap (/watch/two) is skipped; audio is not a video.
-  const rss = await j(await s.api('POST', '/v1/library/imports', { url: `${base()}/feed.rss` }));
+  const rss = await createRead(s, `${base()}/feed.rss`);
   expect(rss.format).toBe('media_rss');
   expect(rss.items.map((i: any) => [i.title, i.video_url.slice(base().length), i.duration_s, i.status])).toEqual([
     ['Feed <one>', '/media/one.mp4', 2, 'skipped'], ['Enclosed', '/media/two.mp4', null, 'skipped'],
@@ -145,26 +160,31 @@ test('hostile: private address, malformed XML, too large, not a sitemap, bad bod
     const r = await create({ url });
     expect(r.status).toBe(422);
   }
-  const bad = await create({ url: `${base()}/bad.xml` });
-  expect(bad.status).toBe(422);
-  const badBody = await j(bad);
-  expect(badBody.errors[0].detail).toMatch(/not well-formed XML \(.*1:\d+/);
-  const html = await j(await create({ url: `${base()}/html.xml` }));
-  expect(html.errors[0].detail).toContain('root element <html>');
-  expect((await create({ url: `${base()}/missing.xml` })).status).toBe(422);
-  expect((await create({ url: `${base()}/huge.xml` })).status).toBe(413);
-  const many = await create({ url: `${base()}/many.xml` });
+  // What the reading finds wrong ends the import failed, with the problem it would have answered.
+  const failed = async (path: string) => {
+    const f = await createRead(s, `${base()}${path}`);
+    expect(f).toMatchObject({ status: 'failed', format: null, counts: { items: 0 } });
+    expect((await j(await s.api('POST', `/v1/library/imports/${f.id}/start`))).status).toBe(409);
+    return f.error;
+  };
+  const bad = await failed('/bad.xml');
+  expect(bad).toMatchObject({ status: 422, code: 'validation_error' });
+  expect(bad.errors[0].detail).toMatch(/not well-formed XML \(.*1:\d+/);
+  expect((await failed('/html.xml')).errors[0].detail).toContain('root element <html>');
+  expect((await failed('/missing.xml')).status).toBe(422);
+  expect((await failed('/huge.xml')).status).toBe(413);
+  const many = await failed('/many.xml');
   expect(many.status).toBe(422);
-  expect((await j(many)).errors[0].detail).toContain('more than 50000 URLs in one file');
+  expect(many.errors[0].detail).toContain('more than 50000 URLs in one file');
   expect((await create({ url: `${base()}/sitemap.xml`, extra: 1 })).status).toBe(400);
   expect((await create({ url: 42 })).status).toBe(422);
   expect((await create({ url: `${base()}/sitemap.xml` }, null)).status).toBe(401);
   const tenant = defaultTenant(s.ctx);
   const viewer = identityService(s.ctx).createKey(tenant, { role: 'viewer' }).key;
   expect((await create({ url: `${base()}/sitemap.xml` }, viewer)).status).toBe(403);
-  // Nothing was stored by the refusals.
+  // Nothing was stored by the refusals at the door.
   const before = s.ctx.db.query<{ n: number }, []>('SELECT COUNT(*) AS n FROM library_imports').get()!.n;
-  const mine = await j(await create({ url: `${base()}/sitemap-videos.xml` }));
+  const mine = await createRead(s, `${base()}/sitemap-videos.xml`);
   expect(s.ctx.db.query<{ n: number }, []>('SELECT COUNT(*) AS n FROM library_imports').get()!.n).toBe(before + 1);
   const other = identityService(s.ctx).createTenant({ name: 'Imports other' });
   const otherKey = identityService(s.ctx).createKey(other.id, { role: 'owner' }).key;
@@ -184,7 +204,7 @@ test('hostile: private address, malformed XML, too large, not a sitemap, bad bod
 
 test('a running import left by a crash resumes at boot without registering anything twice', async () => {
   const store = new ImportStore(s.ctx.db);
-  const imp = await j(await s.api('POST', '/v1/library/imports', { url: `${base()}/feed.rss` }));
+  const imp = await createRead(s, `${base()}/feed.rss`);
   const tenant = defaultTenant(s.ctx);
   const item = imp.items[0];
   // A crash after the asset was inserted but before the item's outcome was written: the asset carries this import's id.
@@ -198,3 +218,38 @@ test('a running import left by a crash resumes at boot without registering anyth
   expect(store.items(imp.id, null, 10).find((i) => i.id === item.id)).toMatchObject({ result: 'registered', asset_id: a.id });
   expect(s.ctx.db.query<{ n: number }, [string]>(`SELECT COUNT(*) AS n FROM assets WHERE external_id = ?`).get('sitemap:' + 'c'.repeat(40))!.n).toBe(1);
 }, 60_000);
+
+test('creation answers 202 while the website is still answering; the reading is a durable job that survives a restart', async () => {
+  // Before: POST held the request until the sitemap was fetched and parsed (here: for ever, the site never answers).
+  const data = mkdtempSync(join(tmpdir(), 'vs-imports-restart-'));
+  slowGate = Promise.withResolvers<void>();
+  slowHits = 0;
+  let a: TestServer | null = await startTestServer({ dataDir: data, env: { VS_PRIVATE_ALLOWLIST: '127.0.0.1/32' } });
+  const key = a.key;
+  let b: TestServer | null = null;
+  try {
+    const r = await Promise.race([a.api('POST', '/v1/library/imports', { url: `${base()}/slow.xml` }), Bun.sleep(10_000).then(() => null)]);
+    expect(r?.status).toBe(202);
+    const created = await j(r!);
+    expect(created).toMatchObject({ status: 'fetching', format: null, progress: { documents_read: 0, documents_total: 1, videos: 0 }, error: null });
+    await waitFor('the site asked', () => slowHits >= 1);
+    expect((await j(await a.api('GET', `/v1/library/imports/${created.id}/items`))).items).toEqual([]);
+    expect((await a.api('PATCH', `/v1/library/imports/${created.id}/items`, { selected: true, all: true })).status).toBe(409);
+    expect((await a.api('POST', `/v1/library/imports/${created.id}/start`)).status).toBe(409);
+    // Restart while the job waits on the site: it is handed back to the queue and read again by the next process.
+    await a.stop();
+    a = null;
+    b = await startTestServer({ dataDir: data, ownerKey: key, env: { VS_PRIVATE_ALLOWLIST: '127.0.0.1/32' } });
+    slowGate.resolve();
+    const done = await waitFor('read after the restart', async () => { const v = await j(await b!.api('GET', `/v1/library/imports/${created.id}`, undefined, { key })); return v.status === 'review' && v; }, 30_000);
+    expect(slowHits).toBeGreaterThanOrEqual(2);
+    expect(done).toMatchObject({ format: 'sitemap', counts: { items: 3 }, progress: { documents_read: 1, documents_total: 1, videos: 3 } });
+    const jobs = b.ctx.db.query<{ status: string; attempts: number }, [string]>(`SELECT status, attempts FROM jobs WHERE type = 'imports.read' AND subject_id = ?`).all(created.id);
+    expect(jobs).toEqual([{ status: 'succeeded', attempts: 2 }]);
+  } finally {
+    slowGate.resolve();
+    await a?.stop();
+    await b?.stop();
+    rmSync(data, { recursive: true, force: true });
+  }
+}, 120_000);

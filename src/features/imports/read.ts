@@ -42,21 +42,35 @@ async function fetchText(ctx: AppContext, url: string, limits: ReadLimits, signa
   return new TextDecoder('utf-8', { fatal: false }).decode(bytes);
 }
 
+/** How far a reading got: documents read of those known so far, videos found. */
+export interface ReadProgress { documents_read: number; documents_total: number; videos: number }
+
+/** Options of one reading: a caller's signal (a job's: shutdown, cancel) and a progress callback after each document. */
+export interface ReadOptions { signal?: AbortSignal; onProgress?: (p: ReadProgress) => void }
+
 /** Reads the sitemap, sitemap index or media RSS feed at `url` (see the file comment). Errors of the top document throw. */
-export async function readImport(ctx: AppContext, url: string, limits: ReadLimits = DEFAULT_READ_LIMITS): Promise<ReadResult> {
+export async function readImport(ctx: AppContext, url: string, limits: ReadLimits = DEFAULT_READ_LIMITS, o: ReadOptions = {}): Promise<ReadResult> {
   const ac = new AbortController();
   const timer = setTimeout(() => ac.abort(new AppError('not_ready', `reading the sitemaps took over ${limits.readTimeoutMs} ms`)), limits.readTimeoutMs);
+  const outer = () => ac.abort(o.signal!.reason);
+  if (o.signal?.aborted) outer(); else o.signal?.addEventListener('abort', outer, { once: true });
+  const progress = (read: number, total: number, videos: number) => o.onProgress?.({ documents_read: read, documents_total: total, videos });
   try {
+    progress(0, 1, 0);
     const top = await parseDocument(url, await fetchText(ctx, url, limits, ac.signal));
     if (top.kind !== 'index') {
       const videos = top.videos.slice(0, MAX_IMPORT_ITEMS);
+      progress(1, 1, videos.length);
       return { format: top.kind === 'rss' ? 'media_rss' : 'sitemap', videos, truncated: top.videos.length > videos.length,
         sources: [{ url, kind: top.kind, videos: top.videos.length, pages_without_video: top.pagesWithoutVideo }] };
     }
     const sources: SourceReport[] = [{ url, kind: 'sitemapindex', videos: 0, pages_without_video: 0 }];
     const videos: FoundVideo[] = [];
     let truncated = top.sitemaps.length > MAX_CHILD_SITEMAPS;
-    for (const child of top.sitemaps.slice(0, MAX_CHILD_SITEMAPS)) {
+    const children = top.sitemaps.slice(0, MAX_CHILD_SITEMAPS);
+    let read = 1;
+    progress(read, 1 + children.length, 0);
+    for (const child of children) {
       try {
         const doc = await parseDocument(child, await fetchText(ctx, child, limits, ac.signal));
         if (doc.kind === 'index') { sources.push({ url: child, kind: 'sitemapindex', videos: 0, pages_without_video: 0, error: 'a sitemap index inside an index is not followed (one level only)' }); continue; }
@@ -65,10 +79,13 @@ export async function readImport(ctx: AppContext, url: string, limits: ReadLimit
       } catch (e) {
         if (ac.signal.aborted) throw ac.signal.reason;
         sources.push({ url: child, kind: 'unknown', videos: 0, pages_without_video: 0, error: e instanceof AppError ? e.detail : String(e) });
+      } finally {
+        progress(++read, 1 + children.length, videos.length);
       }
     }
     return { format: 'sitemap_index', videos, sources, truncated };
   } finally {
     clearTimeout(timer);
+    o.signal?.removeEventListener('abort', outer);
   }
 }

@@ -12,13 +12,19 @@ import { slotKey } from '../../kernel/slots';
 import { checkUrlShape } from '../../kernel/net/safe-fetch';
 import { AssetService } from '../assets/service';
 import { canonicalUrl, importExternalId } from './identity';
+import { enqueueJob } from '../../jobs/enqueue';
+import { PermanentJobError } from '../../jobs/errors';
+import { jobQueue } from '../../jobs/worker';
+import type { FeatureHandlers, JobRow } from '../../jobs/types';
 import { DEFAULT_READ_LIMITS, readImport, type ReadLimits } from './read';
 import { ImportStore, type ImportRow, type ItemRow } from './store';
 
 /** An import as answered. */
 export function importView(store: ImportStore, r: ImportRow) {
   return {
-    id: r.id, url: r.url, format: r.format, status: r.status, truncated: r.truncated === 1, counts: store.counts(r.id),
+    id: r.id, url: r.url, format: r.format || null, status: r.status, truncated: r.truncated === 1, counts: store.counts(r.id),
+    progress: r.progress ? JSON.parse(r.progress) as { documents_read: number; documents_total: number; videos: number } : null,
+    error: r.error ? JSON.parse(r.error) as { status: number; code: string; detail: string; errors?: { field: string; detail: string }[] } : null,
     sources: JSON.parse(r.sources) as unknown[], created_at: iso(r.created_at),
     started_at: r.started_at === null ? null : iso(r.started_at), finished_at: r.finished_at === null ? null : iso(r.finished_at),
   };
@@ -41,14 +47,44 @@ export class ImportService {
   readonly store: ImportStore;
   constructor(private ctx: AppContext, private limits: ReadLimits = DEFAULT_READ_LIMITS) { this.store = new ImportStore(ctx.db); }
 
-  /** Reads the URL and stores the import with its items for review. */
-  async create(tenantId: string, url: string): Promise<ImportRow> {
+  /**
+   * Creates an import in state `fetching` and hands the reading to a durable `imports.read` job (same transaction):
+   * the request never waits for the website. Only the URL's shape is checked here (scheme, IP literals against the
+   * private table: 422 at once); everything the reading finds wrong ends the import `failed` with its problem.
+   */
+  create(tenantId: string, url: string): ImportRow {
     checkUrlShape(url, this.ctx.config.privateAllowlist);
-    const found = await readImport(this.ctx, url, this.limits);
-    const known = this.store.assetIdentities(tenantId);
-    const seen = new Map<string, number>();
     const id = newId();
-    const items: Parameters<ImportStore['insert']>[1] = [];
+    const now = this.ctx.clock.now();
+    this.ctx.db.transaction(() => {
+      this.store.insertFetching(id, tenantId, url, now);
+      enqueueJob(this.ctx.db, { tenantId, type: 'imports.read', payload: { importId: id }, subject: { kind: 'library_import', id }, priority: 50, maxAttempts: 3 }, now);
+    })();
+    jobQueue(this.ctx)?.wake();
+    return this.store.get(tenantId, id)!;
+  }
+
+  /**
+   * The `imports.read` job: reads the import's documents (progress on the import after each), then stores the items
+   * for review in one transaction. A problem of the documents (malformed, too large, refused address, too slow) ends
+   * the import `failed` with that problem (no retry: reading again finds the same); anything else is retried by the
+   * queue and, after the last attempt, fails the import too (failImportOfJob). A restart mid-reading reads again:
+   * nothing is stored until the reading is complete.
+   */
+  async read(importId: string, signal?: AbortSignal): Promise<void> {
+    const r = this.store.byId(importId);
+    if (!r || r.status !== 'fetching') return;
+    let found: Awaited<ReturnType<typeof readImport>>;
+    try {
+      found = await readImport(this.ctx, r.url, this.limits, { signal, onProgress: (p) => this.store.setProgress(importId, p) });
+    } catch (e) {
+      if (signal?.aborted || !(e instanceof AppError)) throw e;
+      this.store.fail(importId, { status: e.status, code: e.code, detail: e.detail, ...(e.extra.errors ? { errors: e.extra.errors } : {}) }, this.ctx.clock.now());
+      throw new PermanentJobError(e.detail);
+    }
+    const known = this.store.assetIdentities(r.tenant_id);
+    const seen = new Map<string, number>();
+    const items: Parameters<ImportStore['fill']>[1] = [];
     for (const v of found.videos) {
       const page = canonicalUrl(v.pageUrl), video = canonicalUrl(v.videoUrl);
       if (!page || !video) continue;
@@ -57,15 +93,12 @@ export class ImportService {
       const externalId = importExternalId(page, n);
       const exists = known.externalIds.has(externalId) || known.sourceUrls.has(video) || known.sourceUrls.has(v.videoUrl);
       items.push({
-        id: newId(), import_id: id, page_url: page, video_url: video, video_kind: v.videoKind, external_id: externalId,
+        id: newId(), import_id: importId, page_url: page, video_url: video, video_kind: v.videoKind, external_id: externalId,
         title: [...v.title].slice(0, 500).join(''), duration_s: v.durationS, thumbnail_url: v.thumbnailUrl ? canonicalUrl(v.thumbnailUrl) : null,
         status: exists ? 'skipped' : 'new', selected: exists ? 0 : 1,
       });
     }
-    this.ctx.db.transaction(() => this.store.insert({
-      id, tenant_id: tenantId, url, format: found.format, sources: JSON.stringify(found.sources), truncated: found.truncated ? 1 : 0, created_at: this.ctx.clock.now(),
-    }, items))();
-    return this.store.get(tenantId, id)!;
+    this.ctx.db.transaction(() => this.store.fill({ id: importId, format: found.format, sources: JSON.stringify(found.sources), truncated: found.truncated ? 1 : 0 }, items))();
   }
 
   /** One import of the tenant (404 otherwise). */
@@ -87,10 +120,11 @@ export class ImportService {
     return r;
   }
 
-  /** Starts (or resumes) registering the selected new items; idempotent. */
+  /** Starts (or resumes) registering the selected new items; idempotent; 409 while fetching or after a failed reading. */
   start(tenantId: string, id: string): ImportRow {
     const r = this.get(tenantId, id);
     if (r.status === 'done') return r;
+    if (r.status === 'fetching' || r.status === 'failed') throw new AppError('conflict', `the import is ${r.status}; only an import in review can start`);
     this.store.start(id, this.ctx.clock.now());
     this.run(tenantId, id);
     return this.store.get(tenantId, id)!;
@@ -132,4 +166,15 @@ export class ImportService {
 export function resumeImports(ctx: AppContext): void {
   const svc = new ImportService(ctx);
   for (const r of svc.store.running()) void svc.run(r.tenant_id, r.id);
+}
+
+/** The `imports.read` job handler (registered in features/jobs/registry.ts). */
+export const importJobHandlers: FeatureHandlers<'imports.read'> = {
+  'imports.read': (ctx, job) => new ImportService(ctx).read(job.payload.importId, job.signal),
+};
+
+/** A reading job that failed for good (after its retries) leaves its import `failed`, not `fetching` for ever. */
+export function failImportOfJob(ctx: AppContext, job: JobRow, error: string): void {
+  if (job.type !== 'imports.read' || job.subject_kind !== 'library_import' || !job.subject_id) return;
+  new ImportStore(ctx.db).fail(job.subject_id, { status: 503, code: 'not_ready', detail: `reading the documents failed: ${error.slice(0, 300)}` }, ctx.clock.now());
 }

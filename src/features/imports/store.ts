@@ -2,9 +2,16 @@ import type { Database } from 'bun:sqlite';
 
 /** A library import as stored. */
 export interface ImportRow {
-  seq: number; id: string; tenant_id: string; url: string; format: string; status: 'review' | 'running' | 'done';
+  seq: number; id: string; tenant_id: string; url: string; format: string; status: ImportStatus;
   sources: string; truncated: number; created_at: number; started_at: number | null; finished_at: number | null;
+  /** JSON ReadProgress while (and after) the documents are read. */
+  progress: string | null;
+  /** JSON problem (`status`, `code`, `detail`, `errors`) of a `failed` reading. */
+  error: string | null;
 }
+
+/** `fetching` (documents being read by a job), `review`, `running`, `done`, or `failed` (the reading failed). */
+export type ImportStatus = 'fetching' | 'review' | 'running' | 'done' | 'failed';
 
 /** One reviewed video of an import as stored. */
 export interface ItemRow {
@@ -20,13 +27,39 @@ export interface ItemCounts { items: number; new: number; skipped: number; selec
 export class ImportStore {
   constructor(private db: Database) {}
 
-  /** Inserts an import and its items. */
-  insert(row: Omit<ImportRow, 'seq' | 'started_at' | 'finished_at' | 'status'>, items: Omit<ItemRow, 'seq' | 'result' | 'asset_id' | 'error'>[]): void {
-    this.db.query(`INSERT INTO library_imports (id, tenant_id, url, format, sources, truncated, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`)
-      .run(row.id, row.tenant_id, row.url, row.format, row.sources, row.truncated, row.created_at);
+  /** Inserts an import whose documents are still to be read (`fetching`, no format yet). */
+  insertFetching(id: string, tenantId: string, url: string, now: number): void {
+    this.db.query(`INSERT INTO library_imports (id, tenant_id, url, format, status, progress, created_at) VALUES (?, ?, ?, '', 'fetching', ?, ?)`)
+      .run(id, tenantId, url, JSON.stringify({ documents_read: 0, documents_total: 1, videos: 0 }), now);
+  }
+
+  /** One import by id (the reading job's lookup). */
+  byId(id: string): ImportRow | null {
+    return this.db.query<ImportRow, [string]>('SELECT * FROM library_imports WHERE id = ?').get(id);
+  }
+
+  /** Records how far the reading got. */
+  setProgress(id: string, progress: unknown): void {
+    this.db.query(`UPDATE library_imports SET progress = ? WHERE id = ? AND status = 'fetching'`).run(JSON.stringify(progress), id);
+  }
+
+  /** Marks a reading failed with its problem. */
+  fail(id: string, problem: unknown, now: number): void {
+    this.db.query(`UPDATE library_imports SET status = 'failed', error = ?, finished_at = ? WHERE id = ? AND status = 'fetching'`).run(JSON.stringify(problem), now, id);
+  }
+
+  /**
+   * Stores what the reading found — the items and the import's format, sources and truncation — and puts the import in
+   * review; nothing when it is no longer `fetching` (a second run of the job). Call inside a transaction.
+   */
+  fill(row: Pick<ImportRow, 'id' | 'format' | 'sources' | 'truncated'>, items: Omit<ItemRow, 'seq' | 'result' | 'asset_id' | 'error'>[]): boolean {
+    const r = this.db.query(`UPDATE library_imports SET format = ?, sources = ?, truncated = ?, status = 'review' WHERE id = ? AND status = 'fetching'`)
+      .run(row.format, row.sources, row.truncated, row.id);
+    if (!r.changes) return false;
     const q = this.db.query(`INSERT INTO library_import_items (id, import_id, page_url, video_url, video_kind, external_id, title, duration_s, thumbnail_url, status, selected)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     for (const i of items) q.run(i.id, i.import_id, i.page_url, i.video_url, i.video_kind, i.external_id, i.title, i.duration_s, i.thumbnail_url, i.status, i.selected);
+    return true;
   }
 
   /** One import of the tenant. */

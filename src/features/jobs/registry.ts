@@ -17,6 +17,7 @@ import { channelJobHandlers, failChannelTrackOfJob } from '../subtitles/channel-
 import { articleJobHandlers } from '../articles/jobs';
 import type { MediaRuntime } from '../transcode/runtime';
 import { edgeJobHandlers } from '../edge/jobs';
+import { failImportOfJob, importJobHandlers } from '../imports/service';
 import { failPrepOfJob, fastJobHandlers } from '../fast/prep';
 import { guideDeliveryJobHandlers } from '../guide/deliveries';
 
@@ -28,6 +29,7 @@ export function onJobFinalFailure(ctx: AppContext, job: JobRow, error: string): 
   failTrackOfJob(ctx, job, error);
   failTranslationOfJob(ctx, job, error);
   failChannelTrackOfJob(ctx, job, error);
+  failImportOfJob(ctx, job, error);
   failPrepOfJob(ctx, job, error);
 }
 
@@ -43,6 +45,7 @@ export function featureJobs(media: MediaRuntime | null): JobSetup {
     ...translateJobHandlers,
     ...channelJobHandlers,
     ...articleJobHandlers,
+    ...importJobHandlers,
     ...fastJobHandlers(media?.tools ?? null),
     ...guideDeliveryJobHandlers,
   };

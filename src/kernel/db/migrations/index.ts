@@ -37,6 +37,7 @@ import { m0180 } from './0180_billing';
 import { m0181 } from './0181_event_export';
 import { m0182 } from './0182_storage_keys';
 import { m0183 } from './0183_library_imports';
+import { m0196 } from './0196_library_import_reading';
 import { m0184 } from './0184_live_subtitles';
 import { m0189 } from './0189_cdn_distributions';
 import { m0187 } from './0187_site_page_review';
@@ -87,6 +88,7 @@ export const MIGRATIONS: Migration[] = [
   m0187,
   m0192,
   m0193,
+  m0196,
   m0198,
   m0199,
   m0200,
