@@ -27,4 +27,6 @@ export const EN_GUIDE_PARTNERS = {
   gp_pull_url: 'Address partners read from', gp_test: 'Send a test', gp_test_ok: 'The test arrived ({bytes} bytes, {ms} ms).', gp_test_failed: 'The test did not arrive: {why}',
   gp_deliveries: 'Delivery log', gp_no_dest: 'No destinations yet.', gp_attempt: 'Attempt', gp_window: '{behind, plural, one {# day} other {# days}} back, {ahead, plural, one {# day} other {# days}} ahead ({tz})',
   gp_last_delivery: 'Last delivery', gp_choose_channel: 'Choose at least one channel.',
+  // the version kind of an auto-published EPG source (guide-versions.tsx reads g_kind_<kind>)
+  g_kind_source: 'Published from an EPG source',
 };

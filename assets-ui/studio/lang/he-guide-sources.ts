@@ -26,4 +26,5 @@ export const HE_GUIDE_PARTNERS: Record<keyof typeof EN_GUIDE_PARTNERS, string> =
   gp_pull_url: 'הכתובת שממנה השותף קורא', gp_test: 'שליחת בדיקה', gp_test_ok: 'הבדיקה הגיעה ({bytes} בתים, {ms} מ״ש).', gp_test_failed: 'הבדיקה לא הגיעה: {why}',
   gp_deliveries: 'יומן מסירות', gp_no_dest: 'עדיין אין יעדים.', gp_attempt: 'ניסיון', gp_window: '{behind, plural, one {יום אחד} two {יומיים} other {# ימים}} אחורה, {ahead, plural, one {יום אחד} two {יומיים} other {# ימים}} קדימה ({tz})',
   gp_last_delivery: 'מסירה אחרונה', gp_choose_channel: 'בחרו לפחות ערוץ אחד.',
+  g_kind_source: 'פרסום ממקור EPG',
 };
