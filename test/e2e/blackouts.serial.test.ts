@@ -81,6 +81,10 @@ test('a live blackout: refused by the issuer and the gate (cached segments too),
     expect(`${p} ${r.status} ${r.headers['x-vs-refusal']}`).toBe(`${p} 403 blackout`);
   }
   expect((await from(il.ip, front, 'GET', live.seg(-1))).headers['x-cache-status']).toBe('HIT');
+  // Only the socket address counts: headers naming an Israeli address change nothing, at the front or the issuer.
+  const spoof = { 'x-real-ip': il.ip, 'x-forwarded-for': il.ip, 'x-vs-peer': il.ip };
+  expect((await from(us.ip, front, 'GET', live.seg(-1), { headers: spoof })).status).toBe(403);
+  expect((await from(us.ip, own, 'POST', '/v1/playback/session', { json: { tenant: 'default', channel: slug, page_origin: 'https://news.example.com' }, headers: spoof })).status).toBe(403);
   expect((await from(fr.ip, front, 'GET', live.variant)).status).toBe(200);
 
   // `out`: only Israel may watch; a viewer of unknown country (127.0.0.1) is refused too.

@@ -12,9 +12,13 @@ export const VIEWERS = {
   il2: { ip: '127.0.0.21', country: 'IL', asn: 1680 },
 } as const;
 
-/** Writes MaxMind-format country and ASN databases mapping `VIEWERS`; returns the env naming them. */
+/** More viewers, one country each: 127.0.1.1 and on (tests that need a fresh country per request). */
+export const MORE_VIEWERS = ['ES', 'IT', 'NL', 'BE', 'PT', 'SE', 'NO', 'DK', 'FI', 'PL', 'CZ', 'AT', 'CH', 'IE', 'GR', 'HU', 'RO', 'BG', 'JP', 'BR']
+  .map((country, i) => ({ ip: `127.0.1.${i + 1}`, country, asn: 64512 + i }));
+
+/** Writes MaxMind-format country and ASN databases mapping `VIEWERS` and `MORE_VIEWERS`; returns the env naming them. */
 export function writeGeoDbs(dir: string): Record<string, string> {
-  const vs = Object.values(VIEWERS);
+  const vs = [...Object.values(VIEWERS), ...MORE_VIEWERS];
   writeFileSync(join(dir, 'country.mmdb'), buildMmdb('GeoLite2-Country', vs.map((v) => [`${v.ip}/32`, { country: { iso_code: v.country } }])));
   writeFileSync(join(dir, 'asn.mmdb'), buildMmdb('GeoLite2-ASN', vs.map((v) => [`${v.ip}/32`, { autonomous_system_number: v.asn, autonomous_system_organization: `AS${v.asn}` }])));
   return { VS_GEOIP_COUNTRY_DB: join(dir, 'country.mmdb'), VS_GEOIP_ASN_DB: join(dir, 'asn.mmdb') };

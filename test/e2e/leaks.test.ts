@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { startTestServer, waitFor, type TestServer } from '../helpers/server';
 import { addReadyAsset } from '../helpers/ready-asset';
 import { IdentityService } from '../../src/features/identity/service';
-import { VIEWERS, from, writeGeoDbs } from './geo-helpers';
+import { MORE_VIEWERS, VIEWERS, from, writeGeoDbs } from './geo-helpers';
 
 const dir = mkdtempSync(join(tmpdir(), 'vs-leaks-'));
 let s: TestServer, port: number, tenant: string;
@@ -152,3 +152,50 @@ test('through the delivery front: answers nginx sends on its own (grants) are wa
     expect(leak.evidence.countries.sort()).toEqual(['FR', 'IL']);
   } finally { await f.stop(); }
 }, 60_000);
+
+test('delivery workers: their answers are watched (forwarded observations) and judge blackouts from rules the main process wrote', async () => {
+  const w = await startTestServer({ workers: false, env: { ...writeGeoDbs(dir), VS_DELIVERY_WORKERS: '2', VS_DELIVERY_TAG: '1' } });
+  try {
+    const wport = Number(new URL(w.url).port);
+    const t = w.ctx.db.query<{ id: string }, []>("SELECT id FROM tenants WHERE slug = 'default'").get()!.id;
+    const asset = addReadyAsset(w, t, new Uint8Array(1024).fill(5));
+    const pol = await (await w.api('POST', '/v1/playback/policies', { name: 'worker leaks', leaks: { max_countries: 1 } })).json() as { id: string };
+    expect((await w.api('POST', `/v1/playback/policies/${pol.id}/attach`, { target_kind: 'asset', target_id: asset })).status).toBe(200);
+    const tok = await (await w.api('POST', '/v1/playback/tokens', { asset })).json() as { src: string; sid: string };
+    const seg = new URL('seg_00001.m4s', tok.src).pathname;
+    // Israel first (over no limit yet), then one fresh country per request until a worker answered one: that country
+    // reaches the evidence only through the worker's forwarded observation.
+    expect((await from(il.ip, wport, 'GET', seg)).status).toBe(200);
+    let probe: string | null = null;
+    for (const v of MORE_VIEWERS) {
+      const a = await from(v.ip, wport, 'GET', seg);
+      expect(a.status).toBe(200);
+      if (a.headers['x-vs-served-by']?.startsWith('worker-')) { probe = v.country; break; }
+    }
+    expect(probe).not.toBeNull();
+    const leak = (await waitFor(`${probe} in the evidence`, async () => ((await (await w.api('GET', '/v1/leaks')).json()) as { items: Leak[] }).items.find((l) => l.sid === tok.sid && l.evidence.countries.includes(probe!)) ?? null, 10_000))!;
+    expect(leak.evidence.countries).toContain('IL');
+
+    // Blackouts: a channel with no stream answers 404 to allowed viewers and 403 blackout to refused ones, in every process.
+    const ch = await (await w.api('POST', '/v1/channels', { name: 'Worker Sports' })).json() as { slug: string };
+    const live = `/live/default/${ch.slug}/master.m3u8`;
+    const answers = async (ip: string, want: number) => {
+      const seen = new Set<string>();
+      await waitFor(`${want} from main and worker for ${ip}`, async () => {
+        const a = await from(ip, wport, 'GET', live);
+        expect(`${a.status} ${a.headers['x-vs-refusal'] ?? ''}`.trim()).toBe(want === 403 ? '403 blackout' : String(want));
+        seen.add(a.headers['x-vs-served-by'] ?? 'main');
+        return seen.size >= 2 || null;
+      });
+    };
+    await answers(fr.ip, 404);
+    const b = await (await w.api('POST', '/v1/blackouts', { channel: ch.slug, countries: ['FR'] })).json() as { id: string };
+    await answers(fr.ip, 403);
+    await answers(il.ip, 404);
+    // A viewer naming another address in headers is still judged by its own socket address.
+    const spoof = { 'x-real-ip': il.ip, 'x-forwarded-for': il.ip, 'x-vs-peer': il.ip };
+    for (let i = 0; i < 6; i++) expect((await from(fr.ip, wport, 'GET', live, { headers: spoof })).status).toBe(403);
+    expect((await w.api('DELETE', `/v1/blackouts/${b.id}`)).status).toBe(204);
+    await answers(fr.ip, 404);
+  } finally { await w.stop(); }
+}, 90_000);
