@@ -15,6 +15,7 @@ import { AssetPage } from './pages/asset';
 import { SubtitlesPage } from './pages/subtitles';
 import { Live } from './pages/live';
 import { ChannelPage } from './pages/channel';
+import { FastSchedulePage } from './pages/fast-schedule';
 import { Integrations } from './pages/integrations';
 import { Team } from './pages/team';
 import { Guide } from './pages/guide';
@@ -37,6 +38,7 @@ const ROUTES: [string, (p: Record<string, string>) => preact.JSX.Element][] = [
   ['/library/:id/subtitles', (p) => <SubtitlesPage id={p.id} />],
   ['/live', () => <Live />],
   ['/live/:id', (p) => <ChannelPage id={p.id} />],
+  ['/live/:id/fast', (p) => <FastSchedulePage id={p.id} />],
   ['/guide', () => <Guide />],
   ['/guide/sources', () => <GuideSources />],
   ['/guide/templates', () => <GuideTemplates />],

@@ -15,6 +15,11 @@ import { makeClip } from './transcode-helpers';
 import { liveEnv, parseMedia } from './live-helpers';
 import { browserPlay, ffmpegPlay, gstPlayFor, startBrowsers, type Browsers } from './interop-helpers';
 import { gstHas } from './gst-helpers';
+import { OWNER, shot, studioTab } from './studio-helpers';
+import { launch } from './player-helpers';
+import { PeopleService } from '../../src/features/people/service';
+import { identityService } from '../../src/features/identity/service';
+import { createMailer } from '../../src/kernel/mail';
 
 let s: TestServer;
 let browsers: Browsers | null = null;
@@ -144,6 +149,27 @@ describe('FAST channel on air', () => {
     expect(pv.entries.some((e) => e.kind === 'asset' && e.title === 'Alpha')).toBe(true);
     for (let i = 1; i < pv.entries.length; i++) expect(pv.entries[i].start_at).toBe(pv.entries[i - 1].end_at);
   }, 30_000);
+
+  test('studio: the FAST schedule editor shows the playlist, the breaks and the next hour (he/en)', async () => {
+    await new PeopleService(s.ctx, createMailer(s.ctx.config, s.ctx.log)).createUser({ ...OWNER, tenantId: identityService(s.ctx).tenant('default').id, role: 'owner' });
+    const browser = await launch();
+    try {
+      for (const lang of ['en', 'he'] as const) {
+        const page = await studioTab(browser, s, { lang });
+        await page.goto(`${s.url}/studio/live/${ch.id}`);
+        await page.click('#fast-link');
+        await page.waitForSelector('#fast-preview tbody tr');
+        expect(await page.locator('#fast-main .fast-item').count()).toBe(2);
+        expect(await page.locator('#fast-main .fast-item').first().textContent()).toContain('Alpha');
+        expect(await page.locator('#fast-main .fast-cues').first().textContent()).toContain(lang === 'he' ? '3 שנ׳' : '3 s');
+        expect(await page.locator('#fast-preview tr.fast-break').count()).toBeGreaterThan(0);
+        expect(await page.locator('#fast-status').textContent()).toBe(lang === 'he' ? 'מוכן' : 'ready');
+        expect(await page.evaluate(() => document.documentElement.dir)).toBe(lang === 'he' ? 'rtl' : 'ltr');
+        await shot(page, `fast-schedule-${lang}`);
+        await page.context().close();
+      }
+    } finally { await browser.close(); }
+  }, 90_000);
 
   test('catch-up of the aired range decodes across the joins without a hole', async () => {
     const segs = s.ctx.db.query<{ start_ms: number; duration_ms: number }, [string]>('SELECT start_ms, duration_ms FROM live_segments WHERE channel_id = ? ORDER BY start_ms').all(ch.id);

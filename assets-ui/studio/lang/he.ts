@@ -4,6 +4,7 @@ import { HE_ASSET } from './he-asset';
 import { HE_LIVE } from './he-live';
 import { HE_GUIDE } from './he-guide';
 import { HE_GUIDE_PARTNERS } from './he-guide-sources';
+import { HE_FAST } from './he-fast';
 import { HE_CLIPS } from './he-clips';
 import { HE_NAMES } from './he-names';
 import { HE_PEOPLE } from './he-people';
@@ -12,7 +13,7 @@ import { HE_ARTICLES } from './he-articles';
 import { HE_SITES } from './he-sites';
 
 export const HE: Record<Key, string> = {
-  ...HE_ASSET, ...HE_LIVE, ...HE_GUIDE, ...HE_GUIDE_PARTNERS, ...HE_CLIPS, ...HE_NAMES, ...HE_PEOPLE, ...HE_SUBTITLES, ...HE_ARTICLES, ...HE_SITES,
+  ...HE_ASSET, ...HE_LIVE, ...HE_GUIDE, ...HE_GUIDE_PARTNERS, ...HE_FAST, ...HE_CLIPS, ...HE_NAMES, ...HE_PEOPLE, ...HE_SUBTITLES, ...HE_ARTICLES, ...HE_SITES,
   studio: 'סטודיו', tenant: 'ארגון', skip: 'דילוג לתוכן', nav: 'ראשי', loading: 'טוען…', failed: 'הפעולה לא הצליחה:', retry: 'לנסות שוב', not_found: 'אין דף כזה.',
   copy: 'העתקה', copied: 'הועתק', show: 'הצגה', hide: 'הסתרה', save: 'שמירה', saved: 'נשמר.', cancel: 'ביטול', done: 'סיום', create: 'יצירה', delete: 'מחיקה', refresh: 'רענון',
   nav_dashboard: 'לוח בקרה', nav_library: 'ספרייה', nav_live: 'שידור חי', nav_integrations: 'שילובים', nav_team: 'צוות והגדרות',

@@ -81,6 +81,7 @@ export function ChannelPage({ id }: { id: string }) {
       <PageHead title={c.name}>
         <Badge status={c.status} />
         {can('channels:write') && !editing && <button type="button" id="edit" onClick={() => setEditing(true)}>{t('lv_edit')}</button>}
+        <a class="button" id="fast-link" href={`/studio/live/${c.id}/fast`}>{t('fast_link')}</a>
         {can('channels:operate') && (c.started
           ? <button type="button" class="danger" id="stop" disabled={busy} onClick={() => act('stop')}>{t('stop')}</button>
           : <button type="button" class="primary" id="start" disabled={busy} onClick={() => act('start')}>{t('start')}</button>)}
