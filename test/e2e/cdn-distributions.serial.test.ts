@@ -232,6 +232,14 @@ describe('CDN distributions (issue 46)', () => {
     // The hostname is held by the CDN-only tenant: another tenant (any case) gets 409, and so does a second one of its own.
     expect((await make({ ...ok, hostnames: ['MEDIA.example.test'] })).status).toBe(409);
     expect((await make({ ...ok, hostnames: [HOST] }, cdnKey)).status).toBe(409);
+    // Another tenant's verified site domain is theirs too (verification itself: sites tests; here marked verified).
+    const site = await (await s.api('POST', '/v1/sites', { slug: 'cdn-news', name: 'News' })).json() as { id: string };
+    expect((await s.api('POST', `/v1/sites/${site.id}/domains`, { hostname: 'www.news.example.test' })).status).toBe(201);
+    s.ctx.db.query("UPDATE site_domains SET verified_at = 1, method = 'http' WHERE hostname = 'www.news.example.test'").run();
+    expect((await make({ ...ok, hostnames: ['WWW.news.example.test'] }, cdnKey)).status).toBe(409);
+    const own = await make({ ...ok, hostnames: ['www.news.example.test'] }); // the site's own tenant may
+    expect(own.status).toBe(201);
+    expect((await s.api('DELETE', `/v1/cdn/distributions/${own.body.id}`)).status).toBe(204);
     // Another tenant's id: 404 for every operation; its list does not show it.
     for (const [m, body] of [['GET', undefined], ['PATCH', { enabled: false }], ['DELETE', undefined]] as const) {
       expect((await s.api(m, `/v1/cdn/distributions/${dist}`, body)).status).toBe(404);

@@ -4,6 +4,7 @@ import { iso } from '../../kernel/clock';
 import { newId } from '../../kernel/ids';
 import { tx } from '../../kernel/db/sqlite';
 import { edgeOf } from './port';
+import { SiteService } from '../sites/service';
 import { DistributionStore, type DistributionRecord } from './distributions-store';
 import { checkCacheRules, checkHostnames, checkMethods, checkTls, resolveOrigin, tlsFactsOf, type CacheRules } from './distributions-check';
 
@@ -102,7 +103,12 @@ export class DistributionService {
   private async merge(c: DistributionCaller, cur: DistributionRecord, body: DistributionInput, creating: boolean): Promise<DistributionRecord> {
     const r = { ...cur };
     if (creating && (!body.hostnames || !body.origin)) throw invalid(body.hostnames ? 'origin' : 'hostnames', 'required');
-    if (body.hostnames) r.hostnames = checkHostnames(body.hostnames, ownHosts(this.ctx));
+    if (body.hostnames) {
+      r.hostnames = checkHostnames(body.hostnames, ownHosts(this.ctx));
+      const sites = new SiteService(this.ctx);
+      const theirs = r.hostnames.find((h) => { const t = sites.verifiedDomainTenant(h); return t !== null && t !== c.tenantId; });
+      if (theirs) throw new AppError('conflict', `${theirs} is another tenant's verified site domain`);
+    }
     if (body.origin) {
       if (body.origin.kind === 'delivery') {
         if (c.cdnOnly) throw invalid('origin.kind', 'a CDN-only tenant has no delivery of its own: give an external origin url');

@@ -28,6 +28,12 @@ export class SiteService {
   readonly store: SiteStore;
   constructor(readonly ctx: AppContext) { this.store = new SiteStore(ctx.db); }
 
+  /** The tenant whose site holds `hostname` as a verified custom domain, or null (CDN distributions may not take another tenant's). */
+  verifiedDomainTenant(hostname: string): string | null {
+    const d = this.store.domain(hostname);
+    return d?.verified_at ? this.store.siteById(d.site_id)?.tenant_id ?? null : null;
+  }
+
   /** The change counter of a site (0 before any write in this process). */
   generation(siteId: string): number { return this.ctx.slots.get(GENERATIONS, () => new Map()).get(siteId) ?? 0; }
   /** Marks a site changed (its cached delivery answers are rebuilt on next read). */
