@@ -30,12 +30,16 @@ import { ArticlePage } from './pages/article';
 import { Sites } from './pages/sites';
 import { SitePage } from './pages/sites-site';
 import { SitePageEditor } from './pages/sites-page-editor';
+import { Imports } from './pages/imports';
+import { ImportPage } from './pages/import';
 
 const ROUTES: [string, (p: Record<string, string>) => preact.JSX.Element][] = [
   ['/', () => <Dashboard />],
   ['/library', () => <Library />],
   ['/library/:id', (p) => <AssetPage id={p.id} />],
   ['/library/:id/subtitles', (p) => <SubtitlesPage id={p.id} />],
+  ['/imports', () => <Imports />],
+  ['/imports/:id', (p) => <ImportPage id={p.id} />],
   ['/live', () => <Live />],
   ['/live/:id', (p) => <ChannelPage id={p.id} />],
   ['/live/:id/fast', (p) => <FastSchedulePage id={p.id} />],

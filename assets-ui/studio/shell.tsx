@@ -6,7 +6,7 @@ import { navigate } from './router';
 import type { Key } from './i18n';
 import { Bell } from './bell';
 
-const NAV: [string, Key][] = [['/', 'nav_dashboard'], ['/library', 'nav_library'], ['/live', 'nav_live'], ['/guide', 'nav_guide'], ['/clips', 'nav_clips'], ['/articles', 'nav_articles'], ['/sites', 'nav_sites'], ['/alerts', 'nav_alerts'], ['/delivery', 'nav_delivery'], ['/integrations', 'nav_integrations'], ['/team', 'nav_team']];
+const NAV: [string, Key][] = [['/', 'nav_dashboard'], ['/library', 'nav_library'], ['/imports', 'nav_imports'], ['/live', 'nav_live'], ['/guide', 'nav_guide'], ['/clips', 'nav_clips'], ['/articles', 'nav_articles'], ['/sites', 'nav_sites'], ['/alerts', 'nav_alerts'], ['/delivery', 'nav_delivery'], ['/integrations', 'nav_integrations'], ['/team', 'nav_team']];
 
 /** The layout: a skip link, the header, the side (or, on phones, top) navigation and the page. */
 export function Shell({ path, children }: { path: string; children: ComponentChildren }) {

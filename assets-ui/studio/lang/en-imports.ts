@@ -1,0 +1,20 @@
+/** English strings of the library imports pages (every key also in he-imports.ts). */
+export const EN_IMPORTS = {
+  nav_imports: 'Imports',
+  im_title: 'Library imports', im_intro: "Bring a website's videos into the library: read its video sitemap (or sitemap index, or media RSS feed), review what it found, choose, start.",
+  im_new: 'New import', im_url: 'Sitemap address (URL)', im_read: 'Read the sitemap', im_none: 'No imports yet.',
+  im_col_source: 'Sitemap', im_col_status: 'Status', im_col_found: 'Found', im_col_created: 'Created',
+  im_st_fetching: 'reading', im_st_review: 'in review', im_st_running: 'importing', im_st_done: 'done', im_st_failed: 'failed',
+  im_found: '{items} videos · {new} new · {skipped} already in the library',
+  im_reading: 'Reading documents: {read} of {total} · {videos} videos found so far',
+  im_failed: 'The sitemap could not be read:', im_back: 'All imports',
+  im_fmt_sitemap: 'video sitemap', im_fmt_sitemap_index: 'sitemap index', im_fmt_media_rss: 'media RSS feed',
+  im_documents: 'Documents read', im_doc_videos: '{n} videos', im_truncated: 'Over the limit: the rest of the videos were left out.',
+  im_items: 'Videos', im_col_title: 'Title', im_col_page: 'Page', im_col_video: 'Video', im_col_duration: 'Duration', im_col_state: 'In the library', im_col_result: 'Result',
+  im_item_new: 'new', im_item_skipped: 'skipped', im_untitled: '(no title)', im_player_only: 'player page',
+  im_select: 'Import this video', im_select_all: 'Select every new video', im_select_none: 'Select none',
+  im_start: 'Start import ({n})', im_start_hint: 'Each selected video is registered as an asset from its video address and encoded like any upload.',
+  im_progress: '{done} of {n} videos handled · {registered} registered · {failed} failed',
+  im_res_pending: 'waiting', im_res_registered: 'registered', im_res_failed: 'failed', im_res_skipped: 'skipped meanwhile', im_open_asset: 'Open the asset',
+  im_more: 'Show more', im_counts: '{selected} of {new} new videos selected',
+};
