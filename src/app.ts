@@ -80,6 +80,7 @@ import { supportRoutes } from './features/support/routes';
 import { monitorRoutes } from './features/monitors/routes';
 import { startMonitorWorkers } from './features/monitors/worker';
 import { notificationRoutes } from './features/notifications/routes';
+import { packagingRoutes } from './features/packaging/routes';
 import { startNotificationWorker } from './features/notifications/worker';
 import { startProgrammeClock } from './features/guide/programme-clock';
 import { studioRoutes } from './features/studio/routes';
@@ -121,6 +122,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
     .use(auditRoutes(ctx))
     .use(connectRoutes(ctx))
     .use(settingsRoutes(ctx))
+    .use(packagingRoutes(ctx))
     .use(assetRoutes(ctx))
     .use(posterRoutes(ctx))
     .use(subtitleRoutes(ctx))

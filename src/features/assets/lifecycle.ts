@@ -46,7 +46,7 @@ export function playbackFor(ctx: AppContext, asset: { id: string; tenant_id: str
   if (!out) return null;
   const url = (file: string) => ctx.config.cdnBaseUrl + deliveryPath('vodFile', { tenant: asset.tenant_id, asset: asset.id, ver: `v${out.version}`, file });
   const f = out.files;
-  return { hls: url(f.hls), dash: url(f.dash), poster: url(f.poster), sprite: url(f.sprite), thumbs_vtt: url(f.thumbs_vtt), download: url(f.download) };
+  return { hls: url(f.hls), ...(f.dash ? { dash: url(f.dash) } : {}), poster: url(f.poster), sprite: url(f.sprite), thumbs_vtt: url(f.thumbs_vtt), download: url(f.download) };
 }
 
 /**

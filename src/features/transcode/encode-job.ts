@@ -15,6 +15,8 @@ import { laddersOf } from './ladders';
 import { sourceFile } from './probe-job';
 import { assetRelDir, requireRuntime, type MediaRuntime } from './runtime';
 import { publishPreview } from './preview-event';
+import { PackagingService } from '../packaging/service';
+import { withSegment } from '../packaging/plan';
 
 /** The `output` JSON of a ready asset (defined in the assets feature's output model). */
 export type { AssetOutput } from '../assets/output';
@@ -27,7 +29,10 @@ export async function encodeAsset(ctx: AppContext, job: JobRun<'asset.encode'>, 
   if (a.status === 'ready') return;
   if (!a.probe || !a.source_path) throw new PermanentJobError('asset was not probed');
   const info = JSON.parse(a.probe) as MediaInfo;
-  const { name: ladderName, plan } = encodePlan(ctx, job.payload, info);
+  const { name: ladderName, plan: planned } = encodePlan(ctx, job.payload, info);
+  // The tenant's packaging settings as they are when the encode starts (segment duration, DASH on/off).
+  const packaging = new PackagingService(ctx).get(a.tenant_id);
+  const plan = withSegment(planned, packaging.segment_s);
   // A restart after a crash finds the asset still encoding or packaging: start the encode over.
   if (!transition(ctx.db, id, ['queued', 'encoding', 'packaging'], 'encoding')) throw new PermanentJobError(`asset is ${a.status}`);
   const rel = assetRelDir(a.tenant_id, id);
@@ -66,10 +71,12 @@ export async function encodeAsset(ctx: AppContext, job: JobRun<'asset.encode'>, 
     const dir = `${rel}/v${version}`;
     rmSync(join(ctx.config.dataDir, dir), { recursive: true, force: true });
     renameSync(work, join(ctx.config.dataDir, dir));
+    const files: Record<string, string> = { ...res.files };
+    if (!packaging.dash) { rmSync(join(ctx.config.dataDir, dir, files.dash), { force: true }); delete files.dash; }
     const output: AssetOutput = {
       dir, version, encoder: res.encoder, fallback_from: res.fallbackFrom, ladder: ladderName, audio: res.audio,
       renditions: res.renditions.map((r) => ({ name: r.name, width: r.width, height: r.height, video_k: r.video_k })),
-      files: res.files, thumb: { w: res.thumb.w, h: res.thumb.h, interval_s: res.thumb.intervalS },
+      files, thumb: { w: res.thumb.w, h: res.thumb.h, interval_s: res.thumb.intervalS },
     };
     job.setResult({ encoder: res.encoder, output_version: version, ready_ms: Date.now() - started });
     tx(ctx.db, () => {

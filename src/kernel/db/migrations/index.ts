@@ -3,6 +3,7 @@ import { m0198 } from './0198_guide_sources';
 import { m0199 } from './0199_guide_templates';
 import { m0200 } from './0200_guide_destinations';
 import { m0213 } from './0213_notification_rules';
+import { m0214 } from './0214_packaging_settings';
 import { m0203 } from './0203_fast_channels';
 import { m0001 } from './0001_identity';
 import { m0002 } from './0002_jobs_outbox';
@@ -94,4 +95,5 @@ export const MIGRATIONS: Migration[] = [
   m0200,
   m0203,
   m0213,
+  m0214,
 ];

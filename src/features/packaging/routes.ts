@@ -1,0 +1,45 @@
+/** GET/PATCH /v1/packaging: the tenant's packaging settings for new encodes. */
+import { Elysia, t } from 'elysia';
+import type { AppContext } from '../../kernel/context';
+import { doc } from '../../kernel/http/plugin';
+import { audit } from '../audit/service';
+import { PackagingService } from './service';
+
+/** Settings as answered. */
+export const PackagingView = t.Object({
+  segment_s: t.Union([t.Integer(), t.Null()], { description: 'CMAF segment duration in seconds for new encodes (HLS and DASH share the segments); null: each ladder\'s own (config/ladders.yml)' }),
+  dash: t.Boolean({ description: 'write a DASH manifest (`manifest.mpd`) for new encodes; off: HLS only' }),
+  aes128_default: t.Boolean({ description: 'AES-128 HLS by default: not available yet (always false; AES-128 is required through a playback policy)' }),
+  iframe_playlists: t.Boolean({ description: 'I-frame playlists: not available yet (always false)' }),
+  updated_at: t.Union([t.String({ format: 'date-time' }), t.Null()]),
+});
+
+/** Body of PATCH /v1/packaging. */
+export const PackagingPatchBody = t.Object({
+  segment_s: t.Optional(t.Union([t.Integer({ minimum: 1, maximum: 10 }), t.Null()], { description: '1-10 seconds, or null for the ladder\'s' })),
+  dash: t.Optional(t.Boolean()),
+  aes128_default: t.Optional(t.Boolean({ description: '`true` is refused (422) until it is built' })),
+  iframe_playlists: t.Optional(t.Boolean({ description: '`true` is refused (422) until it is built' })),
+}, { additionalProperties: false, minProperties: 1 });
+
+/** Packaging settings routes. */
+export function packagingRoutes(ctx: AppContext) {
+  const svc = new PackagingService(ctx);
+  return new Elysia({ prefix: '/v1' })
+    .use(ctx.http)
+    .get('/packaging', ({ principal: p }) => svc.get(p.tenantId), {
+      auth: { scope: 'assets:read' },
+      response: { 200: PackagingView },
+      detail: doc('Identity', 'Read packaging settings', 'קריאת הגדרות האריזה', 'Segment duration and DASH on/off for new encodes (assets encoded before a change keep their packaging; re-encode to apply). docs/operations.md.'),
+    })
+    .patch('/packaging', ({ principal: p, body, request }) => {
+      const { out, changed } = svc.patch(p.tenantId, body);
+      if (Object.keys(changed).length) audit(ctx, { tenantId: p.tenantId, action: 'settings.changed', actor: p, request, target: p.tenantId, details: { changed: Object.fromEntries(Object.entries(changed).map(([k, v]) => [`packaging.${k}`, v])) } });
+      return out;
+    }, {
+      auth: { scope: 'tenant:settings' },
+      body: PackagingPatchBody,
+      response: { 200: PackagingView },
+      detail: doc('Identity', 'Change packaging settings', 'שינוי הגדרות האריזה', 'Any subset: `segment_s` 1-10 (null: the ladder\'s), `dash`. Applies to encodes that start after the change. AES-128 by default and I-frame playlists are not available yet: `true` answers 422. Audited as `settings.changed`.'),
+    });
+}
