@@ -162,8 +162,8 @@ export async function startDeliveryFront(ctx: AppContext, gate: Gate, handle: (r
   let crashes = 0;
   const start = (): Running => {
     const startedAt = Date.now();
-    // nginx binds its file origin's socket afresh: a killed nginx leaves the old one behind (bind: address in use).
-    if (originSock) rmSync(originSock, { force: true });
+    // nginx binds its file origin's and distributions' sockets afresh: a killed nginx leaves them behind (bind: address in use).
+    for (const sockPath of [originSock, fc.distributions?.deliverySock]) if (sockPath) rmSync(sockPath, { force: true });
     // -e: nginx's own log before the configuration is read goes to stderr too (not /var/log/nginx).
     const p = runTool([nginx, '-e', 'stderr', '-p', dir, '-c', conf], { parentDeathSignal: 'TERM', groupDiesWithLeader: true, batch: true, stderrLines: 40, onStderrLine: (l) => ctx.log.warn('delivery front', { nginx: l }) });
     proc = p;
