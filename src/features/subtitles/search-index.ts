@@ -21,6 +21,15 @@ export function cueIndexText(text: string): { exact: string; loose: string } {
   return { exact: [...exact].join(' '), loose: [...loose].join(' ') };
 }
 
+/** Bits of a search rowid that hold the cue's id (`subtitle_cues.seq`); the track's `seq` is above them. */
+export const CUE_BITS = 24;
+const CUE_SPAN = 2 ** CUE_BITS;
+
+/** The rowid of a cue in the index (migration 0185): its track's `seq` and its own id, so a hit names both. */
+export function searchRowId(trackSeq: number, cueSeq: number): number {
+  return trackSeq * CUE_SPAN + cueSeq;
+}
+
 interface IndexTrackRow { seq: number; tenant_id: string; asset_id: string; channel_id?: string | null; status: string; published: number }
 
 /**
@@ -36,12 +45,14 @@ export function reindexTrack(db: Db, trackId: string): void {
   // Tenant, then what the track belongs to (`kasset` + the asset, or `kchannel` + the channel).
   const scope = [scopeToken('t', t.tenant_id), ...(t.channel_id ? ['kchannel', scopeToken('c', t.channel_id)] : ['kasset', scopeToken('a', t.asset_id)])].join(' ');
   const cues = db.query<{ seq: number; start_ms: number; end_ms: number; text: string }, [string]>('SELECT seq, start_ms, end_ms, text FROM subtitle_cues WHERE track_id = ? ORDER BY seq').all(trackId);
-  const row = db.query<{ id: number }, [number, number, number, number]>('INSERT INTO subtitle_search_rows (track_seq, cue_seq, start_ms, end_ms) VALUES (?, ?, ?, ?) RETURNING id');
+  const row = db.query('INSERT INTO subtitle_search_rows (id, track_seq, cue_seq, start_ms, end_ms) VALUES (?, ?, ?, ?, ?)');
   const fts = db.query('INSERT INTO subtitle_search (rowid, exact, loose, scope) VALUES (?, ?, ?, ?)');
   for (const c of cues) {
     const { exact, loose } = cueIndexText(c.text);
     if (!exact) continue;
-    const id = row.get(t.seq, c.seq, c.start_ms, c.end_ms)!.id;
+    if (c.seq < 0 || c.seq >= CUE_SPAN) continue; // a cue id past 2^24 in one track: not searchable (never reached)
+    const id = searchRowId(t.seq, c.seq);
+    row.run(id, t.seq, c.seq, c.start_ms, c.end_ms);
     fts.run(id, exact, loose, scope);
   }
 }

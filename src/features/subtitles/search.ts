@@ -2,12 +2,12 @@
  * Search inside what was said (issue 43): queries over the transcript index of search-index.ts. A query's words (in
  * the Hebrew-aware search form) must all occur in one cue. Cues holding every word exactly come first; then cues
  * where a word matches as a word prefix or once prefix letters (ו ה ב כ ל מ ש) are stripped on either side. Inside
- * each class the most recently indexed cues come first. The query text never reaches FTS5 syntax: only letters and
+ * each class the newest track's cues come first (later cues first). The query text never reaches FTS5 syntax: only letters and
  * digits survive, each word quoted.
  */
 import type { Db } from '../../kernel/db/sqlite';
 import { prefixVariants, searchTokens } from '../../text/hebrew-search';
-import { scopeToken } from './search-index';
+import { CUE_BITS, scopeToken } from './search-index';
 
 /** Where to search: a tenant's asset tracks (optionally one asset's), or one channel's recording tracks. */
 export type CueScope = { tenantId: string; assetId?: string } | { tenantId: string; channelId: string };
@@ -76,12 +76,13 @@ export function searchCues(db: Db, scope: CueScope, q: string, limit: number): C
   const words = queryWords(q);
   if (!words) return [];
   const f = scopeFilter(scope);
-  // CROSS JOIN keeps the full-text match the outer loop (newest first), so LIMIT stops the scan early; a match is
-  // checked against its track's scope, and only those kept read their cue's text.
+  // CROSS JOIN keeps the full-text match the outer loop (newest track first), so LIMIT stops the scan early. A match's
+  // rowid names its track and cue (search-index.ts searchRowId): the track (a small, cached table) is checked against
+  // the scope, and only matches kept read their cue (times and text) — one lookup a hit.
   const rows = (expr: string, n: number) => db.query<HitRow, (string | number)[]>(`SELECT f.rowid AS id, t.id AS track_id, t.language, t.asset_id,
-    t.channel_id, t.range_start_ms, r.start_ms, r.end_ms, c.text
-    FROM subtitle_search f CROSS JOIN subtitle_search_rows r CROSS JOIN subtitle_tracks t CROSS JOIN subtitle_cues c
-    WHERE subtitle_search MATCH ? AND r.id = f.rowid AND t.seq = r.track_seq ${f.sql} AND c.track_id = t.id AND c.seq = r.cue_seq
+    t.channel_id, t.range_start_ms, c.start_ms, c.end_ms, c.text
+    FROM subtitle_search f CROSS JOIN subtitle_tracks t CROSS JOIN subtitle_cues c
+    WHERE subtitle_search MATCH ? AND t.seq = (f.rowid >> ${CUE_BITS}) ${f.sql} AND c.track_id = t.id AND c.seq = (f.rowid & ${2 ** CUE_BITS - 1})
     ORDER BY f.rowid DESC LIMIT ?`).all(expr + f.fts, ...f.args, n);
   const first = rows(`(${exactExpression(words)})`, limit);
   if (first.length >= limit) return first.map((r) => hit(r, true));
@@ -98,8 +99,8 @@ export function searchCues(db: Db, scope: CueScope, q: string, limit: number): C
 export function assetsWithCues(db: Db, tenantId: string, q: string): string[] {
   const words = queryWords(q);
   if (!words) return [];
-  return db.query<{ asset_id: string }, [string, string]>(`SELECT DISTINCT t.asset_id FROM subtitle_search f CROSS JOIN subtitle_search_rows r
-    CROSS JOIN subtitle_tracks t WHERE subtitle_search MATCH ? AND r.id = f.rowid AND t.seq = r.track_seq AND t.tenant_id = ? AND t.channel_id IS NULL`)
+  return db.query<{ asset_id: string }, [string, string]>(`SELECT DISTINCT t.asset_id FROM subtitle_search f
+    CROSS JOIN subtitle_tracks t WHERE subtitle_search MATCH ? AND t.seq = (f.rowid >> ${CUE_BITS}) AND t.tenant_id = ? AND t.channel_id IS NULL`)
     .all(`(${looseExpression(words)})`, tenantId).map((r) => r.asset_id);
 }
 

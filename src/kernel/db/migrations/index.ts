@@ -40,6 +40,7 @@ import { m0182 } from './0182_storage_keys';
 import { m0183 } from './0183_library_imports';
 import { m0196 } from './0196_library_import_reading';
 import { m0184 } from './0184_live_subtitles';
+import { m0185 } from './0185_subtitle_search_rowids';
 import { m0189 } from './0189_cdn_distributions';
 import { m0187 } from './0187_site_page_review';
 import { m0140 } from './0140_subtitle_search';
@@ -85,6 +86,7 @@ export const MIGRATIONS: Migration[] = [
   m0182,
   m0183,
   m0184,
+  m0185,
   m0189,
   m0187,
   m0192,
