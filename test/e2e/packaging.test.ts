@@ -68,3 +68,21 @@ test('packaging validation: range, types, unknown fields, not-yet-built options 
   expect((await s.api('PATCH', '/v1/packaging', { dash: false }, { key: viewer })).status).toBe(403);
   expect((await s.api('GET', '/v1/packaging', undefined, { key: null })).status).toBe(401);
 });
+
+test('lip-sync: visible and off; switching it on is refused with the platform rule; lip_sync checks stay refused', async () => {
+  const viewer = (await (await s.api('POST', '/v1/api-keys', { role: 'viewer' })).json() as { key: string }).key;
+  const g = await s.api('GET', '/v1/lip-sync', undefined, { key: viewer });
+  expect(g.status).toBe(200);
+  expect(await g.json()).toEqual({ enabled: false, platform: 'off', checks_creatable: false, rule: 'Lip-sync checks cannot be created while lip-sync is switched off on the platform (currently off).' });
+  const on = await s.api('PATCH', '/v1/lip-sync', { enabled: true });
+  expect(on.status).toBe(403);
+  const body = await on.json() as { type: string; detail: string };
+  expect(body.type).toEndWith('/feature_disabled');
+  expect(body.detail).toContain('switched off on the platform');
+  expect((await s.api('PATCH', '/v1/lip-sync', { enabled: false })).status).toBe(200);
+  expect((await s.api('PATCH', '/v1/lip-sync', { enabled: 'yes' })).status).toBe(422);
+  expect((await s.api('PATCH', '/v1/lip-sync', { enabled: true }, { key: viewer })).status).toBe(403);
+  const m = await s.api('POST', '/v1/monitors', { name: 'lips', target_kind: 'tenant', checks: [{ type: 'lip_sync' }] });
+  expect(m.status).toBe(422);
+  expect((await s.api('GET', '/v1/monitors/checks')).status).toBe(200);
+});

@@ -4,6 +4,7 @@ import type { AppContext } from '../../kernel/context';
 import { doc } from '../../kernel/http/plugin';
 import { audit } from '../audit/service';
 import { PackagingService } from './service';
+import { lipSyncRoutes } from './lip-sync';
 
 /** Settings as answered. */
 export const PackagingView = t.Object({
@@ -22,17 +23,18 @@ export const PackagingPatchBody = t.Object({
   iframe_playlists: t.Optional(t.Boolean({ description: '`true` is refused (422) until it is built' })),
 }, { additionalProperties: false, minProperties: 1 });
 
-/** Packaging settings routes. */
+/** Packaging settings routes (and the lip-sync switch beside them). */
 export function packagingRoutes(ctx: AppContext) {
   const svc = new PackagingService(ctx);
-  return new Elysia({ prefix: '/v1' })
+  return new Elysia()
     .use(ctx.http)
-    .get('/packaging', ({ principal: p }) => svc.get(p.tenantId), {
+    .use(lipSyncRoutes(ctx))
+    .get('/v1/packaging', ({ principal: p }) => svc.get(p.tenantId), {
       auth: { scope: 'assets:read' },
       response: { 200: PackagingView },
       detail: doc('Identity', 'Read packaging settings', 'קריאת הגדרות האריזה', 'Segment duration and DASH on/off for new encodes (assets encoded before a change keep their packaging; re-encode to apply). docs/operations.md.'),
     })
-    .patch('/packaging', ({ principal: p, body, request }) => {
+    .patch('/v1/packaging', ({ principal: p, body, request }) => {
       const { out, changed } = svc.patch(p.tenantId, body);
       if (Object.keys(changed).length) audit(ctx, { tenantId: p.tenantId, action: 'settings.changed', actor: p, request, target: p.tenantId, details: { changed: Object.fromEntries(Object.entries(changed).map(([k, v]) => [`packaging.${k}`, v])) } });
       return out;
