@@ -69,6 +69,11 @@ if [ "$MODE" = test ] && ! command -v kcat >/dev/null; then
   say "installing kcat (Debian package) for the event export tests"
   apt_install kcat
 fi
+# NATS JetStream (Debian nats-server) is the job queue of the cluster tests (issue 49: workers on other machines).
+if [ "$MODE" = test ] && ! command -v nats-server >/dev/null && [ ! -x /usr/sbin/nats-server ]; then
+  say "installing nats-server (Debian package) for the cluster tests"
+  apt_install nats-server
+fi
 # Debian's OpenSSH server is the SFTP peer of the guide publishing tests (a temporary sshd on a free port).
 if [ "$MODE" = test ] && [ ! -x /usr/sbin/sshd ]; then
   say "installing openssh-server (Debian package) for the guide destination tests"

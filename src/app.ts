@@ -87,6 +87,9 @@ import { studioRoutes } from './features/studio/routes';
 import { siteAdminRoutes } from './features/sites/admin-routes';
 import { siteContentRoutes } from './features/sites/content-routes';
 import { isSitesRequest, siteDeliveryEntry, siteDeliveryRoutes } from './features/sites/delivery-routes';
+import { clusterRoutes } from './features/cluster/routes';
+import { startCluster } from './features/cluster/control';
+import { withCluster } from './features/cluster/handlers';
 
 /**
  * The whole HTTP app: the Elysia app, the delivery gate (delivery workers report through it) and `fetch`, the handler
@@ -176,6 +179,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
     .use(siteContentRoutes(ctx))
     .use(siteDeliveryRoutes(ctx))
     .use(fastRoutes(ctx))
+    .use(clusterRoutes(ctx))
     .use(studioRoutes(ctx));
   dropBodylessParse(app);
   // Every delivery path must be declared in the delivery table (and so checked by the gate): refuse to start otherwise.
@@ -195,7 +199,8 @@ export async function startWorkers(ctx: AppContext): Promise<void> {
   startPlaybackSessionSweeper(ctx);
   // ffmpeg and the H.264 encoder are found once here, for the transcode queue and the live ladder alike.
   const media = await startMediaRuntime(ctx);
-  startJobQueue(ctx, featureJobs(media));
+  // With VS_NATS_URL, transcodes go to worker machines through NATS JetStream (features/cluster); else all local.
+  startJobQueue(ctx, withCluster(featureJobs(media), await startCluster(ctx)));
   startWebhookDispatcher(ctx);
   startMonitorWorkers(ctx);
   startNotificationWorker(ctx);

@@ -9,6 +9,8 @@ import { secretsRotate } from './cli/secrets';
 import { userCreate } from './cli/user';
 import { runDeliveryWorker } from './delivery-worker/worker';
 import { edgeConfig } from './cli/edge';
+import { workerCommand, workerTokenCommand } from './cli/worker';
+import { edgeRun } from './cli/edge-run';
 
 /** CLI entry: parse arguments, run one command, exit with its status. No logic here. */
 async function main(argv: string[]): Promise<number> {
@@ -27,6 +29,9 @@ async function main(argv: string[]): Promise<number> {
   if (cmd === 'user' && sub === 'create') return userCreate(cli.flags);
   if (cmd === 'doctor') return doctor(cli.flags);
   if (cmd === 'edge' && sub === 'config') return edgeConfig(cli.flags);
+  if (cmd === 'edge' && sub === 'run') return edgeRun(cli.flags);
+  if (cmd === 'worker') return workerCommand(cli.flags);
+  if (cmd === 'admin' && sub === 'worker-token') return workerTokenCommand(cli.words[2], cli.words[3], cli.flags);
   if (cmd === 'secrets' && sub === 'rotate') return secretsRotate(cli.flags);
   process.stderr.write(USAGE);
   return 2;

@@ -13,6 +13,14 @@ import { fdCache } from '../../kernel/fs/fd-cache';
 import { IDLE_TIMEOUT_S } from '../../kernel/http/server';
 import { dbMemo } from './db-memo';
 import { mayCarrySubs, subtitleDelivery } from '../subtitles/delivery';
+import { mediaStoreOf, remoteMedia } from '../../kernel/media-store';
+import { checkKey } from '../../kernel/media-store/types';
+import { storedFiles } from './serve-stored';
+
+/** True when a requested file name is a plain relative key (no dot segments): anything else is a 404, not a bucket read. */
+function isKey(name: string): boolean {
+  try { checkKey(name); return true; } catch { return false; }
+}
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -32,6 +40,8 @@ export function mediaDeliveryRoutes(ctx: AppContext, gate: Gate) {
   const files = containedFiles(ctx.config.dataDir);
   const fds = fdCache({ idleTimeoutS: IDLE_TIMEOUT_S });
   const assets = dbMemo<ReturnType<typeof lookup>>();
+  // Media in a bucket (VS_MEDIA_STORE=s3://...): versioned outputs are read from it by range; previews stay local.
+  const stored = remoteMedia(ctx) ? storedFiles(mediaStoreOf(ctx)) : null;
   /** The asset and output directory a checked request names (404 otherwise); preview only while encoding. */
   const resolve = ({ params, tenant, dbGeneration }: Guarded) => {
     const hit = assets.get(dbGeneration, `${tenant.id}/${params.asset}/${params.ver}`, () => lookup(tenant.id, params.asset, params.ver));
@@ -79,9 +89,14 @@ export function mediaDeliveryRoutes(ctx: AppContext, gate: Gate) {
     const { a, rel, preview } = resolve(g);
     const sub = preview ? null : subsAnswer(g, rel);
     if (sub) return sub;
+    const extra: Record<string, string> = g.params.file === 'download.mp4' ? { 'content-disposition': `attachment; filename="${a.external_id?.replace(/[^A-Za-z0-9_.-]/g, '_') || a.id}.mp4"` } : {};
+    if (stored && !preview) {
+      // From the bucket; no grant (the front has no local file to send on its own).
+      if (!isKey(g.params.file)) throw notFound('file');
+      return stored.serve(g.request, `${rel}/${g.params.file}`, cacheFor(g.params.file, false), extra).then((res) => { if (!res) throw notFound('file'); return res; });
+    }
     const file = files.file(rel, g.params.file);
-    const res = file && serveFile(g.request, file.path, cacheFor(g.params.file, preview),
-      g.params.file === 'download.mp4' ? { 'content-disposition': `attachment; filename="${a.external_id?.replace(/[^A-Za-z0-9_.-]/g, '_') || a.id}.mp4"` } : {}, { st: file.st, fds });
+    const res = file && serveFile(g.request, file.path, cacheFor(g.params.file, preview), extra, { st: file.st, fds });
     if (!res) throw notFound('file');
     // A versioned output answered to a token: the front may serve this token's other files of it on its own.
     if (!preview && (res.status < 300 || res.status === 304)) gate.grant(g, { asset: g.params.asset, ver: g.params.ver, rel });

@@ -133,3 +133,12 @@ export function serveBytes(req: Request, body: string | Uint8Array, type: string
 export function serveText(req: Request, body: string, type: string, cacheControl: string, extra: Record<string, string> = {}): Response {
   return serveBytes(req, body, type, cacheControl, extra);
 }
+
+/**
+ * Serves an object of known size and modification time read by byte range (a media store object in a bucket) like
+ * `serveFile`: the same validators, 304, ranges and HEAD; `body(start, end)` streams the bytes asked for.
+ */
+export function serveSized(req: Request, name: string, size: number, etag: string, mtimeMs: number, cacheControl: string, extra: Record<string, string>, body: (start: number, end: number) => BodyInit): Response {
+  const headers = baseHeaders(mimeOf(name), cacheControl, etag, new Date(mtimeMs).toUTCString(), extra);
+  return answer(req, size, headers, mtimeMs, body);
+}

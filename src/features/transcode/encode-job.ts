@@ -96,7 +96,7 @@ export async function encodeAsset(ctx: AppContext, job: JobRun<'asset.encode'>, 
  * The plan the probe resolved (tenant default and ladder, once) and carried in the payload; a job queued by an
  * older version carries only the ladder name, planned here from the stored probe without resolving the tenant.
  */
-function encodePlan(ctx: AppContext, p: JobRun<'asset.encode'>['payload'], info: MediaInfo): { name: string; plan: Plan } {
+export function encodePlan(ctx: AppContext, p: JobRun<'asset.encode'>['payload'], info: MediaInfo): { name: string; plan: Plan } {
   if (p?.plan && p.ladder) return { name: p.ladder, plan: p.plan };
   const ladder = p?.ladder ? laddersOf(ctx).ladders[p.ladder] : undefined;
   if (!ladder || !p?.ladder || !info.video) throw new PermanentJobError('ladder or video stream missing');

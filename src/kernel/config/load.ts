@@ -63,6 +63,7 @@ const ENV_KEYS: Record<string, (c: Config, v: string) => void> = {
   VS_BODY_TIMEOUT_S: (c, v) => { c.bodyDeadline = { ...c.bodyDeadline, baseS: positive('VS_BODY_TIMEOUT_S', v) }; },
   VS_EXPORT_RETRY_MS: (c, v) => { c.exportRetryMs = v.split(',').map((x) => x.trim()).filter(Boolean).map((x) => int('VS_EXPORT_RETRY_MS', x)); },
   VS_EXPORT_TICK_MS: (c, v) => { c.exportTickMs = positive('VS_EXPORT_TICK_MS', v); },
+  VS_CLUSTER_ACK_WAIT_MS: (c, v) => { c.clusterAckWaitMs = Math.max(1000, positive('VS_CLUSTER_ACK_WAIT_MS', v)); },
   VS_BODY_MIN_RATE: (c, v) => { c.bodyDeadline = { ...c.bodyDeadline, minRate: positive('VS_BODY_MIN_RATE', v) }; },
 };
 

@@ -60,6 +60,8 @@ export interface Config {
   mediaStore: MediaStoreConfig;
   /** NATS server of the job cluster (`VS_NATS_URL`): set, transcodes go to worker machines through JetStream; null = local. */
   natsUrl: string | null;
+  /** How long a worker may hold a job without a heartbeat before it is delivered to another (`VS_CLUSTER_ACK_WAIT_MS`). */
+  clusterAckWaitMs: number;
   /** Outgoing mail (invitations, password resets): SMTP URL (`smtp://user:pass@host:port`, `smtps://...`), sender; null url = not configured. */
   smtp: { url: string | null; from: string };
   /** Statistics store (DuckDB): on/off, the origin request log, ingest batching and retention (days per table). */
@@ -116,6 +118,7 @@ export const DEFAULTS: Config = {
   s3: null,
   mediaStore: { kind: 'local' },
   natsUrl: null,
+  clusterAckWaitMs: 30_000,
   smtp: { url: null, from: 'ViewStream <no-reply@viewstream.local>' },
   alerts: { evalMs: 10_000, telegramApi: 'https://api.telegram.org', telegramToken: null },
   articles: { engine: 'auto', llmUrl: null, llmModel: 'default', llmApiKey: null },

@@ -2,9 +2,10 @@ import type { Migration } from '../migration';
 import { m0198 } from './0198_guide_sources';
 import { m0199 } from './0199_guide_templates';
 import { m0200 } from './0200_guide_destinations';
+import { m0203 } from './0203_fast_channels';
+import { m0207 } from './0207_cluster';
 import { m0213 } from './0213_notification_rules';
 import { m0214 } from './0214_packaging_settings';
-import { m0203 } from './0203_fast_channels';
 import { m0001 } from './0001_identity';
 import { m0002 } from './0002_jobs_outbox';
 import { m0010 } from './0010_assets';
@@ -43,10 +44,10 @@ import { m0184 } from './0184_live_subtitles';
 import { m0185 } from './0185_subtitle_search_rowids';
 import { m0189 } from './0189_cdn_distributions';
 import { m0187 } from './0187_site_page_review';
-import { m0140 } from './0140_subtitle_search';
-import { m0135 } from './0135_subtitle_channel_tracks';
 import { m0192 } from './0192_blackouts';
 import { m0193 } from './0193_leaks';
+import { m0140 } from './0140_subtitle_search';
+import { m0135 } from './0135_subtitle_channel_tracks';
 
 /** Every schema migration, in version order. Add new files here (one line each). */
 export const MIGRATIONS: Migration[] = [
@@ -96,6 +97,7 @@ export const MIGRATIONS: Migration[] = [
   m0199,
   m0200,
   m0203,
+  m0207,
   m0213,
   m0214,
 ];

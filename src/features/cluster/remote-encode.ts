@@ -1,0 +1,91 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AppContext } from '../../kernel/context';
+import { tx } from '../../kernel/db/sqlite';
+import { emitEvent } from '../../kernel/events/outbox';
+import { mediaStoreOf } from '../../kernel/media-store';
+import { PermanentJobError } from '../../jobs/errors';
+import type { JobRun } from '../../jobs/types';
+import type { MediaInfo } from '../../media/probe-parse';
+import { assetEventData, lifecycleAsset, markReady, playbackFor, saveProgress, transition } from '../assets/lifecycle';
+import { serializeOutput, type AssetOutput } from '../assets/output';
+import { encodePlan } from '../transcode/encode-job';
+import { sourceFile } from '../transcode/probe-job';
+import { assetRelDir } from '../transcode/runtime';
+import type { ClusterLink } from './control';
+import { beginClusterJob, clusterJob, markPublished, type ClusterJobRow } from './store';
+import { SUBJECTS, type TranscodeOutput } from './protocol';
+
+/** How often the waiting handler reads the job's cluster record (results are written by the results consumer). */
+const POLL_MS = 250;
+
+/**
+ * `asset.encode` on the cluster: the source goes into the media store (once), the transcode is published to the
+ * work queue, and this handler waits for the result the results consumer records, then makes the asset ready (the
+ * control node alone writes metadata). A restart finds the record: a job already published is not published again
+ * (its message waits in the stream, or its result does); a failed generation is published anew.
+ */
+export async function remoteEncodeAsset(ctx: AppContext, job: JobRun<'asset.encode'>, link: ClusterLink): Promise<void> {
+  const id = String(job.payload?.assetId ?? '');
+  const a = lifecycleAsset(ctx.db, id);
+  if (!a || a.deleted_at !== null) throw new PermanentJobError('asset not found or deleted');
+  if (a.status === 'ready') return;
+  if (!a.probe || !a.source_path) throw new PermanentJobError('asset was not probed');
+  const info = JSON.parse(a.probe) as MediaInfo;
+  const { name: ladderName, plan } = encodePlan(ctx, job.payload, info);
+  if (!transition(ctx.db, id, ['queued', 'encoding', 'packaging'], 'encoding')) throw new PermanentJobError(`asset is ${a.status}`);
+  const store = mediaStoreOf(ctx);
+  const rel = assetRelDir(a.tenant_id, id);
+  const version = a.output_version + 1;
+  const dir = `${rel}/v${version}`;
+  let row: ClusterJobRow | null = clusterJob(ctx.db, job.id);
+  if (!row || row.status === 'failed' || row.status === 'publishing') {
+    // The source once into the store (a bucket: uploaded; local disk: already there).
+    const local = sourceFile(ctx.config.dataDir, a.source_path);
+    if (store.kind !== 'local' && !(await store.stat(a.source_path))) await store.putFile(a.source_path, local);
+    if (!row || row.status === 'failed') row = beginClusterJob(ctx.db, job.id, SUBJECTS.transcode('any'));
+    await link.publishTranscode({ jobId: job.id, gen: row.gen, tenantId: a.tenant_id, assetId: id, sourceKey: a.source_path, info, plan, outPrefix: `${dir}/` }, 'any');
+    markPublished(ctx.db, job.id, row.gen);
+    job.note('cluster_published', { gen: row.gen, subject: row.subject });
+  }
+  const end = await waitForEnd(ctx, job, id);
+  if (end.status === 'failed') {
+    const msg = `on worker ${end.worker ?? '?'}: ${end.error ?? 'failed'}`;
+    throw end.permanent ? new PermanentJobError(msg) : new Error(msg);
+  }
+  const { output: out, ms } = JSON.parse(end.result!) as { output: TranscodeOutput; ms: number };
+  const output: AssetOutput = {
+    dir, version, encoder: out.encoder, fallback_from: out.fallbackFrom, ladder: ladderName, audio: out.audio,
+    renditions: out.renditions, files: out.files, thumb: { w: out.thumb.w, h: out.thumb.h, interval_s: out.thumb.intervalS },
+  };
+  job.setResult({ encoder: out.encoder, output_version: version, worker: end.worker, worker_ms: ms });
+  tx(ctx.db, () => {
+    transition(ctx.db, id, ['encoding'], 'packaging'); // the worker packaged; ready is reached from packaging only
+    if (!markReady(ctx.db, id, output, version)) throw new PermanentJobError('asset changed while encoding');
+    const playback = playbackFor(ctx, { id, tenant_id: a.tenant_id, status: 'ready', output: serializeOutput(output) });
+    emitEvent(ctx.db, a.tenant_id, 'asset.ready', { ...assetEventData({ ...a, status: 'ready' }), playback });
+  });
+  // Earlier versions and leftovers of interrupted attempts go; the local preview (served while encoding) too.
+  for (const e of await store.list(`${rel}/`)) {
+    const first = e.key.slice(rel.length + 1).split('/')[0]!;
+    if (/^v\d+$/.test(first) && first !== `v${version}`) await store.delete(e.key);
+  }
+  rmSync(join(ctx.config.dataDir, rel, 'preview'), { recursive: true, force: true });
+}
+
+/** Waits until the record ends, forwarding progress to the job and the asset; throws when the job is aborted. */
+async function waitForEnd(ctx: AppContext, job: JobRun<'asset.encode'>, assetId: string): Promise<ClusterJobRow> {
+  let last = -1;
+  for (;;) {
+    if (job.signal.aborted) throw job.signal.reason instanceof Error ? job.signal.reason : new Error('aborted');
+    const row = clusterJob(ctx.db, job.id);
+    if (!row) throw new Error('cluster record vanished');
+    if (row.status === 'done' || row.status === 'failed') return row;
+    if (row.progress !== null && row.progress !== last) {
+      last = row.progress;
+      job.progress(row.progress, row.eta_s ?? undefined);
+      saveProgress(ctx.db, assetId, Math.round(row.progress * 10) / 10, row.eta_s);
+    }
+    await new Promise<void>((r) => { const t = setTimeout(r, POLL_MS); job.signal.addEventListener('abort', () => { clearTimeout(t); r(); }, { once: true }); });
+  }
+}
