@@ -77,3 +77,56 @@ test('podcast:guid is UUIDv5 of the feed URL without scheme (checked against Pyt
   expect(py).toMatch(/^[0-9a-f-]{36}$/);
   expect(uuidV5(PODCAST_NS, name)).toBe(py);
 });
+
+test('property: after random changes the incremental index answers like a full rebuild (search, pages, suggest)', () => {
+  const words = ['חדשות', 'והחדשות', 'בחדשות', 'שלום', 'שָׁלוֹם', 'בית', 'news', 'ערב', 'לבית', 'צה"ל', 'מבזק'];
+  const title = fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 4 }).map((w) => w.join(' '));
+  const type = fc.constantFrom<SearchDoc['type']>('show', 'video', 'programme');
+  const change = fc.oneof(
+    fc.record({ op: fc.constant('add' as const), slug: fc.integer({ min: 0, max: 30 }), type, title, time: fc.integer({ min: 0, max: 5 }) }),
+    fc.record({ op: fc.constant('remove' as const), at: fc.nat() }),
+    fc.record({ op: fc.constant('retitle' as const), at: fc.nat(), title }),
+    fc.record({ op: fc.constant('retime' as const), at: fc.nat(), time: fc.integer({ min: 0, max: 5 }) }),
+  );
+  const queries = [...words, 'חדשות ערב', 'בית news', 'חד', 'ב', 'צהל', 'ש'];
+  const keepVideo = (d: SearchDoc) => d.type === 'video';
+  fc.assert(fc.property(fc.array(fc.tuple(title, type, fc.integer({ min: 0, max: 5 })), { maxLength: 25 }), fc.array(fc.array(change, { maxLength: 8 }), { minLength: 1, maxLength: 4 }), (start, batches) => {
+    let docs = start.map(([t, ty, time], i) => ({ ...doc(`d${i}`, t, time, ty) }));
+    const ix = new SearchIndex(docs);
+    for (const batch of batches) {
+      docs = [...docs];
+      for (const c of batch) {
+        if (c.op === 'add') { if (!docs.some((d) => d.type === c.type && d.slug === `n${c.slug}`)) docs.push(doc(`n${c.slug}`, c.title, c.time, c.type)); continue; }
+        if (!docs.length) continue;
+        const i = c.at % docs.length;
+        if (c.op === 'remove') docs.splice(i, 1);
+        else if (c.op === 'retitle') docs[i] = { ...docs[i]!, title: c.title, text: c.title };
+        else docs[i] = { ...docs[i]!, time: c.time };
+      }
+      ix.update(docs);
+      const full = new SearchIndex(docs);
+      const view = (x: SearchIndex, q: string) => ({
+        all: x.search(q, all).map((h) => `${h.doc.type}:${h.doc.slug}:${h.score}`),
+        page: ((p) => [p.total, ...p.hits.map((h) => h.doc.slug)])(x.page(q, keepVideo, 1, 3)),
+        suggest: x.suggest(q, all, 8).map((d) => `${d.type}:${d.slug}`),
+      });
+      for (const q of queries) expect(view(ix, q)).toEqual(view(full, q));
+      expect(ix.docs.map((d) => `${d.type}:${d.slug}`)).toEqual(full.docs.map((d) => `${d.type}:${d.slug}`));
+    }
+  }), { numRuns: 300 });
+});
+
+test('an update re-indexes only the changed documents', () => {
+  const docs = Array.from({ length: 200 }, (_, i) => doc(`v${i}`, `חדשות ${i}`, i));
+  const ix = new SearchIndex(docs);
+  ix.update(docs.map((d) => ({ ...d })));
+  expect(ix.lastChanged).toBe(0);
+  const next = docs.filter((d) => d.slug !== 'v3').map((d) => (d.slug === 'v7' ? { ...d, title: 'שלום', text: 'שלום' } : d));
+  next.push(doc('v200', 'בחדשות הערב', 500));
+  ix.update(next);
+  expect(ix.lastChanged).toBe(3); // v3 gone, v7 changed, v200 new
+  expect(ix.search('שלום', all).map((h) => h.doc.slug)).toEqual(['v7']);
+  expect(ix.search('חדשות', all).map((h) => h.doc.slug).slice(0, 2)).toEqual(['v199', 'v198']);
+  expect(ix.search('חדשות', all).at(-1)!.doc.slug).toBe('v200'); // through a prefix: after every exact match
+  expect(ix.search('3', all).map((h) => h.doc.slug)).toEqual([]);
+});

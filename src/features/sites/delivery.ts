@@ -180,7 +180,7 @@ export class SiteDelivery {
     return epgDay(s, slug, day);
   }
 
-  /** The site's search index (rebuilt when the catalogue snapshot or the site changed). */
+  /** The site's search index (brought up to date, changed documents only, when the catalogue snapshot or the site changed). */
   private index(s: Scope): SearchIndex {
     const m = this.ctx.slots.get(INDEXES, () => new Map());
     const key = `${s.cat.loadedAt}:${s.site.updated_at}:${this.sites.generation(s.site.id)}`;
@@ -191,7 +191,8 @@ export class SiteDelivery {
       ...s.cat.videos.map((v): SearchDoc => ({ type: 'video', slug: v.id, title: v.title, text: `${v.title} ${v.description} ${v.tags.join(' ')}`, time: v.published_at })),
       ...s.cat.programmes.filter((p) => !p.excluded).map((p): SearchDoc => ({ type: 'programme', slug: p.id, title: p.title, text: `${p.title} ${p.series ?? ''} ${p.description ?? ''}`, time: p.start_ms })),
     ];
-    const index = new SearchIndex(docs);
+    const index = cur ? cur.index : new SearchIndex(docs);
+    if (cur) index.update(docs);
     m.set(s.site.id, { key, index });
     return index;
   }

@@ -7,93 +7,164 @@ export interface SearchDoc { type: 'show' | 'video' | 'programme'; slug: string;
 /** A ranked hit. */
 export interface Hit { doc: SearchDoc; score: number }
 
+/** The identity of a document across catalogue snapshots. */
+const keyOf = (d: SearchDoc) => `${d.type}:${d.slug}`;
+/** The canonical order: newest first, then by identity (so an updated index and a fresh build order ties alike). */
+const before = (a: SearchDoc, b: SearchDoc) => b.time - a.time || (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0);
+
 /**
- * An in-memory Hebrew-aware inverted index (built once per catalogue snapshot): each word in search form
- * (src/text/hebrew-search.ts: niqqud dropped, finals folded, geresh ignored) is posted under itself (`exact`) and under
- * its copies without 1-3 prefix letters ו ה ב כ ל מ ש (`loose`). A query word matches a document exactly (2 points) or
- * through a stripped prefix on either side (1 point); every query word must match. Ties: newest first.
+ * An in-memory Hebrew-aware inverted index: each word in search form (src/text/hebrew-search.ts: niqqud dropped, finals
+ * folded, geresh ignored) is posted under itself (`exact`) and under its copies without 1-3 prefix letters ו ה ב כ ל מ ש
+ * (`loose`). A query word matches a document exactly (2 points) or through a stripped prefix on either side (1 point);
+ * every query word must match. Ties: newest first, then by type and slug.
+ *
+ * Documents live in slots (append-only; a removed or changed document leaves a dead slot, compacted by a rebuild once a
+ * quarter of the slots are dead), so `update` applies only the changed documents of a new catalogue snapshot: each is
+ * tokenised once, and the posting lists (ascending slot numbers) only grow at their end.
  */
 export class SearchIndex {
-  readonly docs: SearchDoc[];
-  private exact = new Map<string, Int32Array>();
-  private loose = new Map<string, Int32Array>();
+  private slots: (SearchDoc | null)[] = [];
+  private bySlot = new Map<string, number>();
+  private exact = new Map<string, number[]>();
+  private loose = new Map<string, number[]>();
   private terms: string[] = [];
-  private acc: Uint16Array;
-  private mark: Uint8Array;
+  /** Live slots in the canonical order, and each slot's place in it. */
+  private order = new Int32Array(0);
+  private rank = new Int32Array(0);
+  private acc = new Uint16Array(0);
+  private mark = new Uint8Array(0);
+  private dead = 0;
+  private memo = new Map<string, { words: string[]; vars: string[] }>();
 
-  /** Documents are kept newest first, so a posting list (ascending) is already in time order. */
-  constructor(docs: SearchDoc[]) {
-    this.docs = [...docs].sort((a, b) => b.time - a.time);
-    const exact = new Map<string, number[]>(), loose = new Map<string, number[]>();
-    // Words repeat across titles: each raw word is put in search form once.
-    const memo = new Map<string, { words: string[]; vars: string[] }>();
-    this.docs.forEach((d, i) => {
-      for (const raw of d.text.split(/\s+/)) {
-        if (!raw) continue;
-        let m = memo.get(raw);
-        if (!m) {
-          // Plain ASCII letters and digits need no normalising (most unique words are numbers and Latin names).
-          const words = /^[A-Za-z0-9]+$/.test(raw) ? [raw.toLowerCase()] : searchTokens(raw);
-          m = { words, vars: [...new Set(words.flatMap(prefixVariants))] };
-          if (memo.size > 500_000) memo.clear();
-          memo.set(raw, m);
-        }
-        for (const w of m.words) post(exact, w, i);
-        for (const v of m.vars) post(loose, v, i);
-      }
-    });
-    for (const [k, l] of exact) this.exact.set(k, Int32Array.from(l));
-    for (const [k, l] of loose) this.loose.set(k, Int32Array.from(l));
-    this.terms = [...this.loose.keys()].sort();
-    this.acc = new Uint16Array(this.docs.length);
-    this.mark = new Uint8Array(this.docs.length);
+  /** A full build over `docs`. */
+  constructor(docs: SearchDoc[]) { this.rebuild(docs); }
+
+  /** The live documents in the canonical order (newest first). */
+  get docs(): SearchDoc[] { return Array.from(this.order, (i) => this.slots[i]!); }
+
+  /** How many documents the last `update` re-indexed (0 when nothing changed); -1 when it rebuilt whole. */
+  lastChanged = -1;
+
+  /**
+   * Brings the index to `docs` (a new catalogue snapshot) by applying only what changed: documents gone or changed leave
+   * their slot, new or changed ones get a new slot. Answers are the same as a fresh `new SearchIndex(docs)`.
+   */
+  update(docs: SearchDoc[]): void {
+    const next = new Map<string, SearchDoc>();
+    for (const d of docs) next.set(keyOf(d), d);
+    // Repeated identities (never in a catalogue) or many dead slots: a full build keeps answers and memory right.
+    if (next.size !== docs.length || this.dead * 4 > this.slots.length + 1000) { this.rebuild(docs); return; }
+    let changed = 0; // documents gone; changed and new ones are those left in `next`
+    for (const [k, i] of this.bySlot) {
+      const d = next.get(k), cur = this.slots[i]!;
+      if (d && cur.text === d.text && cur.title === d.title && cur.time === d.time) { this.slots[i] = d; next.delete(k); continue; }
+      // Gone or changed: its slot dies (a changed document is added again below).
+      this.slots[i] = null; this.dead++; this.bySlot.delete(k); if (!d) changed++;
+    }
+    this.lastChanged = changed + next.size;
+    if (!this.lastChanged) return;
+    const fresh = new Set<string>();
+    for (const d of next.values()) this.add(d, fresh);
+    if (fresh.size < 2000) for (const t of fresh) this.terms.splice(lowerBound(this.terms, t), 0, t);
+    else this.terms = [...this.loose.keys()].sort();
+    this.reorder();
   }
 
-  /** Indexes of the documents matching every query word, with their scores in `acc` (2 exact, 1 through a prefix, summed). */
-  private match(words: string[]): Int32Array {
-    let cand: Int32Array | null = null;
-    const { acc, mark } = this;
+  private rebuild(docs: SearchDoc[]): void {
+    this.slots = []; this.bySlot = new Map(); this.exact = new Map(); this.loose = new Map(); this.dead = 0;
+    const sorted = [...docs].sort(before);
+    for (const d of sorted) if (!this.bySlot.has(keyOf(d))) this.add(d, null);
+    this.terms = [...this.loose.keys()].sort();
+    this.reorder();
+    this.lastChanged = -1;
+  }
+
+  private add(d: SearchDoc, fresh: Set<string> | null): void {
+    const i = this.slots.length;
+    this.slots.push(d);
+    this.bySlot.set(keyOf(d), i);
+    // Words repeat across titles: each raw word is put in search form once.
+    for (const raw of d.text.split(/\s+/)) {
+      if (!raw) continue;
+      let m = this.memo.get(raw);
+      if (!m) {
+        // Plain ASCII letters and digits need no normalising (most unique words are numbers and Latin names).
+        const words = /^[A-Za-z0-9]+$/.test(raw) ? [raw.toLowerCase()] : searchTokens(raw);
+        m = { words, vars: [...new Set(words.flatMap(prefixVariants))] };
+        if (this.memo.size > 500_000) this.memo.clear();
+        this.memo.set(raw, m);
+      }
+      for (const w of m.words) post(this.exact, w, i);
+      for (const v of m.vars) if (post(this.loose, v, i) && fresh) fresh.add(v);
+    }
+  }
+
+  private kill(i: number): void {
+    if (this.slots[i]) { this.slots[i] = null; this.dead++; }
+  }
+
+  /** The canonical order of the live slots, and scratch arrays sized to the slots. */
+  private reorder(): void {
+    const live: number[] = [];
+    for (let i = 0; i < this.slots.length; i++) if (this.slots[i]) live.push(i);
+    // Slots of a full build are already in order; appended ones are sorted in.
+    live.sort((a, b) => before(this.slots[a]!, this.slots[b]!));
+    this.order = Int32Array.from(live);
+    this.rank = new Int32Array(this.slots.length).fill(-1);
+    for (let k = 0; k < live.length; k++) this.rank[live[k]!] = k;
+    if (this.acc.length < this.slots.length) { this.acc = new Uint16Array(this.slots.length * 2); this.mark = new Uint8Array(this.slots.length * 2); }
+  }
+
+  /** Slots of the live documents matching every query word, with their scores in `acc` (2 exact, 1 through a prefix, summed). */
+  private match(words: string[]): number[] {
+    let cand: number[] | null = null;
+    const { acc, mark, slots } = this;
     for (const w of words) {
       const list: number[] = [];
       for (const v of prefixVariants(w)) {
         const l = this.loose.get(v);
-        if (l) for (let j = 0; j < l.length; j++) { const i = l[j]!; if (!mark[i]) { mark[i] = 1; list.push(i); } }
+        if (l) for (let j = 0; j < l.length; j++) { const i = l[j]!; if (!mark[i] && slots[i]) { mark[i] = 1; list.push(i); } }
       }
       const ex = this.exact.get(w);
-      if (ex) for (let j = 0; j < ex.length; j++) mark[ex[j]!] = 2;
-      if (!cand) { cand = Int32Array.from(list); for (let j = 0; j < cand.length; j++) acc[cand[j]!] = mark[cand[j]!]!; }
+      if (ex) for (let j = 0; j < ex.length; j++) if (mark[ex[j]!]) mark[ex[j]!] = 2;
+      if (!cand) { cand = list.slice(); for (let j = 0; j < cand.length; j++) acc[cand[j]!] = mark[cand[j]!]!; }
       else {
         const next: number[] = [];
         for (let j = 0; j < cand.length; j++) { const i = cand[j]!; if (mark[i]) { acc[i]! += mark[i]!; next.push(i); } else acc[i] = 0; }
-        cand = Int32Array.from(next);
+        cand = next;
       }
       for (let j = 0; j < list.length; j++) mark[list[j]!] = 0;
       if (!cand.length) break;
     }
-    return cand ?? new Int32Array(0);
+    return cand ?? [];
   }
 
   /**
-   * The matches of `q` kept by `keep`, best first (higher score, then newer): their number and the `count` from `from`.
-   * Only the page is built: scores live in a typed array walked in document (time) order once per score present.
+   * The matches of `q` kept by `keep`, best first (higher score, then the canonical order): their number and the `count`
+   * from `from`. A few candidates are sorted; many are bucketed by score and walked in the canonical order.
    */
   page(q: string, keep: (d: SearchDoc) => boolean, from: number, count: number): { total: number; hits: Hit[] } {
     const words = [...new Set(searchTokens(q))].slice(0, 8);
     if (!words.length) return { total: 0, hits: [] };
     const cand = this.match(words);
-    const { acc } = this;
-    const levels = new Uint8Array(2 * words.length + 1);
-    for (let j = 0; j < cand.length; j++) levels[acc[cand[j]!]!] = 1;
+    const { acc, rank, order, slots } = this;
     let total = 0;
     const hits: Hit[] = [];
-    for (let sc = levels.length - 1; sc > 0; sc--) {
-      if (!levels[sc]) continue;
-      for (let i = 0; i < acc.length; i++) {
-        if (acc[i] !== sc) continue;
-        const d = this.docs[i]!;
-        if (!keep(d)) continue;
-        if (total >= from && hits.length < count) hits.push({ doc: d, score: sc });
-        total++;
+    const take = (i: number) => {
+      const d = slots[i]!;
+      if (!keep(d)) return;
+      if (total >= from && hits.length < count) hits.push({ doc: d, score: acc[i]! });
+      total++;
+    };
+    if (cand.length * 16 < order.length) {
+      cand.sort((a, b) => acc[b]! - acc[a]! || rank[a]! - rank[b]!);
+      for (const i of cand) take(i);
+    } else {
+      const levels = new Uint8Array(2 * words.length + 1);
+      for (let j = 0; j < cand.length; j++) levels[acc[cand[j]!]!] = 1;
+      for (let sc = levels.length - 1; sc > 0; sc--) {
+        if (!levels[sc]) continue;
+        for (let k = 0; k < order.length; k++) { const i = order[k]!; if (acc[i] === sc) take(i); }
       }
     }
     for (let j = 0; j < cand.length; j++) acc[cand[j]!] = 0;
@@ -113,23 +184,31 @@ export class SearchIndex {
     const head = words.length ? new Set(this.match(words)) : null;
     if (head) for (const i of head) this.acc[i] = 0;
     // The sorted terms starting with `last`: a binary search for the first, then forward.
-    let lo = 0, hi = this.terms.length;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (this.terms[mid]! < last) lo = mid + 1; else hi = mid; }
     const exact = new Set(this.exact.get(last) ?? []);
     const cands = new Set<number>();
-    for (let k = lo; k < this.terms.length && this.terms[k]!.startsWith(last) && cands.size < 5000; k++) for (const i of this.loose.get(this.terms[k]!)!) cands.add(i);
-    const ranked = [...cands].filter((i) => (!head || head.has(i)) && keep(this.docs[i]!))
-      .sort((a, b) => Number(exact.has(b)) - Number(exact.has(a)) || a - b);
-    return ranked.slice(0, max).map((i) => this.docs[i]!);
+    for (let k = lowerBound(this.terms, last); k < this.terms.length && this.terms[k]!.startsWith(last) && cands.size < 5000; k++) {
+      for (const i of this.loose.get(this.terms[k]!)!) if (this.slots[i]) cands.add(i);
+    }
+    const { rank } = this;
+    const ranked = [...cands].filter((i) => (!head || head.has(i)) && keep(this.slots[i]!))
+      .sort((a, b) => Number(exact.has(b)) - Number(exact.has(a)) || rank[a]! - rank[b]!);
+    return ranked.slice(0, max).map((i) => this.slots[i]!);
   }
 }
 
-function post(m: Map<string, number[]>, k: string, i: number): void {
-  const l = m.get(k);
-  if (!l) m.set(k, [i]);
-  else if (l[l.length - 1] !== i) l.push(i);
+function lowerBound(a: string[], x: string): number {
+  let lo = 0, hi = a.length;
+  while (lo < hi) { const mid = (lo + hi) >> 1; if (a[mid]! < x) lo = mid + 1; else hi = mid; }
+  return lo;
 }
 
+/** Posts slot `i` under `k`; true when `k` is a new key. */
+function post(m: Map<string, number[]>, k: string, i: number): boolean {
+  const l = m.get(k);
+  if (!l) { m.set(k, [i]); return true; }
+  if (l[l.length - 1] !== i) l.push(i);
+  return false;
+}
 /** An opaque search cursor: the offset of the next hit, bound to the query (another query's cursor answers 422). */
 export function encodeCursor(q: string, type: string, offset: number): string {
   return Buffer.from(JSON.stringify({ o: offset, h: Bun.hash(`${q}\u0000${type}`).toString(36) })).toString('base64url');
