@@ -30,8 +30,12 @@ function makeServer(ctx: AppContext) {
     if (!(e instanceof AppError)) ctx.log.error('sites delivery error', { error: String((e as Error)?.stack ?? e) });
     return siteProblem(err, ctx.config.problemsBase, origin);
   };
-  /** Serves one public read: 503 when sites are off, 404 for unknown or suspended sites, cached answers, problems. */
-  const serve = async (request: Request, slug: string, build: Build): Promise<Response> => {
+  /**
+   * Serves one public read: 503 when sites are off, 404 for unknown or suspended sites, cached answers, problems.
+   * Synchronous unless the build is (sitemaps, images): a cached answer (or its 304) leaves with no promise, no SQL,
+   * no serialising, its headers built once per answer.
+   */
+  const serve = (request: Request, slug: string, build: Build): Response | Promise<Response> => {
     let site: SiteRow | null = null;
     let origin: string | null = null;
     try {
@@ -51,12 +55,15 @@ function makeServer(ctx: AppContext) {
       const qi = url.indexOf('?');
       const q = new URLSearchParams(qi < 0 ? '' : url.slice(qi + 1));
       const s = d.scope(site);
-      const a = await build(s, q);
-      if (a.kind !== 'private') {
-        if (cache.size > 5000) cache.clear();
-        cache.set(key, { gen, cat: s.cat, at: now, a });
-      }
-      return send(request, a, now, origin);
+      const keepAndSend = (a: SiteAnswer) => {
+        if (a.kind !== 'private') {
+          if (cache.size > 5000) cache.clear();
+          cache.set(key, { gen, cat: s.cat, at: now, a });
+        }
+        return send(request, a, now, origin);
+      };
+      const a = build(s, q);
+      return a instanceof Promise ? a.then(keepAndSend, (e: unknown) => fail(e, origin)) : keepAndSend(a);
     } catch (e) { return fail(e, origin); }
   };
   const tags = (s: Scope, ...more: string[]) => [`site-${s.site.slug}`, ...more];
