@@ -31,6 +31,7 @@ export const USAGE = `viewstream — self-hosted video platform
   viewstream doctor [--json]
   viewstream edge config [--data DIR] [--port N] [--host ADDR]   (the delivery front's generated nginx configuration)
   viewstream edge run --origin URL --port N [--host ADDR] [--data DIR]   (a caching edge node in front of a control node)
+  viewstream media migrate [--json] [--data DIR]   (copy the data dir's media to the VS_MEDIA_STORE bucket, checksums verified)
   viewstream worker --join URL --token T [--data DIR]   (a worker machine: transcodes from the NATS JetStream queue)
   viewstream admin worker-token create --name N | revoke ID|NAME | list [--json] [--data DIR]
 

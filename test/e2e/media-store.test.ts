@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import S3rver from 's3rver';
 import { LocalMediaStore, S3MediaStore, type MediaStore } from '../../src/kernel/media-store';
 import { mediaStoreConfig } from '../../src/kernel/media-store/config';
+import { migrateMedia } from '../../src/kernel/media-store/migrate';
 import { startSigV4Proxy } from './s3-sigv4';
 
 // The same contract against local disk and a real S3-protocol server (s3rver) behind a SigV4-verifying proxy.
@@ -80,4 +81,20 @@ test('VS_MEDIA_STORE: local by default, s3://bucket/prefix with keys, bad values
   expect(() => mediaStoreConfig({ VS_MEDIA_STORE: 'ftp://x' }, null)).toThrow('VS_MEDIA_STORE');
   expect(() => mediaStoreConfig({ VS_MEDIA_STORE: 's3://media' }, null)).toThrow('ACCESS_KEY_ID');
   expect(mediaStoreConfig({ VS_MEDIA_STORE: 's3://media' }, { endpoint: null, region: 'r', accessKeyId: 'a', secretAccessKey: 'b' })).toMatchObject({ prefix: '', region: 'r', accessKeyId: 'a' });
+});
+
+test('migrate: the media of a box copied to the bucket with checksums verified; work files skipped; a second run copies nothing', async () => {
+  const box = new LocalMediaStore(join(dir, 'box'));
+  await box.put('media/t1/assets/a9/source.mp4', 'source bytes');
+  await box.put('media/t1/assets/a9/v1/master.m3u8', '#EXTM3U\n');
+  await box.put('media/t1/assets/a9/.work-j-1/x.m4s', 'partial');
+  await box.put('media/t1/assets/a9/preview/p.m3u8', 'growing');
+  const to = new S3MediaStore({ bucket: BUCKET, prefix: 'migrated/', endpoint: proxy.url, region: REGION, accessKeyId: KEY, secretAccessKey: SECRET });
+  await to.put('media/t1/assets/a9/v1/master.m3u8', 'stale different bytes');
+  const r = await migrateMedia(box, to);
+  expect({ copied: r.copied, present: r.present, skipped: r.skipped, failed: r.failed }).toEqual({ copied: 2, present: 0, skipped: 2, failed: [] });
+  expect(await text(await to.read('media/t1/assets/a9/v1/master.m3u8'))).toBe('#EXTM3U\n');
+  expect((await to.list('media/')).map((e) => e.key)).toEqual(['media/t1/assets/a9/source.mp4', 'media/t1/assets/a9/v1/master.m3u8']);
+  const again = await migrateMedia(box, to);
+  expect({ copied: again.copied, present: again.present }).toEqual({ copied: 0, present: 2 });
 });
