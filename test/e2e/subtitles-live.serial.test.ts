@@ -137,9 +137,12 @@ test('live speech over SRT: recognised live into a subtitle rendition that hls.j
   let checked = 0;
   for (const c of shown) {
     const f = frags.find((x) => x.start <= c.start + 1e-3 && c.start < x.start + x.duration);
-    const match = stored.find((x) => x.text === c.text.replace(/\r/g, ''));
-    if (!f || !match) continue;
-    expect(Math.abs(f.pdt + (c.start - f.start) * 1000 - match.startMs)).toBeLessThan(150);
+    if (!f) continue;
+    // The speech repeats, so a text may be stored more than once: the nearest cue of that text.
+    const wall = f.pdt + (c.start - f.start) * 1000;
+    const same = stored.filter((x) => x.text === c.text.replace(/\r/g, '')).map((x) => Math.abs(wall - x.startMs));
+    if (!same.length) continue;
+    expect(Math.min(...same)).toBeLessThan(150);
     checked++;
   }
   expect(checked).toBeGreaterThanOrEqual(1);
