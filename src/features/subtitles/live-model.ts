@@ -10,7 +10,7 @@ export const LiveSubtitlesBody = t.Object({
 /** Where live recognition of one language stands. */
 export const LiveSubtitleState = t.Object({
   language: t.String(), kind: t.String(),
-  state: t.String({ description: 'starting (no chunk yet), running (keeping up), behind (over 30 s behind the live edge), waiting (no feed or channel stopped), failed (see error)' }),
+  state: t.String({ description: 'starting (no chunk yet), running (keeping up), behind (over 60 s behind the live edge), waiting (no feed or channel stopped), failed (see error)' }),
   lag_ms: t.Union([t.Integer(), t.Null()], { description: 'median over the last 20 cues of the wall time from the start of a cue\'s speech to the cue being available' }),
   lag_max_ms: t.Union([t.Integer(), t.Null()], { description: 'the largest such lag in the last recognised chunk' }),
   behind_ms: t.Union([t.Integer(), t.Null()], { description: 'recorded audio not yet recognised (live edge minus recognised_until)' }),
