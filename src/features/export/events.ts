@@ -5,7 +5,7 @@
  * is stable (the outbox id; for statistics rows a hash of the row), so receivers can drop duplicates.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { iso } from '../../kernel/clock';
@@ -87,6 +87,16 @@ export function statsCopySql(source: StatsSource, pii: boolean, tenantId: string
 /** Lines of a batch: the NDJSON bytes (`\n` after every line) and how many. */
 export interface BatchBody { body: Uint8Array; count: number }
 
+/** Removes the COPY directories of processes that are gone (a `kill -9` leaves at most one batch's file behind). */
+function removeOrphans(root: string): void {
+  for (const name of readdirSync(root)) {
+    const pid = Number(/^viewstream-export-(\d+)-/.exec(name)?.[1] ?? NaN);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try { process.kill(pid, 0); continue; } catch (e) { if ((e as NodeJS.ErrnoException).code !== 'ESRCH') continue; }
+    rmSync(join(root, name), { recursive: true, force: true });
+  }
+}
+
 /** The reader thread and COPY directory of an app (one per app context, both gone when it stops). */
 const READER = slotKey<{ reader: FileReader; dir: string }>('export.reader');
 
@@ -97,7 +107,9 @@ const READER = slotKey<{ reader: FileReader; dir: string }>('export.reader');
  */
 function readerOf(ctx: AppContext): { reader: FileReader; dir: string } {
   return ctx.slots.get(READER, () => {
-    const dir = existsSync('/dev/shm') ? join('/dev/shm', `viewstream-export-${process.pid}-${randomUUID().slice(0, 8)}`) : join(ctx.config.dataDir, 'tmp', 'export');
+    const shm = existsSync('/dev/shm');
+    if (shm) removeOrphans('/dev/shm');
+    const dir = shm ? join('/dev/shm', `viewstream-export-${process.pid}-${randomUUID().slice(0, 8)}`) : join(ctx.config.dataDir, 'tmp', 'export');
     const reader = startFileReader();
     ctx.onStop(async () => { reader.stop(); await rm(dir, { recursive: true, force: true }); });
     return { reader, dir };
