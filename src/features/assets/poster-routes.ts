@@ -5,6 +5,7 @@ import { audit } from '../audit/service';
 import { AssetView } from './model';
 import { setPosterAt } from './poster';
 import { assetView } from './view';
+import { posterInfo, PosterInfoView } from './poster-info';
 
 /** PUT /v1/assets/{id}/poster body. */
 const PosterBody = t.Object({
@@ -28,5 +29,13 @@ export function posterRoutes(ctx: AppContext) {
       detail: doc('Assets', "Set an asset's poster from a frame", 'בחירת תמונת שער מתוך פריים',
         'Draws the frame at `time_s` from the asset\'s own media (JPEG and WebP) and makes it the poster: `playback.poster` answers a new URL (images are cached as immutable). Answers the asset. A time past the duration answers 422; an asset that is not ready answers 409; other tenants\' assets answer 404. Recorded in the audit log (`asset.poster_changed`).',
         { 'x-problems': [409, 422] }),
+    })
+    .get('/:id/poster', ({ principal: p, params }) => posterInfo(ctx, p.tenantId, params.id), {
+      auth: { scope: 'assets:read', platform: true },
+      params: t.Object({ id: t.String() }),
+      response: { 200: PosterInfoView },
+      detail: doc('Assets', "Get an asset's poster", 'קבלת תמונת השער של נכס',
+        'The poster\'s URL and size. A poster chosen from a frame smaller than the largest site image (1920x1080) is drawn at a size that covers it (lanczos scaling and an unsharp mask) and flagged `upscaled: true`, with the frame\'s own size in `source_width`/`source_height`. The encode\'s own poster: sizes null, `upscaled` false. Not ready: 409.',
+        { 'x-problems': [409] }),
     });
 }

@@ -16,6 +16,7 @@ import { tenantAsset } from './lifecycle';
 import { parseAssetOutput, type AssetOutput } from './output';
 import { savePosterOutput } from './poster-store';
 import { AssetService, type AssetRow } from './service';
+import { upscaleTarget, type PosterInfo } from './poster-upscale';
 
 const CUSTOM = /^poster-[a-z0-9]{1,40}\.(jpg|webp)$/;
 
@@ -25,13 +26,13 @@ function tries(timeS: number): number[] {
 }
 
 /** Draws the frame at `timeS` of `input` into `dir` (poster.jpg + poster.webp); false when no frame came out. */
-async function draw(ffmpeg: string, input: string, timeS: number, dir: string, width: number): Promise<boolean> {
+async function draw(ffmpeg: string, input: string, timeS: number, dir: string, width: number, upscale: { w: number; h: number } | null): Promise<boolean> {
   for (const at of tries(timeS)) {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     // posterArgs: fast input seek to `at` on our own MP4 (file protocol and mp4 demuxers only), one decoded frame
     // scaled to `width`, written once as JPEG (-q:v 3) and once as WebP (libwebp quality 80).
-    const r = await runTool(posterArgs(ffmpeg, input, at, dir, width), { stallMs: 0, timeoutMs: 60_000, stderrLines: 10 }).done;
+    const r = await runTool(posterArgs(ffmpeg, input, at, dir, width, upscale ?? undefined), { stallMs: 0, timeoutMs: 60_000, stderrLines: 10 }).done;
     if (r.code !== 0) throw new AppError('internal_error', `the frame could not be drawn: ${r.stderrTail.join(' ').slice(0, 300)}`);
     if (existsSync(join(dir, 'poster.jpg')) && existsSync(join(dir, 'poster.webp'))) return true;
   }
@@ -53,14 +54,21 @@ export async function setPosterAt(ctx: AppContext, tenantId: string, id: string,
   const tools = locateFfmpeg({ ffmpeg: ctx.config.ffmpegPath, ffprobe: ctx.config.ffprobePath });
   if (!tools) throw new AppError('feature_disabled', 'ffmpeg is not available on this server');
   const width = Math.min(out.renditions[0]?.width ?? 1280, 1280) & ~1;
+  // The frame comes from the top rendition: smaller than the largest site image, it is upscaled (and flagged).
+  const top = out.renditions[0];
+  const upscale = top ? upscaleTarget(top.width, top.height) : null;
+  const info: PosterInfo | null = top ? {
+    width: upscale?.w ?? width, height: upscale?.h ?? Math.round((width * top.height) / top.width / 2) * 2, upscaled: !!upscale,
+    source_width: top.width, source_height: top.height,
+  } : null;
   const tmp = join(dir, `.poster-${newId()}`);
   try {
-    if (!(await draw(tools.ffmpeg, source, timeS, tmp, width))) throw invalid('time_s', 'no frame at this time');
+    if (!(await draw(tools.ffmpeg, source, timeS, tmp, width, upscale))) throw invalid('time_s', 'no frame at this time');
     // From here on everything is synchronous: the files move and the row changes with no other request in between.
     const name = `poster-${newId().replace(/-/g, '').slice(-16)}`;
     renameSync(join(tmp, 'poster.jpg'), join(dir, `${name}.jpg`));
     renameSync(join(tmp, 'poster.webp'), join(dir, `${name}.webp`));
-    const next: AssetOutput = { ...out, files: { ...out.files, poster: `${name}.jpg`, poster_webp: `${name}.webp` } };
+    const next: AssetOutput & { poster_info?: PosterInfo } = { ...out, files: { ...out.files, poster: `${name}.jpg`, poster_webp: `${name}.webp` }, ...(info ? { poster_info: info } : {}) };
     if (!savePosterOutput(ctx.db, a.id, next, ctx.clock.now())) {
       rmSync(join(dir, `${name}.jpg`), { force: true }); rmSync(join(dir, `${name}.webp`), { force: true });
       throw new AppError('conflict', 'the asset changed while its poster was drawn (re-encode or trash); try again');

@@ -1,11 +1,13 @@
 import { ffmpegHead, ownInput } from './input';
 
-/** Pure: poster frame at `atS` from our own rendition, as JPEG and WebP in one run. */
-export function posterArgs(ffmpeg: string, input: string, atS: number, outDir: string, width: number): string[] {
+/** Pure: poster frame at `atS` from our own rendition, as JPEG and WebP in one run (`upscale`: to that exact size, lanczos + unsharp). */
+export function posterArgs(ffmpeg: string, input: string, atS: number, outDir: string, width: number, upscale?: { w: number; h: number }): string[] {
+  // Upscaling (a frame smaller than the largest site image): lanczos, then a light unsharp mask against its softness.
+  const scale = upscale ? `scale=${upscale.w}:${upscale.h}:flags=lanczos,unsharp=5:5:0.8:5:5:0.0` : `scale=${width}:-2`;
   return [
     ffmpeg, ...ffmpegHead(), ...ownInput(input, atS),
     // One decoded frame, scaled once, written twice.
-    '-filter_complex', `[0:v]scale=${width}:-2,split=2[j][w]`,
+    '-filter_complex', `[0:v]${scale},split=2[j][w]`,
     // -q:v 3: good JPEG quality; -update 1: single image, not a numbered sequence.
     '-map', '[j]', '-frames:v', '1', '-q:v', '3', '-update', '1', `${outDir}/poster.jpg`,
     // libwebp lossy at quality 80.
