@@ -33,6 +33,10 @@ export class SearchIndex {
   private rank = new Int32Array(0);
   private acc = new Uint16Array(0);
   private mark = new Uint8Array(0);
+  /** 1 for a slot holding a live document. */
+  private alive = new Uint8Array(0);
+  /** Scratch for a query word's matches. */
+  private buf = new Int32Array(0);
   private dead = 0;
   private memo = new Map<string, { words: string[]; vars: string[] }>();
 
@@ -64,10 +68,11 @@ export class SearchIndex {
     this.lastChanged = changed + next.size;
     if (!this.lastChanged) return;
     const fresh = new Set<string>();
+    const first = this.slots.length;
     for (const d of next.values()) this.add(d, fresh);
     if (fresh.size < 2000) for (const t of fresh) this.terms.splice(lowerBound(this.terms, t), 0, t);
     else this.terms = [...this.loose.keys()].sort();
-    this.reorder();
+    this.reorder(first);
   }
 
   private rebuild(docs: SearchDoc[]): void {
@@ -75,7 +80,8 @@ export class SearchIndex {
     const sorted = [...docs].sort(before);
     for (const d of sorted) if (!this.bySlot.has(keyOf(d))) this.add(d, null);
     this.terms = [...this.loose.keys()].sort();
-    this.reorder();
+    this.order = new Int32Array(0);
+    this.reorder(0);
     this.lastChanged = -1;
   }
 
@@ -103,40 +109,53 @@ export class SearchIndex {
     if (this.slots[i]) { this.slots[i] = null; this.dead++; }
   }
 
-  /** The canonical order of the live slots, and scratch arrays sized to the slots. */
-  private reorder(): void {
-    const live: number[] = [];
-    for (let i = 0; i < this.slots.length; i++) if (this.slots[i]) live.push(i);
-    // Slots of a full build are already in order; appended ones are sorted in.
-    live.sort((a, b) => before(this.slots[a]!, this.slots[b]!));
-    this.order = Int32Array.from(live);
-    this.rank = new Int32Array(this.slots.length).fill(-1);
-    for (let k = 0; k < live.length; k++) this.rank[live[k]!] = k;
-    if (this.acc.length < this.slots.length) { this.acc = new Uint16Array(this.slots.length * 2); this.mark = new Uint8Array(this.slots.length * 2); }
+  /**
+   * The canonical order of the live slots, and scratch arrays sized to the slots: the live part of the previous order
+   * (already sorted) merged with the slots from `first` on (new documents, sorted among themselves).
+   */
+  private reorder(first: number): void {
+    const { slots } = this;
+    if (this.alive.length < slots.length) { const a = new Uint8Array(slots.length * 2); a.set(this.alive); this.alive = a; }
+    for (let i = 0; i < slots.length; i++) this.alive[i] = slots[i] ? 1 : 0;
+    const old = this.order.filter((i) => !!slots[i]);
+    const added: number[] = [];
+    for (let i = first; i < slots.length; i++) if (slots[i]) added.push(i);
+    added.sort((a, b) => before(slots[a]!, slots[b]!));
+    const order = new Int32Array(old.length + added.length);
+    let a = 0, b = 0, k = 0;
+    while (a < old.length || b < added.length) {
+      order[k++] = b >= added.length || (a < old.length && before(slots[old[a]!]!, slots[added[b]!]!) <= 0) ? old[a++]! : added[b++]!;
+    }
+    this.order = order;
+    if (this.rank.length < slots.length) this.rank = new Int32Array(slots.length * 2);
+    for (let j = 0; j < order.length; j++) this.rank[order[j]!] = j;
+    if (this.acc.length < slots.length) {
+      this.acc = new Uint16Array(slots.length * 2); this.mark = new Uint8Array(slots.length * 2); this.buf = new Int32Array(slots.length * 2);
+    }
   }
 
   /** Slots of the live documents matching every query word, with their scores in `acc` (2 exact, 1 through a prefix, summed). */
-  private match(words: string[]): number[] {
-    let cand: number[] | null = null;
-    const { acc, mark, slots } = this;
+  private match(words: string[]): Int32Array {
+    let cand: Int32Array | null = null;
+    const { acc, mark, alive, buf } = this;
     for (const w of words) {
-      const list: number[] = [];
+      let n = 0;
       for (const v of prefixVariants(w)) {
         const l = this.loose.get(v);
-        if (l) for (let j = 0; j < l.length; j++) { const i = l[j]!; if (!mark[i] && slots[i]) { mark[i] = 1; list.push(i); } }
+        if (l) for (let j = 0; j < l.length; j++) { const i = l[j]!; if (!mark[i] && alive[i]) { mark[i] = 1; buf[n++] = i; } }
       }
       const ex = this.exact.get(w);
       if (ex) for (let j = 0; j < ex.length; j++) if (mark[ex[j]!]) mark[ex[j]!] = 2;
-      if (!cand) { cand = list.slice(); for (let j = 0; j < cand.length; j++) acc[cand[j]!] = mark[cand[j]!]!; }
+      if (!cand) { cand = buf.slice(0, n); for (let j = 0; j < n; j++) acc[cand[j]!] = mark[cand[j]!]!; }
       else {
-        const next: number[] = [];
-        for (let j = 0; j < cand.length; j++) { const i = cand[j]!; if (mark[i]) { acc[i]! += mark[i]!; next.push(i); } else acc[i] = 0; }
-        cand = next;
+        let m = 0;
+        for (let j = 0; j < cand.length; j++) { const i = cand[j]!; if (mark[i]) { acc[i]! += mark[i]!; cand[m++] = i; } else acc[i] = 0; }
+        cand = cand.subarray(0, m);
       }
-      for (let j = 0; j < list.length; j++) mark[list[j]!] = 0;
+      for (let j = 0; j < n; j++) mark[buf[j]!] = 0;
       if (!cand.length) break;
     }
-    return cand ?? [];
+    return cand ?? new Int32Array(0);
   }
 
   /**
@@ -150,21 +169,27 @@ export class SearchIndex {
     const { acc, rank, order, slots } = this;
     let total = 0;
     const hits: Hit[] = [];
-    const take = (i: number) => {
-      const d = slots[i]!;
-      if (!keep(d)) return;
-      if (total >= from && hits.length < count) hits.push({ doc: d, score: acc[i]! });
-      total++;
-    };
     if (cand.length * 16 < order.length) {
-      cand.sort((a, b) => acc[b]! - acc[a]! || rank[a]! - rank[b]!);
-      for (const i of cand) take(i);
+      const sorted = Array.from(cand).sort((a, b) => acc[b]! - acc[a]! || rank[a]! - rank[b]!);
+      for (const i of sorted) {
+        const d = slots[i]!;
+        if (!keep(d)) continue;
+        if (total >= from && hits.length < count) hits.push({ doc: d, score: acc[i]! });
+        total++;
+      }
     } else {
       const levels = new Uint8Array(2 * words.length + 1);
       for (let j = 0; j < cand.length; j++) levels[acc[cand[j]!]!] = 1;
       for (let sc = levels.length - 1; sc > 0; sc--) {
         if (!levels[sc]) continue;
-        for (let k = 0; k < order.length; k++) { const i = order[k]!; if (acc[i] === sc) take(i); }
+        for (let k = 0; k < order.length; k++) {
+          const i = order[k]!;
+          if (acc[i] !== sc) continue;
+          const d = slots[i]!;
+          if (!keep(d)) continue;
+          if (total >= from && hits.length < count) hits.push({ doc: d, score: sc });
+          total++;
+        }
       }
     }
     for (let j = 0; j < cand.length; j++) acc[cand[j]!] = 0;
@@ -187,7 +212,7 @@ export class SearchIndex {
     const exact = new Set(this.exact.get(last) ?? []);
     const cands = new Set<number>();
     for (let k = lowerBound(this.terms, last); k < this.terms.length && this.terms[k]!.startsWith(last) && cands.size < 5000; k++) {
-      for (const i of this.loose.get(this.terms[k]!)!) if (this.slots[i]) cands.add(i);
+      for (const i of this.loose.get(this.terms[k]!)!) if (this.alive[i]) cands.add(i);
     }
     const { rank } = this;
     const ranked = [...cands].filter((i) => (!head || head.has(i)) && keep(this.slots[i]!))
