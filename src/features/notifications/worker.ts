@@ -66,8 +66,10 @@ export function startNotificationWorker(ctx: AppContext): void {
         try {
           if (!to) throw new Error('the person has no active address');
           await mailer.send({ to, ...mailText(i, ctx.config.baseUrl) });
+          if (stopped) return; // shut down while sending: the database is closed (the item is sent again after a restart)
           store.mailSent(i.id);
         } catch (e) {
+          if (stopped) return;
           const attempts = i.mail_attempts + 1;
           store.mailFailed(i.id, attempts, String((e as Error).message ?? e), attempts > RETRY_MS.length ? null : ctx.clock.now() + RETRY_MS[attempts - 1]);
           ctx.log.warn('notification e-mail failed', { item: i.id, error: String(e) });
