@@ -114,16 +114,16 @@ test('a publish reaches an HTTPS receiver (signed), an SFTP server and an S3 ser
   expect(got.body).toMatch(/start="\d{14} \+0[23]00"/);
   // SFTP: the JSON form at the path (written under a temporary name, then renamed).
   const file = join(dir, 'sftp', 'guide.json');
-  const json = await until('the SFTP file', () => existsSync(file) && JSON.parse(readFileSync(file, 'utf8')) as { channels: { slug: string; programmes: { title: string; start: string }[] }[] });
+  const json = await until('the SFTP file', () => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) as { channels: { slug: string; programmes: { title: string; start: string }[] }[] } : undefined));
   expect(json.channels[0].slug).toBe(ch.slug);
   expect(json.channels[0].programmes[0].title).toBe('מבזק חדשות & more');
   expect(Date.parse(json.channels[0].programmes[0].start)).toBe(start);
   // S3: the object.
   const client = new S3Client({ endpoint: s3Url, bucket: 'epg', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', region: 'us-east-1' });
-  const obj = await until('the S3 object', async () => (await client.exists('feeds/partner.xml')) && client.file('feeds/partner.xml').text());
+  const obj = await until('the S3 object', async () => ((await client.exists('feeds/partner.xml')) ? client.file('feeds/partner.xml').text() : undefined));
   expect(parseXmltv(obj).programmes[0].title).toBe('מבזק חדשות & more');
   for (const d of [https, sftp, bucket]) expect((await until(`${d.id} delivered`, async () => (await deliveries(d.id)).find((x) => x.status === 'delivered'))).trigger).toBe(`publish:${ch.slug}:1`);
-  const okEvents = await until('epg.published per destination', () => { const e = events('epg.published').filter((x) => x.destination_id); return e.length >= 3 && e; });
+  const okEvents = await until('epg.published per destination', () => { const e = events('epg.published').filter((x) => x.destination_id); return e.length >= 3 ? e : undefined; });
   expect(okEvents.map((e) => e.destination).sort()).toEqual(['Partner HTTPS', 'Partner S3', 'Partner SFTP']);
 
   // The failing receiver: attempt 1 (retrying), attempt 2 after ~1 s (failed, the last), then epg.delivery_failed with the reason.

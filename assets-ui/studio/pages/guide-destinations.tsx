@@ -45,8 +45,8 @@ export function GuideDestinations() {
   const canManage = can('channels:write') || can('epg:publish');
   const v = (k: string) => form[k] ?? '';
   const set = (k: string) => (e: Event) => setForm({ ...form, [k]: (e.currentTarget as HTMLInputElement).value });
-  const input = (k: string, label: Key, o: { type?: string; ltr?: boolean; required?: boolean } = {}) => (
-    <Field label={t(label)}><input id={`dest-${k}`} type={o.type ?? 'text'} dir={o.ltr ? 'ltr' : undefined} required={o.required} value={v(k)} onInput={set(k)} /></Field>
+  const input = (k: string, label: Key, o: { type?: 'text' | 'url' | 'number' | 'password'; ltr?: boolean; required?: boolean } = {}) => (
+    <Field label={t(label)}><input id={`dest-${k}`} {...{ type: o.type ?? 'text' } as { type: 'text' }} dir={o.ltr ? 'ltr' : undefined} required={o.required} value={v(k)} onInput={set(k)} /></Field>
   );
   const run = async (fn: () => Promise<void>) => {
     setBusy(true); setErr(null);
