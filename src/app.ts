@@ -28,7 +28,7 @@ import { liveSubtitleRoutes } from './features/subtitles/live-routes';
 import { startLiveSubtitles } from './features/subtitles/live-worker';
 import { waveformRoutes } from './features/subtitles/waveform-routes';
 import { startTrashSweeper } from './features/assets/sweeper';
-import { backfillSubtitleIndex } from './features/subtitles/search-index';
+import { backfillSubtitleIndexInBackground } from './features/subtitles/search-index';
 import { startPlaybackSessionSweeper } from './features/playback/session-limits';
 import { uploadRoutes, startUploadWorker } from './features/uploads/routes';
 import { jobsRoutes } from './features/jobs/routes';
@@ -195,7 +195,11 @@ export async function startWorkers(ctx: AppContext): Promise<void> {
   // Features register their workers here as they land.
   startUploadWorker(ctx);
   startTrashSweeper(ctx);
-  backfillSubtitleIndex(ctx.db); // subtitle tracks published before the transcript index (migration 0140)
+  { // subtitle tracks published before the transcript index (migration 0140) or emptied by 0185, indexed in the background
+    let stopped = false;
+    ctx.onStop(() => { stopped = true; });
+    backfillSubtitleIndexInBackground(ctx.db, ctx.log, () => stopped);
+  }
   startPlaybackSessionSweeper(ctx);
   // ffmpeg and the H.264 encoder are found once here, for the transcode queue and the live ladder alike.
   const media = await startMediaRuntime(ctx);

@@ -3,7 +3,7 @@ import { Database } from 'bun:sqlite';
 import fc from 'fast-check';
 import { migrate } from '../../src/kernel/db/sqlite';
 import { SubtitleStore } from '../../src/features/subtitles/store';
-import { cueIndexText, reindexTrack } from '../../src/features/subtitles/search-index';
+import { backfillSubtitleIndexInBackground, cueIndexText, dropTrack, reindexTrack } from '../../src/features/subtitles/search-index';
 import { looseExpression, searchCues } from '../../src/features/subtitles/search';
 
 // Issue 43, search inside what was said: the transcript index (migration 0140) and its queries on a real SQLite.
@@ -84,4 +84,26 @@ test('hostile queries (FTS syntax, quotes, operators, scope names, any text) nev
       expect(() => db.query('SELECT rowid FROM subtitle_search WHERE subtitle_search MATCH ?').all(looseExpression([q.replace(/[^\p{L}\p{N}]/gu, '') || 'x']))).not.toThrow();
     }
   }), { numRuns: 300 });
+});
+
+test('an emptied index (migration 0185) is filled again in the background, in batches, and stops when told', async () => {
+  const { db, track } = fixture();
+  for (let i = 0; i < 7; i++) track(`b${i}`, T1, A1, [`שידור ${i} חדשות`]);
+  track('draft', T1, A1, ['חדשות טיוטה'], false); // not published: never indexed
+  const seqs = db.query<{ seq: number }, []>('SELECT seq FROM subtitle_tracks').all();
+  for (const { seq } of seqs) dropTrack(db, seq);
+  expect(searchCues(db, { tenantId: T1 }, 'חדשות', 50)).toHaveLength(0);
+  const logged: unknown[] = [];
+  const log = { info: (_m: string, f?: Record<string, unknown>) => logged.push(f), warn: (m: string) => { throw new Error(m); } };
+  backfillSubtitleIndexInBackground(db, log, () => false, 3); // 3 per turn: 3 + 3 + 1
+  expect(searchCues(db, { tenantId: T1 }, 'חדשות', 50)).toHaveLength(0); // nothing done before the first turn
+  const deadline = Date.now() + 5000;
+  while (!logged.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+  expect(logged).toEqual([{ tracks: 7 }]);
+  expect(searchCues(db, { tenantId: T1 }, 'חדשות', 50)).toHaveLength(7);
+  // Stopped before its first turn: nothing is touched (the database may be closing).
+  for (const { seq } of seqs) dropTrack(db, seq);
+  backfillSubtitleIndexInBackground(db, log, () => true, 3);
+  await new Promise((r) => setTimeout(r, 20));
+  expect(searchCues(db, { tenantId: T1 }, 'חדשות', 50)).toHaveLength(0);
 });

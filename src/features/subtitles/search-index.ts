@@ -4,6 +4,7 @@
  * flag calls `reindexTrack` in the same transaction; the store's own writers already do.
  */
 import type { Db } from '../../kernel/db/sqlite';
+import type { Logger } from '../../kernel/log';
 import { prefixVariants, searchTokens } from '../../text/hebrew-search';
 
 /** The FTS `scope` token of a tenant, an asset or a channel (letters and digits only, so one FTS token); beside them
@@ -63,13 +64,35 @@ export function dropTrack(db: Db, trackSeq: number): void {
   db.query('DELETE FROM subtitle_search_rows WHERE track_seq = ?').run(trackSeq);
 }
 
-/**
- * Indexes the ready, published tracks that have cues but no index rows (tracks from before migration 0140); run at
- * start. Returns how many tracks it indexed.
- */
+/** The ready, published tracks with cues but no index rows (from before migration 0140, or emptied by 0185). */
+function unindexedTracks(db: Db, limit: number): string[] {
+  return db.query<{ id: string }, [number]>(`SELECT t.id FROM subtitle_tracks t WHERE t.status = 'ready' AND t.published = 1 AND t.cue_count > 0
+    AND NOT EXISTS (SELECT 1 FROM subtitle_search_rows r WHERE r.track_seq = t.seq) LIMIT ?`).all(limit).map((r) => r.id);
+}
+
+/** Indexes every track `unindexedTracks` names, at once. Returns how many tracks it indexed. */
 export function backfillSubtitleIndex(db: Db): number {
-  const ids = db.query<{ id: string }, []>(`SELECT t.id FROM subtitle_tracks t WHERE t.status = 'ready' AND t.published = 1 AND t.cue_count > 0
-    AND NOT EXISTS (SELECT 1 FROM subtitle_search_rows r WHERE r.track_seq = t.seq)`).all();
-  for (const { id } of ids) db.transaction(() => reindexTrack(db, id)).immediate();
+  const ids = unindexedTracks(db, -1);
+  for (const id of ids) db.transaction(() => reindexTrack(db, id)).immediate();
   return ids.length;
+}
+
+/**
+ * Runs the backfill in the background, `batch` tracks per turn of the event loop, so that a start after an upgrade
+ * (migration 0185 empties the index; 5M cues take many minutes to index again) does not wait for it; search answers
+ * what is indexed so far. Stops at `stopped()`.
+ */
+export function backfillSubtitleIndexInBackground(db: Db, log: Pick<Logger, 'info' | 'warn'>, stopped: () => boolean, batch = 20): void {
+  let done = 0;
+  const turn = () => {
+    if (stopped()) return;
+    try {
+      const ids = unindexedTracks(db, batch);
+      for (const id of ids) db.transaction(() => reindexTrack(db, id)).immediate();
+      done += ids.length;
+      if (ids.length === batch) { setTimeout(turn, 0); return; }
+      if (done) log.info('transcript search index backfilled', { tracks: done });
+    } catch (e) { if (!stopped()) log.warn('transcript search backfill failed', { error: String(e) }); }
+  };
+  setTimeout(turn, 0);
 }

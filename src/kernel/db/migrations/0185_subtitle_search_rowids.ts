@@ -5,7 +5,7 @@ import type { Migration } from '../migration';
  * `subtitle_search_rows` is now `track_seq * 2^24 + cue_seq` (src/features/subtitles/search-index.ts `searchRowId`),
  * so a query finds a hit's track and cue from the full-text match alone, without a random read of
  * `subtitle_search_rows` per hit; newest-first is newest track first. The old rows (insertion-order ids) are dropped
- * here and every ready, published track is indexed again at start (`backfillSubtitleIndex`).
+ * here and every ready, published track is indexed again in the background after start (`backfillSubtitleIndexInBackground`).
  */
 export const m0185: Migration = {
   version: 185,
