@@ -1,6 +1,7 @@
 import { constants, copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppContext } from '../kernel/context';
+import { tx } from '../kernel/db/sqlite';
 import type { LiveChannel, LiveChannelStore } from './model';
 import type { FastProgram, FastSlot, LiveSource } from './fast-source';
 import { addMarker } from './fast-markers';
@@ -13,6 +14,8 @@ import { SegmentIndex } from './segment-index';
 
 /** How far back a channel that starts (or resumes after a pause) fills its timeline, so players find a window at once. */
 const BACKFILL_MS = 12_000;
+/** How often the runtime looks for slots that have ended (a segment is listed at most this late). */
+const TICK_MS = 250;
 /** Segments aired per tick at most (a paused process catches up over a few ticks). */
 const PER_TICK = 8;
 
@@ -34,6 +37,9 @@ export class FastRuntime implements LiveSource {
   private tracks = new Map<string, Tracks | null>();
   private last: { bytes: number; ms: number; init: string } | null = null;
   private live = false;
+  /** Where the next slot starts (the end of the last aired segment), once read from the index. */
+  private next: number | null = null;
+  private due: { at: number; prog: FastProgram; slot: FastSlot | null } | null = null;
 
   constructor(private ctx: AppContext, private store: LiveChannelStore, private ch: LiveChannel, private program: () => FastProgram | null) {
     this.index = new SegmentIndex(ctx.db, ctx.config.dataDir);
@@ -42,7 +48,7 @@ export class FastRuntime implements LiveSource {
   start(): void {
     mkdirSync(this.scratch(), { recursive: true });
     this.state(false);
-    this.timer = setInterval(() => { try { this.tick(Date.now()); } catch (e) { this.ctx.log.error('fast tick failed', { channel: this.ch.id, error: String(e) }); } }, 200);
+    this.timer = setInterval(() => { try { this.tick(Date.now()); } catch (e) { this.ctx.log.error('fast tick failed', { channel: this.ch.id, error: String(e) }); } }, TICK_MS);
     try { this.tick(Date.now()); } catch (e) { this.ctx.log.error('fast tick failed', { channel: this.ch.id, error: String(e) }); }
   }
 
@@ -71,18 +77,23 @@ export class FastRuntime implements LiveSource {
     if (this.stopped) return;
     const prog = this.program();
     if (!prog || !prog.renditions.length) { this.state(false); return; }
-    const lead = prog.renditions[0];
-    const lastSeg = this.index.lastSegment(this.ch, lead);
     // Never before the channel's creation: its media timeline starts there (decode time = wall clock since creation).
     const from = Math.max(now - BACKFILL_MS, this.ch.created_at);
-    let next = lastSeg ? lastSeg.start_ms + lastSeg.duration_ms : from;
+    if (this.next === null) {
+      const lastSeg = this.index.lastSegment(this.ch, prog.renditions[0]);
+      this.next = lastSeg ? lastSeg.start_ms + lastSeg.duration_ms : from;
+    }
+    let next = this.next;
     if (next < from - 30_000) { next = from; this.prev = null; }
     for (let n = 0; n < PER_TICK && !this.stopped; n++) {
-      const slot = prog.slotAt(next);
+      // The slot due next is looked up once (ticks until it ends ask for the same one).
+      const slot = this.due && this.due.at === next && this.due.prog === prog ? this.due.slot : prog.slotAt(next);
+      this.due = { at: next, prog, slot };
       if (!slot) { this.state(false); return; }
-      if (next + slot.durationMs > now) return;
-      this.air(prog, slot, next);
+      if (next + slot.durationMs > now) { this.next = next; return; }
+      tx(this.ctx.db, () => this.air(prog, slot, next)); // one commit for the slot's renditions and markers
       next += slot.durationMs;
+      this.next = next;
     }
   }
 

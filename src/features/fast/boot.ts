@@ -9,7 +9,7 @@ import { syncGuides } from './guide-sync';
 import { FastService } from './service';
 
 /** How often generated guides are checked (a schedule change or a finished prep shows within this). */
-const GUIDE_EVERY_MS = 2_000;
+const GUIDE_EVERY_MS = 5_000;
 
 /** Registers the FAST source factory with the live engine (call before it starts) and starts the guide keeper. */
 export function startFast(ctx: AppContext): void {

@@ -1,18 +1,18 @@
 /**
  * Guide entries generated from FAST schedules: every enabled schedule whose programme is prepared gets its next
  * `guide_hours` written into the channel's guide as one replace (source `fast`: one programme per airing of an
- * asset, its loops and breaks folded in), when the schedule changed and again once a quarter of the window has
- * passed. Goes through the guide service, so review mode, the lock window and versions apply as to any import.
+ * asset, its loops and breaks folded in), when its programme changed (a new schedule version, a prep finished) and
+ * again once a quarter of the window has passed. Goes through the guide service, so review mode, the lock window and versions apply as to any import.
  */
 import type { AppContext } from '../../kernel/context';
 import { newId } from '../../kernel/ids';
 import { slotKey } from '../../kernel/slots';
 import { GuideService } from '../guide/service';
-import type { WalkEntry } from './program';
+import type { Program, WalkEntry } from './program';
 import { FastService } from './service';
 
 /** When each channel's guide was last generated (schedule version and programme key) and how far. */
-const SYNCED = slotKey<Map<string, { version: number; key: string; at: number }>>('fast.guide-synced');
+const SYNCED = slotKey<Map<string, { prog: Program; at: number }>>('fast.guide-synced');
 
 /** Airings folded into guide programmes: breaks join the programme they interrupt, loops of one asset join. */
 export function guideProgrammes(entries: WalkEntry[]): { title: string; startMs: number; endMs: number; assetId: string | null }[] {
@@ -35,9 +35,8 @@ export function syncGuide(ctx: AppContext, channelId: string, force = false): nu
   if (!prog) return 0;
   const done = ctx.slots.get(SYNCED, () => new Map());
   const now = ctx.clock.now();
-  const key = `${row.version}:${fast.view(row).status}`;
   const last = done.get(channelId);
-  if (!force && last && last.key === key && now - last.at < row.guide_hours * 900_000) return 0;
+  if (!force && last && last.prog === prog && now - last.at < row.guide_hours * 900_000) return 0;
   const guide = new GuideService(ctx);
   const ch = guide.channel(row.tenant_id, channelId);
   const w = prog.walk(now, now + row.guide_hours * 3_600_000, 20_000);
@@ -48,7 +47,7 @@ export function syncGuide(ctx: AppContext, channelId: string, force = false): nu
     op: 'replace', kind: 'import', from, to,
     programmes: progs.map((p) => ({ id: newId(), title: p.title, description: null, series: null, episode: null, images: '{}', start_ms: p.startMs, end_ms: p.endMs, source: 'fast' })),
   }, 'fast');
-  done.set(channelId, { version: row.version, key, at: now });
+  done.set(channelId, { prog, at: now });
   return progs.length;
 }
 

@@ -22,7 +22,9 @@ import { prepDir, prepMode, profileOf } from './prep';
 import { Program, type ProgramAsset, type WalkEntry } from './program';
 import { FastStore, type PrepRow, type ScheduleRow } from './store';
 
-/** Programmes built per channel, rebuilt when the schedule or a prep changes (checked at most once a second). */
+/** How long a built programme is used before the schedule and its preps are read again. */
+const PROGRAM_TTL_MS = 3000;
+/** Programmes built per channel, rebuilt when the schedule or a prep changes (checked every PROGRAM_TTL_MS). */
 const PROGRAMS = slotKey<Map<string, { at: number; key: string; prog: Program | null }>>('fast.programs');
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -138,7 +140,7 @@ export class FastService {
     const cache = this.ctx.slots.get(PROGRAMS, () => new Map());
     const now = Date.now();
     const hit = cache.get(channelId);
-    if (hit && now - hit.at < 1000) return hit.prog;
+    if (hit && now - hit.at < PROGRAM_TTL_MS) return hit.prog;
     const row = this.store.schedule(channelId);
     const ch = row?.enabled ? channelById(this.ctx, row.tenant_id, channelId) : null;
     if (!row || !ch) { cache.set(channelId, { at: now, key: '', prog: null }); return null; }
