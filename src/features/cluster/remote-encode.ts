@@ -6,10 +6,9 @@ import { emitEvent } from '../../kernel/events/outbox';
 import { mediaStoreOf } from '../../kernel/media-store';
 import { PermanentJobError } from '../../jobs/errors';
 import type { JobRun } from '../../jobs/types';
-import type { MediaInfo } from '../../media/probe-parse';
-import { assetEventData, lifecycleAsset, markReady, playbackFor, saveProgress, transition } from '../assets/lifecycle';
+import { assetEventData, markReady, playbackFor, saveProgress, transition } from '../assets/lifecycle';
 import { serializeOutput, type AssetOutput } from '../assets/output';
-import { encodePlan } from '../transcode/encode-job';
+import { beginEncode } from '../transcode/encode-job';
 import { sourceFile } from '../transcode/probe-job';
 import { assetRelDir } from '../transcode/runtime';
 import type { ClusterLink } from './control';
@@ -26,14 +25,9 @@ const POLL_MS = 250;
  * (its message waits in the stream, or its result does); a failed generation is published anew.
  */
 export async function remoteEncodeAsset(ctx: AppContext, job: JobRun<'asset.encode'>, link: ClusterLink): Promise<void> {
-  const id = String(job.payload?.assetId ?? '');
-  const a = lifecycleAsset(ctx.db, id);
-  if (!a || a.deleted_at !== null) throw new PermanentJobError('asset not found or deleted');
-  if (a.status === 'ready') return;
-  if (!a.probe || !a.source_path) throw new PermanentJobError('asset was not probed');
-  const info = JSON.parse(a.probe) as MediaInfo;
-  const { name: ladderName, plan } = encodePlan(ctx, job.payload, info);
-  if (!transition(ctx.db, id, ['queued', 'encoding', 'packaging'], 'encoding')) throw new PermanentJobError(`asset is ${a.status}`);
+  const begun = beginEncode(ctx, job);
+  if (!begun) return;
+  const { id, a, info, ladderName, plan, packaging } = begun;
   const store = mediaStoreOf(ctx);
   const rel = assetRelDir(a.tenant_id, id);
   const version = a.output_version + 1;
@@ -56,7 +50,7 @@ export async function remoteEncodeAsset(ctx: AppContext, job: JobRun<'asset.enco
   const { output: out, ms } = JSON.parse(end.result!) as { output: TranscodeOutput; ms: number };
   const output: AssetOutput = {
     dir, version, encoder: out.encoder, fallback_from: out.fallbackFrom, ladder: ladderName, audio: out.audio,
-    renditions: out.renditions, files: out.files, thumb: { w: out.thumb.w, h: out.thumb.h, interval_s: out.thumb.intervalS },
+    renditions: out.renditions, files: withoutDash(out.files, packaging.dash), thumb: { w: out.thumb.w, h: out.thumb.h, interval_s: out.thumb.intervalS },
   };
   job.setResult({ encoder: out.encoder, output_version: version, worker: end.worker, worker_ms: ms });
   tx(ctx.db, () => {
@@ -71,6 +65,14 @@ export async function remoteEncodeAsset(ctx: AppContext, job: JobRun<'asset.enco
     if (/^v\d+$/.test(first) && first !== `v${version}`) await store.delete(e.key);
   }
   rmSync(join(ctx.config.dataDir, rel, 'preview'), { recursive: true, force: true });
+  if (!packaging.dash && out.files.dash) await store.delete(`${dir}/${out.files.dash}`);
+}
+
+/** The output files without the DASH manifest when the tenant's packaging turns DASH off. */
+function withoutDash(files: Record<string, string>, dash: boolean): Record<string, string> {
+  if (dash) return files;
+  const { dash: _, ...rest } = files;
+  return rest;
 }
 
 /** Waits until the record ends, forwarding progress to the job and the asset; throws when the job is aborted. */

@@ -23,18 +23,9 @@ export type { AssetOutput } from '../assets/output';
 
 /** `asset.encode`: queued → encoding → packaging → ready; writes into a work dir renamed into place at the end. */
 export async function encodeAsset(ctx: AppContext, job: JobRun<'asset.encode'>, media: MediaRuntime | null): Promise<void> {
-  const id = String(job.payload?.assetId ?? '');
-  const a = lifecycleAsset(ctx.db, id);
-  if (!a || a.deleted_at !== null) throw new PermanentJobError('asset not found or deleted');
-  if (a.status === 'ready') return;
-  if (!a.probe || !a.source_path) throw new PermanentJobError('asset was not probed');
-  const info = JSON.parse(a.probe) as MediaInfo;
-  const { name: ladderName, plan: planned } = encodePlan(ctx, job.payload, info);
-  // The tenant's packaging settings as they are when the encode starts (segment duration, DASH on/off).
-  const packaging = new PackagingService(ctx).get(a.tenant_id);
-  const plan = withSegment(planned, packaging.segment_s);
-  // A restart after a crash finds the asset still encoding or packaging: start the encode over.
-  if (!transition(ctx.db, id, ['queued', 'encoding', 'packaging'], 'encoding')) throw new PermanentJobError(`asset is ${a.status}`);
+  const begun = beginEncode(ctx, job);
+  if (!begun) return;
+  const { id, a, info, ladderName, plan, packaging } = begun;
   const rel = assetRelDir(a.tenant_id, id);
   const base = join(ctx.config.dataDir, rel);
   mkdirSync(base, { recursive: true });
@@ -90,6 +81,25 @@ export async function encodeAsset(ctx: AppContext, job: JobRun<'asset.encode'>, 
     rmSync(work, { recursive: true, force: true });
     throw e;
   }
+}
+
+/**
+ * The start shared by the local and the cluster encode: the asset checked (null when already ready), its plan with
+ * the tenant's packaging settings as they are now (segment duration, DASH on/off), and the move to `encoding` (a
+ * restart after a crash finds the asset still encoding or packaging: the encode starts over).
+ */
+export function beginEncode(ctx: AppContext, job: JobRun<'asset.encode'>) {
+  const id = String(job.payload?.assetId ?? '');
+  const a = lifecycleAsset(ctx.db, id);
+  if (!a || a.deleted_at !== null) throw new PermanentJobError('asset not found or deleted');
+  if (a.status === 'ready') return null;
+  if (!a.probe || !a.source_path) throw new PermanentJobError('asset was not probed');
+  const info = JSON.parse(a.probe) as MediaInfo;
+  const { name: ladderName, plan: planned } = encodePlan(ctx, job.payload, info);
+  const packaging = new PackagingService(ctx).get(a.tenant_id);
+  const plan = withSegment(planned, packaging.segment_s);
+  if (!transition(ctx.db, id, ['queued', 'encoding', 'packaging'], 'encoding')) throw new PermanentJobError(`asset is ${a.status}`);
+  return { id, a: { ...a, source_path: a.source_path }, info, ladderName, plan, packaging };
 }
 
 /**
