@@ -3,6 +3,8 @@ import { expect, test } from 'bun:test';
 import { byHour, CHUNK_MAX_MS, joinCues, keepWords, nextChunk } from '../../src/features/subtitles/live-cues';
 import { liveSubsPlaylist, liveTimestampMap } from '../../src/live/subtitle-playlist';
 import type { SegmentRow } from '../../src/live/model';
+import { Database } from 'bun:sqlite';
+import { migrate } from '../../src/kernel/db/sqlite';
 
 const T0 = 1_795_000_000_000;
 const seg = (i: number, o: Partial<SegmentRow> = {}): SegmentRow => ({ channel_id: 'c', rendition: 'src', start_ms: T0 + i * 2000, duration_ms: 2000, bytes: 1, path: '', discontinuity: 0, init_ms: T0, seq: 100 + i, disc_seq: 0, ...o });
@@ -51,4 +53,19 @@ test('the live subtitle playlist follows the video window up to what is recognis
   expect(liveSubsPlaylist(segs, { targetS: 2, ended: true, untilMs: T0 + 4000 })).not.toContain('#EXT-X-ENDLIST');
   expect(liveTimestampMap(3_723_004)).toBe('X-TIMESTAMP-MAP=MPEGTS:335070360,LOCAL:01:02:03.004');
   expect(liveTimestampMap(100_000_000)).toBe(`X-TIMESTAMP-MAP=MPEGTS:${(100_000_000 * 90) % 2 ** 33},LOCAL:27:46:40.000`);
+});
+
+test('a deleted channel takes its live-subtitle settings with it (migration 0222)', () => {
+  const db = new Database(':memory:');
+  migrate(db);
+  // A channel row with every required column filled by its type (the test is about the trigger, not channels).
+  const cols = db.query<{ name: string; type: string; notnull: number; dflt_value: unknown; pk: number }, []>('PRAGMA table_info(channels)').all()
+    .filter((c) => c.pk || (c.notnull && c.dflt_value === null));
+  const add = (id: string, n: number) => db.query(`INSERT INTO channels (${cols.map((c) => c.name).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`)
+    .run(...cols.map((c) => (c.name === 'id' ? id : /INT|REAL/i.test(c.type) ? 9000 + n : `${c.name}-${id}`)) as never[]);
+  add('ch-a', 1); add('ch-b', 2);
+  const live = (ch: string) => db.query(`INSERT INTO subtitle_live (channel_id, language, tenant_id, created_at, updated_at) VALUES (?, 'he', 't', 1, 1)`).run(ch);
+  live('ch-a'); live('ch-b');
+  db.query('DELETE FROM channels WHERE id = ?').run('ch-a');
+  expect(db.query<{ channel_id: string }, []>('SELECT channel_id FROM subtitle_live').all().map((r) => r.channel_id)).toEqual(['ch-b']);
 });
