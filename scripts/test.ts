@@ -72,7 +72,10 @@ const rest = selected.filter((f) => !f.includes('.serial.')).sort(bySize);
 const lanes = Math.max(1, Math.min(availableParallelism(), 4) - (serial.length ? 1 : 0));
 const totalLanes = lanes + (serial.length ? 1 : 0);
 const first: FileResult[] = [];
-await Promise.all([pool(serial, 1, first), pool(rest, lanes, first)]);
+// The serial lane joins the shared pool once its own files are done (the queues are shared arrays), so neither lane
+// idles while the other still has work: on 2 cores this cut the wall time by the smaller lane's idle tail.
+const serialThenRest = async () => { await pool(serial, 1, first); await pool(rest, 1, first); };
+await Promise.all([serial.length ? serialThenRest() : Promise.resolve(), pool(rest, lanes, first)]);
 
 // Second chance, one file at a time with nothing else running: separates load-sensitive tests from broken ones.
 const failedFirst = first.filter((r) => r.failed);
