@@ -15,7 +15,11 @@ export interface Rendition {
   sar: string;
 }
 /** The encode plan for one source. */
-export interface Plan { renditions: Rendition[]; fps: number; fpsDivisor: number; gopFrames: number; ladder: Ladder }
+export interface Plan {
+  renditions: Rendition[]; fps: number; fpsDivisor: number; gopFrames: number; ladder: Ladder;
+  /** I-frame playlists: a fragment is cut at every keyframe and `iframe_<i>.m3u8` written per video rendition. */
+  iframes?: boolean;
+}
 
 /** Smallest picture side we encode; smaller sources fail with a readable error. */
 export const MIN_SIDE = 16;
