@@ -12,6 +12,12 @@ export interface EdgeCacheConf {
   maxSize: string;
   /** The fill log: one JSON line per answer nginx stored (MISS, EXPIRED, REVALIDATED), read by `tailSpool`. */
   log: string;
+  /**
+   * The data dir's own files (segments, init segments, images, VOD playlists) go through the cache too (keyed by their
+   * path, filled from the front's file origin). Off (default): nginx sends them straight from the data dir after the
+   * gate's decision, and the cache holds what the front proxies or the appliance computes.
+   */
+  files?: boolean;
 }
 
 /** The appliance behind a front that holds the public port: everything but delivery goes to this socket. */

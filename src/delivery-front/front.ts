@@ -254,13 +254,13 @@ export async function startDeliveryFront(ctx: AppContext, gate: Gate, handle: (r
  * `startDeliveryFront` writes, and what `viewstream edge config` prints.
  */
 export function frontConfOf(config: Pick<AppContext['config'], 'host' | 'dataDir' | 'problemsBase'>, dir: string, port: number, o: FrontOptions): FrontConf {
-  const cache = o.cache === false ? undefined : { dir: join(config.dataDir, 'cache', 'edge'), maxSize: o.cacheMaxSize ?? '10g', log: join(dir, 'fill.log') };
+  const cache = o.cache === false ? undefined : { dir: join(config.dataDir, 'cache', 'edge'), maxSize: o.cacheMaxSize ?? '10g', log: join(dir, 'fill.log'), files: o.cacheFiles === true };
   return {
     host: config.host, port, workers: availableParallelism(), sock: join(dir, SOCKET_NAME), dataDir: config.dataDir, runDir: dir,
     problemsBase: config.problemsBase, user: process.getuid?.() === 0 ? 'root' : undefined,
     grants: o.grants === false ? undefined : { dir: join(dir, 'grants'), spool: join(dir, 'granted.log') },
     ridPrefix: newRequestIdPrefix(), sndbuf: o.sndbuf ?? undefined,
-    cache, originSock: cache ? join(dir, 'origin.sock') : undefined,
+    cache, originSock: cache?.files ? join(dir, 'origin.sock') : undefined,
     app: o.public ? { sock: join(dir, 'app.sock'), maxBodyBytes: o.public.maxBodyBytes } : undefined,
     distributions: o.distributions ? {
       list: o.distributions, log: join(dir, 'cdn.log'), deliverySock: join(dir, 'dist.sock'), caBundle: caBundle(),
@@ -277,6 +277,8 @@ export interface FrontOptions {
   sndbuf?: string | null;
   /** The edge cache (default on): off sends files straight from the data dir as before. */
   cache?: boolean;
+  /** The data dir's own files through the cache too (default off: sent straight from the data dir; edge-conf.ts). */
+  cacheFiles?: boolean;
   /** The cache's size limit (nginx size; default `10g`). */
   cacheMaxSize?: string;
   /** The front holds the public port: every path is served, the non-delivery ones by the whole app behind it. */

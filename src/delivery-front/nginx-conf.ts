@@ -84,13 +84,15 @@ function problem(base: string, code: string, status: number, title: string, deta
  */
 export function renderFrontConf(c: FrontConf): string {
   if (c.sndbuf !== undefined && !NGINX_SIZE.test(c.sndbuf)) throw new Error(`delivery front: unusable send buffer size ${JSON.stringify(c.sndbuf)}`);
-  if (c.cache && !c.originSock) throw new Error('delivery front: a cache needs its file origin socket');
+  // Files through the cache (`cache.files`): filled from the front's own file origin.
+  const files = c.cache?.files ? c.cache : undefined;
+  if (files && !c.originSock) throw new Error('delivery front: a cache of files needs its file origin socket');
   for (const p of [c.sock, c.dataDir, c.runDir, c.grants?.dir ?? '/', c.grants?.spool ?? '/', c.cache?.dir ?? '/', c.cache?.log ?? '/', c.originSock ?? '/', c.app?.sock ?? '/', c.distributions?.log ?? '/', c.distributions?.deliverySock ?? '/']) if (!safeConfPath(p)) throw new Error(`delivery front: path not usable in nginx's configuration: ${JSON.stringify(p)}`);
   const copy = ['ETag', 'Access-Control-Allow-Origin', 'X-Request-Id', 'Timing-Allow-Origin']
     .map((h) => `add_header ${h} $upstream_http_${h.toLowerCase().replace(/-/g, '_')} always;`).join(' ');
-  const file = (prefix: string, ranges: boolean) => c.cache ? cachedFileLocation(prefix, ranges ? 'range' : 'whole', c.cache) :
+  const file = (prefix: string, ranges: boolean) => files ? cachedFileLocation(prefix, ranges ? 'range' : 'whole', files) :
     `    location ^~ ${prefix} { internal; alias "${c.dataDir}/"; ${ranges ? '' : 'max_ranges 0; '}etag off; if_modified_since off; ${copy} }`;
-  const origin = c.cache ? edgeOrigin(c.originSock!, c.dataDir) : null;
+  const origin = files ? edgeOrigin(c.originSock!, c.dataDir) : null;
   // Prefix locations (no regular expression: a decoded NUL in a URI made PCRE's match fail with a 500).
   // The appliance asked for a request; `uri` set: for that URI instead of the one being processed.
   const proxy = (uri = '') => `proxy_pass http://vs_appliance${uri}; proxy_http_version 1.1; proxy_set_header Connection ""; proxy_set_header Host $http_host; proxy_set_header x-vs-peer $remote_addr; proxy_read_timeout 120s; proxy_redirect off;`;
@@ -126,7 +128,7 @@ ${tmp}
 ${rawPathMap()}
 ${c.grants ? grantMaps() : ''}
 ${edgeHttp(c.cache, c.app)}
-${c.cache ? fileKeyMaps() : ''}
+${files ? fileKeyMaps() : ''}
 ${origin ? origin.upstream : ''}
 ${dist ? distributionHttp(dist) : ''}
   upstream vs_appliance { server "unix:${c.sock}"; keepalive 64; }
@@ -141,7 +143,7 @@ ${dist ? distributionHttp(dist) : ''}
     error_page 404 /_vs_problem/404;
     error_page 500 502 503 504 /_vs_problem/502;
 ${ask}
-${c.grants ? grantedLocation(c.dataDir, c.grants.dir, c.grants.spool, proxy('$request_uri'), requestIdOf(c.ridPrefix ?? 'req_front'), c.cache) : ''}
+${c.grants ? grantedLocation(c.dataDir, c.grants.dir, c.grants.spool, proxy('$request_uri'), requestIdOf(c.ridPrefix ?? 'req_front'), files) : ''}
 ${file(ACCEL_WHOLE, false)}
 ${file(ACCEL_RANGE, true)}
 ${c.app ? edgeAppLocations(c.app, c.cache) : '    location / { return 404; }'}

@@ -21,7 +21,7 @@ const { us, il, fr } = VIEWERS;
 const HOUR = 3_600_000;
 
 beforeAll(async () => {
-  s = await startTestServer({ env: { ...(await liveEnv()), ...writeGeoDbs(dir), VS_DELIVERY_FRONT_PORT: '0' } });
+  s = await startTestServer({ env: { ...(await liveEnv()), ...writeGeoDbs(dir), VS_DELIVERY_FRONT_PORT: '0', VS_EDGE_CACHE_FILES: 'on' } });
   own = Number(new URL(s.url).port);
   front = s.front!.port;
   const rec = await recordChannel(s, 'Match Day', 40, 3);

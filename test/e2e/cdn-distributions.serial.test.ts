@@ -49,7 +49,7 @@ beforeAll(async () => {
     },
   });
   tlsPort = await freePort();
-  ({ s, front, tenant } = await startFront(randomBytes(1024), { VS_CDN_ORIGIN_ALLOW: '127.0.0.1/32', VS_CDN_TLS_PORT: String(tlsPort) }));
+  ({ s, front, tenant } = await startFront(randomBytes(1024), { VS_CDN_ORIGIN_ALLOW: '127.0.0.1/32', VS_CDN_TLS_PORT: String(tlsPort), VS_EDGE_CACHE_FILES: 'on' }));
   const id = identityService(s.ctx);
   cdnTenant = id.createTenant({ name: 'Edge Only', cdnOnly: true }).id;
   cdnKey = id.createKey(cdnTenant, { scopes: ['delivery:write', 'stats:read', 'prewarm'] }).key;

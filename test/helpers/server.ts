@@ -16,6 +16,7 @@ import { deliveryWorkerCount } from '../../src/delivery-worker/protocol';
 import { startDeliveryTier, type DeliveryTier } from '../../src/delivery-worker/tier';
 import { freePort as freePortOn } from '../../src/kernel/net/ports';
 import { frontGrantsFromEnv, frontSndbufFromEnv, planFront, startDeliveryFront, withFront, type DeliveryFront } from '../../src/delivery-front/front';
+import { edgeCacheFromEnv } from '../../src/delivery-front/edge-env';
 
 /** A running in-process appliance for tests: real SQLite, DuckDB and HTTP on port 0 in a temp data dir. */
 export interface TestServer {
@@ -63,7 +64,7 @@ export async function startTestServer(opts: { env?: Record<string, string>; work
   const boot = identityService(ctx).bootstrap();
   if (opts.workers !== false) await startWorkers(ctx);
   const tier: DeliveryTier | null = delivery > 1 ? await startDeliveryTier(ctx, gate, handle, delivery, { tag: ({ ...process.env, ...opts.env }).VS_DELIVERY_TAG === '1' }) : null;
-  const front: DeliveryFront | null = plan && await startDeliveryFront(ctx, gate, handle, plan.port, { grants: frontGrantsFromEnv(opts.env ?? {}), sndbuf: frontSndbufFromEnv(opts.env ?? {}) });
+  const front: DeliveryFront | null = plan && await startDeliveryFront(ctx, gate, handle, plan.port, { grants: frontGrantsFromEnv(opts.env ?? {}), sndbuf: frontSndbufFromEnv(opts.env ?? {}), ...edgeCacheFromEnv(opts.env ?? {}) });
   const url = ctx.config.baseUrl;
   const key = boot?.key ?? opts.ownerKey ?? '';
   // Contract mode: every api() answer is validated against the served document; differences are collected.
