@@ -42,6 +42,8 @@ import { inboxRoutes } from './features/events/inbox-routes';
 import { hookRoutes } from './features/hooks/routes';
 import { startWebhookDispatcher } from './features/webhooks/dispatcher';
 import { channelRoutes } from './features/channels/routes';
+import { inputCheckRoutes } from './features/channels/input-checks-routes';
+import { provideInputChecks } from './features/channels/input-checks-service';
 import { liveRoutes } from './features/channels/live-routes';
 import { startLive } from './live/manager';
 import { fastRoutes } from './features/fast/routes';
@@ -164,6 +166,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
     .use(vodRoutes(ctx))
     .use(articleRoutes(ctx))
     .use(channelRoutes(ctx))
+    .use(inputCheckRoutes(ctx))
     .use(liveRoutes(ctx, gate))
     .use(statsRoutes(ctx, gate))
     .use(billingRoutes(ctx))
@@ -216,6 +219,7 @@ export async function startWorkers(ctx: AppContext): Promise<void> {
   startBillingCloser(ctx);
   startExportWorker(ctx);
   resumeImports(ctx);
+  provideInputChecks(ctx); // before the live engine: its channels' input monitors read their settings through it
   startFast(ctx); // before the live engine: started channels with a FAST schedule air it instead of their ingest
   // The live engine gets its channel storage from the channels feature (the live layer imports nothing above it).
   await startLive(ctx, new ChannelStore(ctx.db), media && { ffmpeg: media.tools.ffmpeg, encoder: media.choice.encoder });

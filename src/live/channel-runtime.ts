@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppContext } from '../kernel/context';
 import { tx } from '../kernel/db/sqlite';
@@ -12,7 +12,8 @@ import { IngestInput, type FeedStreams } from './input';
 import { commitSegment, ScratchWatcher, type Landed, type Rebase } from './recorder';
 import { feedWarnings } from './feed-health';
 import { followerRebase, freshRun, leadRebase, type RunState } from './run-state';
-import { scratchDir } from './paths';
+import { initPath, scratchDir, segmentAbsPath } from './paths';
+import { anyEnabled, InputMonitor, inputCheckSettings, type ConditionChange, type InputCheckSettings } from './input-monitor';
 import { SegmentIndex } from './segment-index';
 
 /** Which input feeds the channel. */
@@ -52,6 +53,9 @@ export class ChannelRuntime {
   /** The feed warnings last announced (JSON), so `channel.feed_changed` carries each new set once. */
   private warned = '[]';
   private rebaseFailed = false;
+  /** The input monitor (issue 48): null while no input check is enabled. */
+  private monitor: InputMonitor | null = null;
+  private monitorSettings: InputCheckSettings | null = null;
 
   constructor(private ctx: AppContext, private store: LiveChannelStore, channel: ChannelRow, private ffmpeg: string, private rtmpPort: number, private encoder: H264Encoder = 'libx264') {
     this.index = new SegmentIndex(ctx.db, ctx.config.dataDir);
@@ -131,8 +135,46 @@ export class ChannelRuntime {
     return { kind: 'srt', port: name === 'primary' ? c.srt_port_primary : c.srt_port_backup, passphrase: c.srt_passphrase, latencyMs: c.srt_latency_ms, bind: cfg.srtHost };
   }
 
+  /** The input monitor's view now (null while no check is enabled). */
+  inputChecks() { return this.monitor ? { settings: this.monitorSettings!, now: this.monitor.now() } : null; }
+
+  /** (Re)reads the channel's input-check settings and restarts its monitor with them (none when every check is off). */
+  async applyInputChecks(): Promise<void> {
+    const old = this.monitor;
+    this.monitor = null;
+    await old?.stop();
+    const s = inputCheckSettings(this.ctx.db, this.ch.id);
+    this.monitorSettings = anyEnabled(s) ? s : null;
+    if (!this.monitorSettings || this.stopped) return;
+    this.monitor = new InputMonitor({ ffmpeg: this.ffmpeg, settings: this.monitorSettings, onChange: (c) => this.inputCondition(c), log: this.ctx.log.child({ channel: this.ch.id }) });
+  }
+
+  /** `channel.input_<check>` when a condition of the on-air signal starts or ends. */
+  private inputCondition(c: ConditionChange): void {
+    const ch = this.store.anyById(this.ch.id);
+    if (!ch) return;
+    const s = this.monitorSettings;
+    emitEvent(this.ctx.db, this.ch.tenant_id, `channel.input_${c.check}`, {
+      channel_id: this.ch.id, slug: this.ch.slug, input: c.input, check: c.check, state: c.active ? 'started' : 'ended',
+      since: new Date(c.since).toISOString(), ...(c.active ? {} : { ended_at: new Date(c.at).toISOString(), duration_s: Math.max(0, Math.round((c.at - c.since) / 100) / 10) }),
+      ...(c.value !== undefined ? { value: c.value } : {}), ...(c.reason ? { reason: c.reason } : {}), ...(s ? { settings: s[c.check] } : {}),
+    }, c.at);
+  }
+
+  /** Hands a committed segment of the monitored rendition (the lowest one recorded) to the input monitor. */
+  private monitorSegment(name: InputName, r: string, file: string, startMs: number): void {
+    const m = this.monitor;
+    if (!m || name !== this.feed) return;
+    const recorded = this.runs[name].recorded ?? this.renditions;
+    if (r !== recorded[recorded.length - 1]) return;
+    const initMs = this.runs[name].initMs!;
+    const init = initPath(this.ctx.config.dataDir, this.ch.tenant_id, this.ch.id, r, initMs);
+    try { m.feed(name, `${name}:${r}:${initMs}`, () => readFileSync(init), readFileSync(file), startMs); } catch (e) { this.ctx.log.warn('input monitor feed failed', { channel: this.ch.id, error: String(e) }); }
+  }
+
   /** Opens both inputs and the recorder loop. */
   start(): void {
+    void this.applyInputChecks();
     this.setState('none', 'waiting', 'start');
     this.inputs.primary.start();
     this.inputs.backup.start();
@@ -143,7 +185,7 @@ export class ChannelRuntime {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
-    await Promise.all([this.inputs.primary.stop(), this.inputs.backup.stop()]);
+    await Promise.all([this.inputs.primary.stop(), this.inputs.backup.stop(), this.monitor?.stop()]);
     rmSync(join(scratchDir(this.ctx.config.dataDir, this.ch.id, 'x'), '..'), { recursive: true, force: true });
   }
 
@@ -255,6 +297,7 @@ export class ChannelRuntime {
   private commit(name: InputName, r: string, l: Landed, startMs: number, rebase: Rebase | undefined): void {
     const done = commitSegment(this.index, this.ch, r, { file: l.file, startMs, durationMs: l.durationMs, initFile: l.init, initMs: this.runs[name].initMs!, rebase });
     if (!done) this.ctx.log.warn('incomplete segment dropped', { channel: this.ch.id, input: name, rendition: r });
+    else if (this.monitor) this.monitorSegment(name, r, segmentAbsPath(this.ctx.config.dataDir, done.row.path), startMs);
     else if (!done.rebased && !this.rebaseFailed) {
       this.rebaseFailed = true; // once per channel start: the segment is kept with the encoder's own timestamps
       this.ctx.log.warn('segment not rebased onto the channel timeline', { channel: this.ch.id, input: name, rendition: r });
@@ -272,6 +315,7 @@ export class ChannelRuntime {
     if (prev.feed === feed && prev.status === nextStatus && prev.recording === recording && this.feed === feed) return;
     const oldFeed = this.feed;
     this.feed = feed;
+    if (feed === 'none') void this.monitor?.stop(); // no signal to judge: its conditions end (feed_down says the rest); the next segment restarts it
     const now = this.ctx.clock.now();
     const info = feed === 'none' ? {} : this.inputs[feed].info;
     const warnings = feed === 'none' ? [] : this.inputs[feed].info.warnings ?? [];

@@ -168,6 +168,12 @@ export class LiveEngine implements LiveControl {
     return { primary: of(rt.inputs.primary), backup: of(rt.inputs.backup) };
   }
 
+  /** The input monitor of a running channel: its settings and conditions now (null: not running or no check enabled). */
+  inputChecks(channelId: string) { return this.runtimes.get(channelId)?.inputChecks() ?? null; }
+
+  /** A channel's input-check settings changed: its running monitor restarts with them. */
+  async applyInputChecks(channelId: string): Promise<void> { await this.runtimes.get(channelId)?.applyInputChecks(); }
+
   /** Stops every channel process and the RTMP listener (server shutdown; channels stay `started`). */
   async shutdown(): Promise<void> {
     setLiveControl(this.ctx.db, null);

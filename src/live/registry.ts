@@ -1,5 +1,6 @@
 import type { Db } from '../kernel/db/sqlite';
 import type { FeedWarning } from './feed-health';
+import type { InputCheckSettings, InputChecksNow } from './input-monitor';
 
 /** Live facts about a channel's feed, measured by the ingest processes; `warnings` once the feed's streams are known. */
 export interface FeedInfo { bitrate_kbps: number | null; /** Frames received per second (absent in facts stored before it was measured). */ fps?: number | null; resolution: string | null; video_codec: string | null; audio_codec: string | null; warnings?: FeedWarning[] }
@@ -26,6 +27,10 @@ export interface LiveControl {
   inputs?(channelId: string): { primary: InputHealth; backup: InputHealth } | null;
   /** The last push refused for the channel at connect (null: none since the engine started). */
   lastRefused?(channelId: string): Refusal | null;
+  /** The input monitor's settings and conditions now (null: not running or no input check enabled; issue 48). */
+  inputChecks?(channelId: string): { settings: InputCheckSettings; now: InputChecksNow } | null;
+  /** Restarts a running channel's input monitor with its current settings. */
+  applyInputChecks?(channelId: string): Promise<void>;
 }
 
 const engines = new WeakMap<Db, LiveControl>();

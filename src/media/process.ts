@@ -51,6 +51,8 @@ export interface RunOptions {
    * serving, and keep its stderr open, so the run would otherwise never end).
    */
   groupDiesWithLeader?: boolean;
+  /** Open a pipe to the tool's standard input (Running.stdin) instead of closing it: for tools fed bytes as they come. */
+  stdin?: boolean;
 }
 
 /** How a run ended. */
@@ -86,7 +88,7 @@ function killGroup(c: ChildProcess, sig: NodeJS.Signals): void {
 }
 
 /** A running tool process: wait for it, or stop it (SIGTERM to the group, SIGKILL after a grace period). */
-export interface Running { pid: number; done: Promise<RunResult>; stop(graceMs?: number): Promise<RunResult>; stderrTail(): string[] }
+export interface Running { pid: number; done: Promise<RunResult>; stop(graceMs?: number): Promise<RunResult>; stderrTail(): string[]; /** The tool's standard input when RunOptions.stdin asked for it. */ stdin?: NodeJS.WritableStream & { writableLength: number } }
 
 /**
  * Spawns a tool with an argv array (never a shell) in its own process group (`detached` = setsid), stdin closed,
@@ -106,7 +108,8 @@ export function runTool(argv0: string[], o: RunOptions = {}): Running {
   const argv = io !== null && IONICE ? [IONICE, '-c', '2', '-n', String(io), ...batched] : batched;
   const base = o.env ?? (process.env as Record<string, string>);
   const env = o.mallocTunables ? { GLIBC_TUNABLES: TOOL_MALLOC_TUNABLES, ...base } : base;
-  const child = spawn(argv[0], argv.slice(1), { cwd: o.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(argv[0], argv.slice(1), { cwd: o.cwd, env, detached: true, stdio: [o.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+  child.stdin?.on('error', () => { /* the tool exited while bytes were on their way: its exit is reported by done */ });
   live.add(child);
   // The tool leads a session of its own (detached), and with Linux's autogroup scheduling (on by default) each session
   // is a group that competes with the server's as an equal, whatever its threads' niceness: the group's own niceness
@@ -155,6 +158,7 @@ export function runTool(argv0: string[], o: RunOptions = {}): Running {
     pid: child.pid ?? -1,
     done,
     stderrTail: () => [...ring],
+    ...(child.stdin ? { stdin: child.stdin } : {}),
     async stop(graceMs = 3000) {
       killGroup(child, 'SIGTERM');
       const t = setTimeout(() => killGroup(child, 'SIGKILL'), graceMs);

@@ -1,4 +1,5 @@
 import { t } from 'elysia';
+import { InputChecksStateView } from './input-checks-model';
 import { Int } from '../../kernel/http/schema';
 
 const Slug = t.String({ pattern: '^[a-z0-9][a-z0-9-]{0,62}$', description: 'lower-case letters, digits and dashes; unique in the tenant' });
@@ -71,6 +72,7 @@ export const ChannelView = t.Object({
     warnings: t.Optional(t.Array(t.Object({ code: t.String(), detail: t.String() }), { description: 'why browsers cannot play this feed as it is (passthrough channels; a ladder channel transcodes instead)' })),
   }),
   inputs: t.Object({ primary: InputNow, backup: InputNow }, { description: 'each ingest input now, on air or not (the backup is measured while the primary feeds the channel)' }),
+  input_checks: t.Optional(t.Object(InputChecksStateView.properties, { description: 'input monitoring of the on-air signal (black, freeze, silence, loudness): what holds now and since when; settings at /v1/channels/{id}/input-checks' })),
   ingest: t.Object({
     protocol: t.String({ description: '`srt` or `rtmp`: the one protocol the channel listens to' }), srt_ports: t.Object({ primary: Int(), backup: Int() }), latency_ms: Int(), failover_s: t.Number(),
     last_refused: t.Union([t.Object({

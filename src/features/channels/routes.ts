@@ -6,6 +6,7 @@ import { notFound } from '../../kernel/errors';
 import { isUuid } from '../../kernel/ids';
 import { liveControl } from '../../live/registry';
 import { ChannelService } from './service';
+import { InputChecksService } from './input-checks-service';
 import { MonitorService } from '../monitors/service';
 import { ChannelView, CreateChannelBody, HistoryQuery, HistoryView, IngestView, LogsView, PatchChannelBody, RotateBody } from './model';
 import { channelHistory, historyWindow } from './history';
@@ -21,9 +22,10 @@ const T = 'Live channels';
 export function channelRoutes(ctx: AppContext) {
   const svc = new ChannelService(ctx);
   const monitors = new MonitorService(ctx);
+  const inputChecks = new InputChecksService(ctx);
   const view = (r: ChannelRow, tenantSlug: string) => {
     const live = liveControl(ctx.db);
-    return channelView(r, tenantSlug, ctx.config.cdnBaseUrl, live?.feedInfo(r.id) ?? null, live?.inputs?.(r.id) ?? null, live?.lastRefused?.(r.id) ?? null);
+    return { ...channelView(r, tenantSlug, ctx.config.cdnBaseUrl, live?.feedInfo(r.id) ?? null, live?.inputs?.(r.id) ?? null, live?.lastRefused?.(r.id) ?? null), input_checks: inputChecks.state(r.id) };
   };
   const id = (s: string) => { if (!isUuid(s)) throw notFound('channel'); return s; };
   return new Elysia({ prefix: '/v1/channels' })

@@ -90,6 +90,21 @@ export class Sources {
         return { holds: mine.length > c.threshold, value: mine.length, summary: `${name}: ${mine.length} failover(s) in ${win / 1000} s${last ? ` (last ${last.from} → ${last.to}: ${last.reason})` : ''}`, detail: { channel_id: ch.id, slug: ch.slug, count: mine.length, last } };
       }
       case 'recorder_gap': return this.recorderGap(ch, c, started);
+      case 'input_black': case 'input_freeze': case 'input_silence': case 'input_loudness': {
+        // The channel's input monitor (live/input-monitor.ts): its condition holds with the channel's own thresholds.
+        const check = c.type.slice(6) as 'black' | 'freeze' | 'silence' | 'loudness';
+        const ic = liveControl(this.ctx.db)?.inputChecks?.(ch.id) ?? null;
+        if (!started) return { holds: false, value: 0, summary: `${name} is stopped`, detail: { channel_id: ch.id } };
+        if (!ic || !ic.settings[check].enabled) return none(`input check ${check} is off for ${name}`);
+        const cond = ic.now.conditions[check];
+        const l = ic.now.loudness;
+        const words = { black: 'picture is black', freeze: 'picture is frozen', silence: 'audio is silent', loudness: `loudness ${l ? `${l.short_term} LUFS short-term` : ''} is outside ${ic.settings.loudness.target_lufs} ± ${ic.settings.loudness.tolerance_lu} LU` }[check];
+        return {
+          holds: cond.active, value: cond.active ? 1 : 0,
+          summary: cond.active ? `${name}: ${words} since ${iso(cond.since ?? this.now)} (${ic.now.input ?? ch.feed})` : `${name}: no ${check} condition`,
+          detail: { channel_id: ch.id, slug: ch.slug, input: ic.now.input, check, since: cond.since === null ? null : iso(cond.since), settings: ic.settings[check], ...(l ? { loudness: { momentary: l.momentary, short_term: l.short_term, integrated: l.integrated } } : {}) },
+        };
+      }
       case 'input_bitrate_low': {
         if (!started || ch.feed === 'none') return { holds: false, value: null, summary: `${name} is not on air`, detail: { channel_id: ch.id } };
         const info = liveControl(this.ctx.db)?.feedInfo(ch.id) ?? safeJson(ch.feed_info) as { bitrate_kbps?: number | null };
