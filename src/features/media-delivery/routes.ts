@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { Elysia } from 'elysia';
 import type { AppContext } from '../../kernel/context';
 import { notFound } from '../../kernel/errors';
@@ -40,8 +41,9 @@ export function mediaDeliveryRoutes(ctx: AppContext, gate: Gate) {
   const files = containedFiles(ctx.config.dataDir);
   const fds = fdCache({ idleTimeoutS: IDLE_TIMEOUT_S });
   const assets = dbMemo<ReturnType<typeof lookup>>();
-  // Media in a bucket (VS_MEDIA_STORE=s3://...): versioned outputs are read from it by range; previews stay local.
-  const stored = remoteMedia(ctx) ? storedFiles(mediaStoreOf(ctx)) : null;
+  // Media in a bucket (VS_MEDIA_STORE=s3://...): versioned outputs are copied from it to a local spool (DATA/tmp/store-spool)
+  // and answered from there (large downloads by range reads); previews stay local.
+  const stored = remoteMedia(ctx) ? storedFiles(mediaStoreOf(ctx), { spool: { dir: join(ctx.config.dataDir, 'tmp', 'store-spool') } }) : null;
   /** The asset and output directory a checked request names (404 otherwise); preview only while encoding. */
   const resolve = ({ params, tenant, dbGeneration }: Guarded) => {
     const hit = assets.get(dbGeneration, `${tenant.id}/${params.asset}/${params.ver}`, () => lookup(tenant.id, params.asset, params.ver));
