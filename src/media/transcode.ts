@@ -5,6 +5,7 @@ import { downloadArgs, posterArgs, spriteArgs } from './args/images';
 import type { H264Encoder } from './encoders';
 import { MediaError } from './errors';
 import { joinRepresentation } from './fmp4';
+import { writeIframePlaylists } from './iframe-playlist';
 import type { Plan, Rendition } from './ladder';
 import type { FfmpegTools } from './locate';
 import { finishMaster, finishMedia, segmentCount, spriteLayout, thumbsVtt } from './package';
@@ -143,6 +144,7 @@ async function packageExtras(o: TranscodeOptions): Promise<Omit<TranscodeResult,
     const p = join(dir, `media_${i}.m3u8`);
     writeFileSync(p, finishMedia(readFileSync(p, 'utf8'), true));
   }
+  if (o.plan.iframes) await writeIframePlaylists(dir, n, SEG.master);
   writeFileSync(join(dir, 'thumbs.vtt'), thumbsVtt(o.info.durationS, layout, sprite.w, sprite.h));
   for (const t of [tmpV, tmpA, tmpLo, tiles]) rmSync(t, { force: true });
   return {

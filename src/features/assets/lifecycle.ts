@@ -5,7 +5,7 @@ import type { JobRow } from '../../jobs/types';
 import { lifecycleAsset, markFailed, markReady as markReadyRow, publishIfRequested, reviveFailed, type LifecycleAsset } from './lifecycle-store';
 import type { Db } from '../../kernel/db/sqlite';
 import type { AssetOutput } from './output';
-import { parseAssetOutput } from './output';
+import { encryptedOnly, parseAssetOutput } from './output';
 
 /** The lifecycle's state operations, for the jobs that move an asset through it (other features use these, not the store). */
 export { lifecycleAsset, resetForReencode, savePreview, saveProbe, saveProgress, tenantAsset, transition, WORKING, type LifecycleAsset } from './lifecycle-store';
@@ -46,6 +46,11 @@ export function playbackFor(ctx: AppContext, asset: { id: string; tenant_id: str
   if (!out) return null;
   const url = (file: string) => ctx.config.cdnBaseUrl + deliveryPath('vodFile', { tenant: asset.tenant_id, asset: asset.id, ver: `v${out.version}`, file });
   const f = out.files;
+  if (encryptedOnly(out)) {
+    // AES-128 by default: the encrypted HLS view only; no clear DASH or MP4 download.
+    const hls = ctx.config.cdnBaseUrl + deliveryPath('vodAesFile', { tenant: asset.tenant_id, asset: asset.id, ver: `v${out.version}`, file: f.hls });
+    return { hls, poster: url(f.poster), sprite: url(f.sprite), thumbs_vtt: url(f.thumbs_vtt) };
+  }
   return { hls: url(f.hls), ...(f.dash ? { dash: url(f.dash) } : {}), poster: url(f.poster), sprite: url(f.sprite), thumbs_vtt: url(f.thumbs_vtt), download: url(f.download) };
 }
 

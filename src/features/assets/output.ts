@@ -14,7 +14,12 @@ export interface AssetOutput {
   /** Delivery file names by role: hls, dash, poster, sprite, thumbs_vtt, download. */
   files: Record<string, string>;
   thumb: { w: number; h: number; interval_s: number };
+  /** `aes-128`: packaged with AES-128 by default: delivered only as AES-128 HLS (`.../aes/master.m3u8`); absent: clear. */
+  encryption?: 'aes-128';
 }
+
+/** True when a ready output is delivered only as AES-128 HLS (its clear playlists, segments, MPD and MP4 refused). */
+export const encryptedOnly = (o: AssetOutput | null): boolean => o?.encryption === 'aes-128';
 
 /** The `output` JSON while encoding: the work directory served as the preview. */
 export interface AssetPreview { preview: string }

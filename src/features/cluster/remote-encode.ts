@@ -8,7 +8,7 @@ import { PermanentJobError } from '../../jobs/errors';
 import type { JobRun } from '../../jobs/types';
 import { assetEventData, markReady, playbackFor, saveProgress, transition } from '../assets/lifecycle';
 import { serializeOutput, type AssetOutput } from '../assets/output';
-import { beginEncode } from '../transcode/encode-job';
+import { beginEncode, encryptionOf } from '../transcode/encode-job';
 import { sourceFile } from '../transcode/probe-job';
 import { assetRelDir } from '../transcode/runtime';
 import type { ClusterLink } from './control';
@@ -51,6 +51,7 @@ export async function remoteEncodeAsset(ctx: AppContext, job: JobRun<'asset.enco
   const output: AssetOutput = {
     dir, version, encoder: out.encoder, fallback_from: out.fallbackFrom, ladder: ladderName, audio: out.audio,
     renditions: out.renditions, files: withoutDash(out.files, packaging.dash), thumb: { w: out.thumb.w, h: out.thumb.h, interval_s: out.thumb.intervalS },
+    ...encryptionOf(packaging),
   };
   job.setResult({ encoder: out.encoder, output_version: version, worker: end.worker, worker_ms: ms });
   tx(ctx.db, () => {

@@ -87,7 +87,10 @@ export function serveEncrypted(dir: string, file: string, key: Buffer, req: Requ
   if (file === 'key.bin') return serveBytes(r, new Uint8Array(key), type, 'private, no-store');
   const path = join(dir, file);
   if (!existsSync(path)) return null;
-  if (file === 'master.m3u8') return serveBytes(r, readFileSync(path), type, 'public, max-age=300');
+  // I-frame playlists are byte ranges of clear segments: a range of a whole-segment CBC chain cannot be decrypted
+  // alone, so the encrypted view lists none and serves none.
+  if (file === 'master.m3u8') return serveBytes(r, readFileSync(path, 'utf8').split('\n').filter((l) => !l.startsWith('#EXT-X-I-FRAME-STREAM-INF')).join('\n'), type, 'public, max-age=300');
+  if (file.startsWith('iframe_')) return null;
   if (ext === 'm3u8') return serveBytes(r, encryptedPlaylist(readFileSync(path, 'utf8'), iv), type, 'public, max-age=300');
   if (file.startsWith('init_')) return serveBytes(r, encryptInit(readFileSync(path), key, iv), type, IMMUTABLE);
   if (ext === 'm4s') return serveBytes(r, encryptSegment(readFileSync(path), key, iv), type, IMMUTABLE);

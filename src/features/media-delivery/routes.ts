@@ -1,10 +1,9 @@
-import { join } from 'node:path';
 import { Elysia } from 'elysia';
 import type { AppContext } from '../../kernel/context';
-import { notFound } from '../../kernel/errors';
+import { AppError, notFound } from '../../kernel/errors';
 import { containedPath } from '../../kernel/fs/contain';
 import { tenantAsset } from '../assets/lifecycle';
-import { parseAssetOutput, previewDirOf } from '../assets/output';
+import { encryptedOnly, parseAssetOutput, previewDirOf } from '../assets/output';
 import { IdentityService } from '../identity/service';
 import type { Gate, Guarded } from '../playback/gate';
 import { serveFile } from './serve-file';
@@ -24,6 +23,8 @@ function isKey(name: string): boolean {
 }
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Clear media of an output (playlists, segments, MPD, MP4): refused for an AES-128-only output; images and WebVTT stay. */
+const CLEAR_MEDIA = /\.(m3u8|m4s|mpd|mp4)$/;
 
 /** Cache policy: versioned segments, images and downloads never change; manifests may be re-written on re-encode. */
 function cacheFor(name: string, preview: boolean): string {
@@ -41,9 +42,8 @@ export function mediaDeliveryRoutes(ctx: AppContext, gate: Gate) {
   const files = containedFiles(ctx.config.dataDir);
   const fds = fdCache({ idleTimeoutS: IDLE_TIMEOUT_S });
   const assets = dbMemo<ReturnType<typeof lookup>>();
-  // Media in a bucket (VS_MEDIA_STORE=s3://...): versioned outputs are copied from it to a local spool (DATA/tmp/store-spool)
-  // and answered from there (large downloads by range reads); previews stay local.
-  const stored = remoteMedia(ctx) ? storedFiles(mediaStoreOf(ctx), { spool: { dir: join(ctx.config.dataDir, 'tmp', 'store-spool') } }) : null;
+  // Media in a bucket (VS_MEDIA_STORE=s3://...): versioned outputs are read from it by range; previews stay local.
+  const stored = remoteMedia(ctx) ? storedFiles(mediaStoreOf(ctx)) : null;
   /** The asset and output directory a checked request names (404 otherwise); preview only while encoding. */
   const resolve = ({ params, tenant, dbGeneration }: Guarded) => {
     const hit = assets.get(dbGeneration, `${tenant.id}/${params.asset}/${params.ver}`, () => lookup(tenant.id, params.asset, params.ver));
@@ -56,13 +56,15 @@ export function mediaDeliveryRoutes(ctx: AppContext, gate: Gate) {
     if (!a || !a.output) return null;
     let rel: string | null = null, version = 0;
     const preview = ver === 'preview';
+    // Packaged with AES-128 by default: its clear media files are refused, through the preview alias too.
+    const encrypted = a.status === 'ready' && encryptedOnly(parseAssetOutput(a.output));
     // The preview URL plays the quick-play remux or the growing ladder while working, then the ready output (same master URL).
     if (preview) rel = a.status === 'ready' ? parseAssetOutput(a.output)?.dir ?? null : ['queued', 'encoding', 'packaging'].includes(a.status) ? previewDirOf(a.output) : null;
     else if (a.status === 'ready') {
       const out = parseAssetOutput(a.output);
       if (out && ver === `v${out.version}`) { rel = out.dir; version = out.version; }
     }
-    return rel ? { a, rel, version, preview } : null;
+    return rel ? { a, rel, version, preview, encrypted } : null;
   };
   const secret = new IdentityService(ctx.db, null).secret('hls-aes');
   // Published subtitle tracks: added to a ready version's master playlist and MPD, their files made from the cues.
@@ -88,7 +90,8 @@ export function mediaDeliveryRoutes(ctx: AppContext, gate: Gate) {
     return res;
   });
   gate.route(app, 'vodFile', (g) => {
-    const { a, rel, preview } = resolve(g);
+    const { a, rel, preview, encrypted } = resolve(g);
+    if (encrypted && CLEAR_MEDIA.test(g.params.file)) throw new AppError('forbidden', 'this video is delivered only as AES-128 HLS (.../aes/master.m3u8)');
     const sub = preview ? null : subsAnswer(g, rel);
     if (sub) return sub;
     const extra: Record<string, string> = g.params.file === 'download.mp4' ? { 'content-disposition': `attachment; filename="${a.external_id?.replace(/[^A-Za-z0-9_.-]/g, '_') || a.id}.mp4"` } : {};
@@ -101,7 +104,8 @@ export function mediaDeliveryRoutes(ctx: AppContext, gate: Gate) {
     const res = file && serveFile(g.request, file.path, cacheFor(g.params.file, preview), extra, { st: file.st, fds });
     if (!res) throw notFound('file');
     // A versioned output answered to a token: the front may serve this token's other files of it on its own.
-    if (!preview && (res.status < 300 || res.status === 304)) gate.grant(g, { asset: g.params.asset, ver: g.params.ver, rel });
+    // (Never for an AES-128-only output: the front would then send its clear segments on its own.)
+    if (!preview && !encrypted && (res.status < 300 || res.status === 304)) gate.grant(g, { asset: g.params.asset, ver: g.params.ver, rel });
     return res;
   });
   return app;

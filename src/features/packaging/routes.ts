@@ -10,8 +10,8 @@ import { lipSyncRoutes } from './lip-sync';
 export const PackagingView = t.Object({
   segment_s: t.Union([t.Integer(), t.Null()], { description: 'CMAF segment duration in seconds for new encodes (HLS and DASH share the segments); null: each ladder\'s own (config/ladders.yml)' }),
   dash: t.Boolean({ description: 'write a DASH manifest (`manifest.mpd`) for new encodes; off: HLS only' }),
-  aes128_default: t.Boolean({ description: 'AES-128 HLS by default: not available yet (always false; AES-128 is required through a playback policy)' }),
-  iframe_playlists: t.Boolean({ description: 'I-frame playlists: not available yet (always false)' }),
+  aes128_default: t.Boolean({ description: 'new encodes are delivered only as AES-128 HLS (`playback.hls` is `.../aes/master.m3u8`; the key `aes/key.bin` goes through the same token gate); their clear HLS, DASH and MP4 download answer 403 and no DASH manifest is written' }),
+  iframe_playlists: t.Boolean({ description: 'new encodes get one I-frame playlist per video rendition (`EXT-X-I-FRAMES-ONLY`, byte ranges of the keyframes inside the CMAF segments), listed in the master as `EXT-X-I-FRAME-STREAM-INF`; not together with `aes128_default`' }),
   updated_at: t.Union([t.String({ format: 'date-time' }), t.Null()]),
 });
 
@@ -19,8 +19,8 @@ export const PackagingView = t.Object({
 export const PackagingPatchBody = t.Object({
   segment_s: t.Optional(t.Union([t.Integer({ minimum: 1, maximum: 10 }), t.Null()], { description: '1-10 seconds, or null for the ladder\'s' })),
   dash: t.Optional(t.Boolean()),
-  aes128_default: t.Optional(t.Boolean({ description: '`true` is refused (422) until it is built' })),
-  iframe_playlists: t.Optional(t.Boolean({ description: '`true` is refused (422) until it is built' })),
+  aes128_default: t.Optional(t.Boolean({ description: 'AES-128 HLS only for new encodes' })),
+  iframe_playlists: t.Optional(t.Boolean({ description: 'I-frame playlists for new encodes; with `aes128_default` on as well: 422' })),
 }, { additionalProperties: false, minProperties: 1 });
 
 /** Packaging settings routes (and the lip-sync switch beside them). */
@@ -32,7 +32,7 @@ export function packagingRoutes(ctx: AppContext) {
     .get('/v1/packaging', ({ principal: p }) => svc.get(p.tenantId), {
       auth: { scope: 'assets:read' },
       response: { 200: PackagingView },
-      detail: doc('Identity', 'Read packaging settings', 'קריאת הגדרות האריזה', 'Segment duration and DASH on/off for new encodes (assets encoded before a change keep their packaging; re-encode to apply). docs/operations.md.'),
+      detail: doc('Identity', 'Read packaging settings', 'קריאת הגדרות האריזה', 'Segment duration, DASH on/off, AES-128 by default and I-frame playlists for new encodes (assets encoded before a change keep their packaging; re-encode to apply). docs/packaging.md.'),
     })
     .patch('/v1/packaging', ({ principal: p, body, request }) => {
       const { out, changed } = svc.patch(p.tenantId, body);
@@ -42,6 +42,6 @@ export function packagingRoutes(ctx: AppContext) {
       auth: { scope: 'tenant:settings' },
       body: PackagingPatchBody,
       response: { 200: PackagingView },
-      detail: doc('Identity', 'Change packaging settings', 'שינוי הגדרות האריזה', 'Any subset: `segment_s` 1-10 (null: the ladder\'s), `dash`. Applies to encodes that start after the change. AES-128 by default and I-frame playlists are not available yet: `true` answers 422. Audited as `settings.changed`.'),
+      detail: doc('Identity', 'Change packaging settings', 'שינוי הגדרות האריזה', 'Any subset: `segment_s` 1-10 (null: the ladder\'s), `dash`, `aes128_default`, `iframe_playlists`. Applies to encodes that start after the change. AES-128 by default and I-frame playlists cannot both be on (422 naming the field that turned the second on). Audited as `settings.changed`.'),
     });
 }

@@ -1,4 +1,4 @@
-/** Packaging settings per tenant: segment duration and DASH for new encodes (AES-128 by default and I-frame playlists are named, not yet offered). */
+/** Packaging settings per tenant for new encodes: segment duration, DASH, AES-128 by default, I-frame playlists. */
 import type { AppContext } from '../../kernel/context';
 import { iso } from '../../kernel/clock';
 import { invalid } from '../../kernel/errors';
@@ -7,7 +7,9 @@ import { invalid } from '../../kernel/errors';
 export interface PackagingOut { segment_s: number | null; dash: boolean; aes128_default: boolean; iframe_playlists: boolean; updated_at: string | null }
 /** A change (PATCH body). */
 export type PackagingPatch = Partial<Omit<PackagingOut, 'updated_at'>>;
-interface Stored { segment_s?: number | null; dash?: boolean }
+interface Stored { segment_s?: number | null; dash?: boolean; aes128_default?: boolean; iframe_playlists?: boolean }
+
+const KEYS = ['segment_s', 'dash', 'aes128_default', 'iframe_playlists'] as const;
 
 /** Reads and changes a tenant's packaging settings. */
 export class PackagingService {
@@ -21,22 +23,25 @@ export class PackagingService {
   /** The tenant's settings; `segment_s` null means each ladder's own. */
   get(tenantId: string): PackagingOut {
     const { s, at } = this.row(tenantId);
-    return { segment_s: s.segment_s ?? null, dash: s.dash ?? true, aes128_default: false, iframe_playlists: false, updated_at: at === null ? null : iso(at) };
+    return { segment_s: s.segment_s ?? null, dash: s.dash ?? true, aes128_default: s.aes128_default ?? false, iframe_playlists: s.iframe_playlists ?? false, updated_at: at === null ? null : iso(at) };
   }
 
   /** Applies a change; returns the new settings and what changed (before → after). */
   patch(tenantId: string, p: PackagingPatch): { out: PackagingOut; changed: Record<string, { from: unknown; to: unknown }> } {
-    // Named by the seed but not built yet: refused rather than stored and silently ignored.
-    if (p.aes128_default) throw invalid('aes128_default', 'AES-128 by default is not available yet; use a playback policy that requires AES-128');
-    if (p.iframe_playlists) throw invalid('iframe_playlists', 'I-frame playlists are not available yet');
     const before = this.get(tenantId);
     const { s } = this.row(tenantId);
-    const next: Stored = { ...s, ...(p.segment_s !== undefined ? { segment_s: p.segment_s } : {}), ...(p.dash !== undefined ? { dash: p.dash } : {}) };
+    const next: Stored = { ...s };
+    for (const k of KEYS) if (p[k] !== undefined) (next as Record<string, unknown>)[k] = p[k];
+    // An I-frame entry is a byte range of a segment; AES-128 encrypts whole segments (one CBC chain), so a range
+    // cannot be decrypted alone: the two are refused together rather than one silently dropped.
+    if (next.aes128_default && next.iframe_playlists) {
+      throw invalid(p.iframe_playlists ? 'iframe_playlists' : 'aes128_default', 'I-frame playlists and AES-128 by default cannot both be on: an I-frame byte range of a whole-segment AES-128 encrypted file cannot be decrypted on its own');
+    }
     this.ctx.db.query('INSERT INTO packaging_settings (tenant_id, settings, updated_at) VALUES (?, ?, ?) ON CONFLICT(tenant_id) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at')
       .run(tenantId, JSON.stringify(next), this.ctx.clock.now());
     const out = this.get(tenantId);
     const changed: Record<string, { from: unknown; to: unknown }> = {};
-    for (const k of ['segment_s', 'dash'] as const) if (before[k] !== out[k]) changed[k] = { from: before[k], to: out[k] };
+    for (const k of KEYS) if (before[k] !== out[k]) changed[k] = { from: before[k], to: out[k] };
     return { out, changed };
   }
 }

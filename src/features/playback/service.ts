@@ -92,7 +92,7 @@ export class PlaybackService {
     this.store.insertSession({ sid, tenant_id: tenant.id, target_kind: target.kind, target_id: claims.i, viewer_id: o.viewer_id ?? null, via, issued_at: nowMs, expires_at: exp * 1000 });
     sweepIfDue(this.ctx); // rows of expired sessions go at most a minute after they are due, whatever issues them
     const base = this.ctx.config.cdnBaseUrl;
-    const path = target.kind === 'asset' && rules.require_encryption ? target.path.replace(/\/master\.m3u8$/, '/aes/master.m3u8') : target.path;
+    const path = target.kind === 'asset' && rules.require_encryption ? target.path.replace(/(?<!\/aes)\/master\.m3u8$/, '/aes/master.m3u8') : target.path;
     const src = `${base}/t/${token}${path}`;
     return { src, url: src, token, sid, expires_at: iso(exp * 1000), protected: rules.require_token || rules.require_encryption, thumbs: target.thumbs ? `${base}/t/${token}${target.thumbs}` : null };
   }

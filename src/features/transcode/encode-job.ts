@@ -16,10 +16,15 @@ import { sourceFile } from './probe-job';
 import { assetRelDir, requireRuntime, type MediaRuntime } from './runtime';
 import { publishPreview } from './preview-event';
 import { PackagingService } from '../packaging/service';
-import { withSegment } from '../packaging/plan';
+import { keepsDash, withPackaging } from '../packaging/plan';
 
 /** The `output` JSON of a ready asset (defined in the assets feature's output model). */
 export type { AssetOutput } from '../assets/output';
+
+/** The output's encryption mark for a tenant's packaging settings (AES-128 by default: delivered only as AES-128 HLS). */
+export function encryptionOf(p: { aes128_default: boolean }): Pick<AssetOutput, 'encryption'> {
+  return p.aes128_default ? { encryption: 'aes-128' } : {};
+}
 
 /** `asset.encode`: queued → encoding → packaging → ready; writes into a work dir renamed into place at the end. */
 export async function encodeAsset(ctx: AppContext, job: JobRun<'asset.encode'>, media: MediaRuntime | null): Promise<void> {
@@ -67,7 +72,7 @@ export async function encodeAsset(ctx: AppContext, job: JobRun<'asset.encode'>, 
     const output: AssetOutput = {
       dir, version, encoder: res.encoder, fallback_from: res.fallbackFrom, ladder: ladderName, audio: res.audio,
       renditions: res.renditions.map((r) => ({ name: r.name, width: r.width, height: r.height, video_k: r.video_k })),
-      files, thumb: { w: res.thumb.w, h: res.thumb.h, interval_s: res.thumb.intervalS },
+      files, thumb: { w: res.thumb.w, h: res.thumb.h, interval_s: res.thumb.intervalS }, ...encryptionOf(packaging),
     };
     job.setResult({ encoder: res.encoder, output_version: version, ready_ms: Date.now() - started });
     tx(ctx.db, () => {
@@ -85,7 +90,7 @@ export async function encodeAsset(ctx: AppContext, job: JobRun<'asset.encode'>, 
 
 /**
  * The start shared by the local and the cluster encode: the asset checked (null when already ready), its plan with
- * the tenant's packaging settings as they are now (segment duration, DASH on/off), and the move to `encoding` (a
+ * the tenant's packaging settings as they are now (segment duration, DASH on/off, AES-128, I-frame playlists), and the move to `encoding` (a
  * restart after a crash finds the asset still encoding or packaging: the encode starts over).
  */
 export function beginEncode(ctx: AppContext, job: JobRun<'asset.encode'>) {
@@ -96,8 +101,10 @@ export function beginEncode(ctx: AppContext, job: JobRun<'asset.encode'>) {
   if (!a.probe || !a.source_path) throw new PermanentJobError('asset was not probed');
   const info = JSON.parse(a.probe) as MediaInfo;
   const { name: ladderName, plan: planned } = encodePlan(ctx, job.payload, info);
-  const packaging = new PackagingService(ctx).get(a.tenant_id);
-  const plan = withSegment(planned, packaging.segment_s);
+  const settings = new PackagingService(ctx).get(a.tenant_id);
+  const plan = withPackaging(planned, settings);
+  // AES-128 by default keeps the DASH manifest away (a clear MPD beside the encrypted HLS would bypass it).
+  const packaging = { ...settings, dash: keepsDash(settings) };
   if (!transition(ctx.db, id, ['queued', 'encoding', 'packaging'], 'encoding')) throw new PermanentJobError(`asset is ${a.status}`);
   return { id, a: { ...a, source_path: a.source_path }, info, ladderName, plan, packaging };
 }

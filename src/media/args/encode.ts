@@ -125,6 +125,8 @@ function ladderOutput(spec: EncodeSpec): string[] {
     // Video and audio in separate adaptation sets (demuxed audio, as both HLS and DASH players expect).
     ['adaptation_sets', spec.audio ? 'id=0,streams=v id=1,streams=a' : 'id=0,streams=v'],
     ['init_seg_name', SEG.init], ['media_seg_name', SEG.media],
+    // I-frame playlists address a keyframe by its fragment's moof: one fragment per keyframe interval.
+    ...(plan.iframes ? [['frag_type', 'duration'], ['frag_duration', String(plan.ladder.keyframe_s)]] as [string, string][] : []),
   ];
   const mpd = `${spec.outDir}/${SEG.mpd}`;
   if (!spec.download) return ['-f', 'dash', ...dash.flatMap(([k, v]) => [`-${k}`, v]), mpd];
