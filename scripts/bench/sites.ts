@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { median, startAppliance, wrk, type WrkResult } from './lib';
+import { cpuSeconds, median, startAppliance, wrk, type WrkResult } from './lib';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, rounds: { type: 'string', default: '3' }, connections: { type: 'string', default: '32' }, items: { type: 'string', default: '100000' } } });
 const seconds = Number(values.seconds), rounds = Number(values.rounds), connections = Number(values.connections), items = Number(values.items);
@@ -115,8 +115,15 @@ try {
   const port = Number(new TextDecoder().decode((await reader.read()).value).trim());
   const bareBase = `http://127.0.0.1:${port}/s/v1/bench`;
   const cases: [string, string, Record<string, string>][] = [['page (sections=6)', targets.page, {}], ['route', targets.route, {}], ['304 revalidation', targets.page, { 'if-none-match': etag }]];
-  const results: Record<string, { app: WrkResult[]; bare: WrkResult[] }> = {};
-  for (const [name] of cases) results[name] = { app: [], bare: [] };
+  const results: Record<string, { app: WrkResult[]; bare: WrkResult[]; appUs: number[]; bareUs: number[] }> = {};
+  for (const [name] of cases) results[name] = { app: [], bare: [], appUs: [], bareUs: [] };
+  /** One wrk run and the server's CPU microseconds (user + system, from /proc) per request it answered. */
+  const measured = async (pid: number, url: string, headers: Record<string, string>): Promise<[WrkResult, number]> => {
+    const c0 = cpuSeconds(pid);
+    const w = await wrk(url, { connections, seconds, headers });
+    return [w, ((cpuSeconds(pid) - c0) * 1e6) / Math.max(1, w.requests)];
+  };
+  const loadAtStart = (await Bun.file('/proc/loadavg').text()).split(' ').slice(0, 3).join(' ');
   // Warm-up (JIT, connection pools, caches) on both servers, not measured.
   for (const [, path, headers] of cases) {
     await wrk(base + path, { connections, seconds: 1, headers });
@@ -124,8 +131,10 @@ try {
   }
   for (let r = 0; r < rounds; r++) {
     for (const [name, path, headers] of cases) {
-      results[name]!.app.push(await wrk(base + path, { connections, seconds, headers }));
-      results[name]!.bare.push(await wrk(bareBase + path, { connections, seconds, headers }));
+      const [a, aUs] = await measured(app.proc.pid, base + path, headers);
+      const [b, bUs] = await measured(bare.pid, bareBase + path, headers);
+      results[name]!.app.push(a); results[name]!.appUs.push(aUs);
+      results[name]!.bare.push(b); results[name]!.bareUs.push(bUs);
     }
   }
   bare.kill();
@@ -137,11 +146,13 @@ try {
     const ar = median(a.map((x) => x.rps)), br = median(b.map((x) => x.rps));
     const ap99 = median(a.map((x) => x.p99ms)), bp99 = median(b.map((x) => x.p99ms));
     const bad = a.reduce((n, x) => n + x.non2xx + x.errors, 0);
+    const aUs = median(results[name]!.appUs), bUs = median(results[name]!.bareUs);
     console.log(`  ${name.padEnd(18)} appliance ${ar.toFixed(0).padStart(7)} req/s p99 ${ap99.toFixed(2)} ms | bare ${br.toFixed(0).padStart(7)} req/s p99 ${bp99.toFixed(2)} ms | ratio ${(ar / br).toFixed(2)}x${bad ? ` | ${bad} non-2xx/errors` : ''}`);
+    console.log(`  ${''.padEnd(18)} server CPU per request: appliance ${aUs.toFixed(1)} µs | bare ${bUs.toFixed(1)} µs | ratio (bare/appliance) ${(bUs / aUs).toFixed(2)}x`);
   }
   const pct = (p: number) => searchMs[Math.min(searchMs.length - 1, Math.floor((p / 100) * searchMs.length))]!;
   console.log(`  search over ${items} items: p50 ${pct(50).toFixed(2)} ms, p95 ${pct(95).toFixed(2)} ms, max ${searchMs.at(-1)!.toFixed(2)} ms (index build on first query ${buildMs.toFixed(0)} ms; after 100 items changed, the next search ${updateMs.toFixed(0)} ms)`);
-  console.log(`  load average at the end: ${(await Bun.file('/proc/loadavg').text()).split(' ').slice(0, 3).join(' ')}`);
+  console.log(`  load average at the start of the wrk rounds: ${loadAtStart}; at the end: ${(await Bun.file('/proc/loadavg').text()).split(' ').slice(0, 3).join(' ')}`);
 } finally {
   app.kill();
   await app.proc.exited;

@@ -1,6 +1,7 @@
 import { loadConfig, withAddresses, type ConfigFlags } from '../kernel/config/load';
 import { bootContext } from '../kernel/boot';
 import { serveApp } from '../kernel/http/server';
+import { fastLanes } from '../kernel/http/fast-lane';
 import { buildApp, startWorkers, type BuiltApp } from '../app';
 import { identityService, keyLookup, IdentityService } from '../features/identity/service';
 import type { AppContext } from '../kernel/context';
@@ -47,6 +48,7 @@ export async function serve(flags: ConfigFlags): Promise<void> {
   // Behind a public front the appliance's own listener is private (loopback, any port): viewers reach the front.
   const server = serveApp(handle, {
     port: pub.front ? 0 : base.port, host: pub.front ? '127.0.0.1' : base.host, maxBodyBytes: MAX_BODY, problemsBase: base.problemsBase, reusePort: workers > 1,
+    lanes: fastLanes(ctx0),
   });
   const config = withAddresses(withFront(base, plan), pub.front ? pub.front.port : server.port);
   const ctx: AppContext = { ...ctx0, config };

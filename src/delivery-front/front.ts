@@ -5,6 +5,7 @@ import { connect } from 'node:net';
 import { assertPortFree, freePort } from '../kernel/net/ports';
 import type { AppContext } from '../kernel/context';
 import { serveApp, type HttpServer } from '../kernel/http/server';
+import { fastLanes } from '../kernel/http/fast-lane';
 import { newRequestIdPrefix, requestId } from '../kernel/http/request-id';
 import { notFound, problemResponse } from '../kernel/errors';
 import { runTool, type Running } from '../media/process';
@@ -155,7 +156,7 @@ export async function startDeliveryFront(ctx: AppContext, gate: Gate, handle: (r
   // The edge cache: emptied at every start (its tag index lives in memory).
   if (cache) { rmSync(cache.dir, { recursive: true, force: true }); mkdirSync(cache.dir, { recursive: true }); }
   // The front on the public port: the whole app behind it on a socket of its own (viewer address in x-vs-peer).
-  const app: HttpServer | null = fc.app ? serveApp(handle, { port: 0, host: '', unix: fc.app.sock, peerHeader: PEER_HEADER, maxBodyBytes: fc.app.maxBodyBytes, problemsBase: ctx.config.problemsBase }) : null;
+  const app: HttpServer | null = fc.app ? serveApp(handle, { port: 0, host: '', unix: fc.app.sock, peerHeader: PEER_HEADER, maxBodyBytes: fc.app.maxBodyBytes, problemsBase: ctx.config.problemsBase, lanes: fastLanes(ctx) }) : null;
   await Bun.write(conf, renderFrontConf(fc));
   let proc: Running | null = null;
   let stopping = false, ready = false;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Subprocess } from 'bun';
 import type { AppContext } from '../kernel/context';
 import { serveApp, type HttpServer } from '../kernel/http/server';
+import { fastLanes } from '../kernel/http/fast-lane';
 import type { Gate } from '../features/playback/gate';
 import { PEER_HEADER, WORKER_FETCH_CAP } from './forward';
 import { SOCKET_DIR_PREFIX, SOCKET_NAME, sweepStaleSocketDirs } from './stale-sockets';
@@ -29,7 +30,7 @@ export async function startDeliveryTier(ctx: AppContext, gate: Gate, handle: (r:
   const sock = join(dir, SOCKET_NAME);
   // Directories of appliances that were killed before they could remove theirs (in the background, never fatal).
   void sweepStaleSocketDirs(tmpdir()).then((gone) => { if (gone.length) ctx.log.info('removed stale delivery socket directories', { count: gone.length }); }, () => {});
-  const inner: HttpServer = serveApp(handle, { port: 0, host: '', unix: sock, peerHeader: PEER_HEADER, maxBodyBytes: 70 * 1024 * 1024, problemsBase: ctx.config.problemsBase });
+  const inner: HttpServer = serveApp(handle, { port: 0, host: '', unix: sock, peerHeader: PEER_HEADER, maxBodyBytes: 70 * 1024 * 1024, problemsBase: ctx.config.problemsBase, lanes: fastLanes(ctx) });
   const procs = new Map<number, Subprocess>();
   let stopping = false;
   // Restart backoff per worker (restartDelay).

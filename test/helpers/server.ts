@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { loadConfig, withAddresses } from '../../src/kernel/config/load';
 import { bootContext } from '../../src/kernel/boot';
 import { serveApp } from '../../src/kernel/http/server';
+import { fastLanes } from '../../src/kernel/http/fast-lane';
 import type { AnyElysia } from 'elysia';
 import { buildApp, startWorkers, type BuiltApp } from '../../src/app';
 import { bootDeps } from '../../src/cli/serve';
@@ -56,7 +57,7 @@ export async function startTestServer(opts: { env?: Record<string, string>; work
   // Delivery workers (separate processes on the same port) only when VS_DELIVERY_WORKERS asks for them (default 1 here).
   const delivery = deliveryWorkerCount({ ...process.env, ...opts.env }, 1);
   const handle = (r: Request) => built!.fetch(r);
-  const server = serveApp(handle, { port: 0, host: '127.0.0.1', maxBodyBytes: 70 * 1024 * 1024, problemsBase: base.problemsBase, reusePort: delivery > 1 });
+  const server = serveApp(handle, { port: 0, host: '127.0.0.1', maxBodyBytes: 70 * 1024 * 1024, problemsBase: base.problemsBase, reusePort: delivery > 1, lanes: fastLanes(ctx0) });
   const plan = await planFront(opts.env ?? {}, '127.0.0.1');
   const ctx: AppContext = { ...ctx0, config: withAddresses(withFront(base, plan), server.port) };
   built = buildApp(ctx);

@@ -2,6 +2,7 @@ import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../kernel/context';
 import { AppError } from '../../kernel/errors';
 import { doc } from '../../kernel/http/plugin';
+import { fastLanes, type FastLaneHandler } from '../../kernel/http/fast-lane';
 import { slotKey } from '../../kernel/slots';
 import { answers, mediaAnswer } from '../meta/model';
 import { SiteDelivery } from './delivery';
@@ -19,12 +20,25 @@ const Q = (names: string[]) => t.Object(Object.fromEntries(names.map((n) => [n, 
 const json = (body: unknown, tags: string[], changeAt: number | null = null, priv = false) => answer(JSON.stringify(body), JSON_TYPE, priv ? 'private' : 'page', tags, changeAt);
 
 type Build = (s: Scope, q: URLSearchParams) => SiteAnswer | Promise<SiteAnswer>;
+/**
+ * A kept answer: the site generation and catalogue snapshot it was built from, when, for which site, and the CORS
+ * verdicts reached for it (Origin header -> allowed origin or null; a site's domains change its generation).
+ */
+interface Kept { gen: number; cat: object; at: number; a: SiteAnswer; site: SiteRow; origins: Map<string, string | null> | null }
+/** How long a kept answer is served (answers depend on the clock: guide, availability, scheduled changes). */
+const KEPT_MS = 1000;
 const SERVER = slotKey<ReturnType<typeof makeServer>>('sites.server');
 
 /** The serving machinery shared by the Elysia routes and the direct entry: one per app. */
 function makeServer(ctx: AppContext) {
   const d = new SiteDelivery(ctx);
-  const cache = new Map<string, { gen: number; cat: object; at: number; a: SiteAnswer }>();
+  const cache = new Map<string, Kept>();
+  /** True while a kept answer may be served: same site generation, same catalogue snapshot, younger than KEPT_MS. */
+  const fresh = (k: Kept, now: number, gen: number, cat: object) => k.gen === gen && k.cat === cat && now - k.at < KEPT_MS && now >= k.at;
+  const remember = (k: Kept, o: string, verdict: string | null) => {
+    const m = k.origins ??= new Map();
+    if (m.size < 16) m.set(o, verdict);
+  };
   const fail = (e: unknown, origin: string | null) => {
     const err = e instanceof AppError ? e : new AppError('internal_error', 'internal error');
     if (!(e instanceof AppError)) ctx.log.error('sites delivery error', { error: String((e as Error)?.stack ?? e) });
@@ -49,22 +63,50 @@ function makeServer(ctx: AppContext) {
       const preview = key.includes('preview=');
       const cat = catalogue(ctx, site.tenant_id);
       const gen = d.sites.generation(site.id);
-      // A cached answer: same site generation, same catalogue snapshot, younger than a second.
+      // A kept answer (the fast lane answers these before the router; here when it could not: a new CORS origin).
       const hit = preview ? undefined : cache.get(key);
-      if (hit && hit.gen === gen && hit.cat === cat && now - hit.at < 1000 && now >= hit.at) return send(request, hit.a, now, origin);
+      if (hit && fresh(hit, now, gen, cat)) {
+        if (o) remember(hit, o, origin);
+        return send(request, hit.a, now, origin);
+      }
       const qi = url.indexOf('?');
       const q = new URLSearchParams(qi < 0 ? '' : url.slice(qi + 1));
       const s = d.scope(site);
+      const siteRow = site;
       const keepAndSend = (a: SiteAnswer) => {
-        if (a.kind !== 'private') {
+        // Never kept: previews (a token's draft) and private answers.
+        if (a.kind !== 'private' && !preview) {
           if (cache.size > 5000) cache.clear();
-          cache.set(key, { gen, cat: s.cat, at: now, a });
+          const k: Kept = { gen, cat: s.cat, at: now, a, site: siteRow, origins: null };
+          if (o) remember(k, o, origin);
+          cache.set(key, k);
         }
         return send(request, a, now, origin);
       };
       const a = build(s, q);
       return a instanceof Promise ? a.then(keepAndSend, (e: unknown) => fail(e, origin)) : keepAndSend(a);
     } catch (e) { return fail(e, origin); }
+  };
+  /**
+   * The fast lane (kernel, before the router; the raw-target and canonical checks ran first): a kept answer or its
+   * 304, exactly as `serve` sends it, for a GET or HEAD of the same target while it is fresh and the request's
+   * Origin (if any) was judged for it already; undefined otherwise (the app then answers, as before).
+   */
+  const lane: FastLaneHandler = (request, path, query) => {
+    const m = request.method;
+    if ((m !== 'GET' && m !== 'HEAD') || !ctx.config.sites.enabled) return undefined;
+    const k = cache.get(query === '' ? path : `${path}?${query}`);
+    if (k === undefined) return undefined;
+    const now = ctx.clock.now();
+    if (!fresh(k, now, d.sites.generation(k.site.id), catalogue(ctx, k.site.tenant_id))) return undefined;
+    const o = request.headers.get('origin');
+    let origin: string | null = null;
+    if (o !== null) {
+      const v = k.origins?.get(o);
+      if (v === undefined) return undefined;
+      origin = v;
+    }
+    return send(request, k.a, now, origin);
   };
   const tags = (s: Scope, ...more: string[]) => [`site-${s.site.slug}`, ...more];
   const str = (q: URLSearchParams, k: string) => q.get(k) ?? undefined;
@@ -115,8 +157,10 @@ function makeServer(ctx: AppContext) {
     const url = request.url;
     const at = url.indexOf('/s/v1/');
     const qi = url.indexOf('?', at);
-    let seg: string[];
-    try { seg = url.slice(at + 6, qi < 0 ? undefined : qi).split('/').map(decodeURIComponent); } catch { return null; }
+    const raw = url.slice(at + 6, qi < 0 ? undefined : qi);
+    let seg = raw.split('/');
+    // Segments are decoded only when something is encoded (most requests: nothing is).
+    if (raw.includes('%')) { try { seg = seg.map((x) => decodeURIComponent(x)); } catch { return null; } }
     const [site, a, b, c] = seg;
     if (!site) return null;
     if (seg.length === 1) return site === '_host' ? host(request) : null;
@@ -128,7 +172,7 @@ function makeServer(ctx: AppContext) {
     }
     return f ? serve(request, site, f) : null;
   };
-  return { d, serve, fail, host, build, entry };
+  return { d, serve, fail, host, build, entry, lane };
 }
 
 /** The direct Sites Delivery entry for the app's fetch (see makeServer's `entry`). */
@@ -138,7 +182,9 @@ export function siteDeliveryEntry(ctx: AppContext): (r: Request) => Promise<Resp
 
 /** /s/v1: the public, read-only Sites Delivery API (no key). */
 export function siteDeliveryRoutes(ctx: AppContext) {
-  const { d, serve, fail, host, build } = ctx.slots.get(SERVER, () => makeServer(ctx));
+  const { d, serve, fail, host, build, lane } = ctx.slots.get(SERVER, () => makeServer(ctx));
+  // Kept answers and their 304s leave from the kernel's fast lane, before the token entry and the router.
+  fastLanes(ctx).add('/s/v1/', lane);
   return new Elysia({ prefix: '/s/v1' })
     .get('/_host', ({ request }) => host(request), { query: Q(['hostname']), detail: doc(T, 'Find the site of a domain', 'איתור האתר של דומיין', 'A verified custom domain (`hostname`, or the `X-Forwarded-Host` header) to its site slug and delivery address. Unknown or unverified: 404.', answers({ 200: AnyObject })) })
     .get('/:site/config', ({ request, params }) => serve(request, params.site, build.config()), {

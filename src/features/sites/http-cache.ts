@@ -1,4 +1,6 @@
 import { AppError } from '../../kernel/errors';
+import { withKernelHeaders } from '../../kernel/http/answer';
+import { requestId } from '../../kernel/http/request-id';
 
 /** A public answer before headers: body bytes, media type, cache class, tags and (optionally) when it must stop being cached. */
 export interface SiteAnswer {
@@ -8,7 +10,7 @@ export interface SiteAnswer {
   /** A scheduled change at this instant (ms): s-maxage ends then. */
   changeAt: number | null;
   status?: number;
-  /** Headers built on first send (see send). */
+  /** Headers built on first send (see send); its `x-request-id` is rewritten per request. */
   base?: Record<string, string>;
 }
 
@@ -32,22 +34,31 @@ export function cacheControl(a: SiteAnswer, now: number): string {
 /** True when If-None-Match names this ETag (weak comparison, as RFC 9110 asks for If-None-Match) or is `*`. */
 export function notModified(header: string | null, etag: string): boolean {
   if (!header) return false;
+  // The common case (a cache or browser sending back the one ETag it was given) needs no splitting.
+  if (header === etag) return true;
   if (header.trim() === '*') return true;
   return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
 }
 
-/** The Response of an answer: body or 304, caching headers, Cache-Tag, CORS for an allowed origin, X-VS-Sites-API. */
+/**
+ * The Response of an answer: body or 304, caching headers, Cache-Tag, CORS for an allowed origin, X-VS-Sites-API,
+ * and the kernel's `X-Request-Id` (marked as built with the kernel's headers: one Headers build per request, the same
+ * answer from the router's path and from the fast lane).
+ */
 export function send(req: Request, a: SiteAnswer, now: number, allowOrigin: string | null): Response {
-  // The headers that do not change per request are built once per answer.
+  const id = requestId(req);
+  // The headers that do not change per request are built once per answer (the request id's place is kept in them).
   const base = a.base ??= {
     'content-type': a.type, etag: a.etag, 'x-vs-sites-api': '1', vary: 'Origin', 'cache-control': cacheControl(a, now),
-    ...(a.tags.length ? { 'cache-tag': a.tags.join(',') } : {}),
+    ...(a.tags.length ? { 'cache-tag': a.tags.join(',') } : {}), 'x-request-id': '',
   };
+  // The Response copies its headers: the shared record is rewritten per request (single-threaded, no copy made).
   const h = allowOrigin || a.changeAt !== null ? { ...base, 'cache-control': cacheControl(a, now) } as Record<string, string> : base;
+  h['x-request-id'] = id;
   if (allowOrigin) { h['access-control-allow-origin'] = allowOrigin; h['access-control-expose-headers'] = 'ETag, Cache-Tag, X-VS-Sites-API'; }
   const inm = req.headers.get('if-none-match');
-  if (inm !== null && (a.status ?? 200) === 200 && notModified(inm, a.etag)) return new Response(null, { status: 304, headers: h });
-  return new Response(req.method === 'HEAD' ? null : (a.body as Uint8Array<ArrayBuffer>), { status: a.status ?? 200, headers: h });
+  if (inm !== null && (a.status ?? 200) === 200 && notModified(inm, a.etag)) return withKernelHeaders(new Response(null, { status: 304, headers: h }), id);
+  return withKernelHeaders(new Response(req.method === 'HEAD' ? null : (a.body as Uint8Array<ArrayBuffer>), { status: a.status ?? 200, headers: h }), id);
 }
 
 /** Hyphenated status text: the `type` tail of Sites Delivery problems. */

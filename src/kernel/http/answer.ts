@@ -16,7 +16,17 @@ export function managementJson(req: Request, body: string): Response {
   return res;
 }
 
-/** True when `res` was built by `managementJson` for the request whose id is `id` (its kernel headers are set). */
+/**
+ * Marks an answer built with the kernel's headers for the request whose id is `id`: it already carries
+ * `X-Request-Id: id` (and, on management and /t/ paths, its own Cache-Control), so `serveApp` adds nothing to it
+ * (fast lanes, Sites Delivery answers).
+ */
+export function withKernelHeaders(res: Response, id: string): Response {
+  (res as Marked)[KERNEL_HEADERS] = id;
+  return res;
+}
+
+/** True when `res` was built by `managementJson` (or marked by `withKernelHeaders`) for the request whose id is `id`. */
 export function hasKernelHeaders(res: Response, id: string): boolean {
   return (res as Marked)[KERNEL_HEADERS] === id;
 }

@@ -4,6 +4,7 @@ import { announcesBody } from './body';
 import { hasKernelHeaders } from './answer';
 import { accelAnswer, markViaFront } from './accel';
 import { AppError, problemResponse } from '../errors';
+import type { FastLanes } from './fast-lane';
 import type { Server } from 'bun';
 
 /** Where a request's client address comes from: the socket of its original request (read on first use), or known. */
@@ -38,6 +39,11 @@ export interface ServeOptions {
    * `X-Accel-Redirect` answers for the front to send (`accelAnswer`).
    */
   accelRoot?: string;
+  /**
+   * Answers given before the app's handler (see fast-lane.ts), read per request: features may add lanes after the
+   * server started (the app is built once its address is known).
+   */
+  lanes?: FastLanes;
 }
 
 /** Seconds a connection may send and receive nothing before the server closes it (also bounds `fdCache`'s grace). */
@@ -54,12 +60,14 @@ const MANAGEMENT = /^\/(v1|mcp|healthz)(\/|$)/;
  * canonical target (malformed Host or path → 400 before routing), so the router and every check after it read the
  * same path. Adds `X-Request-Id` to every response, `Cache-Control: no-store` to management and /t/ responses that
  * set no cache policy themselves, and `Connection: close` when an answer leaves the request body unread (the rest of
- * it must never be read as the next request on a kept-alive connection).
+ * it must never be read as the next request on a kept-alive connection). A request under a fast lane's prefix
+ * (`opts.lanes`) is offered to that lane after all of the above and before `handle`.
  */
 export function serveApp(handle: (req: Request) => Response | Promise<Response>, opts: ServeOptions): HttpServer {
   let inflight = 0;
   const peer = opts.unix ? opts.peerHeader ?? null : null;
   const accelRoot = opts.unix ? opts.accelRoot ?? null : null;
+  const lanes = opts.lanes ?? null;
   const goodHosts = new Set<string>();
   const problemsBase = opts.problemsBase ?? '/problems';
   /** Adds the kernel's headers to an answer and ends its in-flight count. */
@@ -108,7 +116,8 @@ export function serveApp(handle: (req: Request) => Response | Promise<Response>,
       id = assignRequestId(r);
       (r as WithPeer)[PEER] = peer ? { ip: forwarded } : { srv, raw: req };
       if (accelRoot) markViaFront(r);
-      out = handle(r);
+      // A fast lane's answer (built with the kernel's headers) or, when it lets the request through, the app's.
+      out = (lanes !== null && lanes.answer(r, path, canon.query, id)) || handle(r);
     } catch (e) {
       return failed(e);
     }
