@@ -2,7 +2,9 @@
  * Event export throughput (issue 47): statistics events (edge requests) exported to an HTTPS receiver running in its
  * own process, as a ratio to writing the same NDJSON (the same rows, read and encoded by the same code) to a local
  * file in the same run; and the appliance's event-loop stalls while it exports, beside an idle control process's (what
- * the scheduler of a shared box adds on its own), and the appliance's CPU per event.
+ * the scheduler of a shared box adds on its own), and the appliance's CPU per event: its main thread's (the event
+ * loop) and all its threads', with where it went by thread. The export runs twice, plain NDJSON and gzip
+ * (`https.gzip`), to a fresh destination each; the receiver inflates gzip bodies and counts lines either way.
  *
  *   bun scripts/bench/export.ts [--events 300000] [--batch 10000]
  */
@@ -10,18 +12,24 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestServer, waitFor } from '../../test/helpers/server';
+import { startTestServer } from '../../test/helpers/server';
 import { statsBatchEnd, statsBody } from '../../src/features/export/events';
 import { stallMonitor } from './stall';
+import { threadTicks, threadTicksText } from './threads';
 
 const arg = (name: string, def: number) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? Number(process.argv[i + 1]) : def; };
 const N = arg('events', 300_000), BATCH = arg('batch', 10_000);
 const dir = mkdtempSync(join(tmpdir(), 'vs-bench-export-'));
 
 // The receiver runs in its own process (a remote system in production): counts NDJSON lines, answers 204.
-const rxSrc = `let lines = 0; const s = Bun.serve({ port: 0, hostname: '127.0.0.1', maxRequestBodySize: 1 << 30, async fetch(req) {
-  if (req.method === 'GET') return Response.json({ lines });
-  const b = new Uint8Array(await req.arrayBuffer()); let n = 0; for (let i = 0; i < b.length; i++) if (b[i] === 10) n++; lines += n;
+// GET /?n=N answers once N lines arrived in all (a long poll: the bench process does not poll the receiver, its main
+// thread is the appliance's).
+const rxSrc = `let lines = 0; const waiting = []; const s = Bun.serve({ port: 0, hostname: '127.0.0.1', maxRequestBodySize: 1 << 30, idleTimeout: 0, async fetch(req) {
+  if (req.method === 'GET') { const n = Number(new URL(req.url).searchParams.get('n') ?? 0); if (lines >= n) return Response.json({ lines });
+    return new Promise((r) => waiting.push({ n, r })); }
+  let b = Buffer.from(await req.arrayBuffer()); if (req.headers.get('content-encoding') === 'gzip') b = Buffer.from(Bun.gunzipSync(b));
+  let n = 0; for (let i = b.indexOf(10); i >= 0; i = b.indexOf(10, i + 1)) n++; lines += n;
+  for (let i = waiting.length - 1; i >= 0; i--) if (lines >= waiting[i].n) { waiting[i].r(Response.json({ lines })); waiting.splice(i, 1); }
   return new Response(null, { status: 204 }); } }); console.log(s.port);`;
 const rx = Bun.spawn(['bun', '-e', rxSrc], { stdout: 'pipe', stderr: 'inherit' });
 const first = await rx.stdout.getReader().read();
@@ -39,38 +47,46 @@ try {
   // Baseline: the same rows, read and encoded by the same code, appended to a local file.
   const file = await open(join(dir, 'events.ndjson'), 'w');
   const b0 = performance.now();
-  for (let from = start; ;) {
-    const r = await statsBatchEnd(s.ctx, 'edge_requests', tenant, from, end + 1, BATCH);
+  for (let from = start, span = 0; ;) {
+    const r = await statsBatchEnd(s.ctx, 'edge_requests', tenant, from, end + 1, BATCH, span);
     if (!r) break;
     await file.write((await statsBody(s.ctx, 'edge_requests', tenant, from, r.to, false)).body);
+    span = r.to - from;
     from = r.to;
   }
   await file.close();
   const fileRate = N / ((performance.now() - b0) / 1000);
 
-  // Export: a destination positioned at the window's start.
-  const d = await (await s.api('POST', '/v1/event-destinations', { name: 'bench', kind: 'https', https: { url: `http://127.0.0.1:${rxPort}/in` }, events: { platform: [], statistics: ['edge_requests'] }, batch: { max_events: BATCH, max_age_s: 0.1 } })).json() as { id: string };
-  // Control: an idle process's own event-loop delay over the same phase (what the scheduler of a shared box adds).
-  const ctl = Bun.spawn(['bun', '-e', `const { monitorEventLoopDelay } = require('node:perf_hooks'); const h = monitorEventLoopDelay({ resolution: 10 }); h.enable();
-    process.stdin.on('data', () => { console.log(String(h.max / 1e6)); process.exit(0); }); console.log('up');`], { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit' });
-  const ctlOut = ctl.stdout.getReader();
-  await ctlOut.read();
-  const stall = stallMonitor();
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  s.ctx.db.query('UPDATE export_destinations SET edge_ts = ? WHERE id = ?').run(start, d.id);
-  await waitFor('all exported', async () => ((await (await fetch(`http://127.0.0.1:${rxPort}/`)).json()) as { lines: number }).lines >= N, 600_000, 20);
-  const exportRate = N / ((performance.now() - t0) / 1000);
-  const st = stall.stop();
-  const cpu = process.cpuUsage(cpu0);
-  ctl.stdin.write('stop\n'); ctl.stdin.flush();
-  const ctlMax = Number(new TextDecoder().decode((await ctlOut.read()).value).trim());
-  const batches = s.ctx.db.query<{ n: number }, [string]>(`SELECT count(*) AS n FROM export_batches WHERE destination_id = ? AND status = 'delivered'`).get(d.id)!.n;
   console.log(`local NDJSON file (baseline): ${Math.round(fileRate).toLocaleString('en')} events/s`);
-  console.log(`HTTPS receiver (export):      ${Math.round(exportRate).toLocaleString('en')} events/s in ${batches} batches (target >= 50,000/s)`);
-  console.log(`ratio export / file: ${(exportRate / fileRate).toFixed(2)}`);
-  console.log(`event-loop delay during export: p99 ${st.p99.toFixed(1)} ms, max ${st.max.toFixed(1)} ms (target max < 50 ms); an idle control process on the same box: max ${ctlMax.toFixed(1)} ms`);
-  console.log(`appliance CPU during export: ${((cpu.user + cpu.system) / N).toFixed(1)} us per event (all its threads); load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+
+  // Export: a destination positioned at the window's start, plain and then gzip.
+  for (const gzip of [false, true]) {
+    const d = await (await s.api('POST', '/v1/event-destinations', { name: `bench ${gzip}`, kind: 'https', https: { url: `http://127.0.0.1:${rxPort}/in`, gzip }, events: { platform: [], statistics: ['edge_requests'] }, batch: { max_events: BATCH, max_age_s: 0.1 } })).json() as { id: string };
+    const base = ((await (await fetch(`http://127.0.0.1:${rxPort}/`)).json()) as { lines: number }).lines;
+    // Control: an idle process's own event-loop delay over the same phase (what the scheduler of a shared box adds).
+    const ctl = Bun.spawn(['bun', '-e', `const { monitorEventLoopDelay } = require('node:perf_hooks'); const h = monitorEventLoopDelay({ resolution: 10 }); h.enable();
+      process.stdin.on('data', () => { console.log(String(h.max / 1e6)); process.exit(0); }); console.log('up');`], { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit' });
+    const ctlOut = ctl.stdout.getReader();
+    await ctlOut.read();
+    const stall = stallMonitor();
+    const cpu0 = process.cpuUsage(), main0 = process.threadCpuUsage(), ticks0 = threadTicks();
+    const t0 = performance.now();
+    s.ctx.db.query('UPDATE export_destinations SET edge_ts = ? WHERE id = ?').run(start, d.id);
+    await fetch(`http://127.0.0.1:${rxPort}/?n=${base + N}`, { signal: AbortSignal.timeout(600_000) });
+    const exportRate = N / ((performance.now() - t0) / 1000);
+    const st = stall.stop();
+    const cpu = process.cpuUsage(cpu0), main = process.threadCpuUsage(main0), ticks = threadTicksText(ticks0, threadTicks());
+    ctl.stdin.write('stop\n'); ctl.stdin.flush();
+    const ctlMax = Number(new TextDecoder().decode((await ctlOut.read()).value).trim());
+    // Stop it so the next phase exports alone.
+    await s.api('PATCH', `/v1/event-destinations/${d.id}`, { enabled: false });
+    const log = s.ctx.db.query<{ n: number; bytes: number }, [string]>(`SELECT count(*) AS n, sum(bytes) AS bytes FROM export_batches WHERE destination_id = ? AND status = 'delivered'`).get(d.id)!;
+    const label = gzip ? 'gzip' : 'plain';
+    console.log(`HTTPS receiver (export, ${label}): ${Math.round(exportRate).toLocaleString('en')} events/s in ${log.n} batches, ${(log.bytes / 1e6).toFixed(1)} MB sent (target >= 50,000/s); ratio export / file: ${(exportRate / fileRate).toFixed(2)}`);
+    console.log(`  event-loop delay during export: p99 ${st.p99.toFixed(1)} ms, max ${st.max.toFixed(1)} ms (target max < 50 ms); an idle control process on the same box: max ${ctlMax.toFixed(1)} ms`);
+    console.log(`  appliance CPU during export: main thread ${((main.user + main.system) / N).toFixed(2)} us per event, all its threads ${((cpu.user + cpu.system) / N).toFixed(1)} us per event; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+    console.log(`  CPU by thread: ${ticks}`);
+  }
 } finally {
   await s.stop();
   rx.kill();

@@ -132,6 +132,43 @@ describe('event export', () => {
     } finally { rx.stop(); }
   }, 120_000);
 
+  test('https gzip: compressed bodies (Content-Encoding: gzip) signed as sent, platform and statistics batches', async () => {
+    // Before: `https.gzip` did not exist (400 unknown field) and every body went uncompressed.
+    let secret = '';
+    const got: { encoding: string | null; verified: boolean; events: number; lines: Line[] }[] = [];
+    const srv = Bun.serve({
+      port: 0, hostname: '127.0.0.1',
+      async fetch(req) {
+        const raw = new Uint8Array(await req.arrayBuffer());
+        // The signature covers the bytes as sent: checked before anything is inflated.
+        const verified = verifySignature(secret, req.headers.get('x-vs-timestamp'), req.headers.get('x-vs-signature'), raw, Date.now()) === null;
+        const text = gunzipSync(raw).toString();
+        got.push({ encoding: req.headers.get('content-encoding'), verified, events: Number(req.headers.get('x-vs-events')), lines: text.trim().split('\n').map((l) => JSON.parse(l) as Line) });
+        return new Response(null, { status: 204 });
+      },
+    });
+    try {
+      const d = await create({ name: 'gzip', kind: 'https', https: { url: `http://127.0.0.1:${srv.port}/in`, gzip: true }, events: { platform: ['policy.changed'], statistics: ['edge_requests'] }, batch: { max_events: 50, max_age_s: 0.2 } });
+      secret = d.secret!;
+      expect(((await (await s.api('GET', `/v1/event-destinations/${d.id}`)).json()) as { settings: { gzip: boolean } }).settings.gzip).toBe(true);
+      const ids = await policies(3, 'gzip');
+      const tenant = s.ctx.db.query<{ id: string }, []>("SELECT id FROM tenants WHERE slug = 'default'").get()!.id;
+      const at = Date.now() + 100;
+      await s.ctx.stats.run(`INSERT INTO edge_requests SELECT ${at} + i, '${tenant}', 'asset', 'gz-target', 'r0', 'gz_' || i || '.m4s', 'GET', 200, 1000, 1.5, 's', 'disk', 'h', 'IL', 1, 'desktop', 'chrome', 'linux', NULL, NULL FROM range(120) t(i)`);
+      const all = () => got.flatMap((g) => g.lines);
+      await waitFor('policies and 120 edge requests', () => ids.every((id) => all().some((e) => e.data.policy === id)) && all().filter((e) => e.data.target === 'gz-target').length >= 120, 30_000);
+      expect(got.every((g) => g.encoding === 'gzip' && g.verified && g.events === g.lines.length)).toBe(true);
+      const edge = all().filter((e) => e.data.target === 'gz-target');
+      expect(edge.map((e) => e.data.file)).toEqual(Array.from({ length: 120 }, (_, i) => `gz_${i}.m4s`));
+      expect(got.some((g) => g.lines.every((l) => l.type === 'stats.edge_request') && g.lines.length === 50)).toBe(true);
+      // The delivery log counts the bytes put on the wire (compressed).
+      const log = await (await s.api('GET', `/v1/event-destinations/${d.id}/deliveries?limit=50`)).json() as { items: { status: string; events: number; bytes: number }[] };
+      const stats = log.items.filter((b) => b.status === 'delivered' && b.events === 50);
+      expect(stats.length).toBeGreaterThanOrEqual(2);
+      expect(stats.every((b) => b.bytes > 0 && b.bytes < 50 * 300)).toBe(true);
+    } finally { srv.stop(true); }
+  }, 60_000);
+
   test('s3: gzip NDJSON objects at deterministic keys; a resend overwrites instead of duplicating', async () => {
     const s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: join(dir, 's3'), configureBuckets: [{ name: 'events', configs: [] }] });
     const { port } = await s3.run();

@@ -50,22 +50,26 @@ const PII = ['viewer_id', 'ip_hash', 'page_url', 'user_agent', 'referrer'];
 /** The time column a statistics source is positioned by. */
 export const TIME_COLUMN: Record<StatsSource, string> = { player_events: 'received', edge_requests: 'ts' };
 
+/** Integer columns (their text is their JSON); every other column goes through `to_json`. */
+const INTEGER = new Set(['ts', 'received', 'status', 'bytes', 'asn']);
+
 /**
  * Pure: the DuckDB query that builds a statistics range's event lines itself, id included — one VARCHAR per row,
  * `{"id":"<md5>","schema":…}` — so no row and no line is touched in JS (10,000 rows through row objects held the
  * event loop for seconds; even the line text of 10,000 rows handed over through the DuckDB binding cost ~60 ms of
  * main-thread copying and decoding per batch). The id is the MD5 (128 bits, 32 hex digits) of the source name and
- * the row's whole text (every column, viewer-level ones too, so rows differing only there differ). Placeholders:
- * tenant, from, to.
+ * the row's whole text (every column, viewer-level ones too, so rows differing only there differ). The line is
+ * concatenated field by field (`to_json` of each text, number or boolean; integers as their text): the same bytes as
+ * `to_json` of the whole struct, with ~30% less DuckDB CPU per batch (measured on 10,000 edge requests: 38 against
+ * 52 ms). Placeholders: tenant, from, to.
  */
 export function statsLinesSql(source: StatsSource, pii: boolean): string {
   const col = TIME_COLUMN[source];
-  const data = COLUMNS[source].filter((c) => pii || !PII.includes(c)).map((c) => `'${c}': r.${c}`).join(', ');
+  const value = (c: string) => INTEGER.has(c) ? `coalesce(r.${c}::VARCHAR, 'null')` : `coalesce(to_json(r.${c})::VARCHAR, 'null')`;
+  const data = COLUMNS[source].filter((c) => pii || !PII.includes(c)).map((c, i) => `'${i ? ',' : ''}"${c}":', ${value(c)}`).join(', ');
   const all = COLUMNS[source].map((c) => `coalesce(r.${c}::VARCHAR, '')`).join(`, '\x1f', `);
-  // to_json of a struct literal: about twice as fast as json_object in DuckDB 1.5 (measured on 10,000 rows); its
-  // first character is the object's `{`, replaced by the id's opening.
-  return `SELECT concat('{"id":"', md5(concat('${source}', '\x1d', ${all})), '",', (to_json({'schema': '${EVENT_SCHEMA}', 'type': '${STATS_TYPES[source]}',
-      'at': strftime(make_timestamp(r.ts * 1000), '%Y-%m-%dT%H:%M:%S.%gZ'), 'tenant_id': r.tenant_id, 'data': {${data}}})::VARCHAR)[2:]) AS line
+  return `SELECT concat('{"id":"', md5(concat('${source}', '\x1d', ${all})), '","schema":"${EVENT_SCHEMA}","type":"${STATS_TYPES[source]}","at":"',
+      strftime(make_timestamp(r.ts * 1000), '%Y-%m-%dT%H:%M:%S.%gZ'), '","tenant_id":', to_json(r.tenant_id)::VARCHAR, ',"data":{', ${data}, '}}') AS line
     FROM ${source} r WHERE r.tenant_id = ? AND r.${col} >= ? AND r.${col} < ? ORDER BY r.${col}, r.ts`;
 }
 
@@ -97,11 +101,11 @@ function removeOrphans(root: string): void {
   }
 }
 
-/** The reader thread and COPY directory of an app (one per app context, both gone when it stops). */
+/** The export thread and COPY directory of an app (one per app context, both gone when it stops). */
 const READER = slotKey<{ reader: FileReader; dir: string }>('export.reader');
 
 /**
- * The app's reader thread and the directory its COPY files go to: RAM (`/dev/shm`) where there is one — a batch is
+ * The app's export thread and the directory its COPY files go to: RAM (`/dev/shm`) where there is one — a batch is
  * written and read back at once, and files on disk added dirty pages whose writeback throttled the metadata
  * database's commits on a busy box — else the data directory's `tmp/export`.
  */
@@ -116,19 +120,33 @@ function readerOf(ctx: AppContext): { reader: FileReader; dir: string } {
   });
 }
 
+/** The app's export thread (read-thread.ts): reads DuckDB's files and makes the HTTPS deliveries. */
+export function exportThread(ctx: AppContext): FileReader {
+  return readerOf(ctx).reader;
+}
+
 /**
- * Statistics rows of a tenant with their time column in [from, to), oldest first, as NDJSON bytes: DuckDB writes
- * them to a temporary file on its own threads (COPY), a reader thread reads, counts and removes it (read-thread.ts);
- * the event loop only waits.
+ * Statistics rows of a tenant with their time column in [from, to), oldest first, written as NDJSON to a temporary
+ * file by DuckDB on its own threads (COPY); the caller reads or sends it through the export thread, which removes it.
  */
-export async function statsBody(ctx: AppContext, source: StatsSource, tenantId: string, from: number, to: number, pii: boolean): Promise<BatchBody> {
-  const { reader, dir } = readerOf(ctx);
+export async function statsFile(ctx: AppContext, source: StatsSource, tenantId: string, from: number, to: number, pii: boolean): Promise<string> {
+  const { dir } = readerOf(ctx);
   await mkdir(dir, { recursive: true });
   const path = join(dir, `${randomUUID()}.ndjson`);
   try {
-    await ctx.stats.run(statsCopySql(source, pii, tenantId, from, to, path), []);
+    // No parameters (COPY takes none): one DuckDB call, parsed and planned on its thread, no prepare round trips.
+    await ctx.stats.run(statsCopySql(source, pii, tenantId, from, to, path));
   } catch (e) { await rm(path, { force: true }); throw e; }
-  const r = await reader.read(path);
+  return path;
+}
+
+/**
+ * The same rows as NDJSON bytes in hand: DuckDB writes the file (statsFile), the export thread reads, counts and
+ * removes it (read-thread.ts); the event loop only waits.
+ */
+export async function statsBody(ctx: AppContext, source: StatsSource, tenantId: string, from: number, to: number, pii: boolean): Promise<BatchBody> {
+  const path = await statsFile(ctx, source, tenantId, from, to, pii);
+  const r = await readerOf(ctx).reader.read(path);
   // A line the CSV writer had to quote would start with \x01: never expected (see statsCopySql), refused if it happens.
   if (r.quoted) throw new Error('statistics export: a line was quoted by the CSV writer');
   return { body: r.body, count: r.count };
@@ -136,15 +154,26 @@ export async function statsBody(ctx: AppContext, source: StatsSource, tenantId: 
 
 /**
  * The end of the next statistics batch from `from`: the time of the (max+1)-th row, so the batch holds at most `max`
- * rows (more only when many rows share one instant), capped at `until`; null when no row is waiting.
+ * rows (more only when many rows share one instant), capped at `until`; null when no row is waiting. One DuckDB
+ * query: the first max+1 rows' times (a top-N) summarised as first, last and count. With `span` (the length of the
+ * previous batch of this destination and source) it first looks only at [from, from + 2 × span): when that window
+ * holds max+1 rows they are the first max+1 of the whole range, so the answer is the same, and the scan skips the
+ * row groups past the window (their min/max) instead of ranking every row left to send (was: two scans of the whole
+ * remaining range per batch). Otherwise it asks again over the whole range. The values are written into the SQL (checked
+ * integers, a quoted literal): one DuckDB call that parses and plans on DuckDB's thread, where a parameterised query
+ * made four binding calls (extract, prepare, bind, execute) with their promises on the event loop.
  */
-export async function statsBatchEnd(ctx: AppContext, source: StatsSource, tenantId: string, from: number, until: number, max: number): Promise<{ to: number; first: number } | null> {
+export async function statsBatchEnd(ctx: AppContext, source: StatsSource, tenantId: string, from: number, until: number, max: number, span = 0): Promise<{ to: number; first: number } | null> {
   const col = TIME_COLUMN[source];
-  const [first] = await ctx.stats.all<{ t: number | bigint }>(`SELECT min(${col}) AS t FROM ${source} WHERE tenant_id = ? AND ${col} >= ? AND ${col} < ?`, [tenantId, from, until]);
-  if (first?.t === null || first?.t === undefined) return null;
-  const [cut] = await ctx.stats.all<{ t: number | bigint }>(`SELECT ${col} AS t FROM ${source} WHERE tenant_id = ? AND ${col} >= ? AND ${col} < ? ORDER BY ${col} LIMIT 1 OFFSET ?`, [tenantId, from, until, max]);
-  const f = Number(first.t);
-  if (!cut) return { to: until, first: f };
-  const c = Number(cut.t);
+  if (![from, until, max, span].every(Number.isSafeInteger)) throw new Error('statistics batch bounds must be integers');
+  const head = async (end: number) => (await ctx.stats.all<{ f: number | string | null; l: number | string | null; n: number | string }>(
+    `SELECT min(t) AS f, max(t) AS l, count(*) AS n FROM (SELECT ${col} AS t FROM ${source} WHERE tenant_id = ${lit(tenantId)} AND ${col} >= ${from} AND ${col} < ${end} ORDER BY ${col} LIMIT ${max + 1})`))[0]!;
+  const window = span > 0 && from + 2 * span < until ? from + 2 * span : until;
+  let r = await head(window);
+  if (Number(r.n) <= max && window < until) r = await head(until);
+  if (!Number(r.n) || r.f === null || r.l === null) return null;
+  const f = Number(r.f);
+  if (Number(r.n) <= max) return { to: until, first: f };
+  const c = Number(r.l);
   return { to: c > f ? c : c + 1, first: f };
 }

@@ -19,7 +19,10 @@ export const KafkaBody = t.Object({
 }, { additionalProperties: false });
 
 /** Settings of an `https` destination (the signing secret is made by us and shown once). */
-export const HttpsBody = t.Object({ url: Str({ description: 'receiver URL (https; http only for allowlisted private addresses)' }) }, { additionalProperties: false });
+export const HttpsBody = t.Object({
+  url: Str({ description: 'receiver URL (https; http only for allowlisted private addresses)' }),
+  gzip: t.Optional(t.Boolean({ description: 'send each batch gzip-compressed (`Content-Encoding: gzip`, ~6x fewer bytes); the signature covers the compressed body as sent. Default false' })),
+}, { additionalProperties: false });
 
 /** Settings of a `ga4` destination. */
 export const Ga4Body = t.Object({

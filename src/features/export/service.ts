@@ -80,7 +80,7 @@ export class ExportService {
       config = { brokers: s.brokers, topic: s.topic, client_id: s.client_id ?? 'viewstream', ssl: s.ssl ?? false, ...(s.sasl_username ? { sasl_username: s.sasl_username } : {}) };
       creds = s.sasl_password ? { sasl_password: s.sasl_password } : {};
     } else if (b.kind === 'https') {
-      config = { url: await checkEndpoint('https.url', b.https!.url, allow) };
+      config = { url: await checkEndpoint('https.url', b.https!.url, allow), gzip: b.https!.gzip ?? false };
       secret = `whsec_${randomBytes(24).toString('base64url')}`;
       creds = { secret };
     } else {
@@ -192,11 +192,12 @@ export class ExportService {
       for (let i = 0; i < seqs.length; i += d.batch_events) cuts.push({ source: 'platform', from: seqs[i]! - 1, to: seqs[Math.min(i + d.batch_events, seqs.length) - 1]! });
     }
     for (const source of sel.sources) {
-      let at = from;
+      let at = from, span = 0;
       while (at < to && cuts.length <= MAX_REPLAY_BATCHES) {
-        const r = await statsBatchEnd(this.ctx, source, d.tenant_id, at, to, d.batch_events);
+        const r = await statsBatchEnd(this.ctx, source, d.tenant_id, at, to, d.batch_events, span);
         if (!r) break;
         cuts.push({ source, from: at, to: r.to });
+        span = r.to - at;
         at = r.to;
       }
     }

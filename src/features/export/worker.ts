@@ -9,9 +9,10 @@
  */
 import type { AppContext } from '../../kernel/context';
 import { createHash } from 'node:crypto';
-import { platformEvents, statsBatchEnd, statsBody, type BatchBody, type ExportEvent } from './events';
+import { rm } from 'node:fs/promises';
+import { exportThread, platformEvents, statsBatchEnd, statsBody, statsFile, type BatchBody, type ExportEvent } from './events';
 import { sinkFor } from './sinks';
-import type { Sink } from './sinks/types';
+import { SinkError, type Sink } from './sinks/types';
 import { ExportStore, type BatchRow, type BatchSource, type DestinationRow } from './store';
 
 const STATS_SOURCES = ['player_events', 'edge_requests'] as const;
@@ -38,17 +39,30 @@ export async function batchBody(ctx: AppContext, d: DestinationRow, b: Pick<Batc
 }
 
 /**
+ * What a batch is sent from: its NDJSON bytes in hand, or — a statistics batch to a sink that reads files itself
+ * (https: read, compress, sign and send in the export thread) — DuckDB's file, not yet read.
+ */
+type Prepared = BatchBody | { path: string };
+
+/**
  * The batch read ahead for a destination while its head is being sent: cut (when none is waiting) and read once the
- * head's body is in hand, so reading batch n+1 overlaps sending batch n. At most one per destination (memory stays
+ * head is prepared, so reading batch n+1 overlaps sending batch n. At most one per destination (memory stays
  * bounded by one batch); keyed by the destination's `updated_at` so a changed destination reads again.
  */
-interface Ahead { stamp: number; ready: Promise<{ batchId: string; body: Promise<BatchBody> } | null> }
+interface Ahead { stamp: number; ready: Promise<{ batchId: string; body: Promise<Prepared> } | null> }
+
+/** Drops a prepared batch nobody will send (a file left by a read-ahead that was not used). */
+function discard(p: Promise<Prepared>): void {
+  p.then((x) => { if ('path' in x) void rm(x.path, { force: true }); }, () => {});
+}
 
 /** Runs the export rounds in the background (main process only). */
 export class ExportWorker {
   readonly store: ExportStore;
   private sinks = new Map<string, { stamp: number; sink: Sink }>();
   private ahead = new Map<string, Ahead>();
+  /** The time span of the last statistics batch cut per destination and source (statsBatchEnd's window). */
+  private spans = new Map<string, number>();
   private running = false;
   private stopped = false;
 
@@ -60,7 +74,7 @@ export class ExportWorker {
     const have = this.sinks.get(d.id);
     if (have && have.stamp === d.updated_at) return have.sink;
     if (have) void have.sink.close();
-    const sink = sinkFor(d, this.store.credentials(d), { allowlist: this.ctx.config.privateAllowlist, now: () => this.ctx.clock.now() });
+    const sink = sinkFor(d, this.store.credentials(d), { allowlist: this.ctx.config.privateAllowlist, now: () => this.ctx.clock.now(), thread: () => exportThread(this.ctx) });
     this.sinks.set(d.id, { stamp: d.updated_at, sink });
     return sink;
   }
@@ -85,24 +99,32 @@ export class ExportWorker {
       const from = d[POSITION[source]];
       const until = now - this.settleMs;
       if (until <= from) continue;
-      const r = await statsBatchEnd(this.ctx, source, d.tenant_id, from, until, d.batch_events);
+      const key = `${d.id}:${source}`;
+      const r = await statsBatchEnd(this.ctx, source, d.tenant_id, from, until, d.batch_events, this.spans.get(key));
       if (!r || (r.to >= until && until - r.first < d.batch_age_ms)) continue;
+      this.spans.set(key, r.to - from);
       this.store.createBatch({ id: batchId(d.id, source, from, r.to), destination_id: d.id, source, range_from: from, range_to: r.to, replay: 0 }, { column: POSITION[source], value: r.to }, now);
       return true;
     }
     return false;
   }
 
-  /** The body of a batch: the one read ahead when it is this batch, else read now. */
-  private async body(d: DestinationRow, b: BatchRow): Promise<BatchBody> {
+  /** A batch made ready to send: its file when the sink reads files itself, else its body. */
+  private prepare(d: DestinationRow, b: Pick<BatchRow, 'source' | 'range_from' | 'range_to'>): Promise<Prepared> {
+    if (b.source !== 'platform' && this.sink(d).sendFile) return statsFile(this.ctx, b.source, d.tenant_id, b.range_from, b.range_to, selection(d).pii).then((path) => ({ path }));
+    return batchBody(this.ctx, d, b);
+  }
+
+  /** The prepared batch: the one read ahead when it is this batch, else prepared now. */
+  private async body(d: DestinationRow, b: BatchRow): Promise<Prepared> {
     const a = this.ahead.get(d.id);
     if (a) {
       this.ahead.delete(d.id);
       const r = await a.ready.catch(() => null);
       if (r && r.batchId === b.id && a.stamp === d.updated_at) return r.body;
-      if (r) r.body.catch(() => {});
+      if (r) discard(r.body);
     }
-    return batchBody(this.ctx, d, b);
+    return this.prepare(d, b);
   }
 
   /** Starts reading the batch after `current` (cutting it when due) while `current` is sent. */
@@ -117,7 +139,7 @@ export class ExportWorker {
         next = this.store.nextAfter(d.id, current.seq);
       }
       if (!next || next.next_at > this.ctx.clock.now()) return null;
-      const body = batchBody(this.ctx, d, next);
+      const body = this.prepare(d, next);
       body.catch(() => {}); // read by body(); a failure there is the attempt's failure
       return { batchId: next.id, body };
     })();
@@ -133,8 +155,10 @@ export class ExportWorker {
   /** Sends a batch once and records the outcome. */
   async attempt(d: DestinationRow, b: BatchRow): Promise<void> {
     const t0 = performance.now();
-    const { body, count } = await this.body(d, b);
+    const prepared = await this.body(d, b);
     const now = () => this.ctx.clock.now();
+    if ('path' in prepared) { await this.attemptFile(d, b, prepared.path, t0); return; }
+    const { body, count } = prepared;
     if (!count) { this.store.delivered(b.id, { events: 0, bytes: 0, latencyMs: 0 }, now()); return; }
     this.readAhead(d, b);
     const signal = AbortSignal.timeout(60_000);
@@ -148,12 +172,32 @@ export class ExportWorker {
     try {
       const { bytes } = await this.sink(d).send(batch, signal);
       this.store.delivered(b.id, { events: count, bytes, latencyMs: Math.round(performance.now() - t0) }, now());
+    } catch (e) { this.failed(d, b, e, { events: count, bytes: body.byteLength }, t0); }
+  }
+
+  /**
+   * Sends a statistics batch from DuckDB's file through a sink that reads it itself (off the event loop), reading
+   * the next batch meanwhile, and records the outcome (a batch with no line is delivered as 0 events).
+   */
+  private async attemptFile(d: DestinationRow, b: BatchRow, path: string, t0: number): Promise<void> {
+    this.readAhead(d, b);
+    const signal = AbortSignal.timeout(60_000);
+    try {
+      const { count, bytes } = await this.sink(d).sendFile!({ id: b.id, destinationId: d.id, source: b.source, path }, signal);
+      this.store.delivered(b.id, count ? { events: count, bytes, latencyMs: Math.round(performance.now() - t0) } : { events: 0, bytes: 0, latencyMs: 0 }, this.ctx.clock.now());
     } catch (e) {
-      const schedule = this.ctx.config.exportRetryMs;
-      const next = b.attempts < schedule.length ? now() + schedule[b.attempts]! : null;
-      this.store.failed(b.id, { events: count, bytes: body.byteLength, error: String((e as Error)?.message ?? e), latencyMs: Math.round(performance.now() - t0) }, next, now());
-      this.ctx.log.warn('event export attempt failed', { destination: d.id, batch: b.id, attempt: b.attempts + 1, dead: next === null, error: String((e as Error)?.message ?? e) });
+      const sent = e instanceof SinkError ? e.sent : undefined;
+      this.failed(d, b, e, { events: sent?.count ?? 0, bytes: sent?.bytes ?? 0 }, t0);
     }
+  }
+
+  /** Records a failed attempt: retried on the schedule, or dead after the last retry. */
+  private failed(d: DestinationRow, b: BatchRow, e: unknown, o: { events: number; bytes: number }, t0: number): void {
+    const now = this.ctx.clock.now();
+    const schedule = this.ctx.config.exportRetryMs;
+    const next = b.attempts < schedule.length ? now + schedule[b.attempts]! : null;
+    this.store.failed(b.id, { ...o, error: String((e as Error)?.message ?? e), latencyMs: Math.round(performance.now() - t0) }, next, now);
+    this.ctx.log.warn('event export attempt failed', { destination: d.id, batch: b.id, attempt: b.attempts + 1, dead: next === null, error: String((e as Error)?.message ?? e) });
   }
 
   /** One pass over every destination: each sends its due head batch or cuts a new one; true when anything moved. */
@@ -192,7 +236,9 @@ export class ExportWorker {
 
   /** Drops the cached sink of a destination (changed or deleted). */
   forget(id: string): void {
+    void this.ahead.get(id)?.ready.then((r) => { if (r) discard(r.body); }, () => {});
     this.ahead.delete(id);
+    for (const k of this.spans.keys()) if (k.startsWith(`${id}:`)) this.spans.delete(k);
     const have = this.sinks.get(id);
     if (have) { void have.sink.close(); this.sinks.delete(id); }
   }

@@ -18,13 +18,23 @@ export interface SinkBatch {
   events(): ExportEvent[];
 }
 
+/** A statistics batch as DuckDB wrote it and nobody has read yet (the file goes away once sent or refused). */
+export interface SinkFile { id: string; destinationId: string; source: BatchSource; path: string }
+
 /** A sink: sends a batch or throws (the worker retries with backoff, then dead-letters). */
 export interface Sink {
   /** Sends the batch; resolves with the bytes put on the wire. */
   send(b: SinkBatch, signal: AbortSignal): Promise<{ bytes: number }>;
+  /**
+   * Sinks that read the file themselves, off the event loop (https): sends a statistics batch from DuckDB's file and
+   * removes it; resolves with the lines sent (0: nothing was sent) and the bytes put on the wire.
+   */
+  sendFile?(f: SinkFile, signal: AbortSignal): Promise<{ count: number; bytes: number }>;
   /** Releases connections (Kafka producers). */
   close(): Promise<void>;
 }
 
-/** A sink failure with a short reason for the delivery log. */
-export class SinkError extends Error {}
+/** A sink failure with a short reason for the delivery log (`sent`: what the attempt read and put out, when known). */
+export class SinkError extends Error {
+  constructor(message: string, readonly sent?: { count: number; bytes: number }) { super(message); }
+}
