@@ -32,6 +32,9 @@ import { SitePage } from './pages/sites-site';
 import { SitePageEditor } from './pages/sites-page-editor';
 import { Imports } from './pages/imports';
 import { ImportPage } from './pages/import';
+import { SettingsPackaging } from './pages/settings-packaging';
+import { Notifications } from './pages/notifications';
+import { NotificationRules } from './pages/notification-rules';
 
 const ROUTES: [string, (p: Record<string, string>) => preact.JSX.Element][] = [
   ['/', () => <Dashboard />],
@@ -58,6 +61,10 @@ const ROUTES: [string, (p: Record<string, string>) => preact.JSX.Element][] = [
   ['/sites/:id/:tab', (p) => <SitePage id={p.id} tab={p.tab} />],
   ['/integrations', () => <Integrations />],
   ['/team', () => <Team />],
+  ['/settings', () => <SettingsPackaging />],
+  ['/settings/packaging', () => <SettingsPackaging />],
+  ['/notifications', () => <Notifications />],
+  ['/notifications/rules', () => <NotificationRules />],
 ];
 
 /** Applies tenant colours as CSS custom properties (the stylesheet reads --brand and --accent). */

@@ -5,8 +5,9 @@ import { useStudio, type Me } from './ctx';
 import { navigate } from './router';
 import type { Key } from './i18n';
 import { Bell } from './bell';
+import { InboxCount } from './inbox-count';
 
-const NAV: [string, Key][] = [['/', 'nav_dashboard'], ['/library', 'nav_library'], ['/imports', 'nav_imports'], ['/live', 'nav_live'], ['/guide', 'nav_guide'], ['/clips', 'nav_clips'], ['/articles', 'nav_articles'], ['/sites', 'nav_sites'], ['/alerts', 'nav_alerts'], ['/delivery', 'nav_delivery'], ['/integrations', 'nav_integrations'], ['/team', 'nav_team']];
+const NAV: [string, Key][] = [['/', 'nav_dashboard'], ['/library', 'nav_library'], ['/imports', 'nav_imports'], ['/live', 'nav_live'], ['/guide', 'nav_guide'], ['/clips', 'nav_clips'], ['/articles', 'nav_articles'], ['/sites', 'nav_sites'], ['/alerts', 'nav_alerts'], ['/delivery', 'nav_delivery'], ['/integrations', 'nav_integrations'], ['/team', 'nav_team'], ['/notifications', 'nav_notifications'], ['/settings', 'nav_settings']];
 
 /** The layout: a skip link, the header, the side (or, on phones, top) navigation and the page. */
 export function Shell({ path, children }: { path: string; children: ComponentChildren }) {
@@ -41,6 +42,7 @@ export function Shell({ path, children }: { path: string; children: ComponentChi
         </a>
         <div class="top-actions">
           <Bell />
+          <InboxCount />
           <button type="button" class="small" id="lang-switch" lang={lang === 'he' ? 'en' : 'he'} onClick={() => setLang(lang === 'he' ? 'en' : 'he')}>
             {lang === 'he' ? 'English' : 'עברית'}
           </button>

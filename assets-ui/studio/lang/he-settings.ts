@@ -1,0 +1,33 @@
+/** Hebrew strings of the settings (packaging, lip-sync) and notifications (inbox, rules) pages. */
+import type { EN_SETTINGS } from './en-settings';
+
+export const HE_SETTINGS: Record<keyof typeof EN_SETTINGS, string> = {
+  nav_settings: 'הגדרות', nav_notifications: 'הודעות',
+  ps_title: 'הגדרות', ps_packaging: 'אריזה', ps_packaging_intro: 'כך נארזים קידודים חדשים. סרטונים שקודדו קודם שומרים על האריזה שלהם עד שיקודדו מחדש.',
+  ps_segment: 'אורך מקטע', ps_segment_ladder: 'של סולם הקידוד', ps_segment_n: '{n, plural, one {שנייה אחת} two {שתי שניות} other {# שניות}}',
+  ps_segment_hint: 'ל-HLS ול-DASH אותם מקטעים. מקטעים קצרים מתחילים מהר יותר; ארוכים זולים יותר.',
+  ps_dash: 'כתיבת מניפסט DASH', ps_dash_hint: 'כבוי: HLS בלבד.',
+  ps_aes: 'הצפנת AES-128 כברירת מחדל', ps_aes_hint: 'סרטונים חדשים מתנגנים רק כ-HLS מוצפן ב-AES-128; HLS גלוי, DASH והורדת ה-MP4 נדחים. המפתח עובר את אותה בדיקת אסימון כמו הסרטון.',
+  ps_aes_dash: 'כל עוד AES-128 פעיל לא נכתב מניפסט DASH.',
+  ps_iframe: 'רשימות פריימי מפתח (I-frame)', ps_iframe_hint: 'רשימת השמעה של פריימי מפתח בלבד לכל איכות, לגלילה מהירה ולהרצה מהירה.',
+  ps_both: 'אי אפשר להפעיל יחד רשימות פריימי מפתח והצפנת AES-128 כברירת מחדל: את פריים המפתח שבתוך מקטע מוצפן אי אפשר לפענח לבדו.',
+  ps_save: 'שמירה', ps_saved: 'נשמר.', ps_updated: 'שונה לאחרונה {at}', ps_never: 'לא שונה מעולם: חלות ברירות המחדל.', ps_readonly: 'רק הבעלים יכולים לשנות הגדרות אלה.',
+  ps_lip: 'סנכרון שפתיים', ps_lip_switch: 'ניתוח סנכרון שפתיים', ps_lip_off: 'כבוי בפלטפורמה',
+  ps_lip_rule: 'אי אפשר ליצור בדיקות סנכרון שפתיים כל עוד סנכרון השפתיים כבוי בפלטפורמה (כרגע כבוי).',
+  ps_lip_why: 'אי אפשר להפעיל את המתג כאן: בדיקות ניטור של סנכרון שפתיים אינן זמינות עד שהפלטפורמה תפעיל את סנכרון השפתיים.',
+  nt_title: 'הודעות', nt_inbox: 'תיבת ההודעות שלי', nt_unread: '{n} שלא נקראו', nt_unread_title: '{n, plural, one {הודעה אחת שלא נקראה} other {# הודעות שלא נקראו}}',
+  nt_only_unread: 'רק שלא נקראו', nt_mark_all: 'סימון הכול כנקרא', nt_mark: 'סימון כנקרא', nt_read: 'נקרא', nt_none: 'אין כאן עדיין כלום. כללי ההודעות שלך קובעים מה יגיע.',
+  nt_more: 'הצגת ישנות יותר', nt_email: 'דוא״ל: {state}', nt_email_pending: 'ממתין', nt_email_sent: 'נשלח', nt_email_failed: 'נכשל',
+  nt_rules: 'כללי הודעות', nt_rules_intro: 'הכללים שלך בוחרים אילו אירועים מגיעים לתיבה ולדוא״ל שלך. אירוע שמתאים לכמה כללים מגיע פעם אחת.',
+  nt_rules_link: 'כללי הודעות', nt_inbox_link: 'חזרה לתיבה',
+  nt_new_rule: 'כלל חדש', nt_edit_rule: 'עריכת כלל', nt_name: 'שם', nt_events: 'אירועים', nt_all_events: 'כל האירועים',
+  nt_more_types: 'סוגי אירועים נוספים', nt_more_types_hint: 'סוגים מדויקים מופרדים בפסיקים, למשל alert.firing',
+  nt_channels: 'ערוצים', nt_any_channel: 'כל ערוץ (לא נבחר אף אחד)', nt_severity: 'חומרה מינימלית',
+  nt_sev_info: 'מידע', nt_sev_warning: 'אזהרה', nt_sev_critical: 'קריטי',
+  nt_deliver: 'מסירה אל', nt_to_inbox: 'תיבת ההודעות', nt_to_email: 'דוא״ל', nt_enabled: 'הכלל פעיל',
+  nt_create: 'יצירת כלל', nt_save: 'שמירת הכלל', nt_cancel: 'ביטול', nt_edit: 'עריכה', nt_delete: 'מחיקה',
+  nt_delete_q: 'למחוק את הכלל "{name}"? פריטים שכבר בתיבה יישארו.', nt_no_rules: 'אין עדיין כללים: שום דבר לא מגיע לתיבה שלך.',
+  nt_col_name: 'כלל', nt_col_events: 'אירועים', nt_col_channels: 'ערוצים', nt_col_sev: 'מחומרה', nt_col_deliver: 'אל', nt_col_state: 'מצב',
+  nt_on: 'פעיל', nt_off: 'כבוי', nt_any: 'כל', nt_need_event: 'יש לבחור אירוע אחד לפחות.', nt_need_deliver: 'יש לבחור תיבה, דוא״ל או את שניהם.',
+  nt_header: 'הודעות: {n} שלא נקראו',
+};
