@@ -2,26 +2,29 @@
  * Input monitoring (issue 48) end to end: an ffmpeg pusher sends generated media over SRT — colour bars with a tone,
  * then black with silence, then a frozen test card with the tone, then bars again — to a channel whose input checks
  * were set through the API with short thresholds. Each condition shows in the channel's health while it holds, comes
- * as a `channel.input_*` webhook (outbox → webhooks) when it starts and when the signal returns, and a monitor's
- * `input_black` check fires an alert.
+ * as a `channel.input_*` webhook (outbox → webhooks) when it starts and when the signal returns, a monitor's
+ * `input_black` check fires an alert, and the studio's channel page shows each state and edits the thresholds (he/en).
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { spawn } from 'node:child_process';
-import { startTestServer, waitFor, type TestServer } from '../helpers/server';
+import type { Browser } from 'playwright-core';
+import { waitFor, type TestServer } from '../helpers/server';
 import { liveEnv } from './live-helpers';
+import { expectRtl, layoutProblems, shot, startStudio, studioTab } from './studio-helpers';
 import { startReceiver, type Receiver } from './webhooks-receiver';
 
 type Json = Record<string, any>;
 let s: TestServer;
 let rx: Receiver;
+let browser: Browser;
 const pids: number[] = [];
 
 beforeAll(async () => {
   rx = startReceiver();
-  s = await startTestServer({ env: { ...await liveEnv(), VS_PRIVATE_ALLOWLIST: '127.0.0.1/32', VS_MONITOR_EVAL_MS: '500' } });
+  ({ s, browser } = await startStudio({ env: { ...await liveEnv(), VS_MONITOR_EVAL_MS: '500' } }));
   expect((await s.api('POST', '/v1/webhooks', { url: rx.url, events: ['channel.input_black', 'channel.input_freeze', 'channel.input_silence', 'channel.input_loudness', 'alert.firing'] })).status).toBe(201);
 }, 60_000);
-afterAll(async () => { for (const p of pids) try { process.kill(-p, 'SIGKILL'); } catch { /* gone */ } await s?.stop(); rx?.stop(); });
+afterAll(async () => { for (const p of pids) try { process.kill(-p, 'SIGKILL'); } catch { /* gone */ } await browser?.close(); await s?.stop(); rx?.stop(); }, 60_000);
 
 const json = async (r: Response) => await r.json() as Json;
 
@@ -64,6 +67,9 @@ test('black, silence, freeze and loudness fire on generated media over SRT, show
   expect(mon.id).toBeTruthy();
   const ing = await json(await s.api('GET', `/v1/channels/${ch.id}/ingest`));
   expect((await s.api('POST', `/v1/channels/${ch.id}/start`)).status).toBe(200);
+  const page = await studioTab(browser, s);
+  await page.goto(`${s.url}/studio/live/${ch.id}`);
+  await page.waitForSelector('#input-checks-form');
 
   // The listener opens with the ingest process: push again while the first tries are refused.
   let pusher = pushScript(ing.srt.primary.url);
@@ -74,14 +80,21 @@ test('black, silence, freeze and loudness fire on generated media over SRT, show
   }, 30_000, 200);
 
   // Health while the script plays: every condition seen active at least once, with the input on air and a `since`.
+  // The studio's panel (refreshed with the channel every 2 s) shows each condition while it holds.
   const seen: Record<string, Json> = {};
+  const shown = new Set<string>();
   let loud: Json | null = null;
-  await waitFor('every condition in health', async () => {
+  await waitFor('every condition in health and on the channel page', async () => {
     const c = await json(await s.api('GET', `/v1/channels/${ch.id}`));
     const st = c.input_checks;
     for (const k of ['black', 'freeze', 'silence', 'loudness']) if (st[k].active && !seen[k]) seen[k] = { ...st[k], input: st.input };
     if (st.loudness.short_term !== null) loud = st.loudness;
-    return Object.keys(seen).length === 4 && loud;
+    for (const k of ['black', 'freeze', 'silence', 'loudness']) {
+      if (shown.has(k) || await page.getAttribute(`#ic-${k}`, 'data-active') !== 'true') continue;
+      shown.add(k);
+      if (k === 'black') { expect(await page.textContent('#ic-black .ic-state')).toContain('Black picture'); await shot(page, 'channel-input-checks-en'); }
+    }
+    return Object.keys(seen).length === 4 && loud && shown.size === 4;
   }, 45_000, 250);
   for (const k of ['black', 'freeze', 'silence', 'loudness']) {
     expect(seen[k].input).toBe('primary');
@@ -111,5 +124,25 @@ test('black, silence, freeze and loudness fire on generated media over SRT, show
   }, 20_000, 250);
   // The monitor's input_black check fired an alert.
   const alert = await waitFor('input_black alert', () => rx.received.find((r) => r.body.type === 'alert.firing' && r.body.data.monitor === mon.id), 10_000, 200);
-  expect(alert.body.data.check).toBe('input_black');
+  expect(alert!.body.data.check).toBe('input_black');
+
+  // Thresholds edited on the page: a value out of range is named, a good one saved.
+  expect(await page.textContent('#ic-input')).toContain('(Primary)');
+  await page.fill('#ic-black-pixel_threshold', '300');
+  await page.click('#ic-save');
+  await page.waitForSelector('#input-checks [role=alert].problem');
+  await page.fill('#ic-black-pixel_threshold', '40');
+  await page.fill('#ic-freeze-min_duration_s', '4');
+  await page.click('#ic-save');
+  await page.waitForSelector('#ic-saved');
+  const after = await json(await s.api('GET', `/v1/channels/${ch.id}/input-checks`));
+  expect([after.black.pixel_threshold, after.freeze.min_duration_s, after.black.min_duration_s]).toEqual([40, 4, 1]);
+  expect(await layoutProblems(page)).toEqual([]);
+  // Hebrew (the studio's language switch): the same panel, right to left, in Hebrew words.
+  await page.click('#lang-switch');
+  await waitFor('Hebrew panel', async () => (await page.textContent('#input-checks h2')) === 'בדיקות אות', 15_000, 100);
+  await expectRtl(page);
+  expect(await page.textContent('#ic-black th')).toBe('תמונה שחורה');
+  await shot(page, 'channel-input-checks-he');
+  await page.context().close();
 }, 120_000);

@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test';
-import { inputCheckArgs, INPUT_CHECK_DEFAULTS } from '../../src/media/args/input-checks';
+import { inputCheckArgs, inputMonitorArgs, INPUT_CHECK_DEFAULTS } from '../../src/media/args/input-checks';
 import { emptyInputState, feedInputLine } from '../../src/live/input-checks-parse';
 
 // Input monitoring building blocks (issue 48): the filters run by real ffmpeg on generated black+silent, frozen and
@@ -40,4 +40,14 @@ test('frozen picture (a still test card) with a tone: freeze fires, black and si
 test('moving picture with a tone: no check fires', async () => {
   const s = await run('testsrc2=size=160x90:rate=25', 'sine=frequency=1000:sample_rate=48000');
   expect(s.fired).toEqual({ black: false, freeze: false, silence: false });
+});
+
+test('live monitor argv: the pipe input, only the enabled checks\' filters, null when none applies', () => {
+  const on = { black: true, freeze: false, silence: true, loudness: true };
+  const argv = inputMonitorArgs({ ffmpeg: 'ffmpeg', th: INPUT_CHECK_DEFAULTS, video: true, audio: true, on })!;
+  expect(argv.slice(argv.indexOf('-protocol_whitelist'), argv.indexOf('-filter_complex'))).toEqual(['-protocol_whitelist', 'pipe', '-f', 'mp4', '-i', 'pipe:0']);
+  expect(argv[argv.indexOf('-filter_complex') + 1]).toBe('[0:v:0]fps=10,blackframe=amount=98:threshold=32[v];[0:a:0]silencedetect=n=-50dB:d=2,ebur128[a]');
+  expect(argv.slice(-7)).toEqual(['-map', '[v]', '-map', '[a]', '-f', 'null', '-']);
+  // An audio-only feed with only picture checks on: nothing to run.
+  expect(inputMonitorArgs({ ffmpeg: 'ffmpeg', th: INPUT_CHECK_DEFAULTS, video: false, audio: true, on: { black: true, freeze: true, silence: false, loudness: false } })).toBeNull();
 });

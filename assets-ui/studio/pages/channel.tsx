@@ -1,4 +1,4 @@
-/** One channel: state, start/stop, settings, ingest addresses with copy buttons (secrets for operators), bitrate graph, per-input health, failover/gap history, logs, live player. */
+/** One channel: state, start/stop, settings, ingest addresses with copy buttons (secrets for operators), bitrate graph, per-input health, input checks, failover/gap history, logs, live player. */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorWords } from '../api';
 import { Chart } from '../chart';
@@ -9,6 +9,7 @@ import { Badge, CopyField, Loading, PageHead, Problem, useLoad } from '../ui';
 import type { ChannelView } from './live';
 import { ChannelEdit } from './channel-edit';
 import { addSample, HistoryPanel, InputsPanel, noSeries } from './channel-health';
+import { InputChecksPanel, type InputChecksNow } from './channel-input-checks';
 
 /** The last push the channel refused at connect: what was tried, why (in the page's language), when and from where. */
 function Refused({ r }: { r: NonNullable<ChannelView['ingest']['last_refused']> }) {
@@ -105,6 +106,7 @@ export function ChannelPage({ id }: { id: string }) {
             : <p class="muted">{t('collecting')}</p>}
         </section>
         <InputsPanel c={c} series={series} />
+        <InputChecksPanel channelId={c.id} now={(c as ChannelView & { input_checks?: InputChecksNow }).input_checks} />
         <HistoryPanel c={c} />
         {live && <section class="panel wide"><h2>{t('live_player')}</h2><div ref={host} class="player-host" id="live-player" /></section>}
         <section class="panel">
