@@ -11,10 +11,11 @@ import { EN_SUBTITLES } from './en-subtitles';
 import { EN_ARTICLES } from './en-articles';
 import { EN_SITES } from './en-sites';
 import { EN_IMPORTS } from './en-imports';
+import { EN_INPUT_CHECKS } from './en-input-checks';
 import { EN_SETTINGS } from './en-settings';
 
 export const EN = {
-  ...EN_ASSET, ...EN_LIVE, ...EN_GUIDE, ...EN_GUIDE_PARTNERS, ...EN_FAST, ...EN_CLIPS, ...EN_NAMES, ...EN_PEOPLE, ...EN_SUBTITLES, ...EN_ARTICLES, ...EN_SITES, ...EN_IMPORTS, ...EN_SETTINGS,
+  ...EN_ASSET, ...EN_LIVE, ...EN_GUIDE, ...EN_GUIDE_PARTNERS, ...EN_FAST, ...EN_CLIPS, ...EN_NAMES, ...EN_PEOPLE, ...EN_SUBTITLES, ...EN_ARTICLES, ...EN_SITES, ...EN_IMPORTS, ...EN_INPUT_CHECKS, ...EN_SETTINGS,
   studio: 'Studio', tenant: 'Organisation', skip: 'Skip to content', nav: 'Main', loading: 'Loading…', failed: 'That did not work:', retry: 'Try again', not_found: 'There is no such page.',
   copy: 'Copy', copied: 'Copied', show: 'Show', hide: 'Hide', save: 'Save', saved: 'Saved.', cancel: 'Cancel', done: 'Done', create: 'Create', delete: 'Delete', refresh: 'Refresh',
   nav_dashboard: 'Dashboard', nav_library: 'Library', nav_live: 'Live', nav_integrations: 'Integrations', nav_team: 'Team & settings',

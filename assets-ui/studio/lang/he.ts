@@ -12,10 +12,11 @@ import { HE_SUBTITLES } from './he-subtitles';
 import { HE_ARTICLES } from './he-articles';
 import { HE_SITES } from './he-sites';
 import { HE_IMPORTS } from './he-imports';
+import { HE_INPUT_CHECKS } from './he-input-checks';
 import { HE_SETTINGS } from './he-settings';
 
 export const HE: Record<Key, string> = {
-  ...HE_ASSET, ...HE_LIVE, ...HE_GUIDE, ...HE_GUIDE_PARTNERS, ...HE_FAST, ...HE_CLIPS, ...HE_NAMES, ...HE_PEOPLE, ...HE_SUBTITLES, ...HE_ARTICLES, ...HE_SITES, ...HE_IMPORTS, ...HE_SETTINGS,
+  ...HE_ASSET, ...HE_LIVE, ...HE_GUIDE, ...HE_GUIDE_PARTNERS, ...HE_FAST, ...HE_CLIPS, ...HE_NAMES, ...HE_PEOPLE, ...HE_SUBTITLES, ...HE_ARTICLES, ...HE_SITES, ...HE_IMPORTS, ...HE_INPUT_CHECKS, ...HE_SETTINGS,
   studio: 'סטודיו', tenant: 'ארגון', skip: 'דילוג לתוכן', nav: 'ראשי', loading: 'טוען…', failed: 'הפעולה לא הצליחה:', retry: 'לנסות שוב', not_found: 'אין דף כזה.',
   copy: 'העתקה', copied: 'הועתק', show: 'הצגה', hide: 'הסתרה', save: 'שמירה', saved: 'נשמר.', cancel: 'ביטול', done: 'סיום', create: 'יצירה', delete: 'מחיקה', refresh: 'רענון',
   nav_dashboard: 'לוח בקרה', nav_library: 'ספרייה', nav_live: 'שידור חי', nav_integrations: 'שילובים', nav_team: 'צוות והגדרות',
