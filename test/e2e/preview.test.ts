@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import HLS from 'hls-parser';
 import { startTestServer, waitFor, type TestServer } from '../helpers/server';
 import { assetRow, makeClip, registerAsset, settled } from './transcode-helpers';
+import { natsServerBinary, startNats } from './cluster-helpers';
 
 // First play in about a second (issue 21 goal 2): a browser-ready H.264/AAC upload is remuxed into a one-variant
 // CMAF preview while the ladder encodes; the ladder later answers the same master URL, and a player still on the
@@ -80,3 +83,20 @@ test('a source that must be transcoded (MPEG-4 Part 2) gets a quick small H.264 
   // And the master under the same URL is now the ladder's.
   expect((HLS.parse(await (await fetch(previewUrl(id))).text()) as HLS.types.MasterPlaylist).variants.length).toBeGreaterThan(1);
 }, 180_000);
+
+test('on a cluster control node (VS_NATS_URL) a source that must be transcoded gets no quick encode there: the workers encode', async () => {
+  const bin = natsServerBinary();
+  if (!bin) return; // the cluster tests skip without nats-server too
+  const dir = mkdtempSync(join(tmpdir(), 'vs-preview-nats-'));
+  const nats = await startNats(bin, dir);
+  const c = await startTestServer({ env: { VS_LOG_LEVEL: 'error', VS_TRANSCODE_ENCODER: 'libx264', VS_NATS_URL: nats.url } });
+  try {
+    const src = await makeClip(join(c.dataDir, 'mpeg4.mkv'), { size: '640x360', seconds: 6, extra: ['-c:v', 'mpeg4', '-q:v', '5'] });
+    const id = registerAsset(c.ctx, src);
+    const result = () => JSON.parse(c.ctx.db.query<{ result: string | null }, [string]>(`SELECT result FROM jobs WHERE subject_id = ? AND type = 'asset.process' AND status = 'succeeded'`).get(id)?.result ?? '{}');
+    await waitFor('probe job done', () => result().preview !== undefined, 60_000);
+    expect(result().preview).toBe('ladder');
+    expect(result().preview_reason).toContain('transcodes run on workers');
+    expect(existsSync(join(c.dataDir, 'media', assetRow(c.ctx, id).tenant_id, 'assets', id, 'preview'))).toBe(false);
+  } finally { await c.stop(); await nats.stop(); rmSync(dir, { recursive: true, force: true }); }
+}, 120_000);

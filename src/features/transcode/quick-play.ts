@@ -19,8 +19,8 @@ const QUICK_SHORT_SIDE = 360;
  * First play in about a second (issue 21): the source is remuxed (no re-encode) into a one-variant CMAF preview
  * under `<asset>/preview/` while it is probed. A browser-ready H.264/AAC source's remux is published as the asset's
  * preview while the ladder encodes; any other source gets a quick small H.264 rendition instead, published at its
- * first segment. Best effort: a failure leaves the preview to the ladder's first segments, and never fails (or
- * retries) the probe job.
+ * first segment (not on a cluster's control node, whose transcodes run on workers). Best effort: a failure leaves the
+ * preview to the ladder's first segments, and never fails (or retries) the probe job.
  */
 export function startQuickPlay(ctx: AppContext, job: JobRun<'asset.process'>, rt: MediaRuntime, o: { id: string; tenantId: string; source: string; segmentS: number }): QuickPlay {
   const rel = join(assetRelDir(o.tenantId, o.id), 'preview');
@@ -59,6 +59,9 @@ export function startQuickPlay(ctx: AppContext, job: JobRun<'asset.process'>, rt
       }
       stop.abort();
       await run;
+      // With workers (VS_NATS_URL) the control node encodes nothing: a quick rendition of the whole source here would
+      // be per-upload work growing with its length on the one node that does not scale out; the ladder's output plays.
+      if (ctx.config.natsUrl) { done(); return fail(`${why}; transcodes run on workers`); }
       const r = plan.renditions.find((x) => Math.min(x.width, x.height) <= QUICK_SHORT_SIDE) ?? plan.renditions[plan.renditions.length - 1];
       let published = false;
       try {
