@@ -2,7 +2,8 @@
  * Geo blackouts (issue 46) with a real recording channel (SRT push), the nginx delivery front with its edge cache, and
  * MaxMind-format databases written here: viewers from 127.0.0.10 are in the US, from 127.0.0.20 in Israel, from
  * 127.0.0.30 in France. The session issuer and the delivery gate refuse blacked-out viewers, for live, catch-up and
- * cached segments alike; changes fire `policy.changed`; hostile input gets problem details.
+ * cached segments alike, and for clips and live-to-VOD assets made from a blacked-out window; changes fire
+ * `policy.changed`; hostile input gets problem details.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,6 +15,8 @@ import { IdentityService } from '../../src/features/identity/service';
 import { liveEnv, type Pusher } from './live-helpers';
 import { recordChannel, type Seg } from './catchup-helpers';
 import { VIEWERS, from, jsonOf, writeGeoDbs } from './geo-helpers';
+import { addReadyAsset } from '../helpers/ready-asset';
+import { randomBytes } from 'node:crypto';
 
 const dir = mkdtempSync(join(tmpdir(), 'vs-blackout-'));
 let s: TestServer, own: number, front: number, slug: string, pusher: Pusher, segs: () => Seg[];
@@ -127,6 +130,38 @@ test('catch-up: what aired inside the window stays blacked out after it ended; t
   expect((await from(us.ip, front, 'GET', new URL(tokLive.src).pathname)).status).toBe(200);
   expect((await s.api('DELETE', `/v1/blackouts/${b.id}`)).status).toBe(204);
   expect((await from(us.ip, front, 'GET', cu.seg(0))).status).toBe(200);
+}, 60_000);
+
+test('a clip and a live-to-VOD asset made from a blacked-out window: refused to that country by the issuer and the gate (no grant), played elsewhere', async () => {
+  const [a] = segs();
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const ch = s.ctx.db.query<{ id: string; tenant_id: string }, [string]>('SELECT id, tenant_id FROM channels WHERE slug = ?').get(slug)!;
+  // A clip of the first segment's air time (segment precision: ready at once over the recording).
+  const made = await s.api('POST', '/v1/clips', { channel_id: ch.id, start_at: iso(a.start_ms), end_at: iso(a.start_ms + a.duration_ms) });
+  expect(made.status).toBe(201);
+  const clip = (await made.json() as { id: string }).id;
+  // A ready asset recorded from the same window, as the vod.publish job writes its source and metadata.
+  const asset = addReadyAsset(s, ch.tenant_id, randomBytes(4096));
+  s.ctx.db.query('UPDATE assets SET source = ?, metadata = ? WHERE id = ?').run(JSON.stringify({ kind: 'live', channel_id: ch.id, programme_id: null }),
+    JSON.stringify({ channel_id: ch.id, recorded_from: iso(a.start_ms), recorded_to: iso(a.start_ms + a.duration_ms) }), asset);
+  const b = await blackout({ starts_at: iso(a.start_ms), ends_at: iso(a.start_ms + a.duration_ms), countries: ['US'] });
+  for (const target of [{ clip }, { asset }]) {
+    const r = await session(us.ip, target);
+    expect(`${JSON.stringify(target)} ${r.status} ${r.headers['x-vs-refusal']}`).toBe(`${JSON.stringify(target)} 403 blackout`);
+    expect((await session(il.ip, target)).status).toBe(200);
+  }
+  const clipTok = await (await s.api('POST', '/v1/playback/tokens', { clip })).json() as { src: string };
+  const clipMaster = new URL(clipTok.src).pathname + new URL(clipTok.src).search;
+  expect((await from(il.ip, front, 'GET', clipMaster)).status).toBe(200);
+  const cr = await from(us.ip, front, 'GET', clipMaster);
+  expect([cr.status, cr.headers['x-vs-refusal']]).toEqual([403, 'blackout']);
+  // The asset's segment twice for Israel (no grant is made, so nginx cannot answer the US viewer on its own), then US.
+  const seg = new URL('seg_00001.m4s', (await (await s.api('POST', '/v1/playback/tokens', { asset })).json() as { src: string }).src).pathname;
+  expect([(await from(il.ip, front, 'GET', seg)).status, (await from(il.ip, front, 'GET', seg)).status]).toEqual([200, 200]);
+  const ar = await from(us.ip, front, 'GET', seg);
+  expect([ar.status, ar.headers['x-vs-refusal']]).toEqual([403, 'blackout']);
+  expect((await s.api('DELETE', `/v1/blackouts/${b.id}`)).status).toBe(204);
+  expect([(await from(us.ip, front, 'GET', clipMaster)).status, (await from(us.ip, front, 'GET', seg)).status]).toEqual([200, 200]);
 }, 60_000);
 
 test('a programme blackout takes the programme\'s air time; hostile input gets problem details; scopes and tenants', async () => {

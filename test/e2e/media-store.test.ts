@@ -7,6 +7,7 @@ import { LocalMediaStore, S3MediaStore, type MediaStore } from '../../src/kernel
 import { mediaStoreConfig } from '../../src/kernel/media-store/config';
 import { migrateMedia } from '../../src/kernel/media-store/migrate';
 import { startSigV4Proxy } from './s3-sigv4';
+import { storedFiles } from '../../src/features/media-delivery/serve-stored';
 
 // The same contract against local disk and a real S3-protocol server (s3rver) behind a SigV4-verifying proxy.
 const KEY = 'S3RVER', SECRET = 'S3RVER', REGION = 'eu-west-1', BUCKET = 'media-store';
@@ -97,4 +98,42 @@ test('migrate: the media of a box copied to the bucket with checksums verified; 
   expect((await to.list('media/')).map((e) => e.key)).toEqual(['media/t1/assets/a9/source.mp4', 'media/t1/assets/a9/v1/master.m3u8']);
   const again = await migrateMedia(box, to);
   expect({ copied: again.copied, present: again.present }).toEqual({ copied: 0, present: 2 });
+});
+
+test('delivery from the bucket: answers stream from a local copy with exact lengths; a large object is read by the range asked', async () => {
+  // Counts what reaches the real S3 store (a pass-through, not a stand-in).
+  const s3 = stores.s3!, calls: string[] = [];
+  const counted: MediaStore = Object.assign(Object.create(s3) as MediaStore, {
+    getFile: (k: string, p: string) => { calls.push(`getFile ${k}`); return s3.getFile(k, p); },
+    read: (k: string, r?: { start: number; end: number }) => { calls.push(`read ${k}${r ? ` ${r.start}-${r.end}` : ''}`); return s3.read(k, r); },
+  });
+  const seg = new Uint8Array(2_000_000).map((_, i) => (i * 13) & 255), dl = new Uint8Array(3_000_000).map((_, i) => (i * 5) & 255);
+  await s3.put('media/t1/assets/a5/v1/seg-1.m4s', seg);
+  await s3.put('media/t1/assets/a5/v1/download.mp4', dl);
+  const files = storedFiles(counted, { spool: { dir: join(dir, 'spool') }, spoolMaxObject: 2_500_000 });
+  const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: async (req) => (await files.serve(req, new URL(req.url).pathname.slice(1), 'public, max-age=31536000, immutable')) ?? new Response(null, { status: 404 }) });
+  try {
+    const get = async (key: string, h: Record<string, string> = {}) => {
+      const r = await fetch(`http://127.0.0.1:${server.port}/${key}`, { headers: h });
+      return { status: r.status, length: r.headers.get('content-length'), te: r.headers.get('transfer-encoding'), range: r.headers.get('content-range'), body: new Uint8Array(await r.arrayBuffer()) };
+    };
+    const a = await get('media/t1/assets/a5/v1/seg-1.m4s');
+    expect({ status: a.status, length: a.length, te: a.te }).toEqual({ status: 200, length: String(seg.length), te: null });
+    expect(a.body).toEqual(seg);
+    const b = await get('media/t1/assets/a5/v1/seg-1.m4s', { range: 'bytes=1000-1999' });
+    expect({ status: b.status, length: b.length, range: b.range }).toEqual({ status: 206, length: '1000', range: `bytes 1000-1999/${seg.length}` });
+    expect(b.body).toEqual(seg.subarray(1000, 2000));
+    // One copy from the bucket for both answers; the copy is on local disk, not in memory.
+    expect(calls).toEqual(['getFile media/t1/assets/a5/v1/seg-1.m4s']);
+    expect(files.spool.counts()).toEqual({ files: 1, bytes: seg.length });
+    calls.length = 0;
+    const c = await get('media/t1/assets/a5/v1/download.mp4', { range: 'bytes=100-299' });
+    expect({ status: c.status, length: c.length, range: c.range }).toEqual({ status: 206, length: '200', range: `bytes 100-299/${dl.length}` });
+    expect(c.body).toEqual(dl.subarray(100, 300));
+    expect(calls).toEqual(['read media/t1/assets/a5/v1/download.mp4 100-299']);
+    const h = await fetch(`http://127.0.0.1:${server.port}/media/t1/assets/a5/v1/download.mp4`, { method: 'HEAD' });
+    expect(h.status).toBe(200);
+    expect(calls.length).toBe(1); // HEAD: the stat alone, no bytes
+    expect((await get('media/t1/assets/a5/v1/none.m4s')).status).toBe(404);
+  } finally { server.stop(true); }
 });

@@ -1,5 +1,6 @@
 import type { MediaStore, StoredStat } from '../../kernel/media-store';
-import { serveSized } from './serve-file';
+import { parseRange, serveSized } from './serve-file';
+import { storeSpool, type StoreSpoolOptions } from './store-spool';
 
 /** A stream that opens its source on the first read (the answer's headers go out before the bucket is asked). */
 function lazyStream(open: () => Promise<ReadableStream<Uint8Array> | null>): ReadableStream<Uint8Array> {
@@ -19,33 +20,64 @@ function lazyStream(open: () => Promise<ReadableStream<Uint8Array> | null>): Rea
   });
 }
 
+/** Options of `storedFiles`: the spool (local copies) and the sizes that decide how an object is answered. */
+export interface StoredFilesOptions {
+  spool: StoreSpoolOptions;
+  /** Objects up to this size are answered from a local copy (default 256 MiB); larger ones (downloads) by range reads. */
+  spoolMaxObject?: number;
+  /** A range of a larger object up to this long is read into memory (exact Content-Length); longer ones stream (default 16 MiB). */
+  rangeInMemory?: number;
+  /** Stats remembered (versioned keys never change); default 20,000. */
+  maxStats?: number;
+}
+
 /**
- * Versioned outputs read from a remote media store (a bucket): each object is stat'ed once (its versioned key never
- * changes; up to `max` remembered); a large object's bytes are read by range request, so a viewer's range reaches
- * the bucket as one.
+ * Versioned outputs read from a remote media store (a bucket). Each object is stat'ed once (its versioned key never
+ * changes). Objects up to `spoolMaxObject` (playlists, segments, images) are streamed by the store's native copy to a
+ * local spool and answered from that file (exact length, ranges, `sendfile`; the next request for it does not reach
+ * the bucket). Larger ones are read from the bucket by range: a range up to `rangeInMemory` with its exact length,
+ * anything longer streamed (chunked: the runtime cannot stream with a Content-Length).
  */
-export function storedFiles(store: MediaStore, max = 20_000, eager = 16 * 2 ** 20) {
+export function storedFiles(store: MediaStore, o: StoredFilesOptions) {
+  const max = o.maxStats ?? 20_000, spoolMax = o.spoolMaxObject ?? 256 * 2 ** 20, inMemory = o.rangeInMemory ?? 16 * 2 ** 20;
   const stats = new Map<string, StoredStat>();
+  const spool = storeSpool(store, o.spool);
+  const statOf = async (key: string): Promise<StoredStat | null> => {
+    const hit = stats.get(key);
+    if (hit) return hit;
+    const s = await store.stat(key);
+    if (!s) return null;
+    if (stats.size >= max) stats.clear();
+    stats.set(key, s);
+    return s;
+  };
   return {
+    spool,
     /** The answer for `key` (null when the object does not exist). */
     async serve(req: Request, key: string, cacheControl: string, extra: Record<string, string> = {}): Promise<Response | null> {
-      let st = stats.get(key);
-      if (!st) {
-        const s = await store.stat(key);
-        if (!s) return null;
-        if (stats.size >= max) stats.clear();
-        stats.set(key, s);
-        st = s;
+      const st = await statOf(key);
+      if (!st) return null;
+      const { size, etag, mtimeMs } = st;
+      const streamed = (s: number, e: number) => lazyStream(() => store.read(key, s === 0 && e === size - 1 ? undefined : { start: s, end: e }));
+      const answer = (body: (s: number, e: number) => BodyInit) => serveSized(req, key, size, etag, mtimeMs, cacheControl, extra, body);
+      // HEAD and conditional requests need no bytes: answered from the stat alone (the body below is never read).
+      if (req.method !== 'GET' || req.headers.has('if-none-match') || req.headers.has('if-modified-since')) {
+        return answer(streamed);
       }
-      const size = st.size;
-      // Objects up to `eager` bytes (segments, playlists, images) are read before answering, so the answer carries
-      // its exact length on every path (a caching edge serves ranges only from objects of known length); larger
-      // ones (downloads) stream.
-      const bytes = req.method === 'GET' && size <= eager && !req.headers.has('if-none-match') && !req.headers.has('if-modified-since')
-        ? new Uint8Array(await new Response(await store.read(key)).arrayBuffer()) : null;
-      if (bytes && bytes.length !== size) { stats.delete(key); return null; }
-      return serveSized(req, key, size, st.etag, st.mtimeMs, cacheControl, extra,
-        (s, e) => bytes ? bytes.subarray(s, e + 1) : lazyStream(() => store.read(key, s === 0 && e === size - 1 ? undefined : { start: s, end: e })));
+      if (size <= spoolMax) {
+        const path = await spool.file(key, st);
+        if (!path) { stats.delete(key); return null; }
+        return answer((s, e) => (s === 0 && e === size - 1 ? Bun.file(path) : Bun.file(path).slice(s, e + 1)));
+      }
+      const r = parseRange(req.headers.get('range'), size);
+      if (r && r !== 'unsatisfiable' && r.end - r.start + 1 <= inMemory) {
+        const s = await store.read(key, r);
+        if (!s) { stats.delete(key); return null; }
+        const bytes = new Uint8Array(await new Response(s).arrayBuffer());
+        if (bytes.length !== r.end - r.start + 1) { stats.delete(key); return null; }
+        return answer((s, e) => (s === r.start && e === r.end ? bytes : streamed(s, e))); // If-Range may turn it whole
+      }
+      return answer(streamed);
     },
   };
 }

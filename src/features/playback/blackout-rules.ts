@@ -50,16 +50,22 @@ export function blackoutDetail(rule: BlackoutRule, country: string | null): stri
 /** The tenant's blackouts by channel slug, as the playback state holds them (rebuilt on every reload). */
 export class BlackoutIndex {
   private byChannel = new Map<string, BlackoutRule[]>();
+  private tenants = new Set<string>();
 
   /** Replaces the index with `rules`. */
   load(rules: BlackoutRule[]): void {
     this.byChannel.clear();
+    this.tenants.clear();
     for (const r of rules) {
+      this.tenants.add(r.tenantId);
       const k = `${r.tenantId}|${r.channel}`;
       const list = this.byChannel.get(k);
       if (list) list.push(r); else this.byChannel.set(k, [r]);
     }
   }
+
+  /** True when the tenant has any blackout (the cheap test before a clip's or an asset's source is looked at). */
+  anyOf(tenantId: string): boolean { return this.tenants.has(tenantId); }
 
   /** True when the channel has any blackout (the cheap test delivery makes first). */
   any(tenantId: string, channel: string): boolean { return this.byChannel.has(`${tenantId}|${channel}`); }

@@ -10,7 +10,7 @@ import { tokenMemo } from './token-memo';
 import { splitUrl } from '../../kernel/http/url';
 import { viaFront } from '../../kernel/http/accel';
 import { playbackState } from './service';
-import { blackoutRefusal } from './blackout-gate';
+import { blackoutRefusal, sourceBlackedOut, sourceBlackoutRefusal } from './blackout-gate';
 
 /** The tenant a delivery request was checked against (handlers serve only from it). */
 export interface GateTenant { id: string; slug: string }
@@ -158,6 +158,11 @@ export function createGate(ctx: AppContext) {
       const refusal = blackoutRefusal(ctx, state.blackouts, tenant.id, target, params.file, o?.ip !== undefined ? o.ip : normIp(clientIp(request)));
       if (refusal) throw refusal;
     }
+    // A clip or a live-to-VOD asset: the blackouts of the channel air time it was made from (blackout-gate.ts).
+    if (kind !== 'channel' && state.blackouts.anyOf(tenant.id)) {
+      const refusal = sourceBlackoutRefusal(ctx, state.blackouts, tenant.id, target, o?.ip !== undefined ? o.ip : normIp(clientIp(request)));
+      if (refusal) throw refusal;
+    }
     if (rules.require_encryption && target.kind === 'asset' && !target.encrypted && /\.(m3u8|m4s|mpd|mp4)$/.test(target.file ?? '.m4s')) {
       throw deny('this content is delivered only as AES-128 HLS (.../aes/master.m3u8)');
     }
@@ -261,6 +266,8 @@ export function createGate(ctx: AppContext) {
       if (!grantSink || !viaFront(g.request) || g.target.kind !== 'asset') return;
       const o = opened(g.request);
       if (!o || o.claims.ip) return;
+      // Made from a channel under a blackout: the viewer's country is judged on every request (no grant).
+      if (sourceBlackedOut(ctx, state.blackouts, g.tenant.id, g.target)) return;
       if (state.rulesFor(g.tenant.id, { kind: 'asset', ref: g.target.id, channel: null }).rules.require_encryption) return;
       grantSink({ token: o.token, sid: o.claims.s, expS: o.claims.e, tenant: g.tenant, target: g.target, ...out });
     },
