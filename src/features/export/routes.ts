@@ -26,7 +26,7 @@ events (\`player_events\`, \`edge_requests\`), each as one \`vs.event.v1\` line 
 (\`id\` is stable: the idempotency key). Kinds: \`s3\` (one gzip NDJSON object per batch at a deterministic key, so a retry
 overwrites), \`kafka\` (one message per event keyed by its id, gzip, acks all), \`https\` (NDJSON POST signed like webhooks:
 \`X-VS-Timestamp\`, \`X-VS-Signature: sha256=<HMAC-SHA256 of "timestamp.body">\`, \`X-VS-Batch\`; the secret is answered
-once, here) and \`ga4\` (Measurement Protocol, at most 25 events per request; the payload is checked against
+once, here; with \`https.gzip\` the body is gzip and the signature covers the compressed bytes as sent) and \`ga4\` (Measurement Protocol, at most 25 events per request; the payload is checked against
 \`/debug/mp/collect\` now, a refusal answers 422 with GA4's messages). The destination starts at now; send history with
 a replay. Private addresses are refused unless allowlisted (VS_PRIVATE_ALLOWLIST). Credentials are sealed at rest and
 never shown. Delivery: batches of \`max_events\` or \`max_age_s\`, one at a time and in order, at least once; a failed batch
