@@ -14,7 +14,7 @@ export function parseCli(argv: string[]): Cli {
       name: { type: 'string' }, slug: { type: 'string' }, 'cdn-only': { type: 'boolean' }, json: { type: 'boolean' },
       tenant: { type: 'string' }, role: { type: 'string' }, scopes: { type: 'string' }, help: { type: 'boolean', short: 'h' },
       email: { type: 'string' }, 'password-stdin': { type: 'boolean' },
-      join: { type: 'string' }, token: { type: 'string' }, origin: { type: 'string' },
+      join: { type: 'string' }, token: { type: 'string' }, origin: { type: 'string' }, capabilities: { type: 'string' },
     },
   });
   return { words: positionals, flags: values };
@@ -32,7 +32,8 @@ export const USAGE = `viewstream — self-hosted video platform
   viewstream edge config [--data DIR] [--port N] [--host ADDR]   (the delivery front's generated nginx configuration)
   viewstream edge run --origin URL --port N [--host ADDR] [--data DIR]   (a caching edge node in front of a control node)
   viewstream media migrate [--json] [--data DIR]   (copy the data dir's media to the VS_MEDIA_STORE bucket, checksums verified)
-  viewstream worker --join URL --token T [--data DIR]   (a worker machine: transcodes from the NATS JetStream queue)
+  viewstream worker --join URL --token T [--capabilities gpu,lang:en] [--data DIR]   (a worker machine: transcode, clip, image and
+      subtitle jobs from the NATS JetStream queue; capabilities default to the GPU encoder and speech models found here)
   viewstream admin worker-token create --name N | revoke ID|NAME | list [--json] [--data DIR]
 
 Environment: VS_DATA_DIR VS_PORT VS_HOST VS_BASE_URL VS_RTMP_PORT VS_SRT_PORTS VS_PRIVATE_ALLOWLIST VS_MASTER_KEY VS_SMTP_URL VS_SMTP_FROM

@@ -6,7 +6,10 @@ import { locateFfmpeg } from '../media/locate';
 import { chooseEncoder } from '../features/transcode/encoder';
 import { runWorker } from '../features/cluster/worker-loop';
 import { createWorkerToken, listWorkerTokens, revokeWorkerToken } from '../features/cluster/tokens';
-import type { JoinAnswer } from '../features/cluster/protocol';
+import type { Capability, JoinAnswer } from '../features/cluster/protocol';
+import { asrEngines, asrSettings } from '../engines/asr/select';
+import type { AsrEngine } from '../engines/asr/types';
+import type { EncoderChoice } from '../features/transcode/encoder';
 import type { Cli } from './args';
 
 /** Asks the control node where the queue and the store are; throws with the answer's detail on refusal. */
@@ -17,6 +20,22 @@ async function joinControl(url: string, token: string): Promise<JoinAnswer> {
     throw new Error(`join refused (${r.status}): ${p.detail ?? r.statusText}`);
   }
   return await r.json() as JoinAnswer;
+}
+
+/** Languages a worker offers without being told: its engines' fixed lists (pocketsphinx: English when installed). */
+const PROBE_LANGUAGES = ['en', 'he', 'ar', 'ru', 'fr', 'de', 'es'];
+
+/**
+ * This machine's capabilities: `--capabilities gpu,lang:en` as given, else detected — `gpu` when the encoder trial
+ * chose a GPU encoder, `lang:<code>` for each language a local speech engine recognises (a configured service with
+ * its `VS_ASR_LANGUAGES` list counts too).
+ */
+export function workerCapabilities(flag: string | undefined, choice: EncoderChoice, asr: AsrEngine[], serviceLanguages: string[]): Capability[] {
+  if (flag && flag.trim()) return [...new Set(flag.split(',').map((c) => c.trim().toLowerCase()).filter((c) => c === 'gpu' || /^lang:[a-z]{2,3}$/.test(c)))];
+  const caps: Capability[] = [];
+  if (choice.encoder !== 'libx264') caps.push('gpu');
+  for (const l of new Set([...PROBE_LANGUAGES, ...serviceLanguages.map((x) => x.toLowerCase().split('-')[0]!)])) if (asr.some((e) => e.supports(l))) caps.push(`lang:${l}`);
+  return caps;
 }
 
 /**
@@ -36,11 +55,13 @@ export async function workerCommand(flags: Cli['flags']): Promise<number> {
   const tools = locateFfmpeg({ ffmpeg: config.ffmpegPath, ffprobe: config.ffprobePath });
   if (!tools) throw new Error('ffmpeg not found (apt-get install ffmpeg, or VS_FFMPEG)');
   const choice = await chooseEncoder(tools);
+  const asr = asrEngines(asrSettings(config.asr));
+  const capabilities = workerCapabilities(flags.capabilities as string | undefined, choice, asr, config.asr.languages);
   const w = await runWorker({
-    join: j, token, tools, choice, scratch: join(config.dataDir, 'work'), log,
+    join: j, token, tools, choice, scratch: join(config.dataDir, 'work'), log, capabilities, asr,
     stillJoined: async () => (await fetch(`${url.replace(/\/+$/, '')}/cluster/join`, { headers: { authorization: `Bearer ${token}` } })).status !== 401,
   });
-  process.stdout.write(`worker ${j.name} joined ${url}: jobs from ${j.nats_url.replace(/\/\/[^@/]*@/, '//***@')}, media ${j.media_store.kind}, encoder ${choice.encoder}\n`);
+  process.stdout.write(`worker ${j.name} joined ${url}: jobs from ${j.nats_url.replace(/\/\/[^@/]*@/, '//***@')}, media ${j.media_store.kind}, encoder ${choice.encoder}, capabilities ${capabilities.join(',') || 'none'}\n`);
   let stopping = false;
   const stop = async () => { if (stopping) return; stopping = true; await w.stop(); process.exit(0); };
   process.on('SIGTERM', () => void stop());

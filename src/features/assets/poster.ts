@@ -17,17 +17,18 @@ import { parseAssetOutput, type AssetOutput } from './output';
 import { savePosterOutput } from './poster-store';
 import { AssetService, type AssetRow } from './service';
 import { upscaleTarget, type PosterInfo } from './poster-upscale';
+import { posterDrawerOf, setPosterRemote } from './poster-remote';
 
 const CUSTOM = /^poster-[a-z0-9]{1,40}\.(jpg|webp)$/;
 
 /** Seek times to try: the asked one, then a second earlier, then the start (a seek into the last frame's span can yield nothing). */
-function tries(timeS: number): number[] {
+export function posterTries(timeS: number): number[] {
   return [...new Set([timeS, Math.max(0, timeS - 1), 0].map((s) => Math.round(s * 1000) / 1000))];
 }
 
 /** Draws the frame at `timeS` of `input` into `dir` (poster.jpg + poster.webp); false when no frame came out. */
 async function draw(ffmpeg: string, input: string, timeS: number, dir: string, width: number, upscale: { w: number; h: number } | null): Promise<boolean> {
-  for (const at of tries(timeS)) {
+  for (const at of posterTries(timeS)) {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     // posterArgs: fast input seek to `at` on our own MP4 (file protocol and mp4 demuxers only), one decoded frame
@@ -48,11 +49,6 @@ export async function setPosterAt(ctx: AppContext, tenantId: string, id: string,
   if (!out) throw new AppError('conflict', 'the asset has no finished output');
   const dur = a.duration_s ?? 0;
   if (timeS > dur) throw invalid('time_s', `must be within the asset's duration (0-${dur.toFixed(3)} s)`);
-  const dir = containedPath(ctx.config.dataDir, out.dir);
-  const source = dir && out.files.download ? containedPath(dir, out.files.download) : null;
-  if (!dir || !source || !existsSync(source)) throw new AppError('conflict', 'the asset has no rendition to draw a frame from; re-encode it');
-  const tools = locateFfmpeg({ ffmpeg: ctx.config.ffmpegPath, ffprobe: ctx.config.ffprobePath });
-  if (!tools) throw new AppError('feature_disabled', 'ffmpeg is not available on this server');
   const width = Math.min(out.renditions[0]?.width ?? 1280, 1280) & ~1;
   // The frame comes from the top rendition: smaller than the largest site image, it is upscaled (and flagged).
   const top = out.renditions[0];
@@ -61,6 +57,17 @@ export async function setPosterAt(ctx: AppContext, tenantId: string, id: string,
     width: upscale?.w ?? width, height: upscale?.h ?? Math.round((width * top.height) / top.width / 2) * 2, upscaled: !!upscale,
     source_width: top.width, source_height: top.height,
   } : null;
+  // With a job cluster the frame is drawn on a worker machine, from and into the media store.
+  const remote = posterDrawerOf(ctx).draw;
+  if (remote) {
+    await setPosterRemote(ctx, a, out, { atS: timeS, width, upscale, info }, remote, CUSTOM);
+    return new AssetService(ctx).get(tenantId, id);
+  }
+  const dir = containedPath(ctx.config.dataDir, out.dir);
+  const source = dir && out.files.download ? containedPath(dir, out.files.download) : null;
+  if (!dir || !source || !existsSync(source)) throw new AppError('conflict', 'the asset has no rendition to draw a frame from; re-encode it');
+  const tools = locateFfmpeg({ ffmpeg: ctx.config.ffmpegPath, ffprobe: ctx.config.ffprobePath });
+  if (!tools) throw new AppError('feature_disabled', 'ffmpeg is not available on this server');
   const tmp = join(dir, `.poster-${newId()}`);
   try {
     if (!(await draw(tools.ffmpeg, source, timeS, tmp, width, upscale))) throw invalid('time_s', 'no frame at this time');

@@ -14,14 +14,12 @@ import { tx } from '../../kernel/db/sqlite';
 import { emitEvent } from '../../kernel/events/outbox';
 import { PermanentJobError } from '../../jobs/errors';
 import type { FeatureHandlers, JobRow, JobRun } from '../../jobs/types';
-import { locateFfmpeg, runShort } from '../../media/locate';
-import { runTool } from '../../media/process';
-import { codecsOf, masterPlaylist } from '../../live/playlist';
+import { locateFfmpeg } from '../../media/locate';
+import { masterPlaylist } from '../../live/playlist';
 import { channelById, initFile, segmentFile, segmentsInRange } from '../channels/service';
 import type { ChannelRow, SegmentRow } from '../channels/store';
-import { edgeCutArgs, streamStartsArgs } from '../../media/args/cut';
-import { planPieces, videoLeadS } from './cut-plan';
-import { pieceTiming, planTimeline, shiftPiece } from './timeline';
+import { planPieces, type Piece } from './cut-plan';
+import { cutPieces } from './cut-rendition';
 import { clipDir, clipEventData } from './service';
 import { ClipStore } from './store';
 
@@ -30,67 +28,30 @@ function mustRead(path: string): Buffer {
   return readFileSync(path);
 }
 
-/** One materialised piece: its init file name in the clip dir, media bytes (patched later) and discontinuity. */
-interface Made { initName: string; init: Uint8Array; seg: Uint8Array; disc: boolean }
-
-/** Cuts one rendition into `dir`; returns the variant's measured bandwidth and codecs. */
+/** Cuts one rendition of the recording into `dir` on this node (the pieces' bytes read from the channel's own files). */
 async function cutRendition(ctx: AppContext, ch: ChannelRow, rendition: string, from: number, to: number, dir: string, work: string, signal: AbortSignal) {
   const tools = locateFfmpeg({ ffmpeg: ctx.config.ffmpegPath, ffprobe: ctx.config.ffprobePath });
   if (!tools) throw new PermanentJobError('ffmpeg not found');
-  const { ffmpeg, ffprobe } = tools;
   const segs: SegmentRow[] = segmentsInRange(ctx, ch.id, rendition, from, to);
   const pieces = planPieces(segs, from, to);
   if (!pieces.length) throw new PermanentJobError('nothing is recorded in the clip range any more');
-  mkdirSync(dir, { recursive: true });
-  const made: Made[] = [];
-  for (let i = 0; i < pieces.length; i++) {
-    const p = pieces[i];
-    // A new init (edge or feed change) starts a discontinuity: encoding parameters differ across it.
-    const disc = i > 0 && (p.discontinuity || p.kind === 'cut' || pieces[i - 1].kind === 'cut');
-    if (p.kind === 'copy') {
-      const initName = `init-${p.initMs}.mp4`;
-      const init = mustRead(initFile(ctx, ch, rendition, p.initMs));
-      if (!existsSync(join(dir, initName))) writeFileSync(join(dir, initName), init);
-      const seg = segs.find((s) => s.start_ms === p.startMs)!;
-      made.push({ initName, init, seg: mustRead(segmentFile(ctx, seg)), disc });
-      continue;
-    }
-    const seg = segs.find((s) => s.start_ms === p.segStartMs)!;
-    const input = join(work, `in-${rendition}-${i}.mp4`);
-    writeFileSync(input, Buffer.concat([mustRead(initFile(ctx, ch, rendition, p.initMs)), mustRead(segmentFile(ctx, seg))]));
-    const out = join(work, `p-${rendition}-${i}`);
-    mkdirSync(out, { recursive: true });
-    const starts = await runShort(streamStartsArgs(ffprobe, input), 30_000);
-    const lead = starts.code === 0 ? videoLeadS(starts.stdout) : 0;
-    const run = runTool(edgeCutArgs({ ffmpeg, input, offsetS: lead + (p.fromMs - p.segStartMs) / 1000, durationS: (p.toMs - p.fromMs) / 1000, outDir: out }), { timeoutMs: 120_000, stallMs: 60_000, stderrIsProgress: true, signal });
-    const r = await run.done;
-    if (r.code !== 0 || !existsSync(join(out, 's0.m4s'))) throw new Error(`edge cut failed: ${r.stderrTail.slice(-3).join(' | ') || `exit ${r.code}`}`);
-    const initName = `init-e${i}.mp4`;
-    renameSync(join(out, 'init.mp4'), join(dir, initName));
-    made.push({ initName, init: readFileSync(join(dir, initName)), seg: readFileSync(join(out, 's0.m4s')), disc });
-  }
-  // One continuous timeline: each piece's decode times moved to start where the previous piece ends.
-  const timed = made.map((m) => {
-    const timing = pieceTiming(m.init, m.seg);
-    if (!timing) throw new PermanentJobError('a piece of the clip has no readable track fragment');
-    return { seg: m.seg, timing };
+  return cutPieces(tools, rendition, pieces, {
+    init: (p) => mustRead(initFile(ctx, ch, rendition, p.initMs)),
+    seg: (p) => mustRead(segmentFile(ctx, segs.find((s) => s.start_ms === (p.kind === 'copy' ? p.startMs : p.segStartMs))!)),
+  }, dir, work, signal);
+}
+
+/** Pieces of one rendition planned here for a cut elsewhere (a worker machine): each with its init and segment file. */
+export function clipPiecesOf(ctx: AppContext, ch: ChannelRow, rendition: string, from: number, to: number): { piece: Piece; init: string; seg: string }[] {
+  const segs: SegmentRow[] = segmentsInRange(ctx, ch.id, rendition, from, to);
+  const pieces = planPieces(segs, from, to);
+  if (!pieces.length) throw new PermanentJobError('nothing is recorded in the clip range any more');
+  return pieces.map((p) => {
+    const init = initFile(ctx, ch, rendition, p.initMs);
+    const seg = segmentFile(ctx, segs.find((s) => s.start_ms === (p.kind === 'copy' ? p.startMs : p.segStartMs))!);
+    if (!existsSync(init) || !existsSync(seg)) throw new PermanentJobError('a recorded segment under the clip was removed by retention before the cut');
+    return { piece: p, init, seg };
   });
-  const plan = planTimeline(timed);
-  const lines: string[] = [];
-  let bytes = 0, total = 0, mapped = '', target = 1, codecs: string | null = null;
-  made.forEach((m, i) => {
-    shiftPiece(m.seg, timed[i].timing, plan[i].shift);
-    writeFileSync(join(dir, `${i}.m4s`), m.seg);
-    if (m.disc) lines.push('#EXT-X-DISCONTINUITY');
-    if (m.initName !== mapped) { lines.push(`#EXT-X-MAP:URI="${m.initName}"`); mapped = m.initName; }
-    const d = plan[i].durationS;
-    lines.push(`#EXTINF:${d.toFixed(5)},`, `${i}.m4s`);
-    bytes += m.seg.length; total += d; target = Math.max(target, Math.round(d));
-    codecs ??= codecsOf(m.init);
-  });
-  const head = ['#EXTM3U', '#EXT-X-VERSION:7', `#EXT-X-TARGETDURATION:${target}`, '#EXT-X-MEDIA-SEQUENCE:0', '#EXT-X-PLAYLIST-TYPE:VOD', '#EXT-X-INDEPENDENT-SEGMENTS'];
-  writeFileSync(join(dir, 'index.m3u8'), [...head, ...lines, '#EXT-X-ENDLIST'].join('\n') + '\n');
-  return { bandwidth: total ? (bytes * 8) / total : 1_000_000, codecs };
 }
 
 async function finalizeClip(ctx: AppContext, job: JobRun<'clip.finalize'>): Promise<void> {
@@ -121,14 +82,20 @@ async function finalizeClip(ctx: AppContext, job: JobRun<'clip.finalize'>): Prom
     rmSync(tmp, { recursive: true, force: true });
     throw e;
   }
+  finishFinalClip(ctx, c.id, c.tenant_id, final);
+}
+
+/** The clip turns `final` over its own files in `final` with `clip.ready` and `clip.final` in one transaction (a clip deleted meanwhile: its files go). */
+export function finishFinalClip(ctx: AppContext, clipId: string, tenantId: string, final: string): void {
+  const store = new ClipStore(ctx.db);
   const now = ctx.clock.now();
   tx(ctx.db, () => {
-    const cur = store.anyById(c.id);
+    const cur = store.anyById(clipId);
     if (!cur) { rmSync(final, { recursive: true, force: true }); return; }
-    store.finish(c.id, final, now);
-    const done = store.anyById(c.id)!;
-    emitEvent(ctx.db, c.tenant_id, 'clip.ready', clipEventData(done), now);
-    emitEvent(ctx.db, c.tenant_id, 'clip.final', clipEventData(done), now);
+    store.finish(clipId, final, now);
+    const done = store.anyById(clipId)!;
+    emitEvent(ctx.db, tenantId, 'clip.ready', clipEventData(done), now);
+    emitEvent(ctx.db, tenantId, 'clip.final', clipEventData(done), now);
   });
 }
 

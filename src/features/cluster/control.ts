@@ -1,14 +1,25 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
 import type { AppContext } from '../../kernel/context';
+import { posterDrawerOf } from '../assets/poster-remote';
 import { checkWorkerToken, touchWorkerToken } from './tokens';
+import { remotePosterDrawer } from './remote-image';
 import { recordEnd, recordProgress } from './store';
-import { encode, ensureStreams, RESULT_CONSUMER, RESULT_STREAM, SUBJECTS, type EncoderClass, type ProgressMsg, type ResultMsg, type TranscodeJobMsg } from './protocol';
+import { encode, ensureJobConsumer, ensureStreams, JOB_STREAM, RESULT_CONSUMER, RESULT_STREAM, SUBJECTS, type CancelMsg, type EncoderClass, type JobMsg, type ProgressMsg, type ResultMsg, type TranscodeJobMsg } from './protocol';
 
 /** The control node's link to the job cluster: publishes jobs; results and progress are written as they arrive. */
 export interface ClusterLink {
   /** Publishes a transcode durably (de-duplicated by job id and generation); resolves once the stream holds it. */
   publishTranscode(msg: TranscodeJobMsg, cls: EncoderClass): Promise<void>;
+  /** Publishes any job to its subject durably (de-duplicated by job id and generation); answers the stream sequence. */
+  publish(subject: string, msg: JobMsg): Promise<number>;
+  /**
+   * Stops a job: its message leaves the stream (`seq`, when known: a job no worker took yet never runs) and the
+   * worker holding it is told on `vs.cancel.<job>` (it kills its ffmpeg, clears scratch and output, acknowledges).
+   */
+  cancel(jobId: string, gen: number, seq: number | null): Promise<void>;
+  /** The next result of a job that has no `cluster_jobs` record (request-scoped work such as a poster); rejects on `signal`. */
+  awaitResult(jobId: string, signal: AbortSignal): Promise<ResultMsg>;
 }
 
 /**
@@ -24,6 +35,9 @@ export async function startCluster(ctx: AppContext): Promise<ClusterLink | null>
   const js: JetStreamClient = jetstream(nc);
   let stopping = false;
   const dec = new TextDecoder();
+  const waiters = new Map<string, (r: ResultMsg) => void>();
+  const consumersMade = new Set<string>();
+  const jsm = await jetstreamManager(nc);
   const worker = (token: string) => {
     const w = checkWorkerToken(ctx.db, token);
     if (w) touchWorkerToken(ctx.db, w.id);
@@ -50,6 +64,8 @@ export async function startCluster(ctx: AppContext): Promise<ClusterLink | null>
         // A revoked (or unknown) worker's result is not trusted: the job fails this generation and is handed out again.
         const end = !w ? { error: 'worker token revoked or unknown: result refused', permanent: false }
           : r.ok ? { result: { output: r.output, ms: r.ms } } : { error: r.error, permanent: r.permanent };
+        const waiter = waiters.get(r.jobId);
+        if (waiter && w) { waiters.delete(r.jobId); waiter(r); }
         const fresh = recordEnd(ctx.db, r.jobId, r.gen, w ? w.name : r.worker, end);
         ctx.log.info('cluster result', { job: r.jobId, gen: r.gen, ok: r.ok && !!w, worker: w?.name ?? null, stale: !fresh });
         m.ack();
@@ -66,9 +82,32 @@ export async function startCluster(ctx: AppContext): Promise<ClusterLink | null>
     await nc.drain().catch(() => undefined);
   });
   ctx.log.info('job cluster connected', { nats: url.replace(/\/\/[^@/]*@/, '//***@') });
-  return {
+  const link: ClusterLink = {
     async publishTranscode(msg, cls) {
       await js.publish(SUBJECTS.transcode(cls), encode(msg), { msgID: `${msg.jobId}:${msg.gen}` });
     },
+    async publish(subject, msg) {
+      // The subject's consumer exists before the first message (a worker with the capability may join later).
+      if (!consumersMade.has(subject)) { await ensureJobConsumer(nc, subject, ctx.config.clusterAckWaitMs); consumersMade.add(subject); }
+      return (await js.publish(subject, encode(msg), { msgID: `${msg.jobId}:${msg.gen}` })).seq;
+    },
+    async cancel(jobId, gen, seq) {
+      const m: CancelMsg = { jobId, gen };
+      nc.publish(SUBJECTS.cancel(jobId), encode(m));
+      if (seq !== null) await jsm.streams.deleteMessage(JOB_STREAM, seq, false).catch(() => false); // gone already: taken and acknowledged
+      await nc.flush().catch(() => undefined);
+      ctx.log.info('cluster job cancelled', { job: jobId, gen });
+    },
+    awaitResult(jobId, signal) {
+      return new Promise<ResultMsg>((resolve, reject) => {
+        const off = () => { waiters.delete(jobId); reject(signal.reason instanceof Error ? signal.reason : new Error('aborted')); };
+        if (signal.aborted) return off();
+        waiters.set(jobId, (r) => { signal.removeEventListener('abort', off); resolve(r); });
+        signal.addEventListener('abort', off, { once: true });
+      });
+    },
   };
+  // Poster frames are drawn on workers too (request-scoped image jobs).
+  posterDrawerOf(ctx).draw = remotePosterDrawer(ctx, link);
+  return link;
 }

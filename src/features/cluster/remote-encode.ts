@@ -12,11 +12,8 @@ import { beginEncode, encryptionOf } from '../transcode/encode-job';
 import { sourceFile } from '../transcode/probe-job';
 import { assetRelDir } from '../transcode/runtime';
 import type { ClusterLink } from './control';
-import { beginClusterJob, clusterJob, markPublished, type ClusterJobRow } from './store';
+import { runRemoteJob } from './remote-job';
 import { SUBJECTS, type TranscodeOutput } from './protocol';
-
-/** How often the waiting handler reads the job's cluster record (results are written by the results consumer). */
-const POLL_MS = 250;
 
 /**
  * `asset.encode` on the cluster: the source goes into the media store (once), the transcode is published to the
@@ -32,22 +29,17 @@ export async function remoteEncodeAsset(ctx: AppContext, job: JobRun<'asset.enco
   const rel = assetRelDir(a.tenant_id, id);
   const version = a.output_version + 1;
   const dir = `${rel}/v${version}`;
-  let row: ClusterJobRow | null = clusterJob(ctx.db, job.id);
-  if (!row || row.status === 'failed' || row.status === 'publishing') {
-    // The source once into the store (a bucket: uploaded; local disk: already there).
+  // The source once into the store (a bucket: uploaded; local disk: already there).
+  const ensureSource = async () => {
     const local = sourceFile(ctx.config.dataDir, a.source_path);
     if (store.kind !== 'local' && !(await store.stat(a.source_path))) await store.putFile(a.source_path, local);
-    if (!row || row.status === 'failed') row = beginClusterJob(ctx.db, job.id, SUBJECTS.transcode('any'));
-    await link.publishTranscode({ jobId: job.id, gen: row.gen, tenantId: a.tenant_id, assetId: id, sourceKey: a.source_path, info, plan, outPrefix: `${dir}/` }, 'any');
-    markPublished(ctx.db, job.id, row.gen);
-    job.note('cluster_published', { gen: row.gen, subject: row.subject });
-  }
-  const end = await waitForEnd(ctx, job, id);
-  if (end.status === 'failed') {
-    const msg = `on worker ${end.worker ?? '?'}: ${end.error ?? 'failed'}`;
-    throw end.permanent ? new PermanentJobError(msg) : new Error(msg);
-  }
-  const { output: out, ms } = JSON.parse(end.result!) as { output: TranscodeOutput; ms: number };
+  };
+  const subject = SUBJECTS.transcode('any');
+  const end = await runRemoteJob<TranscodeOutput>(ctx, job, link, subject, async (gen) => {
+    await ensureSource();
+    return { jobId: job.id, gen, tenantId: a.tenant_id, assetId: id, sourceKey: a.source_path, info, plan, outPrefix: `${dir}/` };
+  }, (pct, eta) => saveProgress(ctx.db, id, Math.round(pct * 10) / 10, eta));
+  const { output: out, ms } = end;
   const output: AssetOutput = {
     dir, version, encoder: out.encoder, fallback_from: out.fallbackFrom, ladder: ladderName, audio: out.audio,
     renditions: out.renditions, files: withoutDash(out.files, packaging.dash), thumb: { w: out.thumb.w, h: out.thumb.h, interval_s: out.thumb.intervalS },
@@ -74,21 +66,4 @@ function withoutDash(files: Record<string, string>, dash: boolean): Record<strin
   if (dash) return files;
   const { dash: _, ...rest } = files;
   return rest;
-}
-
-/** Waits until the record ends, forwarding progress to the job and the asset; throws when the job is aborted. */
-async function waitForEnd(ctx: AppContext, job: JobRun<'asset.encode'>, assetId: string): Promise<ClusterJobRow> {
-  let last = -1;
-  for (;;) {
-    if (job.signal.aborted) throw job.signal.reason instanceof Error ? job.signal.reason : new Error('aborted');
-    const row = clusterJob(ctx.db, job.id);
-    if (!row) throw new Error('cluster record vanished');
-    if (row.status === 'done' || row.status === 'failed') return row;
-    if (row.progress !== null && row.progress !== last) {
-      last = row.progress;
-      job.progress(row.progress, row.eta_s ?? undefined);
-      saveProgress(ctx.db, assetId, Math.round(row.progress * 10) / 10, row.eta_s);
-    }
-    await new Promise<void>((r) => { const t = setTimeout(r, POLL_MS); job.signal.addEventListener('abort', () => { clearTimeout(t); r(); }, { once: true }); });
-  }
 }

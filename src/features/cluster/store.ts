@@ -4,6 +4,8 @@ import type { Db } from '../../kernel/db/sqlite';
 export interface ClusterJobRow {
   job_id: string; gen: number; status: 'publishing' | 'published' | 'running' | 'done' | 'failed'; subject: string;
   worker: string | null; progress: number | null; eta_s: number | null; result: string | null; error: string | null; permanent: number; updated_at: number;
+  /** The job message's sequence in the work-queue stream (cancel removes it); null before migration 0231's records. */
+  stream_seq: number | null;
 }
 
 /** The record of a job, or null when it was never handed out. */
@@ -20,8 +22,8 @@ export function beginClusterJob(db: Db, jobId: string, subject: string, now = Da
 }
 
 /** Marks the record published (the stream holds the message durably). */
-export function markPublished(db: Db, jobId: string, gen: number, now = Date.now()): void {
-  db.query(`UPDATE cluster_jobs SET status = 'published', updated_at = ? WHERE job_id = ? AND gen = ? AND status = 'publishing'`).run(now, jobId, gen);
+export function markPublished(db: Db, jobId: string, gen: number, seq: number | null = null, now = Date.now()): void {
+  db.query(`UPDATE cluster_jobs SET status = 'published', stream_seq = ?, updated_at = ? WHERE job_id = ? AND gen = ? AND status = 'publishing'`).run(seq, now, jobId, gen);
 }
 
 /** A progress report of this generation (ignored once the job ended). */

@@ -1,18 +1,23 @@
-import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { jetstream, type JsMsg } from '@nats-io/jetstream';
+import { jetstream, type Consumer, type JsMsg } from '@nats-io/jetstream';
 import { LocalMediaStore, openMediaStore, type MediaStore } from '../../kernel/media-store';
 import type { Logger } from '../../kernel/log';
 import { isPermanent } from '../../jobs/errors';
 import type { FfmpegTools } from '../../media/locate';
-import { transcode } from '../../media/transcode';
+import type { AsrEngine } from '../../engines/asr/types';
 import type { EncoderChoice } from '../transcode/encoder';
-import { consumerOf, encode, ensureStreams, JOB_STREAM, SUBJECTS, type EncoderClass, type JoinAnswer, type ResultMsg, type TranscodeJobMsg } from './protocol';
+import { consumerOf, encode, ensureJobConsumer, ensureStreams, JOB_STREAM, SUBJECTS, type Capability, type CancelMsg, type JobMsg, type JoinAnswer, type ResultMsg } from './protocol';
+import { runClip, runImage, runSubtitle, runTranscode, type TaskEnv } from './worker-tasks';
 
 /** What a worker machine runs with: its join answer, token, tools, encoder and a scratch directory of its own. */
 export interface WorkerOptions {
   join: JoinAnswer; token: string; tools: FfmpegTools; choice: EncoderChoice; scratch: string; log: Logger;
+  /** This machine's capabilities (`gpu`, `lang:en`, ...): which job subjects it takes besides the `any` ones. */
+  capabilities: Capability[];
+  /** This machine's speech engines (subtitle jobs). */
+  asr: AsrEngine[];
   /** Called to re-check the token now and then; false (revoked) stops the worker. */
   stillJoined(): Promise<boolean>;
 }
@@ -25,24 +30,49 @@ export function workerStore(j: JoinAnswer): MediaStore {
   return j.media_store.kind === 'local' && 'dir' in j.media_store ? new LocalMediaStore(j.media_store.dir) : openMediaStore(j.media_store, '/nonexistent');
 }
 
+/** The job subjects a worker with these capabilities takes, in the order it asks for them (GPU work first). */
+export function workerSubjects(caps: Capability[]): string[] {
+  const out: string[] = [];
+  if (caps.includes('gpu')) out.push(SUBJECTS.transcode('gpu'));
+  out.push(SUBJECTS.transcode('any'), SUBJECTS.job('clip', 'any'), SUBJECTS.job('image', 'any'));
+  for (const c of caps) if (c.startsWith('lang:')) out.push(SUBJECTS.job('subtitle', c));
+  return [...new Set(out)];
+}
+
 /**
- * Takes transcodes from the work queue one at a time: the GPU subject first when this machine has a GPU encoder,
- * then the `any` subject. While a job runs the message's ack deadline is extended (`working()`) and progress is
- * published; the output goes to the media store under the job's prefix (cleared first: a dead worker's partial
- * upload does not survive), the result is published durably, and only then is the job acknowledged.
+ * Takes jobs from the work queue one at a time, from one durable consumer per subject this machine's capabilities
+ * allow (GPU transcodes first). A publish on a subject (seen as a plain NATS message) wakes the worker to ask that
+ * consumer first; otherwise it asks each in turn. While a job runs the message's ack deadline is extended
+ * (`working()`) and progress is published; outputs go to the media store (the job's output prefix is cleared first:
+ * a dead worker's partial upload does not survive), the result is published durably, and only then is the job
+ * acknowledged. A cancel (`vs.cancel.<job>`) kills the job's tools, clears its scratch and output and acknowledges.
  */
 export async function runWorker(o: WorkerOptions): Promise<RunningWorker> {
   const nc: NatsConnection = await connect({ servers: o.join.nats_url, name: `viewstream-worker-${o.join.name}-${process.pid}`, maxReconnectAttempts: -1 });
   await ensureStreams(nc, o.join.ack_wait_ms);
   const js = jetstream(nc);
   const store = workerStore(o.join);
-  const classes: EncoderClass[] = o.choice.encoder === 'libx264' ? ['any'] : ['gpu', 'any'];
-  const consumers = await Promise.all(classes.map((c) => js.consumers.get(JOB_STREAM, consumerOf(c))));
+  const subjects = workerSubjects(o.capabilities);
+  for (const s of subjects) await ensureJobConsumer(nc, s, o.join.ack_wait_ms);
+  const consumers = new Map<string, Consumer>();
+  for (const s of subjects) consumers.set(s, await js.consumers.get(JOB_STREAM, consumerOf(s)));
   rmSync(o.scratch, { recursive: true, force: true }); // what a killed run of this worker left behind
   mkdirSync(o.scratch, { recursive: true });
   let stopping = false;
-  let current: { msg: JsMsg; ac: AbortController } | null = null;
+  let current: { msg: JsMsg; ac: AbortController; jobId: string | null } | null = null;
   let lastCheck = Date.now();
+  const woken: string[] = [];
+  const wake = nc.subscribe(SUBJECTS.jobsAll, { callback: (err, m) => { if (!err && consumers.has(m.subject) && !woken.includes(m.subject)) woken.push(m.subject); } });
+  const dec = new TextDecoder();
+  const cancels = nc.subscribe(SUBJECTS.cancelAll, {
+    callback: (err, m) => {
+      if (err) return;
+      try {
+        const c = JSON.parse(dec.decode(m.data)) as CancelMsg;
+        if (current && current.jobId === c.jobId) { o.log.info('job cancel received', { job: c.jobId }); current.ac.abort(new Error('cancelled')); }
+      } catch { /* not ours */ }
+    },
+  });
   const done = (async () => {
     while (!stopping) {
       if (Date.now() - lastCheck > 30_000) {
@@ -50,14 +80,17 @@ export async function runWorker(o: WorkerOptions): Promise<RunningWorker> {
         if (!(await o.stillJoined().catch(() => true))) { o.log.error('worker token revoked: leaving the cluster'); stopping = true; break; }
       }
       let msg: JsMsg | null = null;
-      for (const c of consumers) {
-        try { msg = await c.next({ expires: consumers.length > 1 ? 1000 : 2000 }); } catch (e) { if (!stopping) o.log.warn('job fetch failed', { error: String(e) }); await Bun.sleep(500); }
-        if (msg || stopping) break;
+      const order = [...new Set([...woken.splice(0), ...subjects])];
+      for (const s of order) {
+        try { msg = await consumers.get(s)!.next({ expires: 1000 }); } catch (e) { if (!stopping) o.log.warn('job fetch failed', { error: String(e) }); await Bun.sleep(500); }
+        if (msg || stopping || woken.length) break;
       }
       if (!msg) continue;
       if (stopping) { msg.nak(); break; }
       const ac = new AbortController();
-      current = { msg, ac };
+      let jobId: string | null = null;
+      try { jobId = msg.json<JobMsg>().jobId; } catch { /* unreadable: runOne drops it */ }
+      current = { msg, ac, jobId };
       try { await runOne(o, nc, js, store, msg, ac.signal); } finally { current = null; }
     }
   })();
@@ -67,57 +100,57 @@ export async function runWorker(o: WorkerOptions): Promise<RunningWorker> {
       stopping = true;
       if (current) { current.ac.abort(new Error('worker stopping')); current.msg.nak(); }
       await done.catch(() => undefined);
+      wake.unsubscribe();
+      cancels.unsubscribe();
       await nc.drain().catch(() => undefined);
     },
   };
 }
 
-/** Runs one transcode message to its end (result published, message acknowledged or handed back). */
+/** Runs one job message to its end (result published, message acknowledged or handed back). */
 async function runOne(o: WorkerOptions, nc: NatsConnection, js: ReturnType<typeof jetstream>, store: MediaStore, msg: JsMsg, signal: AbortSignal): Promise<void> {
-  let job: TranscodeJobMsg;
-  try { job = msg.json<TranscodeJobMsg>(); } catch { o.log.error('unreadable job message; dropped'); msg.term(); return; }
+  let job: JobMsg;
+  try { job = msg.json<JobMsg>(); } catch { o.log.error('unreadable job message; dropped'); msg.term(); return; }
+  const kind = job.kind ?? 'transcode';
   const started = Date.now();
   const base = { jobId: job.jobId, gen: job.gen, token: o.token, worker: o.join.name };
-  o.log.info('job taken', { job: job.jobId, gen: job.gen, asset: job.assetId, delivery: msg.info.deliveryCount });
+  o.log.info('job taken', { job: job.jobId, gen: job.gen, kind, delivery: msg.info.deliveryCount });
   const beat = setInterval(() => msg.working(), Math.max(500, Math.floor(o.join.ack_wait_ms / 3)));
   let lastPct = -1, lastSent = 0;
   const dir = join(o.scratch, `${job.jobId}-${job.gen}`);
+  // Where this job writes in the store: cleared before (a previous holder's partial upload) and after a failure.
+  const outPrefix = 'outPrefix' in job ? job.outPrefix : null;
+  const env: TaskEnv = {
+    tools: o.tools, choice: o.choice, asr: o.asr, store, dir, signal,
+    progress: (pct, eta) => {
+      if (pct - lastPct < 0.5 && Date.now() - lastSent < 1000) return;
+      lastPct = pct; lastSent = Date.now();
+      nc.publish(SUBJECTS.progress(job.jobId), encode({ ...base, pct: Math.round(pct * 10) / 10, eta: eta === null ? null : Math.round(eta) }));
+    },
+  };
   try {
     rmSync(dir, { recursive: true, force: true });
-    const work = join(dir, 'out');
-    mkdirSync(work, { recursive: true });
-    await store.deletePrefix(job.outPrefix); // a previous holder's partial upload
-    const src = join(dir, 'source');
-    if (!(await store.getFile(job.sourceKey, src))) throw Object.assign(new Error(`source ${job.sourceKey} missing from the media store`), { permanent: true });
-    const res = await transcode({
-      tools: o.tools, source: src, workDir: work, info: job.info, plan: job.plan, encoder: o.choice.encoder, signal, nice: o.choice.nice,
-      onProgress: (pct, eta) => {
-        const overall = 2 + pct * 0.9;
-        if (overall - lastPct < 0.5 && Date.now() - lastSent < 1000) return;
-        lastPct = overall; lastSent = Date.now();
-        nc.publish(SUBJECTS.progress(job.jobId), encode({ ...base, pct: Math.round(overall * 10) / 10, eta: eta === null ? null : Math.round(eta) }));
-      },
-    });
-    for (const f of filesUnder(work)) await store.putFile(`${job.outPrefix}${relative(work, f).split('\\').join('/')}`, f);
-    const result: ResultMsg = {
-      ...base, ok: true, ms: Date.now() - started,
-      output: {
-        encoder: res.encoder, fallbackFrom: res.fallbackFrom, audio: res.audio, files: res.files, thumb: res.thumb,
-        renditions: res.renditions.map((r) => ({ name: r.name, width: r.width, height: r.height, video_k: r.video_k })),
-      },
-    };
+    mkdirSync(dir, { recursive: true });
+    if (outPrefix) await store.deletePrefix(outPrefix);
+    const output = job.kind === 'image' ? await runImage(env, job) : job.kind === 'subtitle' ? await runSubtitle(env, job)
+      : job.kind === 'clip' ? await runClip(env, job) : await runTranscode(env, job);
+    if (signal.aborted) throw signal.reason;
+    const result: ResultMsg = { ...base, ok: true, ms: Date.now() - started, output };
     await publishResult(js, result);
     msg.ack();
-    o.log.info('job done', { job: job.jobId, ms: result.ms });
+    o.log.info('job done', { job: job.jobId, kind, ms: result.ms });
   } catch (e) {
-    if (signal.aborted) return; // stopping: the message was handed back
-    const permanent = isPermanent(e);
-    o.log.warn('job failed', { job: job.jobId, error: String(e), permanent });
-    await store.deletePrefix(job.outPrefix).catch(() => undefined);
+    const cancelled = signal.aborted && signal.reason instanceof Error && signal.reason.message === 'cancelled';
+    if (signal.aborted && !cancelled) return; // stopping: the message was handed back
+    const permanent = cancelled || isPermanent(e);
+    if (cancelled) o.log.info('job cancelled', { job: job.jobId, kind });
+    else o.log.warn('job failed', { job: job.jobId, kind, error: String(e), permanent });
+    if (outPrefix) await store.deletePrefix(outPrefix).catch(() => undefined);
+    if (job.kind === 'image') for (const ext of ['jpg', 'webp']) await store.delete(`${job.outKey}.${ext}`).catch(() => undefined);
     try {
-      await publishResult(js, { ...base, ok: false, error: (e instanceof Error ? e.message : String(e)).slice(0, 2000), permanent });
+      await publishResult(js, { ...base, ok: false, error: cancelled ? 'cancelled' : (e instanceof Error ? e.message : String(e)).slice(0, 2000), permanent, ...(cancelled ? { cancelled } : {}) });
       msg.ack();
-    } catch { msg.nak(5000); }
+    } catch { if (cancelled) msg.term(); else msg.nak(5000); }
   } finally {
     clearInterval(beat);
     rmSync(dir, { recursive: true, force: true });
@@ -132,15 +165,4 @@ async function publishResult(js: ReturnType<typeof jetstream>, r: ResultMsg): Pr
       await Bun.sleep(Math.min(5000, 250 * 2 ** i));
     }
   }
-}
-
-/** Every file under a directory (recursively). */
-function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  for (const n of readdirSync(dir)) {
-    const p = join(dir, n);
-    if (statSync(p).isDirectory()) out.push(...filesUnder(p));
-    else out.push(p);
-  }
-  return out;
 }

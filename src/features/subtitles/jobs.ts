@@ -10,7 +10,7 @@ import type { AppContext } from '../../kernel/context';
 import { containedPath } from '../../kernel/fs/contain';
 import { PermanentJobError } from '../../jobs/errors';
 import type { FeatureHandlers, JobRow, JobRun } from '../../jobs/types';
-import { AsrError } from '../../engines/asr/types';
+import { AsrError, type AsrSegment } from '../../engines/asr/types';
 import { asrEngines, asrSettings, engineFor } from '../../engines/asr/select';
 import { speechAudioArgs } from '../../media/args/speech-audio';
 import { locateFfmpeg } from '../../media/locate';
@@ -49,21 +49,35 @@ async function recognise(ctx: AppContext, job: JobRun<'subtitles.recognise'>): P
     const t0 = performance.now();
     let segments;
     try {
-      const prompt = [job.payload.prompt, new GlossaryService(ctx).prompt(track.tenant_id, track.language)].filter(Boolean).join(', ');
-      segments = await engine.transcribe({ wavPath: wav, language: track.language, prompt: prompt || undefined, signal: job.signal });
+      segments = await engine.transcribe({ wavPath: wav, language: track.language, prompt: recognitionPrompt(ctx, job, track) || undefined, signal: job.signal });
     } catch (e) {
       if (e instanceof AsrError && e.permanent) throw new PermanentJobError(e.message);
       throw e;
     }
-    const { cues, corrections } = correctCues(ctx, track.tenant_id, track.language, buildCues(segments.flatMap((s) => s.words), { maxCharsPerSecond: settings.reading_speed }));
-    if (!store.byId(track.id)) throw new PermanentJobError('the subtitle track was deleted');
-    store.replaceCues(track.id, cues, ctx.clock.now());
-    new CueStore(ctx.db).setGlossaryCorrections(track.id, corrections);
-    store.setStatus(track.id, 'ready', ctx.clock.now(), { engine: engine.name });
-    const secs = (performance.now() - t0) / 1000;
-    job.setResult({ engine: engine.name, cues: cues.length, words: segments.reduce((n, s) => n + s.words.length, 0), recognition_s: Math.round(secs * 100) / 100, audio_s: asset.duration_s, compute: engine.compute, gpu: engine.compute === 'remote' ? 'remote' : engine.compute === 'gpu', glossary: corrections });
-    job.progress(100);
+    applyRecognition(ctx, job, track, { engine: engine.name, compute: engine.compute, segments, seconds: (performance.now() - t0) / 1000, audioS: asset.duration_s });
   } finally { rmSync(work, { recursive: true, force: true }); }
+}
+
+/** The engine prompt of a recognition: the job's own words and the tenant's glossary for the track's language. */
+export function recognitionPrompt(ctx: AppContext, job: JobRun<'subtitles.recognise'>, track: { tenant_id: string; language: string }): string {
+  return [job.payload.prompt, new GlossaryService(ctx).prompt(track.tenant_id, track.language)].filter(Boolean).join(', ');
+}
+
+/**
+ * Stores what an engine recognised (here or on a worker machine): cues built from the word timings at the tenant's
+ * reading speed, glossary corrections, the track `ready`, and the job's result facts.
+ */
+export function applyRecognition(ctx: AppContext, job: JobRun<'subtitles.recognise'>, track: { id: string; tenant_id: string; language: string },
+  r: { engine: string; compute: string; segments: AsrSegment[]; seconds: number; audioS: number | null; worker?: string | null }): void {
+  const store = new SubtitleStore(ctx.db);
+  const settings = new SubtitleSettingsService(ctx).get(track.tenant_id);
+  const { cues, corrections } = correctCues(ctx, track.tenant_id, track.language, buildCues(r.segments.flatMap((s) => s.words), { maxCharsPerSecond: settings.reading_speed }));
+  if (!store.byId(track.id)) throw new PermanentJobError('the subtitle track was deleted');
+  store.replaceCues(track.id, cues, ctx.clock.now());
+  new CueStore(ctx.db).setGlossaryCorrections(track.id, corrections);
+  store.setStatus(track.id, 'ready', ctx.clock.now(), { engine: r.engine });
+  job.setResult({ engine: r.engine, cues: cues.length, words: r.segments.reduce((n, s) => n + s.words.length, 0), recognition_s: Math.round(r.seconds * 100) / 100, audio_s: r.audioS, compute: r.compute, gpu: r.compute === 'remote' ? 'remote' : r.compute === 'gpu', glossary: corrections, ...(r.worker !== undefined ? { worker: r.worker } : {}) });
+  job.progress(100);
 }
 
 /** The feature's job handlers. */
