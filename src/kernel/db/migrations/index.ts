@@ -9,6 +9,7 @@ import { m0214 } from './0214_packaging_settings';
 import { m0221 } from './0221_sites_change_index';
 import { m0222 } from './0222_subtitle_live_channel_gone';
 import { m0226 } from './0226_channel_input_checks';
+import { m0231 } from './0231_cluster_stream_seq';
 import { m0001 } from './0001_identity';
 import { m0002 } from './0002_jobs_outbox';
 import { m0010 } from './0010_assets';
@@ -106,4 +107,5 @@ export const MIGRATIONS: Migration[] = [
   m0221,
   m0222,
   m0226,
+  m0231,
 ];
