@@ -92,10 +92,10 @@ export function InputChecksPanel({ channelId, now }: { channelId: string; now: I
                 <th scope="row">{t(`ic_${c}` as Key)}</th>
                 <td class="ic-state" role="status">{state(c)}</td>
                 <td>
-                  <div class="ic-fields">
+                  <div class="ic-fields" style={{ display: 'flex', flexWrap: 'wrap', gap: '0.25rem 1rem', alignItems: 'flex-end' }}>
                     <label class="check"><input type="checkbox" id={`ic-${c}-enabled`} disabled={!edit} checked={form[c].enabled as boolean} onChange={(e) => set(c, 'enabled', e.currentTarget.checked)} /> {t('ic_enabled')}</label>
                     {FIELDS[c].map((x) => (
-                      <label class="field">
+                      <label class="field" style={{ flex: '0 1 11rem' }}>
                         <span>{t(x.label)}</span>
                         <input id={`ic-${c}-${x.k}`} type="number" dir="ltr" min={x.min} max={x.max} step={x.step} disabled={!edit} value={form[c][x.k] as string}
                           aria-invalid={bad[`${c}.${x.k}`] ? 'true' : undefined} onInput={(e) => set(c, x.k, e.currentTarget.value)} />
