@@ -49,7 +49,8 @@ export function iframeBandwidth(entries: IframeEntry[]): number {
  * after the variant streams, carrying that variant's RESOLUTION and video CODECS. Any earlier I-frame lines go.
  */
 export function withIframeStreams(master: string, streams: { media: string; uri: string; bandwidth: number }[]): string {
-  const lines = master.replace(/\n+$/, '').split('\n').filter((l) => !l.startsWith('#EXT-X-I-FRAME-STREAM-INF'));
+  const lines = master.split('\n').filter((l) => !l.startsWith('#EXT-X-I-FRAME-STREAM-INF'));
+  while (lines.length && lines[lines.length - 1] === '') lines.pop();
   const add: string[] = [];
   for (const s of streams) {
     const at = lines.indexOf(s.media);
