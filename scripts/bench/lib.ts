@@ -38,7 +38,8 @@ export function median(xs: number[]): number {
 
 /** Starts the appliance from source in a temp data dir with extra env; returns its address and owner key. */
 export async function startAppliance(dataDir: string, env: Record<string, string> = {}): Promise<ServeProc> {
-  return spawnServe(['bun', 'src/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir], env);
+  // Two minutes to listen: on a loaded shared box the first start (transpiling the app) can pass spawnServe's 30 s.
+  return spawnServe(['bun', 'src/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--data', dataDir], env, 120_000);
 }
 
 /**

@@ -48,6 +48,10 @@ export function edgeHttp(cache: EdgeCacheConf | undefined, app: EdgeAppConf | un
   proxy_cache_path "${cache.dir}" levels=${CACHE_LEVELS} keys_zone=${CACHE_ZONE}:64m max_size=${cache.maxSize} inactive=7d use_temp_path=off;
   # What was stored (not hits): key, URL, host, the answer's Cache-Tag, status: the tag index reads it.
   map $upstream_cache_status $vs_fill { MISS 1; EXPIRED 1; REVALIDATED 1; default 0; }
+  # The key and tenant the fill log names, declared here (empty) for configurations where no location sets them
+  # (a front on a port of its own with the data dir's files sent from disk); each caching location sets its own.
+  map "" $vs_ckey { default ""; }
+  map "" $vs_cten { default ""; }
   log_format vs_fill escape=json '{"k":"$vs_ckey","u":"$request_uri","h":"$http_host","tag":"$upstream_http_cache_tag","ten":"$vs_cten","st":"$upstream_cache_status","s":$status}';`);
   }
   if (app) out.push(`  map $http_upgrade $vs_upgrade { default upgrade; "" ""; }
