@@ -10,8 +10,10 @@ export interface SiteAnswer {
   /** A scheduled change at this instant (ms): s-maxage ends then. */
   changeAt: number | null;
   status?: number;
-  /** Headers built on first send (see send); its `x-request-id` is rewritten per request. */
+  /** Headers built on first send (see send); their `x-request-id` is rewritten per request. */
   base?: Record<string, string>;
+  /** The same as a Headers object, and the body as a Blob: what a Response is made from fastest (see send). */
+  headers?: Headers; blob?: Blob;
 }
 
 const MAX_AGE = { page: 30, sitemap: 600, robots: 3600 } as const;
@@ -52,13 +54,20 @@ export function send(req: Request, a: SiteAnswer, now: number, allowOrigin: stri
     'content-type': a.type, etag: a.etag, 'x-vs-sites-api': '1', vary: 'Origin', 'cache-control': cacheControl(a, now),
     ...(a.tags.length ? { 'cache-tag': a.tags.join(',') } : {}), 'x-request-id': '',
   };
-  // The Response copies its headers: the shared record is rewritten per request (single-threaded, no copy made).
-  const h = allowOrigin || a.changeAt !== null ? { ...base, 'cache-control': cacheControl(a, now) } as Record<string, string> : base;
-  h['x-request-id'] = id;
-  if (allowOrigin) { h['access-control-allow-origin'] = allowOrigin; h['access-control-expose-headers'] = 'ETag, Cache-Tag, X-VS-Sites-API'; }
+  let h: Headers | Record<string, string>;
+  if (allowOrigin || a.changeAt !== null) {
+    h = { ...base, 'cache-control': cacheControl(a, now), 'x-request-id': id };
+    if (allowOrigin) { h['access-control-allow-origin'] = allowOrigin; h['access-control-expose-headers'] = 'ETag, Cache-Tag, X-VS-Sites-API'; }
+  } else {
+    // A Response copies its headers when made: the answer's one Headers object is rewritten per request (JavaScript
+    // runs one request at a time), and made from a Headers object and a Blob a Response costs half as much.
+    h = a.headers ??= new Headers(base);
+    h.set('x-request-id', id);
+  }
   const inm = req.headers.get('if-none-match');
   if (inm !== null && (a.status ?? 200) === 200 && notModified(inm, a.etag)) return withKernelHeaders(new Response(null, { status: 304, headers: h }), id);
-  return withKernelHeaders(new Response(req.method === 'HEAD' ? null : (a.body as Uint8Array<ArrayBuffer>), { status: a.status ?? 200, headers: h }), id);
+  const body = req.method === 'HEAD' ? null : a.blob ??= new Blob([a.body as Uint8Array<ArrayBuffer>]);
+  return withKernelHeaders(new Response(body, { status: a.status ?? 200, headers: h }), id);
 }
 
 /** Hyphenated status text: the `type` tail of Sites Delivery problems. */
