@@ -165,8 +165,10 @@ export class ChannelRuntime {
   private monitorSegment(name: InputName, r: string, file: string, startMs: number): void {
     const m = this.monitor;
     if (!m || name !== this.feed) return;
+    // The lowest rung recorded (names are `<height>p`; passthrough records `src` alone): the cheapest to decode.
     const recorded = this.runs[name].recorded ?? this.renditions;
-    if (r !== recorded[recorded.length - 1]) return;
+    const lowest = recorded.reduce((a, b) => ((parseInt(b, 10) || Infinity) < (parseInt(a, 10) || Infinity) ? b : a));
+    if (r !== lowest) return;
     const initMs = this.runs[name].initMs!;
     const init = initPath(this.ctx.config.dataDir, this.ch.tenant_id, this.ch.id, r, initMs);
     try { m.feed(name, `${name}:${r}:${initMs}`, () => readFileSync(init), readFileSync(file), startMs); } catch (e) { this.ctx.log.warn('input monitor feed failed', { channel: this.ch.id, error: String(e) }); }

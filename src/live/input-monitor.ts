@@ -42,6 +42,8 @@ export interface ConditionChange { check: Condition; active: boolean; since: num
 export const INPUT_MONITOR_NICE = 5;
 /** Bytes queued on the monitor's pipe past which segments are skipped (the monitor fell behind: never buffer without bound). */
 const MAX_QUEUED = 16 * 1024 * 1024;
+/** Segments skipped in a row after which a monitor that reads nothing is stopped (the next segment starts a new one). */
+const MAX_BEHIND = 5;
 
 /** Reads a channel's settings (null: the channel has none stored and nothing enabled). */
 export type InputCheckProvider = (channelId: string) => InputCheckSettings | null;
@@ -89,6 +91,8 @@ export class InputMonitor {
   private loudOutSince: number | null = null;
   /** Segments skipped because the analyser fell behind. */
   skipped = 0;
+  /** Segments skipped in a row: past MAX_BEHIND the analyser is taken as stuck and restarted with the next segment. */
+  private behind = 0;
 
   constructor(private o: { ffmpeg: string; settings: InputCheckSettings; onChange: (c: ConditionChange) => void; log: { warn(m: string, f?: Record<string, unknown>): void } }) {}
 
@@ -126,7 +130,12 @@ export class InputMonitor {
     }
     const w = this.proc.stdin;
     if (!w) return;
-    if (w.writableLength > MAX_QUEUED) { this.skipped++; return; }
+    if (w.writableLength > MAX_QUEUED) {
+      this.skipped++;
+      if (++this.behind >= MAX_BEHIND) { this.o.log.warn('input monitor stuck: restarted', { skipped: this.skipped }); void this.stop(); }
+      return;
+    }
+    this.behind = 0;
     w.write(seg);
   }
 
