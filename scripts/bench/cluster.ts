@@ -51,7 +51,7 @@ function startEdge(origin: string, port: number, dir: string): { proc: Subproces
   return { proc, log };
 }
 
-interface Cluster { control: ServeProc; key: string; dir: string; workers: WorkerProc[]; natsPid: number; stopWorkers(): Promise<void>; stop(): Promise<void> }
+interface Cluster { edgePid: number; control: ServeProc; key: string; dir: string; workers: WorkerProc[]; natsPid: number; stopWorkers(): Promise<void>; stop(): Promise<void> }
 
 /** One cluster: nats, bucket, control (S3 store or local), an edge; `workers` pinned one per core from core 0 (`pin`). */
 async function cluster(name: string, store: 's3' | 'local', workers: number, pin: boolean): Promise<Cluster & { edgeLog: string }> {
@@ -72,7 +72,7 @@ async function cluster(name: string, store: 's3' | 'local', workers: number, pin
   let workersUp = true;
   const stopWorkers = async () => { if (!workersUp) return; workersUp = false; for (const w of ws) { w.proc.kill(9); await w.proc.exited; } };
   return {
-    control, key: control.key!, dir, workers: ws, natsPid: nats.proc.pid, edgeLog: edge.log, stopWorkers,
+    edgePid: edge.proc.pid, control, key: control.key!, dir, workers: ws, natsPid: nats.proc.pid, edgeLog: edge.log, stopWorkers,
     async stop() { await stopWorkers(); control.kill('SIGKILL'); await control.proc.exited; edge.proc.kill('SIGQUIT'); await edge.proc.exited; await nats.stop(); await s3.stop(); },
   };
 }
@@ -93,6 +93,13 @@ async function segmentUrl(c: Cluster, id: string): Promise<string> {
   const master = await (await fetch(hls)).text();
   const media = new URL(master.split('\n').find((l) => l && !l.startsWith('#'))!, hls).href;
   return new URL((await (await fetch(media)).text()).split('\n').find((l) => l && !l.startsWith('#'))!, media).href;
+}
+
+/** CPU seconds of an nginx master and its worker processes (what the edge spent answering). */
+function nginxCpu(masterPid: number): number {
+  let kids: number[] = [];
+  try { kids = readFileSync(`/proc/${masterPid}/task/${masterPid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number); } catch { /* gone */ }
+  return cpuSeconds(masterPid) + kids.reduce((a, k) => a + cpuSeconds(k), 0);
 }
 
 /** X-Cache-Status counts of the edge's access log lines whose time falls in one of the windows (epoch ms). */
@@ -123,26 +130,29 @@ async function delivery(): Promise<void> {
       for (let i = 0; i < 3; i++) await (await fetch(segs[k]!)).arrayBuffer(); // fill the edge's cache
     }
     const sizes = Object.fromEntries(await Promise.all(Object.entries(segs).map(async ([k, u]) => [k, (await (await fetch(u)).arrayBuffer()).byteLength])));
-    const rows: { s3: number; local: number; cpuS3: number; cpuLocal: number }[] = [];
+    const rows: { s3: number; local: number; cpuS3: number; cpuLocal: number; edgeUsS3: number; edgeUsLocal: number }[] = [];
     const windows: Record<string, [number, number][]> = { s3: [], local: [] };
     console.log(`delivery: segment ${sizes.s3} bytes (S3) / ${sizes.local} bytes (local), ${CONNS} connections, ${ROUNDS} rounds × ${WINDOW} s each, load ${load()}`);
     for (let r = 0; r < ROUNDS; r++) {
-      const row = { s3: 0, local: 0, cpuS3: 0, cpuLocal: 0 };
+      const row = { s3: 0, local: 0, cpuS3: 0, cpuLocal: 0, edgeUsS3: 0, edgeUsLocal: 0 };
       for (const k of (r % 2 ? ['local', 's3'] : ['s3', 'local']) as ('s3' | 'local')[]) {
         const pid = stacks[k].control.proc.pid;
-        const c0 = cpuSeconds(pid, { children: true }), t0 = Date.now();
+        const c0 = cpuSeconds(pid, { children: true }), e0 = nginxCpu(stacks[k].edgePid), t0 = Date.now();
         const res = await wrk(segs[k]!, { connections: CONNS, seconds: WINDOW, threads: 1 });
         windows[k].push([t0, Date.now()]);
         row[k] = res.rps;
         row[k === 's3' ? 'cpuS3' : 'cpuLocal'] = cpuSeconds(pid, { children: true }) - c0;
+        row[k === 's3' ? 'edgeUsS3' : 'edgeUsLocal'] = ((nginxCpu(stacks[k].edgePid) - e0) * 1e6) / Math.max(1, res.requests);
         if (res.non2xx || res.errors) console.log(`  ${k}: ${res.non2xx} non-2xx, ${res.errors} socket errors`);
       }
       rows.push(row);
-      console.log(`  round ${r + 1}: S3 ${row.s3.toFixed(0)}/s, local ${row.local.toFixed(0)}/s, ratio ${(row.s3 / row.local).toFixed(2)}; control CPU in the windows ${row.cpuS3.toFixed(2)} s / ${row.cpuLocal.toFixed(2)} s; load ${load()}`);
+      console.log(`  round ${r + 1}: S3 ${row.s3.toFixed(0)}/s, local ${row.local.toFixed(0)}/s, ratio ${(row.s3 / row.local).toFixed(2)}; edge CPU per request ${row.edgeUsS3.toFixed(0)} / ${row.edgeUsLocal.toFixed(0)} µs; control CPU in the windows ${row.cpuS3.toFixed(2)} s / ${row.cpuLocal.toFixed(2)} s; load ${load()}`);
     }
     await Bun.sleep(1500); // the access log is flushed every second
     const ms3 = median(rows.map((x) => x.s3)), mlocal = median(rows.map((x) => x.local));
     console.log(`edge X-Cache-Status in the windows: S3 ${JSON.stringify(cacheCounts(stacks.s3.edgeLog, windows.s3))}, local ${JSON.stringify(cacheCounts(stacks.local.edgeLog, windows.local))}`);
+    const us3 = median(rows.map((x) => x.edgeUsS3)), ulocal = median(rows.map((x) => x.edgeUsLocal));
+    console.log(`edge CPU per cached answer (independent of how much CPU the box gave it): S3 ${us3.toFixed(0)} µs, local ${ulocal.toFixed(0)} µs (medians), efficiency ratio local/S3 ${(ulocal / us3).toFixed(2)}`);
     console.log(`cached segment through the edge: S3 store ${ms3.toFixed(0)}/s, local disk ${mlocal.toFixed(0)}/s (medians), ratio ${(ms3 / mlocal).toFixed(2)}; median of per-round ratios ${median(rows.map((x) => x.s3 / x.local)).toFixed(2)} (target ≥ 0.9); load ${load()}`);
   } finally {
     for (const c of Object.values(stacks)) await c.stop();
@@ -163,9 +173,13 @@ async function batch(clip: string, workers: number) {
   const c = await cluster(`b${workers}`, 's3', workers, true);
   try {
     const cpu = () => ({
-      control: cpuSeconds(c.control.proc.pid, { children: true }), nats: cpuSeconds(c.natsPid), bench: cpuSeconds('self'),
-      workers: c.workers.reduce((a, w) => a + cpuSeconds(w.proc.pid, { children: true }), 0),
+      control: cpuSeconds(c.control.proc.pid, { children: true }), controlKids: cpuSeconds(c.control.proc.pid, { self: false, children: true }),
+      nats: cpuSeconds(c.natsPid), bench: cpuSeconds('self'), workers: c.workers.reduce((a, w) => a + cpuSeconds(w.proc.pid, { children: true }), 0),
     });
+    // The control node's CPU while idle (timers, queue polls): subtracted to give what the uploads cost it.
+    const i0 = cpu().control, ti = performance.now();
+    await Bun.sleep(10_000);
+    const idleRate = (cpu().control - i0) / ((performance.now() - ti) / 1000);
     const before = cpu(), t0 = performance.now();
     const ids = await Promise.all(Array.from({ length: N }, (_, i) => uploadFile(c.control.url, c.key, clip, `bench ${i}`)));
     const uploaded = (performance.now() - t0) / 1000;
@@ -173,11 +187,12 @@ async function batch(clip: string, workers: number) {
     const wall = (performance.now() - t0) / 1000;
     const after = cpu();
     const reports = workerReports(c);
-    const d = { control: after.control - before.control, nats: after.nats - before.nats, bench: after.bench - before.bench, workers: after.workers - before.workers };
+    const d = { control: after.control - before.control, controlKids: after.controlKids - before.controlKids, nats: after.nats - before.nats, bench: after.bench - before.bench, workers: after.workers - before.workers };
+    const controlWork = d.control - idleRate * wall;
     const jobS = reports.reduce((a, r) => a + r.ms, 0) / 1000;
     const per = Object.entries(Object.groupBy(reports, (r) => r.worker)).map(([w, rs]) => `${w} ${rs!.length} jobs ${(rs!.reduce((a, r) => a + r.ms, 0) / 1000).toFixed(1)} s`).join(', ');
-    console.log(`batch, ${workers} worker(s): ${wall.toFixed(1)} s (uploads in ${uploaded.toFixed(1)} s); worker job wall ${jobS.toFixed(1)} s (${per}); CPU: workers+ffmpeg ${d.workers.toFixed(1)} s (${(d.workers / wall).toFixed(2)} cores busy), control+children ${d.control.toFixed(1)} s (${(d.control / N).toFixed(2)} s per upload), bench+s3rver ${d.bench.toFixed(1)} s, nats ${d.nats.toFixed(1)} s; load ${load()}`);
-    return { wall, jobS, workerCpu: d.workers, controlCpu: d.control };
+    console.log(`batch, ${workers} worker(s): ${wall.toFixed(1)} s (uploads in ${uploaded.toFixed(1)} s); worker job wall ${jobS.toFixed(1)} s (${per}); CPU: workers+ffmpeg ${d.workers.toFixed(1)} s (${(d.workers / wall).toFixed(2)} cores busy), control ${d.control.toFixed(1)} s (its children ${d.controlKids.toFixed(1)} s; idle rate ${(idleRate * 100).toFixed(1)} % of a core, so the uploads' own ${(controlWork / N).toFixed(2)} s per upload), bench+s3rver ${d.bench.toFixed(1)} s, nats ${d.nats.toFixed(1)} s; load ${load()}`);
+    return { wall, jobS, workerCpu: d.workers, controlCpu: controlWork };
   } finally { await c.stop(); }
 }
 
