@@ -9,6 +9,8 @@
  *     appliance's database as a data generator): p50/p95 of 300 queries of varied selectivity (target p95 < 20 ms),
  *     after one warm query builds the index (its time printed too); then 100 titles change and the next search's time
  *     (catalogue reload + incremental index update) is printed. Both servers get a 1 s warm-up per case first.
+ *   - per case, the server CPU microseconds per request of each server (user + system from /proc over a wrk run,
+ *     divided by the requests wrk counted): less sensitive than req/s to the box's load; and the load average.
  * Usage: bun scripts/bench/sites.ts [--seconds 5] [--rounds 3] [--connections 32] [--items 100000]
  */
 import { Database } from 'bun:sqlite';
