@@ -7,6 +7,7 @@ import { identityRoutes } from './features/identity/routes';
 import { playbackRoutes } from './features/playback/routes';
 import { blackoutRoutes } from './features/playback/blackout-routes';
 import { leakRoutes } from './features/playback/leak-routes';
+import { watermarkRoutes } from './features/watermark/routes';
 import { createGate, directTokenEntry, isTokenRequest, redactToken, tokenRoutes, type Gate } from './features/playback/gate';
 import { methodTable } from './kernel/http/methods';
 import { dropBodylessParse } from './kernel/http/plugin';
@@ -145,6 +146,7 @@ export function buildApp(ctx: AppContext): BuiltApp {
     .use(playbackRoutes(ctx))
     .use(blackoutRoutes(ctx))
     .use(leakRoutes(ctx, gate))
+    .use(watermarkRoutes(ctx))
     .use(jobsRoutes(ctx))
     .use(reencodeRoutes(ctx))
     .use(mediaDeliveryRoutes(ctx, gate))

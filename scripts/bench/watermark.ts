@@ -1,7 +1,10 @@
 /**
- * A/B forensic watermark, feasibility and cost (issue 46, not wired into delivery yet: docs/security.md section 8).
- * One source is encoded three times with the same x264 settings and segment boundaries: plain (the baseline ladder
- * rung), variant A (left half of the picture 1 % lighter) and variant B (right half 1 % lighter). Each of `--sessions`
+ * A/B forensic watermark, cost and traceability (issue 46; wired into the ladder, the gate and POST
+ * /v1/watermark/traces: docs/watermark.md). It uses the appliance's own modules: the marks (media/args/watermark.ts),
+ * the probe frames (media/watermark.ts), the per-session bit (features/watermark/bits.ts) and the reading and scoring
+ * (features/watermark/detect.ts). One source is encoded three times with the same x264 settings and segment
+ * boundaries: plain (the baseline ladder rung), variant A (left half of the picture lighter) and variant B (right
+ * half lighter). Each of `--sessions`
  * sessions gets its own A/B sequence from an HMAC of its id (as the gate would decide it per segment); one session's
  * stream is re-encoded as a pirate would (downscaled, another codec setting and GOP, CRF 30) and traced: per segment
  * the decoded leaked frame is compared with the A and B frames, the bits are matched against every session.
@@ -10,10 +13,14 @@
  *
  *   bun scripts/bench/watermark.ts [--seconds 48] [--segment 2] [--sessions 50] [--size 640x360]
  */
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { markFilter, MARK_LEVEL } from '../../src/media/args/watermark';
+import { probeFrames } from '../../src/media/watermark';
+import { variantBit } from '../../src/features/watermark/bits';
+import { halves, log10Tail, readBits, scoreSessions } from '../../src/features/watermark/detect';
 
 const arg = (name: string, def: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : def; };
 const SECONDS = Number(arg('seconds', '48')), SEG = Number(arg('segment', '2')), SESSIONS = Number(arg('sessions', '50')), SIZE = arg('size', '640x360');
@@ -28,9 +35,9 @@ function run(args: string[]): number {
   return cpu ? Number(cpu.user + cpu.system) / 1000 : NaN;
 }
 
-// The mark: a half picture lighter by `--mark` (alpha of white, default 0.02: about 2-4 of 255 luma levels), left for A and right for B.
-const LEVEL = Number(arg('mark', '0.02'));
-const MARK = { a: `drawbox=x=0:y=0:w=iw/2:h=ih:color=white@${LEVEL}:t=fill`, b: `drawbox=x=iw/2:y=0:w=iw/2:h=ih:color=white@${LEVEL}:t=fill` };
+// The mark: a half picture lighter by `--mark` (alpha of white; the appliance's default MARK_LEVEL), left for A and right for B.
+const LEVEL = Number(arg('mark', String(MARK_LEVEL)));
+const MARK = { a: markFilter('a', LEVEL), b: markFilter('b', LEVEL) };
 const encode = (out: string, vf: string | null) => run([
   '-i', join(dir, 'src.mp4'), ...(vf ? ['-vf', vf] : []), '-an', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '21', '-threads', '2',
   '-g', String(SEG * 25), '-keyint_min', String(SEG * 25), '-sc_threshold', '0', '-force_key_frames', `expr:gte(t,n_forced*${SEG})`,
@@ -40,35 +47,16 @@ const encode = (out: string, vf: string | null) => run([
 const segsOf = (d: string) => readdirSync(d).filter((f) => f.endsWith('.m4s')).sort();
 const bytesOf = (d: string) => readdirSync(d).reduce((n, f) => n + statSync(join(d, f)).size, 0);
 
-/** The A/B choice of segment `i` for a session: one bit of an HMAC of its id (the gate's decision). */
-const KEY = randomUUID();
-const bitOf = (sid: string, i: number) => createHmac('sha256', KEY).update(`${sid}:${i}`).digest()[0] & 1;
-
-/** Grey 64x36 frames of `input` at each segment's middle (one frame per segment), as arrays of luma bytes. */
-function frames(input: string, count: number): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  for (let i = 0; i < count; i++) {
-    const f = join(dir, `f-${Math.random().toString(36).slice(2)}.gray`);
-    run(['-ss', String(i * SEG + SEG / 2), '-i', input, '-frames:v', '1', '-vf', 'scale=64:36:flags=area,format=gray', '-f', 'rawvideo', f]);
-    const b = new Uint8Array(readFileSync(f));
-    if (b.length !== 64 * 36) throw new Error(`no frame at segment ${i} of ${input}`);
-    out.push(b);
-  }
-  return out;
-}
-/** The mark's statistic of a 64x36 frame: mean luma of the left half minus the right half (content cancels between A and B). */
-function halves(f: Uint8Array): number {
-  let l = 0, r = 0;
-  for (let y = 0; y < 36; y++) for (let x = 0; x < 64; x++) { if (x < 32) l += f[y * 64 + x]; else r += f[y * 64 + x]; }
-  return (l - r) / (32 * 36);
-}
-/** log10 of P(X >= k) for X ~ Binomial(n, 1/2). */
-function tail(n: number, k: number): number {
-  let p = 0, c = 1;
-  for (let i = 0; i <= n; i++) { if (i >= k) p += c; c = (c * (n - i)) / (i + 1); }
-  return Math.log10(p) - n * Math.log10(2);
-}
-
+/** The A/B choice of segment `i` (0-based here; the packager numbers files from 1) for a session: the gate's decision. */
+const KEY = randomBytes(32);
+const ASSET = randomUUID();
+const bitOf = (sid: string, i: number) => variantBit(KEY, ASSET, sid, i + 1);
+/** One probe frame per segment middle of `input` (the trace job's reads). */
+const frames = async (input: string, count: number) => {
+  const f = await probeFrames(ffmpeg, input, Array.from({ length: count }, (_, i) => i * SEG + SEG / 2), dir);
+  if (f.some((x) => !x)) throw new Error(`no frame in some segment of ${input}`);
+  return f as Uint8Array[];
+};
 try {
   run(['-f', 'lavfi', '-i', `testsrc2=size=${SIZE}:rate=25:duration=${SECONDS}`, '-f', 'lavfi', '-i', `mandelbrot=size=${SIZE}:rate=25`, '-filter_complex', '[0][1]blend=all_mode=average,format=yuv420p', '-t', String(SECONDS), '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '12', join(dir, 'src.mp4')]);
   for (const d of ['plain', 'a', 'b']) Bun.spawnSync(['mkdir', '-p', join(dir, d)]);
@@ -86,16 +74,15 @@ try {
   assemble('all-a.mp4', () => 'a');
   assemble('all-b.mp4', () => 'b');
   run(['-i', join(dir, 'session.mp4'), '-vf', 'scale=480:-2', '-c:v', 'libx264', '-preset', 'faster', '-crf', '30', '-g', '250', join(dir, 'leak.mp4')]);
-  const leak = frames(join(dir, 'leak.mp4'), n), fa = frames(join(dir, 'all-a.mp4'), n), fb = frames(join(dir, 'all-b.mp4'), n);
-  // Per segment: is the leaked frame's left-right difference nearer to B's or to A's?
-  const stat = leak.map((f, i) => ({ leak: halves(f), a: halves(fa[i]), b: halves(fb[i]) }));
-  const bits = stat.map((x) => (Math.abs(x.leak - x.b) < Math.abs(x.leak - x.a) ? 1 : 0));
-  const spread = stat.map((x) => x.a - x.b);
+  const [leak, fa, fb] = [await frames(join(dir, 'leak.mp4'), n), await frames(join(dir, 'all-a.mp4'), n), await frames(join(dir, 'all-b.mp4'), n)];
+  // Per segment: is the leaked frame's left-right difference nearer to B's or to A's? (readBits, as the trace job.)
+  const read = readBits(leak, fa, fb);
+  const spread = fa.map((f, i) => halves(f) - halves(fb[i]));
   const truth = names.map((_, i) => bitOf(pirate, i));
-  const errors = bits.filter((b, i) => b !== truth[i]).length;
-  const scored = sids.map((sid) => ({ sid, match: bits.filter((b, i) => b === bitOf(sid, i)).length })).sort((x, y) => y.match - x.match);
+  const errors = read.filter((b, i) => b.bit !== null && b.bit !== truth[i]).length;
+  const scored = scoreSessions(read, sids, (sid, num) => bitOf(sid, num - 1));
   const best = scored[0], second = scored[1];
-  const log10p = tail(n, best.match) + Math.log10(SESSIONS);
+  const log10p = log10Tail(best.of, best.matched) + Math.log10(SESSIONS);
   console.log(JSON.stringify({
     segments: n, segment_s: SEG, size: SIZE, sessions: SESSIONS,
     encode_cpu_ms: { plain: Math.round(tPlain), a: Math.round(tA), b: Math.round(tB) },
@@ -103,10 +90,10 @@ try {
     storage_bytes: { plain: bytesOf(join(dir, 'plain')), a: bytesOf(join(dir, 'a')), b: bytesOf(join(dir, 'b')) },
     storage_ratio_both_variants: +((bytesOf(join(dir, 'a')) + bytesOf(join(dir, 'b'))) / bytesOf(join(dir, 'plain'))).toFixed(2),
     init_identical: initSame, same_segment_count: sameBounds,
-    leak: { bit_errors: errors, of: n },
+    leak: { bit_errors: errors, read: best.of, of: n },
     mark_levels: { mean_a_minus_b: +(spread.reduce((p, c) => p + c, 0) / n).toFixed(2), min: +Math.min(...spread).toFixed(2) },
-    traced: best.sid === pirate, best_match: `${best.match}/${n}`, runner_up: `${second.match}/${n}`,
-    confidence: `1 - 10^${log10p.toFixed(1)}`,
+    traced: best.sid === pirate, best_match: `${best.matched}/${best.of}`, runner_up: `${second.matched}/${second.of}`,
+    confidence: `1 - 10^${log10p.toFixed(1)}`, confidence_value: best.confidence,
   }, null, 2));
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -36,6 +36,8 @@ export interface JobPayloads {
   'imports.read': { importId: string };
   /** Prepare an asset's renditions for a FAST channel: muxed by stream copy, or conformed to the channel's (issue 48). */
   'fast.prep': { assetId: string; version: number; profile: string; renditions: { name: string; width: number; height: number; video_k: number }[] };
+  /** Read a leaked copy's A/B watermark bits and name the playback session they match (issue 46). */
+  'watermark.trace': { traceId: string };
 }
 
 /** Payload of a `vod.publish` job. */
@@ -45,7 +47,7 @@ export interface VodPayload { programmeId: string; channelId: string; from: numb
 export type JobType = keyof JobPayloads;
 
 /** Every job type, for checks of rows read back from the database. */
-export const JOB_TYPES: readonly JobType[] = ['asset.fetch', 'asset.process', 'asset.encode', 'clip.finalize', 'vod.publish', 'subtitles.recognise', 'edge.purge', 'edge.prewarm', 'subtitles.translate', 'article.draft', 'subtitles.recognise_channel', 'guide.deliver', 'imports.read', 'fast.prep'] satisfies readonly JobType[];
+export const JOB_TYPES: readonly JobType[] = ['asset.fetch', 'asset.process', 'asset.encode', 'clip.finalize', 'vod.publish', 'subtitles.recognise', 'edge.purge', 'edge.prewarm', 'subtitles.translate', 'article.draft', 'subtitles.recognise_channel', 'guide.deliver', 'imports.read', 'fast.prep', 'watermark.trace'] satisfies readonly JobType[];
 
 /** True when a stored type string names a known job type. */
 export function isJobType(t: string): t is JobType {

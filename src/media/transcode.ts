@@ -30,6 +30,8 @@ export interface TranscodeOptions {
   onFallback?(from: H264Encoder, reason: string): void;
   /** Every rendition has its first segment: the work dir's master playlist is playable (as an EVENT playlist). */
   onFirstPlayable?(): void;
+  /** Forensic watermark variant A's mark (args/watermark.ts `markFilter`), drawn before the renditions are scaled. */
+  mark?: string;
 }
 
 /** What a finished transcode produced (all files inside workDir). */
@@ -67,7 +69,7 @@ async function encodeOnce(o: TranscodeOptions, encoder: H264Encoder): Promise<Ru
     firstSent = true;
     o.onFirstPlayable?.();
   }, 250);
-  const args = encodeArgs(o.tools.ffmpeg, { source: o.source, outDir: o.workDir, plan: o.plan, encoder, audio: !!o.info.audio, stills: stillsOf(o).stills, download: true });
+  const args = encodeArgs(o.tools.ffmpeg, { source: o.source, outDir: o.workDir, plan: o.plan, encoder, audio: !!o.info.audio, stills: stillsOf(o).stills, download: true, mark: o.mark });
   const r = await runTool(args, {
     signal: o.signal, stallMs: o.stallMs ?? 60_000, nice: o.nice,
     onStdoutLine: (l) => {

@@ -20,6 +20,7 @@ import { edgeJobHandlers } from '../edge/jobs';
 import { failImportOfJob, importJobHandlers } from '../imports/service';
 import { failPrepOfJob, fastJobHandlers } from '../fast/prep';
 import { guideDeliveryJobHandlers } from '../guide/deliveries';
+import { failTraceOfJob, watermarkJobHandlers } from '../watermark/service';
 
 /** Runs when any job fails for good; each feature reacts to its own subjects. */
 export function onJobFinalFailure(ctx: AppContext, job: JobRow, error: string): void {
@@ -31,6 +32,7 @@ export function onJobFinalFailure(ctx: AppContext, job: JobRow, error: string): 
   failChannelTrackOfJob(ctx, job, error);
   failImportOfJob(ctx, job, error);
   failPrepOfJob(ctx, job, error);
+  failTraceOfJob(ctx, job, error);
 }
 
 /** Builds the queue's setup from the media runtime found once at boot (ffmpeg and the encoder) and every feature's handlers. */
@@ -48,6 +50,7 @@ export function featureJobs(media: MediaRuntime | null): JobSetup {
     ...importJobHandlers,
     ...fastJobHandlers(media?.tools ?? null),
     ...guideDeliveryJobHandlers,
+    ...watermarkJobHandlers(media?.tools ?? null),
   };
   return { handlers, onFinalFailure: onJobFinalFailure, concurrency: transcodeConcurrencyOf(media) };
 }

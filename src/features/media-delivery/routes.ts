@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { Elysia } from 'elysia';
 import type { AppContext } from '../../kernel/context';
 import { AppError, notFound } from '../../kernel/errors';
@@ -16,6 +17,7 @@ import { mayCarrySubs, subtitleDelivery } from '../subtitles/delivery';
 import { mediaStoreOf, remoteMedia } from '../../kernel/media-store';
 import { checkKey } from '../../kernel/media-store/types';
 import { storedFiles } from './serve-stored';
+import { watermarkChooser } from '../watermark/choice';
 
 /** True when a requested file name is a plain relative key (no dot segments): anything else is a 404, not a bucket read. */
 function isKey(name: string): boolean {
@@ -42,8 +44,9 @@ export function mediaDeliveryRoutes(ctx: AppContext, gate: Gate) {
   const files = containedFiles(ctx.config.dataDir);
   const fds = fdCache({ idleTimeoutS: IDLE_TIMEOUT_S });
   const assets = dbMemo<ReturnType<typeof lookup>>();
-  // Media in a bucket (VS_MEDIA_STORE=s3://...): versioned outputs are read from it by range; previews stay local.
-  const stored = remoteMedia(ctx) ? storedFiles(mediaStoreOf(ctx)) : null;
+  // Media in a bucket (VS_MEDIA_STORE=s3://...): versioned outputs are copied from it to a local spool (DATA/tmp/store-spool)
+  // and answered from there (large downloads by range reads); previews stay local.
+  const stored = remoteMedia(ctx) ? storedFiles(mediaStoreOf(ctx), { spool: { dir: join(ctx.config.dataDir, 'tmp', 'store-spool') } }) : null;
   /** The asset and output directory a checked request names (404 otherwise); preview only while encoding. */
   const resolve = ({ params, tenant, dbGeneration }: Guarded) => {
     const hit = assets.get(dbGeneration, `${tenant.id}/${params.asset}/${params.ver}`, () => lookup(tenant.id, params.asset, params.ver));
@@ -67,6 +70,8 @@ export function mediaDeliveryRoutes(ctx: AppContext, gate: Gate) {
     return rel ? { a, rel, version, preview, encrypted } : null;
   };
   const secret = new IdentityService(ctx.db, null).secret('hls-aes');
+  // A/B forensic watermark: the variant folder of each video segment for the request's session (features/watermark).
+  const marks = watermarkChooser(ctx);
   // Published subtitle tracks: added to a ready version's master playlist and MPD, their files made from the cues.
   const subs = subtitleDelivery(ctx.db);
   const subsAnswer = (g: Guarded, rel: string) => {
@@ -79,11 +84,11 @@ export function mediaDeliveryRoutes(ctx: AppContext, gate: Gate) {
   const app = new Elysia();
   gate.route(app, 'vodAesFile', (g) => {
     // The AES-128 view exists only for a ready asset's versioned output (never the growing preview).
-    const { rel, version, preview } = resolve(g);
+    const { a, rel, version, preview } = resolve(g);
     if (preview) throw notFound('file');
     const sub = subsAnswer(g, rel);
     if (sub) return sub;
-    const dir = containedPath(ctx.config.dataDir, rel);
+    const dir = containedPath(ctx.config.dataDir, marks.dirFor(g, rel, a.output));
     if (!dir) throw notFound('file');
     const res = serveEncrypted(dir, g.params.file, assetKey(secret, g.params.asset, version), g.request);
     if (!res) throw notFound('file');
@@ -100,7 +105,7 @@ export function mediaDeliveryRoutes(ctx: AppContext, gate: Gate) {
       if (!isKey(g.params.file)) throw notFound('file');
       return stored.serve(g.request, `${rel}/${g.params.file}`, cacheFor(g.params.file, false), extra).then((res) => { if (!res) throw notFound('file'); return res; });
     }
-    const file = files.file(rel, g.params.file);
+    const file = files.file(marks.dirFor(g, rel, a.output), g.params.file);
     const res = file && serveFile(g.request, file.path, cacheFor(g.params.file, preview), extra, { st: file.st, fds });
     if (!res) throw notFound('file');
     // A versioned output answered to a token: the front may serve this token's other files of it on its own.

@@ -20,7 +20,7 @@ export interface GateTenant { id: string; slug: string }
  * change generation read by the gate for this request (`PlaybackState.sync`): what a handler read from the database
  * under the same generation is still current.
  */
-export interface Guarded { params: Record<string, string>; request: Request; tenant: GateTenant; target: DeliveryTarget; dbGeneration: number }
+export interface Guarded { params: Record<string, string>; request: Request; tenant: GateTenant; target: DeliveryTarget; dbGeneration: number; sid?: string | null }
 
 /**
  * A decision a native delivery front may repeat on its own (`Gate.grant`): the /t/ token (exactly as requested), its
@@ -166,7 +166,8 @@ export function createGate(ctx: AppContext) {
     if (rules.require_encryption && target.kind === 'asset' && !target.encrypted && /\.(m3u8|m4s|mpd|mp4)$/.test(target.file ?? '.m4s')) {
       throw deny('this content is delivered only as AES-128 HLS (.../aes/master.m3u8)');
     }
-    return { params, request, tenant, target, dbGeneration };
+    // `sid`: the token's session (null without a token): the A/B watermark picks each segment's variant from it.
+    return { params, request, tenant, target, dbGeneration, sid: claims?.s ?? null };
   };
 
   /**
@@ -259,7 +260,7 @@ export function createGate(ctx: AppContext) {
     /**
      * Offers the grant sink the decision a VOD output answer was given under, for the front to repeat for the same
      * token and directory without asking: only a /t/ request that came through the front, with a token not bound to a
-     * viewer address, for an asset whose rules do not depend on the file (no require_encryption). Everything else the
+     * viewer address, for an asset whose rules do not depend on the file (no require_encryption, no watermark). Everything else the
      * gate checks per request is the same for every file of the directory (token, tenant, target, asset state).
      */
     grant(g: Guarded, out: { asset: string; ver: string; rel: string }): void {
@@ -268,7 +269,9 @@ export function createGate(ctx: AppContext) {
       if (!o || o.claims.ip) return;
       // Made from a channel under a blackout: the viewer's country is judged on every request (no grant).
       if (sourceBlackedOut(ctx, state.blackouts, g.tenant.id, g.target)) return;
-      if (state.rulesFor(g.tenant.id, { kind: 'asset', ref: g.target.id, channel: null }).rules.require_encryption) return;
+      const { rules } = state.rulesFor(g.tenant.id, { kind: 'asset', ref: g.target.id, channel: null });
+      // A marked asset's segments differ per session (watermark A/B): the front must ask for every one of them.
+      if (rules.require_encryption || rules.watermark.mode !== 'off') return;
       grantSink({ token: o.token, sid: o.claims.s, expS: o.claims.e, tenant: g.tenant, target: g.target, ...out });
     },
 

@@ -50,6 +50,9 @@ const Rules = {
     window_s: t.Optional(Int({ minimum: 10, maximum: 86400, description: 'sliding window in seconds (default 300)' })),
     auto_revoke: t.Optional(t.Boolean({ description: 'revoke the session as soon as a leak is suspected (`security.revoked`)' })),
   }, { additionalProperties: false })),
+  watermark: t.Optional(t.Object({
+    mode: t.Optional(t.Union([t.Literal('off'), t.Literal('ab')], { description: '`ab`: assets under this policy are encoded in two invisibly marked variants and each playback session is served its own A/B sequence of segments, so a leaked copy can be traced to its session (POST /v1/watermark/traces); needs the scope security:manage to set. Applies to encodes made after it is set. Default off' })),
+  }, { additionalProperties: false })),
 };
 
 /** Body of POST /v1/playback/policies. */
@@ -88,6 +91,7 @@ export const PolicyView = t.Object({
   countries: t.Object({ allow: t.Array(t.String()), deny: t.Array(t.String()) }),
   asn_deny: t.Array(Int()), block_datacenters: t.Boolean(), sessions_per_ip_per_min: Int(),
   leaks: t.Object({ max_addresses: Int(), max_networks: Int(), max_countries: Int(), window_s: Int(), auto_revoke: t.Boolean() }),
+  watermark: t.Object({ mode: t.Union([t.Literal('off'), t.Literal('ab')]) }),
   attached_to: t.Array(t.Object({ target_kind: t.String(), target_id: t.Union([t.String(), t.Null()]) })),
   created_at: At, updated_at: At,
 });

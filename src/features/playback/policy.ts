@@ -20,7 +20,12 @@ export interface PolicyRules {
   sessions_per_ip_per_min: number;
   /** Leak detection (leak-watch.ts): limits of one playback session within a sliding window; 0 = no limit. */
   leaks: LeakRules;
+  /** A/B forensic watermark (features/watermark): `ab` encodes a second variant and serves each session its own sequence. */
+  watermark: WatermarkRules;
 }
+
+/** Watermark setting of a policy: off (default) or session-based A/B marking of VOD segments. */
+export interface WatermarkRules { mode: 'off' | 'ab' }
 
 /** How many addresses, networks (ASNs) and countries one session may be seen from within `window_s`. */
 export interface LeakRules { max_addresses: number; max_networks: number; max_countries: number; window_s: number; auto_revoke: boolean }
@@ -32,14 +37,14 @@ export const DEFAULT_LEAK_RULES: LeakRules = { max_addresses: 0, max_networks: 0
 export const DEFAULT_RULES: PolicyRules = {
   require_token: false, require_encryption: false, default_ttl_s: 3600, bind_viewer_ip: false, referrers: [],
   countries: { allow: [], deny: [] }, asn_deny: [], block_datacenters: false, sessions_per_ip_per_min: 0,
-  leaks: DEFAULT_LEAK_RULES,
+  leaks: DEFAULT_LEAK_RULES, watermark: { mode: 'off' },
 };
 
 /** ASNs of large hosting providers (AWS, Google Cloud, Azure, DigitalOcean, OVH, Hetzner, Linode, Oracle). */
 export const DATACENTER_ASNS = new Set([16509, 14618, 15169, 396982, 8075, 14061, 16276, 24940, 63949, 31898]);
 
 /** Policy rules as accepted on input (every field optional). */
-export type RulesInput = Partial<Omit<PolicyRules, 'countries' | 'leaks'>> & { countries?: { allow?: string[]; deny?: string[] }; leaks?: Partial<LeakRules> };
+export type RulesInput = Partial<Omit<PolicyRules, 'countries' | 'leaks' | 'watermark'>> & { countries?: { allow?: string[]; deny?: string[] }; leaks?: Partial<LeakRules>; watermark?: Partial<WatermarkRules> };
 
 /** Merges partial input over defaults. */
 export function normalizeRules(input: RulesInput, base: PolicyRules = DEFAULT_RULES): PolicyRules {
@@ -49,6 +54,7 @@ export function normalizeRules(input: RulesInput, base: PolicyRules = DEFAULT_RU
     referrers: input.referrers ?? base.referrers,
     asn_deny: input.asn_deny ?? base.asn_deny,
     leaks: { ...DEFAULT_LEAK_RULES, ...base.leaks, ...input.leaks },
+    watermark: { ...DEFAULT_RULES.watermark, ...base.watermark, ...input.watermark },
   };
 }
 

@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia';
 import type { AppContext } from '../../kernel/context';
 import { doc, hidden } from '../../kernel/http/plugin';
+import { requireScope } from '../../kernel/http/auth';
 import { parseLimit } from '../../kernel/http/pagination';
 import { clientIp } from '../../kernel/http/server';
 import { notFound } from '../../kernel/errors';
@@ -79,14 +80,14 @@ export function playbackRoutes(ctx: AppContext) {
       auth: { scope: 'stats:read' }, query: PageQuery(),
       detail: doc('Playback', 'List playback policies', 'רשימת מדיניות ניגון', 'Newest first; `limit` up to 200 (default 50).', answers({ 200: Page(PolicyView) })),
     })
-    .post('/v1/playback/policies', ({ principal: p, body, set }) => { set.status = 201; return policies.create(p.tenantId, body); }, {
+    .post('/v1/playback/policies', ({ principal: p, body, set }) => { if (body.watermark) requireScope(p, 'security:manage'); set.status = 201; return policies.create(p.tenantId, body); }, {
       auth: { scope: 'delivery:write' }, body: PolicyBody,
-      detail: doc('Playback', 'Create a playback policy', 'יצירת מדיניות ניגון', 'Rules: require_token, default_ttl_s, bind_viewer_ip, referrers (origins or *.domain), countries {allow, deny} (needs a known viewer country), asn_deny, block_datacenters, sessions_per_ip_per_min, leaks {max_addresses, max_networks, max_countries, window_s, auto_revoke} (leak detection: a session seen from more addresses, networks or countries within the window becomes a suspicion at GET /v1/leaks; 0 = no limit).', answers({ 201: PolicyView })),
+      detail: doc('Playback', 'Create a playback policy', 'יצירת מדיניות ניגון', 'Rules: require_token, default_ttl_s, bind_viewer_ip, referrers (origins or *.domain), countries {allow, deny} (needs a known viewer country), asn_deny, block_datacenters, sessions_per_ip_per_min, leaks {max_addresses, max_networks, max_countries, window_s, auto_revoke} (leak detection: a session seen from more addresses, networks or countries within the window becomes a suspicion at GET /v1/leaks; 0 = no limit), watermark {mode: off | ab} (A/B forensic marking of VOD segments per session; setting it needs security:manage as well).', answers({ 201: PolicyView })),
     })
     .get('/v1/playback/policies/:id', ({ principal: p, params }) => policies.one(p.tenantId, params.id), {
       auth: { scope: 'stats:read' }, params: t.Object({ id: t.String() }), detail: doc('Playback', 'Get a playback policy', 'מדיניות ניגון', 'The rules with defaults filled in and where the policy is attached.', answers({ 200: PolicyView })),
     })
-    .patch('/v1/playback/policies/:id', ({ principal: p, params, body }) => policies.patch(p.tenantId, params.id, body), {
+    .patch('/v1/playback/policies/:id', ({ principal: p, params, body }) => { if (body.watermark) requireScope(p, 'security:manage'); return policies.patch(p.tenantId, params.id, body); }, {
       auth: { scope: 'delivery:write' }, params: t.Object({ id: t.String() }), body: PolicyPatch,
       detail: doc('Playback', 'Change a playback policy', 'עדכון מדיניות ניגון', 'Fields given replace the stored ones; the rest stay.', answers({ 200: PolicyView })),
     })

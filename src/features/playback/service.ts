@@ -15,6 +15,7 @@ import { resolveTarget, type TargetSpec } from './targets';
 import { geoOf } from './geo';
 import { SESSION_LIMITS, sessionRate, sweepIfDue } from './session-limits';
 import { targetBlackout } from './blackout-gate';
+import { recordMarkedSession } from '../watermark/store';
 
 /** Answer of POST /v1/playback/tokens and /v1/playback/session. */
 export interface TokenAnswer { src: string; url: string; token: string; sid: string; expires_at: string; protected: boolean; thumbs: string | null }
@@ -90,6 +91,8 @@ export class PlaybackService {
     if (o.viewer_ip && (rules.bind_viewer_ip || via === 'api')) claims.ip = o.viewer_ip;
     const token = signToken(claims, this.state.keyFor(claims.kid)!);
     this.store.insertSession({ sid, tenant_id: tenant.id, target_kind: target.kind, target_id: claims.i, viewer_id: o.viewer_id ?? null, via, issued_at: nowMs, expires_at: exp * 1000 });
+    // A marked asset's sessions are kept for tracing (watermark_sessions outlives the session row).
+    if (target.kind === 'asset' && rules.watermark.mode !== 'off') recordMarkedSession(this.ctx.db, { sid, tenant_id: tenant.id, asset_id: claims.i, viewer_id: o.viewer_id ?? null, via, issued_at: nowMs });
     sweepIfDue(this.ctx); // rows of expired sessions go at most a minute after they are due, whatever issues them
     const base = this.ctx.config.cdnBaseUrl;
     const path = target.kind === 'asset' && rules.require_encryption ? target.path.replace(/(?<!\/aes)\/master\.m3u8$/, '/aes/master.m3u8') : target.path;

@@ -15,6 +15,7 @@ import { laddersOf } from './ladders';
 import { sourceFile } from './probe-job';
 import { assetRelDir, requireRuntime, type MediaRuntime } from './runtime';
 import { publishPreview } from './preview-event';
+import { encodeSecondVariant, variantAMark, watermarkWanted } from '../watermark/service';
 import { PackagingService } from '../packaging/service';
 import { keepsDash, withPackaging } from '../packaging/plan';
 
@@ -40,12 +41,15 @@ export async function encodeAsset(ctx: AppContext, job: JobRun<'asset.encode'>, 
   const rt = requireRuntime(media);
   const started = Date.now();
   let lastAsset = 0;
+  // A/B forensic watermark asked by the asset's policy: A marked here, B encoded after it (about as long again).
+  const marked = watermarkWanted(ctx, a.tenant_id, id);
+  const share = marked ? 0.6 : 0.98;
   try {
     const res = await transcode({
       tools: rt.tools, source: sourceFile(ctx.config.dataDir, a.source_path), workDir: work, info, plan, encoder: rt.choice.encoder,
-      signal: job.signal, nice: rt.choice.nice,
+      signal: job.signal, nice: rt.choice.nice, mark: marked ? variantAMark() : undefined,
       onProgress: (pct, eta) => {
-        const overall = 2 + pct * 0.98;
+        const overall = 2 + pct * share;
         job.progress(overall, eta ?? undefined);
         if (Date.now() - lastAsset > 1000 || pct >= 100) { lastAsset = Date.now(); saveProgress(ctx.db, id, Math.round(overall * 10) / 10, eta === null ? null : Math.round(eta)); }
       },
@@ -63,6 +67,7 @@ export async function encodeAsset(ctx: AppContext, job: JobRun<'asset.encode'>, 
         publishPreview(ctx, id, previewOutput(`${rel}/.work-${job.id}-${job.attempt}`), false, 'ladder');
       },
     });
+    if (marked) job.setResult({ watermark: await encodeSecondVariant(ctx, { tools: rt.tools, source: sourceFile(ctx.config.dataDir, a.source_path), durationS: info.durationS, plan, encoder: res.encoder, outDir: work, signal: job.signal, nice: rt.choice.nice, onProgress: (pct) => job.progress(62 + pct * 0.38) }) });
     const version = a.output_version + 1;
     const dir = `${rel}/v${version}`;
     rmSync(join(ctx.config.dataDir, dir), { recursive: true, force: true });

@@ -17,6 +17,8 @@ export interface EncodeSpec {
    * encoded packets, through the tee muxer: no join of segments and no remux in a second ffmpeg after the encode.
    */
   download?: boolean;
+  /** A/B forensic watermark (args/watermark.ts `markFilter`): drawn on the decoded picture before the renditions are scaled. */
+  mark?: string;
 }
 
 /**
@@ -50,11 +52,12 @@ function hwUpload(e: H264Encoder): string {
 }
 
 /** Pure: the filter graph: one decode, frame-rate cap and 8-bit 4:2:0 once, then split and scale per rendition. */
-export function ladderFilter(spec: Pick<EncodeSpec, 'plan' | 'encoder' | 'stills'>): string {
+export function ladderFilter(spec: Pick<EncodeSpec, 'plan' | 'encoder' | 'stills' | 'mark'>): string {
   const { plan } = spec;
   const n = plan.renditions.length;
   // fps only when the source rate is capped; yuv420p: 10-bit/4:2:2 sources become what every H.264 player decodes.
-  const pre = [...(plan.fpsDivisor > 1 ? [`fps=${+plan.fps.toFixed(3)}`] : []), 'format=yuv420p'].join(',');
+  // The watermark (when set) goes on the one decoded picture, so every rendition carries the same mark.
+  const pre = [...(plan.fpsDivisor > 1 ? [`fps=${+plan.fps.toFixed(3)}`] : []), 'format=yuv420p', ...(spec.mark ? [spec.mark] : [])].join(',');
   const st = spec.stills;
   const outs = n + (st ? 1 : 0) + (st?.tiles ? 1 : 0);
   const labels = plan.renditions.map((_, i) => `[s${i}]`).join('') + (st ? '[ps]' : '') + (st?.tiles ? '[sp]' : '');

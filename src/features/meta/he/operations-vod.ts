@@ -121,7 +121,7 @@ export const HE_VOD: Record<string, { summary: string; description: string }> = 
   },
   createPlaybackPolicy: {
     summary: 'יצירת מדיניות ניגון',
-    description: 'כללים: require_token, default_ttl_s, bind_viewer_ip, referrers (מקורות או ‎*.domain), countries {allow, deny} (דורש מדינת צופה ידועה), asn_deny, block_datacenters, sessions_per_ip_per_min, leaks {max_addresses, max_networks, max_countries, window_s, auto_revoke} (זיהוי דליפות: הפעלה שנראית מיותר כתובות, רשתות או מדינות בתוך החלון הופכת לחשד ב-GET /v1/leaks; 0 = ללא מגבלה).',
+    description: 'כללים: require_token, default_ttl_s, bind_viewer_ip, referrers (מקורות או ‎*.domain), countries {allow, deny} (דורש מדינת צופה ידועה), asn_deny, block_datacenters, sessions_per_ip_per_min, leaks {max_addresses, max_networks, max_countries, window_s, auto_revoke} (זיהוי דליפות: הפעלה שנראית מיותר כתובות, רשתות או מדינות בתוך החלון הופכת לחשד ב-GET /v1/leaks; 0 = ללא מגבלה), watermark {mode: off | ab} (סימון מים פורנזי A/B של מקטעי VOD לכל הפעלה; קביעתו דורשת גם security:manage).',
   },
   getPlaybackPolicy: {
     summary: 'מדיניות ניגון',

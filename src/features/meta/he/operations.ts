@@ -22,7 +22,8 @@ import { HE_GUIDE_PARTNERS } from './operations-guide-partners';
 import { HE_PROTECTION } from './operations-protection';
 import { HE_NOTIFICATIONS } from './operations-notifications';
 import { HE_PACKAGING } from './operations-packaging';
+import { HE_WATERMARK } from './operations-watermark';
 import { HE_INPUT_CHECKS } from './operations-input-checks';
 
 /** operationId -> Hebrew summary and description. */
-export const HE_OPERATIONS: Readonly<Record<string, { summary: string; description: string }>> = Object.freeze({ ...HE_VOD, ...HE_LIBRARY, ...HE_PEOPLE, ...HE_SUPPORT, ...HE_STATS, ...HE_MONITORS, ...HE_POSTERS, ...HE_SUBTITLES, ...HE_SITES, ...HE_ARTICLES, ...HE_BILLING, ...HE_EXPORT, ...HE_STORAGE_KEYS, ...HE_WAVEFORM, ...HE_EDGE, ...HE_IMPORTS, ...HE_GUIDE_PARTNERS, ...HE_FAST, ...HE_PROTECTION, ...HE_NOTIFICATIONS, ...HE_PACKAGING, ...HE_INPUT_CHECKS, ...HE_STUDIO_OPS, ...heLive() });
+export const HE_OPERATIONS: Readonly<Record<string, { summary: string; description: string }>> = Object.freeze({ ...HE_VOD, ...HE_LIBRARY, ...HE_PEOPLE, ...HE_SUPPORT, ...HE_STATS, ...HE_MONITORS, ...HE_POSTERS, ...HE_SUBTITLES, ...HE_SITES, ...HE_ARTICLES, ...HE_BILLING, ...HE_EXPORT, ...HE_STORAGE_KEYS, ...HE_WAVEFORM, ...HE_EDGE, ...HE_IMPORTS, ...HE_GUIDE_PARTNERS, ...HE_FAST, ...HE_PROTECTION, ...HE_NOTIFICATIONS, ...HE_PACKAGING, ...HE_INPUT_CHECKS, ...HE_WATERMARK, ...HE_STUDIO_OPS, ...heLive() });

@@ -8,6 +8,7 @@ import { m0213 } from './0213_notification_rules';
 import { m0214 } from './0214_packaging_settings';
 import { m0221 } from './0221_sites_change_index';
 import { m0222 } from './0222_subtitle_live_channel_gone';
+import { m0223 } from './0223_watermark';
 import { m0226 } from './0226_channel_input_checks';
 import { m0231 } from './0231_cluster_stream_seq';
 import { m0001 } from './0001_identity';
@@ -106,6 +107,7 @@ export const MIGRATIONS: Migration[] = [
   m0214,
   m0221,
   m0222,
+  m0223,
   m0226,
   m0231,
 ];
