@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { Database } from 'bun:sqlite';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { S3MediaStore } from '../../src/kernel/media-store';
 import { spawnServe, type ServeProc } from '../helpers/proc';
 import { freePort, waitFor } from '../helpers/server';
+import { LIBRIVOX } from './subtitles-helpers';
+import { ff } from './transcode-helpers';
+import { liveEnv, push, killPushers } from './live-helpers';
 import { cli, makeClip, natsServerBinary, spawnEdge, spawnWorker, startNats, startS3, uploadFile, type WorkerProc } from './cluster-helpers';
 
 // Issue 49: control, two workers and an edge (`viewstream edge run`: nginx proxy_cache in front of the control) as
@@ -23,9 +26,27 @@ let edge: WorkerProc | null = null;
 let edgeUrl = '';
 const workers: WorkerProc[] = [];
 let store: S3MediaStore;
+let firstAsset = '';
 let env: Record<string, string> = {};
 
 const j = (r: Response): Promise<any> => r.json();
+/** Every process under `pid` (its children, their children, ...), from /proc. */
+const descendants = (pid: number): number[] => {
+  const kids = new Map<number, number[]>();
+  for (const n of readdirSync('/proc')) {
+    if (!/^\d+$/.test(n)) continue;
+    try {
+      const st = readFileSync(`/proc/${n}/stat`, 'utf8');
+      const ppid = Number(st.slice(st.lastIndexOf(')') + 2).split(' ')[1]);
+      kids.set(ppid, [...(kids.get(ppid) ?? []), Number(n)]);
+    } catch { /* gone */ }
+  }
+  const out: number[] = [];
+  const walk = (p: number) => { for (const k of kids.get(p) ?? []) { out.push(k); walk(k); } };
+  walk(pid);
+  return out;
+};
+const readCmd = (pid: number): string => { try { return readFileSync(`/proc/${pid}/cmdline`, 'utf8'); } catch { return ''; } };
 const api = (p: string) => fetch(control!.url + p, { headers: { authorization: `Bearer ${ownerKey}` } });
 const db = () => new Database(join(data, 'db', 'meta.sqlite'), { readonly: true });
 const clusterRow = (assetId: string) => {
@@ -54,6 +75,7 @@ beforeAll(async () => {
   env = {
     VS_NATS_URL: nats.url, VS_CLUSTER_ACK_WAIT_MS: '4000', VS_MEDIA_STORE: `s3://${BUCKET}/box`, VS_MEDIA_STORE_ENDPOINT: s3.endpoint,
     VS_MEDIA_STORE_REGION: 'us-east-1', VS_MEDIA_STORE_ACCESS_KEY_ID: KEY, VS_MEDIA_STORE_SECRET_ACCESS_KEY: SECRET, VS_TRANSCODE_ENCODER: 'libx264',
+    ...(await liveEnv()),
   };
   store = new S3MediaStore({ bucket: BUCKET, prefix: 'box/', endpoint: s3.endpoint, region: 'us-east-1', accessKeyId: KEY, secretAccessKey: SECRET });
   edgeUrl = `http://127.0.0.1:${await freePort()}`;
@@ -69,6 +91,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
+  await killPushers();
   if (process.env.VS_TEST_DEBUG) for (const w of workers) process.stderr.write(`--- ${w.name}\n${w.output()}\n`);
   if (process.env.VS_TEST_DEBUG && control) process.stderr.write(`--- control\n${control.output()}\n`);
   for (const w of workers) { try { w.proc.kill(9); } catch { /* gone */ } await w.proc.exited; }
@@ -84,6 +107,7 @@ test.skipIf(!NATS)('an upload transcodes on a worker, its output lives in the bu
   await makeClip(clip, 4, '320x180');
   const id = await uploadFile(control!.url, ownerKey, clip, 'short');
   const a = await ready(id);
+  firstAsset = id;
   const row = clusterRow(id)!;
   expect(row.status).toBe('done');
   expect(['w1', 'w2']).toContain(row.worker!);
@@ -164,6 +188,125 @@ test.skipIf(!NATS)('the control node restarted mid-job: nothing lost, the asset 
     expect(events?.n ?? 1).toBe(1);
   } catch { /* outbox layout differs: the ready check above stands */ } finally { d.close(); }
 }, 400_000);
+
+test.skipIf(!NATS)('a poster frame is drawn on a worker, from and into the bucket', async () => {
+  expect(firstAsset).not.toBe('');
+  const before = workers.map((w) => w.output().split('job done').length).reduce((x, y) => x + y, 0);
+  const r = await fetch(`${control!.url}/v1/assets/${firstAsset}/poster`, { method: 'PUT', headers: { authorization: `Bearer ${ownerKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ time_s: 1.5 }) });
+  expect(r.status).toBe(200);
+  const a = await r.json();
+  const poster = a.playback.poster as string;
+  expect(poster).toMatch(/poster-[a-z0-9]+\.jpg/);
+  const name = /poster-[a-z0-9]+/.exec(poster)![0];
+  const tenant = (await j(await api('/v1/me'))).current_tenant.id as string;
+  const keys = (await store.list(`media/${tenant}/assets/${firstAsset}/v1/`)).map((e) => e.key.split('/').pop());
+  expect(keys).toContain(`${name}.jpg`);
+  expect(keys).toContain(`${name}.webp`);
+  expect(existsSync(join(data, 'media', tenant, 'assets', firstAsset, 'v1'))).toBe(false);
+  // A worker drew it (an image job), and the image is delivered from the bucket.
+  expect(workers.map((w) => w.output().split('job done').length).reduce((x, y) => x + y, 0)).toBeGreaterThan(before);
+  expect(workers.some((w) => /job done.*"kind":"image"/.test(w.output()))).toBe(true);
+  const img = await fetch(poster);
+  expect(img.status).toBe(200);
+  const bytes = new Uint8Array(await img.arrayBuffer());
+  expect([bytes[0], bytes[1]]).toEqual([0xff, 0xd8]);
+  // A time past the duration is refused before any job.
+  const bad = await fetch(`${control!.url}/v1/assets/${firstAsset}/poster`, { method: 'PUT', headers: { authorization: `Bearer ${ownerKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ time_s: 999 }) });
+  expect(bad.status).toBe(422);
+}, 120_000);
+
+test.skipIf(!NATS)('speech recognition runs on a worker with the language (lang:en); the control node stores the cues', async () => {
+  // Five seconds of Debian's recorded speech (pocketsphinx-testdata) under a small picture: seconds of recognition.
+  const clip = join(dir, 'speech.mp4');
+  await ff(['-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10', '-i', `${LIBRIVOX}/sense_and_sensibility_01_austen_64kb-0880.wav`,
+    '-t', '5', '-map', '0:v', '-map', '1:a', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-ar', '44100', clip]);
+  const id = await uploadFile(control!.url, ownerKey, clip, 'speech');
+  const r = await fetch(`${control!.url}/v1/assets/${id}/subtitles`, { method: 'POST', headers: { authorization: `Bearer ${ownerKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ language: 'en', kind: 'captions' }) });
+  expect(r.status).toBe(201);
+  const created = await r.json() as { id: string; job_id: string };
+  const t = await waitFor('recognised', async () => {
+    const x = await j(await api(`/v1/assets/${id}/subtitles/${created.id}`));
+    if (x.status === 'failed') throw Object.assign(new Error(`recognition failed: ${x.error}`), { fatal: true });
+    return x.status === 'ready' ? x : null;
+  }, 300_000, 250);
+  expect(t.engine).toBe('pocketsphinx');
+  expect(t.cue_count).toBeGreaterThan(0);
+  const d = db();
+  try {
+    const row = d.query<{ worker: string | null; status: string; subject: string }, [string]>('SELECT worker, status, subject FROM cluster_jobs WHERE job_id = ?').get(created.job_id);
+    expect(row?.status).toBe('done');
+    expect(row?.subject).toBe('vs.jobs.subtitle.lang-en');
+    expect(workers.map((w) => w.name)).toContain(row!.worker!);
+  } finally { d.close(); }
+  expect(workers.some((w) => /"msg":"job done".*"kind":"subtitle"/.test(w.output()))).toBe(true);
+  expect(workers.every((w) => /capabilities [^\n]*lang:en/.test(w.output()))).toBe(true);
+}, 400_000);
+
+test.skipIf(!NATS)('a frame-exact clip is cut on a worker: pieces through the bucket, the clip final and playable', async () => {
+  const api2 = (m: string, p: string, body?: unknown) => fetch(control!.url + p, { method: m, headers: { authorization: `Bearer ${ownerKey}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const ch = await (await api2('POST', '/v1/channels', { name: 'Cluster clips', recording: { retention_hours: 24 } })).json() as { id: string };
+  await api2('POST', `/v1/channels/${ch.id}/start`);
+  const ing = await (await api2('GET', `/v1/channels/${ch.id}/ingest`)).json() as { srt: { primary: { url: string } } };
+  const pusher = push(ing.srt.primary.url, { seconds: 6 });
+  type Seg = { start_ms: number; duration_ms: number };
+  const segs = () => { const d = db(); try { return d.query<Seg, [string]>("SELECT start_ms, duration_ms FROM live_segments WHERE channel_id = ? AND rendition = 'src' ORDER BY start_ms").all(ch.id); } finally { d.close(); } };
+  await waitFor('recorded segments', () => segs().length >= 2, 60_000, 200);
+  await pusher.exited;
+  await waitFor('recording settled', () => segs().length >= 3, 30_000, 200).catch(() => null);
+  const rec = segs();
+  const first = rec[0]!.start_ms, last = rec[rec.length - 1]!.start_ms + rec[rec.length - 1]!.duration_ms;
+  const from = first + 1300, to = last - 1100;
+  const fr = await (await api2('POST', '/v1/clips', { channel_id: ch.id, start_at: new Date(from).toISOString(), end_at: new Date(to).toISOString(), precision: 'frame' })).json() as { id: string; status: string };
+  expect(fr.status).toBe('finalizing');
+  const done = await waitFor('frame clip final', async () => { const c = await j(await api(`/v1/clips/${fr.id}`)); if (c.error) throw Object.assign(new Error(`clip failed: ${c.error}`), { fatal: true }); return c.status === 'final' ? c : null; }, 180_000, 250);
+  const d = db();
+  try {
+    const row = d.query<{ worker: string | null; status: string; subject: string }, [string]>(
+      `SELECT c.worker, c.status, c.subject FROM cluster_jobs c JOIN jobs j ON j.id = c.job_id WHERE j.subject_id = ? AND j.type = 'clip.finalize'`).get(fr.id);
+    expect(row?.status).toBe('done');
+    expect(row?.subject).toBe('vs.jobs.clip.any');
+    expect(workers.map((w) => w.name)).toContain(row!.worker!);
+  } finally { d.close(); }
+  expect(workers.some((w) => /"msg":"job done".*"kind":"clip"/.test(w.output()))).toBe(true);
+  // The transfer prefix is gone from the bucket; the clip plays (its files in the clip directory), exact duration.
+  expect(await store.list('cluster/')).toEqual([]);
+  const tok = await (await api2('POST', '/v1/playback/tokens', { clip: fr.id })).json() as { src: string };
+  const master = await fetch(tok.src);
+  expect(master.status).toBe(200);
+  const variantUrl = new URL((await master.text()).split('\n').find((l) => l && !l.startsWith('#'))!, tok.src);
+  const variant = await (await fetch(variantUrl)).text();
+  const total = [...variant.matchAll(/#EXTINF:([\d.]+),/g)].reduce((a, m) => a + Number(m[1]) * 1000, 0);
+  const recordedInside = rec.reduce((a, x) => a + Math.max(0, Math.min(to, x.start_ms + x.duration_ms) - Math.max(from, x.start_ms)), 0);
+  expect(Math.abs(total - recordedInside)).toBeLessThan(50);
+  for (const l of variant.split('\n').filter((x) => x && !x.startsWith('#'))) expect((await fetch(new URL(l, variantUrl))).status).toBe(200);
+  expect(done.status).toBe('final');
+  await api2('POST', `/v1/channels/${ch.id}/stop`);
+}, 300_000);
+
+test.skipIf(!NATS)("cancel stops the worker's encode: ffmpeg killed, scratch and output cleared, acknowledged", async () => {
+  const clip = join(dir, 'cancel.mp4');
+  await makeClip(clip, 12, '640x360');
+  const id = await uploadFile(control!.url, ownerKey, clip, 'cancel');
+  const row = await waitFor('encode running on a worker', () => { const r = clusterRow(id); return r && r.status === 'running' && (r.progress ?? 0) > 3 ? r : null; }, 120_000, 100);
+  const w = workers.find((x) => x.name === row!.worker)!;
+  const ffmpegOf = (pid: number) => descendants(pid).filter((p) => /ffmpeg/.test(readCmd(p)));
+  expect(ffmpegOf(w.proc.pid).length).toBeGreaterThan(0);
+  const c = await fetch(`${control!.url}/v1/jobs/${row!.job_id}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${ownerKey}` } });
+  expect(c.status).toBeLessThan(300);
+  await waitFor('worker cancelled the job', () => w.output().includes('job cancelled'), 20_000, 100);
+  await waitFor('its ffmpeg gone', () => ffmpegOf(w.proc.pid).length === 0, 10_000, 100);
+  const scratch = join(dir, w.name, 'work');
+  await waitFor('scratch empty', () => (existsSync(scratch) ? readdirSync(scratch) : []).length === 0, 10_000, 100);
+  const tenant = (await j(await api('/v1/me'))).current_tenant.id as string;
+  const keys = (await store.list(`media/${tenant}/assets/${id}/`)).map((e) => e.key.slice(`media/${tenant}/assets/${id}/`.length));
+  expect(keys.filter((k) => k.startsWith('v'))).toEqual([]);
+  await waitFor('job cancelled', async () => (await j(await api(`/v1/jobs/${row!.job_id}`))).status === 'cancelled', 20_000, 200);
+  const end = clusterRow(id)!;
+  expect(end.status).toBe('failed');
+  expect(w.output()).not.toContain(`"job":"${row!.job_id}","kind":"transcode","ms"`);
+  // The worker takes the next job: it did not stop with the cancel.
+  expect(w.proc.exitCode).toBeNull();
+}, 300_000);
 
 test.skipIf(!NATS)('worker tokens: a revoked token cannot join', async () => {
   const t = JSON.parse(await cli(['admin', 'worker-token', 'create', '--name', 'w9', '--json', '--data', data])) as { token: string; id: string };
