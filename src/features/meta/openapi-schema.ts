@@ -31,6 +31,8 @@ function walk(s: Json): Json {
   // A coerced number keeps no leftover string default (`default: 0` of the text branch).
   if (out.type === 'integer' || out.type === 'number') { if (out.default === 0 && s.anyOf) delete out.default; }
   if (out.type === 'string' && out.format === 'binary') { delete out.default; out.contentMediaType = 'application/octet-stream'; delete out.format; }
+  // t.Files (several uploads): Elysia's own marker and its default are no schema keywords.
+  if (out.elysiaMeta === 'Files') { delete out.elysiaMeta; delete out.default; }
   if (isObj(out.properties)) out.properties = Object.fromEntries(Object.entries(out.properties).map(([k, v]) => [k, walk(v as Json)]));
   if (isObj(out.patternProperties)) {
     const entries = Object.entries(out.patternProperties);
