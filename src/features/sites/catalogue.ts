@@ -20,8 +20,6 @@ export interface ClipRec { id: string; channel_id: string; title: string | null;
 /** The public catalogue of one tenant as one snapshot (reloaded only when the tables changed; checked at most once a second). */
 export interface Catalogue {
   tenantId: string; loadedAt: number; checkedAt: number; recordedAt: number; fingerprint: string;
-  /** The database's write stamp when the fingerprint was last read (see writeStamp). */
-  stamp: string;
   videos: VideoRec[]; videoById: Map<string, VideoRec>;
   programmes: ProgRec[]; progById: Map<string, ProgRec>;
   channels: ChannelRec[]; channelById: Map<string, ChannelRec>; channelBySlug: Map<string, ChannelRec>;
@@ -30,29 +28,13 @@ export interface Catalogue {
 
 const CATALOGUES = slotKey<Map<string, Catalogue>>('sites.catalogues');
 
-/** Read-only queries over the library, guide, channels and clips tables: the narrow columns a public site shows. */
-function fingerprint(db: Db, tenantId: string): string {
-  const q = (sql: string) => JSON.stringify(Object.values(db.query(sql).get(tenantId) as Record<string, unknown>));
-  return [
-    q('SELECT count(*), max(updated_at), sum(published) FROM assets WHERE tenant_id = ?'),
-    q('SELECT count(*), max(updated_at) FROM programmes WHERE tenant_id = ?'),
-    q('SELECT count(*), max(updated_at) FROM channels WHERE tenant_id = ?'),
-    q('SELECT count(*), max(updated_at) FROM clips WHERE tenant_id = ?'),
-    q('SELECT max(updated_at) FROM catchup_exclusions WHERE tenant_id = ?'),
-    // Published articles (issue 45) appear on programme and video entities.
-    q("SELECT count(*), max(updated_at) FROM ai_artifacts WHERE tenant_id = ? AND status = 'published'"),
-  ].join('|');
-}
-
 /**
- * A stamp that moves whenever anything is written to the database: this connection's total changes and the file's
- * data_version (moved by other connections' commits). Unmoved, no table changed, so the fingerprint (a scan of the
- * tenant's assets: ~0.1 s at 100,000 items on a busy box, once a second on the request path) need not be read.
+ * The tenant's catalogue change counter (migration 0236: triggers on every table the catalogue reads bump it), so the
+ * once-a-second check is one primary-key read however large the catalogue is and whatever else is written.
  */
-function writeStamp(db: Db): string {
-  const c = db.query<{ c: number }, []>('SELECT total_changes() AS c').get()!.c;
-  const v = db.query<{ data_version: number }, []>('PRAGMA data_version').get()!.data_version;
-  return `${c}:${v}`;
+function fingerprint(db: Db, tenantId: string): string {
+  const r = db.query<{ n: number }, [string]>('SELECT n FROM sites_changes WHERE tenant_id = ?').get(tenantId);
+  return String(r?.n ?? 0);
 }
 
 function load(ctx: AppContext, tenantId: string, fp: string, now: number): Catalogue {
@@ -79,7 +61,7 @@ function load(ctx: AppContext, tenantId: string, fp: string, now: number): Catal
   ).all(tenantId, oldest).map((p) => ({ ...p, excluded: excluded(p) }));
   const clips = db.query<ClipRec, [string]>("SELECT id, channel_id, title, start_ms, end_ms, status, created_at FROM clips WHERE tenant_id = ? AND status IN ('ready', 'final') ORDER BY seq DESC").all(tenantId);
   return {
-    tenantId, loadedAt: now, checkedAt: now, recordedAt: now, fingerprint: fp, stamp: '',
+    tenantId, loadedAt: now, checkedAt: now, recordedAt: now, fingerprint: fp,
     videos, videoById: new Map(videos.map((v) => [v.id, v])),
     programmes, progById: new Map(programmes.map((p) => [p.id, p])),
     channels, channelById: new Map(channels.map((c) => [c.id, c])), channelBySlug: new Map(channels.map((c) => [c.slug, c])),
@@ -103,17 +85,14 @@ export function catalogue(ctx: AppContext, tenantId: string): Catalogue {
   const now = ctx.clock.now();
   const cur = m.get(tenantId);
   if (cur && now - cur.checkedAt < 1000 && now >= cur.checkedAt) return cur;
-  const stamp = writeStamp(ctx.db);
-  const fp = cur && cur.stamp === stamp ? cur.fingerprint : fingerprint(ctx.db, tenantId);
+  const fp = fingerprint(ctx.db, tenantId);
   if (cur && cur.fingerprint === fp) {
-    cur.stamp = stamp;
     // Unchanged tables: the same snapshot (and search index); recording facts refreshed in place every 10 s.
     if (now - cur.recordedAt >= 10_000) { for (const c of cur.channels) recording(ctx, c, now); cur.recordedAt = now; }
     cur.checkedAt = now;
     return cur;
   }
   const next = load(ctx, tenantId, fp, now);
-  next.stamp = stamp;
   m.set(tenantId, next);
   return next;
 }

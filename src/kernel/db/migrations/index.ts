@@ -11,6 +11,7 @@ import { m0222 } from './0222_subtitle_live_channel_gone';
 import { m0223 } from './0223_watermark';
 import { m0226 } from './0226_channel_input_checks';
 import { m0231 } from './0231_cluster_stream_seq';
+import { m0236 } from './0236_sites_changes';
 import { m0001 } from './0001_identity';
 import { m0002 } from './0002_jobs_outbox';
 import { m0010 } from './0010_assets';
@@ -110,4 +111,5 @@ export const MIGRATIONS: Migration[] = [
   m0223,
   m0226,
   m0231,
+  m0236,
 ];
