@@ -123,7 +123,12 @@ test('delivery from the bucket: answers stream from a local copy with exact leng
     const b = await get('media/t1/assets/a5/v1/seg-1.m4s', { range: 'bytes=1000-1999' });
     expect({ status: b.status, length: b.length, range: b.range }).toEqual({ status: 206, length: '1000', range: `bytes 1000-1999/${seg.length}` });
     expect(b.body).toEqual(seg.subarray(1000, 2000));
-    // One copy from the bucket for both answers; the copy is on local disk, not in memory.
+    // A revalidation with another validator gets the object with its length (an edge caches it with one); a match, 304.
+    const v = await get('media/t1/assets/a5/v1/seg-1.m4s', { 'if-none-match': '"stale"' });
+    expect({ status: v.status, length: v.length, te: v.te }).toEqual({ status: 200, length: String(seg.length), te: null });
+    const etag = (await fetch(`http://127.0.0.1:${server.port}/media/t1/assets/a5/v1/seg-1.m4s`, { method: 'HEAD' })).headers.get('etag')!;
+    expect((await get('media/t1/assets/a5/v1/seg-1.m4s', { 'if-none-match': etag })).status).toBe(304);
+    // One copy from the bucket for all these answers; the copy is on local disk, not in memory.
     expect(calls).toEqual(['getFile media/t1/assets/a5/v1/seg-1.m4s']);
     expect(files.spool.counts()).toEqual({ files: 1, bytes: seg.length });
     calls.length = 0;

@@ -1,5 +1,5 @@
 import type { MediaStore, StoredStat } from '../../kernel/media-store';
-import { parseRange, serveSized } from './serve-file';
+import { notModified, parseRange, serveSized } from './serve-file';
 import { storeSpool, type StoreSpoolOptions } from './store-spool';
 
 /** A stream that opens its source on the first read (the answer's headers go out before the bucket is asked). */
@@ -60,10 +60,8 @@ export function storedFiles(store: MediaStore, o: StoredFilesOptions) {
       const { size, etag, mtimeMs } = st;
       const streamed = (s: number, e: number) => lazyStream(() => store.read(key, s === 0 && e === size - 1 ? undefined : { start: s, end: e }));
       const answer = (body: (s: number, e: number) => BodyInit) => serveSized(req, key, size, etag, mtimeMs, cacheControl, extra, body);
-      // HEAD and conditional requests need no bytes: answered from the stat alone (the body below is never read).
-      if (req.method !== 'GET' || req.headers.has('if-none-match') || req.headers.has('if-modified-since')) {
-        return answer(streamed);
-      }
+      // HEAD and a conditional GET answered 304 need no bytes: the stat alone (the body below is never read).
+      if (req.method !== 'GET' || notModified(req.headers, etag, mtimeMs)) return answer(streamed);
       if (size <= spoolMax) {
         const path = await spool.file(key, st);
         if (!path) { stats.delete(key); return null; }
