@@ -7,7 +7,7 @@
  * range decodes without a hole. Plus validation: 400 unknown field, 422 bad items, 404 others' ids.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer, waitFor, type TestServer } from '../helpers/server';
@@ -178,4 +178,31 @@ describe('FAST channel on air', () => {
     const cell = await ffmpegPlay(tok.src, (last - first) / 1000);
     expect(`${cell.ok} ${cell.note}`).toBe(`true ${cell.note}`);
   }, 60_000);
+});
+
+describe('FAST conform', () => {
+  test('an asset without audio is conformed (re-encoded) to every channel rendition, with a silent track; copy stays copy', async () => {
+    const silent = await upload(await makeClip(join(dir, 'silent.mp4'), { seconds: 3, audio: false }), { title: 'Silent', ladder: 'fast' });
+    await ready(silent);
+    const two = await (await s.api('POST', '/v1/channels', { name: 'Fast two' })).json() as { id: string };
+    expect((await s.api('PUT', `/v1/channels/${two.id}/fast`, { items: [{ asset_id: alpha }, { asset_id: silent }] })).status).toBe(201);
+    const view = await waitFor('conform ready', async () => {
+      const g = await (await s.api('GET', `/v1/channels/${two.id}/fast`)).json() as { status: string; renditions: { name: string; width: number; height: number }[]; items: { prep: { status: string; mode: string; error: string | null } }[] };
+      if (g.status === 'failed') throw new Error(JSON.stringify(g.items.map((i) => i.prep)));
+      return g.status === 'ready' ? g : null;
+    }, 90_000, 250);
+    expect(view!.items.map((i) => i.prep.mode)).toEqual(['copy', 'conform']);
+    const prep = s.ctx.db.query<{ dir: string; segments: string }, [string]>("SELECT dir, segments FROM fast_preps WHERE asset_id = ? AND mode = 'conform'").get(silent)!;
+    const segs = JSON.parse(prep.segments) as { init: Record<string, string>; segs: Record<string, string[]> };
+    for (const r of view!.renditions) {
+      // The rendition's init and first segment decode as the channel's size with an AAC track (the silence added).
+      const file = join(dir, `conform-${r.name}.mp4`);
+      const bytes = [segs.init[r.name], segs.segs[r.name][0]].map((p) => new Uint8Array(readFileSync(join(s.ctx.config.dataDir, p))));
+      await Bun.write(file, new Blob(bytes));
+      const probe = Bun.spawnSync(['ffprobe', '-v', 'error', '-show_entries', 'stream=codec_type,codec_name,width,height', '-of', 'json', file]);
+      const streams = (JSON.parse(probe.stdout.toString()) as { streams: { codec_type: string; codec_name: string; width?: number; height?: number }[] }).streams;
+      expect(streams.find((x) => x.codec_type === 'video')).toMatchObject({ codec_name: 'h264', width: r.width, height: r.height });
+      expect(streams.find((x) => x.codec_type === 'audio')?.codec_name).toBe('aac');
+    }
+  }, 180_000);
 });
