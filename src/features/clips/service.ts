@@ -99,3 +99,8 @@ export class ClipService {
 
 /** Refuses `publish` without clips:publish. */
 export function publishRefused(): AppError { return new AppError('insufficient_scope', 'clips:publish'); }
+
+/** A clip by id, any tenant (job handlers outside this feature, such as the cluster's remote finalize). */
+export function clipAnyById(ctx: AppContext, id: string): ClipRow | null {
+  return new ClipStore(ctx.db).anyById(id);
+}

@@ -5,22 +5,10 @@ import { posterDrawerOf } from '../assets/poster-remote';
 import { checkWorkerToken, touchWorkerToken } from './tokens';
 import { remotePosterDrawer } from './remote-image';
 import { recordEnd, recordProgress } from './store';
-import { encode, ensureJobConsumer, ensureStreams, JOB_STREAM, RESULT_CONSUMER, RESULT_STREAM, SUBJECTS, type CancelMsg, type EncoderClass, type JobMsg, type ProgressMsg, type ResultMsg, type TranscodeJobMsg } from './protocol';
+import { encode, ensureJobConsumer, ensureStreams, JOB_STREAM, RESULT_CONSUMER, RESULT_STREAM, SUBJECTS, type CancelMsg, type JobMsg, type ProgressMsg, type ResultMsg } from './protocol';
+import type { ClusterLink } from './link';
 
-/** The control node's link to the job cluster: publishes jobs; results and progress are written as they arrive. */
-export interface ClusterLink {
-  /** Publishes a transcode durably (de-duplicated by job id and generation); resolves once the stream holds it. */
-  publishTranscode(msg: TranscodeJobMsg, cls: EncoderClass): Promise<void>;
-  /** Publishes any job to its subject durably (de-duplicated by job id and generation); answers the stream sequence. */
-  publish(subject: string, msg: JobMsg): Promise<number>;
-  /**
-   * Stops a job: its message leaves the stream (`seq`, when known: a job no worker took yet never runs) and the
-   * worker holding it is told on `vs.cancel.<job>` (it kills its ffmpeg, clears scratch and output, acknowledges).
-   */
-  cancel(jobId: string, gen: number, seq: number | null): Promise<void>;
-  /** The next result of a job that has no `cluster_jobs` record (request-scoped work such as a poster); rejects on `signal`. */
-  awaitResult(jobId: string, signal: AbortSignal): Promise<ResultMsg>;
-}
+export type { ClusterLink } from './link';
 
 /**
  * Connects to NATS (`VS_NATS_URL`), creates the streams, and consumes results durably: each result is checked

@@ -1,5 +1,5 @@
 import type { JobSetup } from '../../jobs/worker';
-import type { ClusterLink } from './control';
+import type { ClusterLink } from './link';
 import { remoteEncodeAsset } from './remote-encode';
 import { remoteFinalizeClip } from './remote-clip';
 import { remoteRecognise } from './remote-subtitle';

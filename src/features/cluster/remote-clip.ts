@@ -8,8 +8,8 @@ import { masterPlaylist } from '../../live/playlist';
 import { channelById } from '../channels/service';
 import { clipPiecesOf, finishFinalClip } from '../clips/finalize';
 import { clipDir } from '../clips/service';
-import { ClipStore } from '../clips/store';
-import type { ClusterLink } from './control';
+import { clipAnyById } from '../clips/service';
+import type { ClusterLink } from './link';
 import { SUBJECTS, type ClipJobMsg, type ClipOutput } from './protocol';
 import { runRemoteJob } from './remote-job';
 import { clusterJob } from './store';
@@ -24,8 +24,7 @@ export function transferPrefix(jobId: string, gen: number): string { return `clu
  * files to its clip directory, writes the master playlist and turns the clip final (it alone writes metadata).
  */
 export async function remoteFinalizeClip(ctx: AppContext, job: JobRun<'clip.finalize'>, link: ClusterLink): Promise<void> {
-  const clips = new ClipStore(ctx.db);
-  const c = clips.anyById(String(job.payload?.clipId ?? ''));
+  const c = clipAnyById(ctx, String(job.payload?.clipId ?? ''));
   if (!c || c.status !== 'finalizing') return; // deleted or done already
   const ch = channelById(ctx, c.tenant_id, c.channel_id);
   if (!ch) throw new PermanentJobError('the channel was deleted');

@@ -11,7 +11,7 @@ import { serializeOutput, type AssetOutput } from '../assets/output';
 import { beginEncode, encryptionOf } from '../transcode/encode-job';
 import { sourceFile } from '../transcode/probe-job';
 import { assetRelDir } from '../transcode/runtime';
-import type { ClusterLink } from './control';
+import type { ClusterLink } from './link';
 import { runRemoteJob } from './remote-job';
 import { SUBJECTS, type TranscodeOutput } from './protocol';
 

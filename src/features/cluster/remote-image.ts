@@ -2,7 +2,7 @@ import type { AppContext } from '../../kernel/context';
 import { AppError, invalid } from '../../kernel/errors';
 import { newId } from '../../kernel/ids';
 import type { PosterDrawer } from '../assets/poster-remote';
-import type { ClusterLink } from './control';
+import type { ClusterLink } from './link';
 import { SUBJECTS, type ImageJobMsg } from './protocol';
 
 /** How long a poster request waits for a worker before answering 503. */

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../kernel/context';
 import { PermanentJobError } from '../../jobs/errors';
 import type { JobRun } from '../../jobs/types';
-import type { ClusterLink } from './control';
+import type { ClusterLink } from './link';
 import type { JobMsg } from './protocol';
 import { beginClusterJob, clusterJob, markPublished, recordEnd, type ClusterJobRow } from './store';
 

@@ -8,8 +8,8 @@ import { AssetService } from '../assets/service';
 import { sourceFile } from '../transcode/probe-job';
 import { applyRecognition, recognitionPrompt } from '../subtitles/jobs';
 import { SubtitleSettingsService } from '../subtitles/settings-service';
-import { SubtitleStore } from '../subtitles/store';
-import type { ClusterLink } from './control';
+import { setSubtitleTrackStatus, subtitleTrackById } from '../subtitles/service';
+import type { ClusterLink } from './link';
 import { SUBJECTS, type SubtitleOutput } from './protocol';
 import { runRemoteJob } from './remote-job';
 
@@ -20,8 +20,7 @@ import { runRemoteJob } from './remote-job';
  * for the language is a recognition service (nothing heavy runs here), the job stays local.
  */
 export async function remoteRecognise(ctx: AppContext, job: JobRun<'subtitles.recognise'>, link: ClusterLink, local: Handler<'subtitles.recognise'>): Promise<void> {
-  const tracks = new SubtitleStore(ctx.db);
-  const track = tracks.byId(job.payload.trackId);
+  const track = subtitleTrackById(ctx, job.payload.trackId);
   if (!track) throw new PermanentJobError('the subtitle track was deleted');
   const settings = new SubtitleSettingsService(ctx).get(track.tenant_id);
   const prefer = settings.default_engine === 'auto' ? null : settings.default_engine;
@@ -32,7 +31,7 @@ export async function remoteRecognise(ctx: AppContext, job: JobRun<'subtitles.re
   if (!asset.source_path) throw new PermanentJobError('the asset has no source file to recognise');
   const store = mediaStoreOf(ctx);
   const sourceKey = asset.source_path;
-  tracks.setStatus(track.id, 'running', ctx.clock.now(), {});
+  setSubtitleTrackStatus(ctx, track.id, 'running', ctx.clock.now(), {});
   const t0 = performance.now();
   const end = await runRemoteJob<SubtitleOutput>(ctx, job, link, SUBJECTS.job('subtitle', `lang:${baseLanguage(track.language)}`), async (gen) => {
     if (store.kind !== 'local' && !(await store.stat(sourceKey))) await store.putFile(sourceKey, sourceFile(ctx.config.dataDir, sourceKey));

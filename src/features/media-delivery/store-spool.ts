@@ -1,11 +1,11 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MediaStore, StoredStat } from '../../kernel/media-store';
 
 /** Options of `storeSpool`. */
 export interface StoreSpoolOptions {
-  /** Parent directory of the spools: each spool keeps its copies in `<dir>/<pid>-<n>` (several delivery processes
+  /** Parent directory of the spools: each spool keeps its copies in `<dir>/<pid>-<random>` (several delivery processes
    * share a data directory); those of processes that are gone are removed when a spool is made. */
   dir: string;
   /** Most bytes kept (least recently used copies go first); default 1 GiB. */
@@ -15,8 +15,6 @@ export interface StoreSpoolOptions {
   /** Milliseconds clock (tests). */
   now?: () => number;
 }
-
-let made = 0;
 
 /** True while a process with this id runs. */
 function alive(pid: number): boolean {
@@ -52,7 +50,8 @@ export interface StoreSpool {
  */
 export function storeSpool(store: MediaStore, o: StoreSpoolOptions): StoreSpool {
   const maxBytes = o.maxBytes ?? 2 ** 30, grace = o.graceMs ?? 10_000, now = o.now ?? Date.now;
-  const dir = join(o.dir, `${process.pid}-${++made}`);
+  // A random suffix, not a module counter (features keep no module-level state): spools of one process never share a folder.
+  const dir = join(o.dir, `${process.pid}-${randomInt(1e12)}`);
   removeOrphans(o.dir);
   mkdirSync(dir, { recursive: true });
   const copies = new Map<string, Copy>(); // insertion order = least recently used first (re-inserted on use)

@@ -15,7 +15,7 @@ import { resolveTarget, type TargetSpec } from './targets';
 import { geoOf } from './geo';
 import { SESSION_LIMITS, sessionRate, sweepIfDue } from './session-limits';
 import { targetBlackout } from './blackout-gate';
-import { recordMarkedSession } from '../watermark/store';
+import { recordMarkedSession } from '../watermark/sessions';
 
 /** Answer of POST /v1/playback/tokens and /v1/playback/session. */
 export interface TokenAnswer { src: string; url: string; token: string; sid: string; expires_at: string; protected: boolean; thumbs: string | null }

@@ -112,3 +112,13 @@ export class SubtitleService {
     this.store.delete(tenantId, t.id);
   }
 }
+
+/** A subtitle track by id, any tenant (job handlers, such as the cluster's remote recognition). */
+export function subtitleTrackById(ctx: AppContext, id: string): TrackRow | null {
+  return new SubtitleStore(ctx.db).byId(id);
+}
+
+/** Sets a track's status (job handlers outside this feature go through here, not the store). */
+export function setSubtitleTrackStatus(ctx: AppContext, id: string, status: string, now: number, o: { engine?: string | null; error?: string | null } = {}): void {
+  new SubtitleStore(ctx.db).setStatus(id, status, now, o);
+}

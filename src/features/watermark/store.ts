@@ -1,19 +1,11 @@
 import type { Db } from '../../kernel/db/sqlite';
+import type { MarkedSession } from './sessions';
 
 /** A trace row as stored. */
 export interface TraceRow {
   seq: number; id: string; tenant_id: string; asset_id: string; source: 'upload' | 'url'; url: string | null; files: number; offset_s: number;
   status: 'queued' | 'running' | 'done' | 'failed'; progress: number; result: string | null; error: string | null;
   created_at: number; updated_at: number; finished_at: number | null;
-}
-
-/** A session issued for a marked asset (a trace's candidate). */
-export interface MarkedSession { sid: string; tenant_id: string; asset_id: string; viewer_id: string | null; via: string; issued_at: number }
-
-/** Records a session issued for a marked asset (called by the playback issuer in its token's transaction). */
-export function recordMarkedSession(db: Db, s: MarkedSession): void {
-  db.query('INSERT OR IGNORE INTO watermark_sessions (sid, tenant_id, asset_id, viewer_id, via, issued_at) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(s.sid, s.tenant_id, s.asset_id, s.viewer_id, s.via, s.issued_at);
 }
 
 /** SQL of the watermark feature: marked sessions and traces. */
