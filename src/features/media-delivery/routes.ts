@@ -59,14 +59,12 @@ export function mediaDeliveryRoutes(ctx: AppContext, gate: Gate) {
     if (!a || !a.output) return null;
     let rel: string | null = null, version = 0;
     const preview = ver === 'preview';
+    const out = a.status === 'ready' ? parseAssetOutput(a.output) : null;
     // Packaged with AES-128 by default: its clear media files are refused, through the preview alias too.
-    const encrypted = a.status === 'ready' && encryptedOnly(parseAssetOutput(a.output));
+    const encrypted = a.status === 'ready' && encryptedOnly(out);
     // The preview URL plays the quick-play remux or the growing ladder while working, then the ready output (same master URL).
-    if (preview) rel = a.status === 'ready' ? parseAssetOutput(a.output)?.dir ?? null : ['queued', 'encoding', 'packaging'].includes(a.status) ? previewDirOf(a.output) : null;
-    else if (a.status === 'ready') {
-      const out = parseAssetOutput(a.output);
-      if (out && ver === `v${out.version}`) { rel = out.dir; version = out.version; }
-    }
+    if (preview) rel = a.status === 'ready' ? out?.dir ?? null : ['queued', 'encoding', 'packaging'].includes(a.status) ? previewDirOf(a.output) : null;
+    else if (out && ver === `v${out.version}`) { rel = out.dir; version = out.version; }
     return rel ? { a, rel, version, preview, encrypted } : null;
   };
   const secret = new IdentityService(ctx.db, null).secret('hls-aes');

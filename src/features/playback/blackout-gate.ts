@@ -1,10 +1,15 @@
 import type { AppContext } from '../../kernel/context';
 import { AppError } from '../../kernel/errors';
-import { blackoutDetail, type BlackoutIndex, type BlackoutSpan } from './blackout-rules';
+import { blackoutDetail, type BlackoutIndex, type BlackoutRule, type BlackoutSpan } from './blackout-rules';
 import type { DeliveryTarget } from './delivery-table';
 import { geoOf } from './geo';
 import { programmeById } from '../guide/service';
 import { slotKey } from '../../kernel/slots';
+
+/** The 403 a blackout gives a viewer of `country` (`x-vs-refusal: blackout`, plus `headers`). */
+function refusal(rule: BlackoutRule, country: string | null, headers: Record<string, string> = {}): AppError {
+  return new AppError('forbidden', blackoutDetail(rule, country), { headers: { ...headers, [REFUSAL_HEADER]: 'blackout' } });
+}
 
 /** A recording's media segment file: named by its wall-clock start (epoch ms). */
 const SEG_MS = /^([0-9]{10,14})\.m4s$/;
@@ -28,7 +33,7 @@ export function requestSpan(target: DeliveryTarget, file: string | undefined, no
 export function blackoutRefusal(ctx: AppContext, index: BlackoutIndex, tenantId: string, target: DeliveryTarget, file: string | undefined, ip: string | null): AppError | null {
   const country = geoOf(ctx).lookup(ip).country;
   const rule = index.refusing(tenantId, target.id, requestSpan(target, file, ctx.clock.now()), country);
-  return rule ? new AppError('forbidden', blackoutDetail(rule, country), { headers: { [REFUSAL_HEADER]: 'blackout' } }) : null;
+  return rule ? refusal(rule, country) : null;
 }
 
 /** What a clip or a live-to-VOD asset was made from: the channel (slug, as blackouts name it) and its air time. */
@@ -95,7 +100,7 @@ export function sourceBlackoutRefusal(ctx: AppContext, index: BlackoutIndex, ten
   if (!w || !index.any(tenantId, w.channel)) return null;
   const country = geoOf(ctx).lookup(ip).country;
   const rule = index.refusing(tenantId, w.channel, w.span, country);
-  return rule ? new AppError('forbidden', blackoutDetail(rule, country), { headers: { [REFUSAL_HEADER]: 'blackout' } }) : null;
+  return rule ? refusal(rule, country) : null;
 }
 
 /** True when a blackout may apply to the target's source (the front must then ask for every request: no grant). */
@@ -114,7 +119,7 @@ export function targetBlackout(ctx: AppContext, index: BlackoutIndex, tenantId: 
   if ((target.kind === 'clip' || target.kind === 'asset') && index.anyOf(tenantId)) {
     const w = sourceWindow(ctx, tenantId, target.kind, target.id);
     const rule = w && index.refusing(tenantId, w.channel, w.span, country);
-    return rule ? new AppError('forbidden', blackoutDetail(rule, country), { headers: { ...headers, [REFUSAL_HEADER]: 'blackout', 'access-control-expose-headers': REFUSAL_HEADER } }) : null;
+    return rule ? refusal(rule, country, { ...headers, 'access-control-expose-headers': REFUSAL_HEADER }) : null;
   }
   if ((target.kind !== 'channel' && target.kind !== 'catchup' && target.kind !== 'startover') || !index.any(tenantId, target.id)) return null;
   const now = ctx.clock.now();
@@ -125,5 +130,5 @@ export function targetBlackout(ctx: AppContext, index: BlackoutIndex, tenantId: 
     if (p) span = { fromMs: p.play_start_ms ?? p.start_ms, toMs: Math.min(p.play_end_ms ?? p.end_ms, now + 1), programme: target.programme };
   }
   const rule = index.refusing(tenantId, target.id, span, country);
-  return rule ? new AppError('forbidden', blackoutDetail(rule, country), { headers: { ...headers, [REFUSAL_HEADER]: 'blackout', 'access-control-expose-headers': REFUSAL_HEADER } }) : null;
+  return rule ? refusal(rule, country, { ...headers, 'access-control-expose-headers': REFUSAL_HEADER }) : null;
 }
