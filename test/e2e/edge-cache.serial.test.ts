@@ -214,6 +214,8 @@ describe('serve: the front on the public port by default (issue 46)', () => {
       mkdirSync(join(data, rel), { recursive: true });
       writeFileSync(join(data, rel, 'seg_00001.m4s'), SEG);
       const db = new Database(join(data, 'db', 'meta.sqlite'));
+      // The appliance holds the file open and writes to it (start-up jobs): wait for its lock rather than fail SQLITE_BUSY.
+      db.exec('PRAGMA busy_timeout = 15000');
       db.query(`INSERT INTO assets (id, tenant_id, title, status, source, output, created_at, updated_at) VALUES (?, ?, 'a', 'ready', '{"kind":"upload"}', ?, ?, ?)`)
         .run(id, ten, JSON.stringify({ dir: rel, version: 1, files: { hls: 'master.m3u8', dash: 'manifest.mpd', poster: 'poster.jpg', sprite: 'sprite.jpg', thumbs_vtt: 'thumbs.vtt', download: 'download.mp4' } }), Date.now(), Date.now());
       db.close();

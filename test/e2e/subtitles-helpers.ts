@@ -20,6 +20,9 @@ const PAGE = (engine: keyof typeof ENGINE_FILES, src: string, lang: string) => `
 const v = document.getElementById('v'); const st = window.st = { err: null, ended: false };
 const fail = (m) => { if (!st.err) st.err = String(m).slice(0, 200); };
 v.addEventListener('ended', () => { st.ended = true; });
+// dash.js 5 in a loaded headless Chromium sometimes pauses itself within half a second of the end with the whole
+// duration buffered and never fires 'ended' (seen at 5.5 of 6.01 s): paused there counts as the end; every cue is loaded.
+setInterval(() => { if (v.paused && v.currentTime > 0 && v.currentTime >= v.duration - 0.6 && v.buffered.length && v.buffered.end(v.buffered.length - 1) >= v.duration - 0.1) st.ended = true; }, 250);
 window.cues = () => Array.from(v.textTracks).filter((t) => t.mode === 'showing' || (${JSON.stringify(engine)} === 'dash.js' && t.language === ${JSON.stringify(lang)} && t.mode !== 'disabled')).flatMap((t) => Array.from(t.cues || []).map((c) => ({ start: c.startTime, end: c.endTime, text: c.text })));
 (async () => {
   const src = ${JSON.stringify(src)}, lang = ${JSON.stringify(lang)};
@@ -63,7 +66,10 @@ export async function browserCues(engine: keyof typeof ENGINE_FILES, src: string
       const st = await tab.evaluate(() => (window as unknown as { st: { err: string | null; ended: boolean } }).st);
       if (st.err) throw new Error(`${engine}: ${st.err}`);
       if (st.ended) break;
-      if (Date.now() > end) throw new Error(`${engine}: did not reach the end`);
+      if (Date.now() > end) {
+        const at = await tab.evaluate(() => { const v = document.getElementById('v') as HTMLVideoElement; const r = (b: TimeRanges) => Array.from({ length: b.length }, (_, i) => [b.start(i), b.end(i)]); return { t: v.currentTime, d: v.duration, rs: v.readyState, ns: v.networkState, paused: v.paused, buffered: r(v.buffered) }; });
+        throw new Error(`${engine}: did not reach the end: ${JSON.stringify(at)}`);
+      }
       await Bun.sleep(200);
     }
     const pwned = await tab.evaluate(() => (window as unknown as { pwned?: number }).pwned);
