@@ -3,6 +3,7 @@
  * files the gate names and over the appliance's cacheable public answers) and, when the front holds the public port,
  * the proxy of everything else to the appliance. nginx-conf.ts assembles them.
  */
+import { EDGE_FILL, EDGE_PLAYLIST } from '../features/playback/edge-playlists';
 
 /** The front's cache: where nginx keeps it and where it logs what it filled (read back into the tag index). */
 export interface EdgeCacheConf {
@@ -136,4 +137,36 @@ export function edgeOrigin(sock: string, dataDir: string): { upstream: string; s
     location / { root "${dataDir}"; types { video/iso.segment m4s; video/mp4 mp4; audio/mp4 m4a; image/jpeg jpg; image/webp webp; } default_type application/octet-stream; }
   }`,
   };
+}
+
+/** http-level maps of the cached playlists: the tenant id their internal URI names (the fill log's tenant), and which fills are logged. */
+export function playlistKeyMaps(): string {
+  return `  map $uri $vs_plten { "~^/_vs_pl/[a-z]+/(?<vs_pt>[0-9a-f-]{36})/" $vs_pt; default ""; }
+  # Only a stored playlist (a 200 fill) enters the tag index: a fill's refusal is not kept.
+  map "$upstream_cache_status:$status" $vs_plfill { "~^(?:MISS|EXPIRED|REVALIDATED):200$" 1; default 0; }`;
+}
+
+/**
+ * The internal location of playlists the gate decided and names by `X-Accel-Redirect` (live master and variant
+ * playlists: the same bytes for every viewer), kept in the edge cache under `p|<kind>/<tenant id>/<channel>/...`
+ * (never a token) for the fill's own `max-age`, filled from the appliance's gate-free route on the private socket
+ * (`upstream`: the front's appliance socket). One fill at a time per key (`proxy_cache_lock`); once expired, the next
+ * request gets the previous copy while one background fill runs (`use_stale updating`), so the appliance writes each
+ * playlist at most once per max-age whatever the number of viewers. The policy, CORS and request id shown are the
+ * gate's answer's (taken before the fill replaces the upstream); the fill's are hidden.
+ */
+export function cachedPlaylistLocation(upstream: string, cache: EdgeCacheConf): string {
+  return `    location ^~ ${EDGE_PLAYLIST} {
+      internal;
+      set $vs_ckey "p|$uri"; set $vs_cten $vs_plten;
+      set $vs_rid $upstream_http_x_request_id;
+      proxy_pass http://${upstream}${EDGE_FILL}; proxy_http_version 1.1; proxy_set_header Connection ""; proxy_set_header Host $http_host;
+      proxy_cache ${CACHE_ZONE}; proxy_cache_key $vs_ckey; proxy_cache_methods GET HEAD;
+      proxy_cache_lock on; proxy_cache_lock_timeout 5s; proxy_cache_lock_age 5s;
+      proxy_cache_use_stale updating; proxy_cache_background_update on;
+      proxy_hide_header Cache-Control; proxy_hide_header X-Request-Id;
+      add_header X-Request-Id $vs_rid always;
+      add_header X-Cache-Status $upstream_cache_status always;
+      access_log "${cache.log}" vs_fill if=$vs_plfill;
+    }`;
 }

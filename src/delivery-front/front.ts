@@ -7,7 +7,7 @@ import type { AppContext } from '../kernel/context';
 import { serveApp, type HttpServer } from '../kernel/http/server';
 import { fastLanes } from '../kernel/http/fast-lane';
 import { newRequestIdPrefix, requestId } from '../kernel/http/request-id';
-import { notFound, problemResponse } from '../kernel/errors';
+import { AppError, notFound, problemResponse } from '../kernel/errors';
 import { runTool, type Running } from '../media/process';
 import { PEER_HEADER } from '../delivery-worker/forward';
 import { SOCKET_DIR_PREFIX, SOCKET_NAME } from '../delivery-worker/stale-sockets';
@@ -145,7 +145,17 @@ export async function startDeliveryFront(ctx: AppContext, gate: Gate, handle: (r
   // Named like the delivery workers' socket directory: a killed appliance's one is swept the same way.
   const dir = mkdtempSync(join(tmpdir(), SOCKET_DIR_PREFIX)); // 0700: this user (and its nginx workers) only
   const sock = join(dir, SOCKET_NAME);
-  const inner: HttpServer = serveApp(frontPathsOnly(handle, ctx.config.problemsBase), {
+  // The gate-free fill of cached playlists (edge-playlists.ts) is answered on this private socket only.
+  const delivery = frontPathsOnly(handle, ctx.config.problemsBase), playlists = gate.playlists;
+  const fillOrDelivery = (r: Request): Response | Promise<Response> => {
+    if (!playlists.isFill(r.url)) return delivery(r);
+    const failed = (e: unknown) => problemResponse(e instanceof AppError ? e : notFound('playlist'), ctx.config.problemsBase, requestId(r));
+    try {
+      const out = playlists.answer(r);
+      return out instanceof Response ? out : out.then(undefined, failed);
+    } catch (e) { return failed(e); }
+  };
+  const inner: HttpServer = serveApp(fillOrDelivery, {
     port: 0, host: '', unix: sock, peerHeader: PEER_HEADER, accelRoot: ctx.config.dataDir, maxBodyBytes: 64 * 1024, problemsBase: ctx.config.problemsBase,
   });
   const conf = join(dir, 'nginx.conf');
@@ -193,6 +203,8 @@ export async function startDeliveryFront(ctx: AppContext, gate: Gate, handle: (r
     await Bun.sleep(25);
   }
   ready = true;
+  // The front has the cached playlists' location: the gate may name it (a front without a cache: the appliance answers).
+  if (cache) playlists.enable(true);
   const reopen = () => { const pid = proc?.pid; if (pid) process.kill(pid, 'SIGUSR1'); };
   const grants = granted && followGrants(ctx, gate, granted, reopen);
   const edge = cache && followFills(ctx, cache.dir, cache.log, reopen, `http://${localAddress(ctx.config.host).includes(':') ? `[${localAddress(ctx.config.host)}]` : localAddress(ctx.config.host)}:${port}`);
@@ -231,6 +243,7 @@ export async function startDeliveryFront(ctx: AppContext, gate: Gate, handle: (r
     flushCdnUsage: () => usage?.flush(),
     async stop(graceS: number) {
       stopping = true;
+      playlists.enable(false);
       if (holder.reconfigure === reconfigure) holder.reconfigure = undefined;
       usage?.stop();
       grants?.stop();

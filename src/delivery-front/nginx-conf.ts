@@ -1,6 +1,6 @@
 import { ACCEL_RANGE, ACCEL_WHOLE } from '../kernel/http/accel';
 import { GRANT_CHUNK } from './grants';
-import { CACHE_ZONE, cachedFileLocation, edgeAppLocations, edgeHttp, edgeOrigin, fileKeyMaps, type EdgeAppConf, type EdgeCacheConf } from './edge-conf';
+import { CACHE_ZONE, cachedFileLocation, cachedPlaylistLocation, edgeAppLocations, edgeHttp, edgeOrigin, fileKeyMaps, playlistKeyMaps, type EdgeAppConf, type EdgeCacheConf } from './edge-conf';
 import { distributionHttp, distributionServers, type DistFront } from './distribution-conf';
 
 /** What the front's nginx configuration is made of. */
@@ -129,6 +129,7 @@ ${rawPathMap()}
 ${c.grants ? grantMaps() : ''}
 ${edgeHttp(c.cache, c.app)}
 ${files ? fileKeyMaps() : ''}
+${c.cache ? playlistKeyMaps() : ''}
 ${origin ? origin.upstream : ''}
 ${dist ? distributionHttp(dist) : ''}
   upstream vs_appliance { server "unix:${c.sock}"; keepalive 64; }
@@ -146,6 +147,7 @@ ${ask}
 ${c.grants ? grantedLocation(c.dataDir, c.grants.dir, c.grants.spool, proxy('$request_uri'), requestIdOf(c.ridPrefix ?? 'req_front'), files) : ''}
 ${file(ACCEL_WHOLE, false)}
 ${file(ACCEL_RANGE, true)}
+${c.cache ? cachedPlaylistLocation('vs_appliance', c.cache) : ''}
 ${c.app ? edgeAppLocations(c.app, c.cache) : '    location / { return 404; }'}
     location = /_vs_problem/404 { internal; default_type application/problem+json; ${NO_STORE} return 404 ${problem(c.problemsBase, 'not_found', 404, 'Not Found', 'this port serves playback delivery only (/t/, /m/, /live/)')}; }
     location = /_vs_problem/400 { internal; default_type application/problem+json; ${NO_STORE} return 400 ${problem(c.problemsBase, 'bad_request', 400, 'Bad Request', 'malformed request')}; }

@@ -13,7 +13,7 @@ import { LIVE_SUBS, LIVE_VTT } from '../../live/subtitle-playlist';
 import { liveMasterWithSubs, liveSubsPlaylistText, liveSubtitleLanguages, liveVttSegment } from '../subtitles/live-delivery';
 import type { Gate, GateTenant } from '../playback/gate';
 import { serveFile, serveText } from '../media-delivery/serve-file';
-import { ChannelStore } from './store';
+import { ChannelStore, type ChannelRow } from './store';
 
 const M3U8_TYPE = 'application/vnd.apple.mpegurl';
 const LIVE_PLAYLIST = 'public, max-age=1';
@@ -36,7 +36,7 @@ export function liveRoutes(ctx: AppContext, gate: Gate) {
     return ch;
   };
   /** The live subtitle rendition's playlist: the first recorded rendition's window, listed as far as it is recognised. */
-  const liveSubs = (ch: ReturnType<typeof channel>, language: string, request: Request) => {
+  const liveSubs = (ch: ChannelRow, language: string, request: Request) => {
     const lead = index.renditions(ch.id)[0];
     const last = lead ? index.lastSegment(ch, lead) : null;
     if (!lead || !last) throw notFound('live stream');
@@ -46,9 +46,8 @@ export function liveRoutes(ctx: AppContext, gate: Gate) {
     if (body === null) throw notFound('subtitles');
     return serveText(request, body, M3U8_TYPE, LIVE_PLAYLIST);
   };
-  const app = new Elysia();
-  gate.route(app, 'liveMaster', ({ tenant, params, request }) => {
-    const ch = channel(tenant, params.channel);
+  /** The master playlist of a channel (relative URIs: the same bytes for every viewer). */
+  const masterOf = (ch: ChannelRow): string => {
     const rends = index.renditions(ch.id);
     if (!rends.length) throw notFound('live stream');
     const variants = rends.map((r) => {
@@ -60,20 +59,43 @@ export function liveRoutes(ctx: AppContext, gate: Gate) {
       return { uri: `${r}/index.m3u8`, bandwidth: ms ? (bits * 1000) / ms * 1.2 : 1_000_000, resolution: bytes && resolutionOf(bytes), codecs: bytes && codecsOf(bytes) };
     }).sort((a, b) => b.bandwidth - a.bandwidth);
     // Live subtitles (issue 43): one subtitle rendition per language recognised live.
-    const master = liveMasterWithSubs(masterPlaylist(variants), liveSubtitleLanguages(ctx.db, ch.tenant_id, ch.id));
-    return serveText(request, master, M3U8_TYPE, LIVE_PLAYLIST);
-  });
-  gate.route(app, 'liveVariant', ({ tenant, params, request }) => {
-    const ch = channel(tenant, params.channel);
-    const sub = LIVE_SUBS.exec(params.rendition);
+    return liveMasterWithSubs(masterPlaylist(variants), liveSubtitleLanguages(ctx.db, ch.tenant_id, ch.id));
+  };
+  /** A rendition's media playlist (or a live subtitle rendition's) as an answer to `request`. */
+  const variantOf = (ch: ChannelRow, rendition: string, request: Request): Response => {
+    const sub = LIVE_SUBS.exec(rendition);
     if (sub) return liveSubs(ch, sub[1]!, request);
-    const last = index.lastSegment(ch, params.rendition);
+    const last = index.lastSegment(ch, rendition);
     if (!last) throw notFound('live stream');
     const end = last.start_ms + last.duration_ms;
-    const segs = index.segmentsInRange(ch, params.rendition, end - ch.dvr_window_s * 1000, end + 1);
+    const segs = index.segmentsInRange(ch, rendition, end - ch.dvr_window_s * 1000, end + 1);
     // Ad breaks a FAST schedule aired (fast-markers.ts) as EXT-X-DATERANGE; none for an ingest channel.
     const tags = segs.length ? breaksInRange(ctx.db, ch.id, segs[0].start_ms, end + 1).flatMap(dateRangeLines) : [];
     return serveText(request, mediaPlaylist(segs, { targetS: ch.segment_s, ended: ch.desired !== 'started', tags }), M3U8_TYPE, LIVE_PLAYLIST);
+  };
+  // Through a caching front the gate's decision names the edge's copy (edge-playlists.ts), keyed by tenant id, channel
+  // and rendition; the front fills it from here, without the gate, on its private socket only.
+  gate.playlists.fill('live', (parts, request) => {
+    const [tenantId, slug, a, b] = parts;
+    const ch = tenantId && slug ? store.bySlug(tenantId, slug) : null;
+    if (!ch) throw notFound('channel');
+    if (a === 'master.m3u8' && b === undefined) return serveText(request, masterOf(ch), M3U8_TYPE, LIVE_PLAYLIST);
+    if (a && b === 'index.m3u8' && parts.length === 4) return variantOf(ch, a, request);
+    throw notFound('playlist');
+  });
+  const app = new Elysia();
+  gate.route(app, 'liveMaster', ({ tenant, params, request }) => {
+    const ch = channel(tenant, params.channel);
+    // Nothing recorded yet: the gate's own 404 (the edge keeps no copy of a refusal).
+    if (!index.renditions(ch.id).length) throw notFound('live stream');
+    return gate.playlists.redirect(request, 'live', [tenant.id, ch.slug, 'master.m3u8'], LIVE_PLAYLIST)
+      ?? serveText(request, masterOf(ch), M3U8_TYPE, LIVE_PLAYLIST);
+  });
+  gate.route(app, 'liveVariant', ({ tenant, params, request }) => {
+    const ch = channel(tenant, params.channel);
+    if (!LIVE_SUBS.test(params.rendition) && !index.lastSegment(ch, params.rendition)) throw notFound('live stream');
+    return gate.playlists.redirect(request, 'live', [tenant.id, ch.slug, params.rendition, 'index.m3u8'], LIVE_PLAYLIST)
+      ?? variantOf(ch, params.rendition, request);
   });
   gate.route(app, 'liveVtt', ({ tenant, params, request }) => {
     const ch = channel(tenant, params.channel);

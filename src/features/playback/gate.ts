@@ -8,9 +8,10 @@ import { DELIVERY, type DeliveryName, type DeliveryRoute, type DeliveryTarget } 
 import type { Claims } from './token';
 import { tokenMemo } from './token-memo';
 import { splitUrl } from '../../kernel/http/url';
-import { viaFront } from '../../kernel/http/accel';
+import { markViaFront, viaFront } from '../../kernel/http/accel';
 import { playbackState } from './service';
 import { blackoutRefusal, sourceBlackedOut, sourceBlackoutRefusal } from './blackout-gate';
+import { edgePlaylists } from './edge-playlists';
 
 /** The tenant a delivery request was checked against (handlers serve only from it). */
 export interface GateTenant { id: string; slug: string }
@@ -248,6 +249,9 @@ export function createGate(ctx: AppContext) {
   };
 
   return {
+    /** Playlists the delivery front caches after this gate's decision (edge-playlists.ts). */
+    playlists: edgePlaylists(),
+
     /** Adds an observer called after every guarded delivery answer (the statistics origin log). */
     observe(fn: (s: Served) => void): void { observers.push(fn); },
 
@@ -299,6 +303,7 @@ export function createGate(ctx: AppContext) {
       if (!hit) {
         const inner = new Request(t.url, { method: req.method, headers: req.headers });
         mark(inner, { ...t, ip: t.ip === undefined ? normIp(clientIp(req)) : t.ip });
+        if (viaFront(req)) markViaFront(inner); // still the front's request (its answer may name the edge's copy)
         return app().handle(inner);
       }
       mark(req, t);
