@@ -68,11 +68,14 @@ export async function encodeVariantB(o: VariantOptions): Promise<VariantResult> 
   return { bytes, segments };
 }
 
+/** A decoded copy's probe frames (one decode, read back from its work file): `count` frames, frame k at k/PROBE_FPS s. */
+export interface ProbeStream { count: number; frame(k: number): Uint8Array | null }
+
 /**
- * 64x36 grey probe frames of `input` at each time (args/watermark.ts `probeFramesArgs`: one decode), null where the
- * input has no frame (before its start, past its end). Work file in `tmpDir`.
+ * Decodes `input` once into 64x36 grey probe frames (args/watermark.ts `probeFramesArgs`) and hands them to `use`
+ * (work file in `tmpDir`, removed after). The frames are read on demand, so an hour-long copy is not held in memory.
  */
-export async function probeFrames(ffmpeg: string, input: string, timesS: number[], tmpDir: string, o: { signal?: AbortSignal; nice?: number } = {}): Promise<(Uint8Array | null)[]> {
+export async function withProbeStream<T>(ffmpeg: string, input: string, tmpDir: string, o: { signal?: AbortSignal; nice?: number }, use: (s: ProbeStream) => T | Promise<T>): Promise<T> {
   const f = join(tmpDir, `probe-${process.pid}-${Math.random().toString(36).slice(2)}.gray`);
   try {
     const r = await runTool(probeFramesArgs(ffmpeg, input, f), { signal: o.signal, stallMs: 120_000, stderrIsProgress: true, timeoutMs: 60 * 60_000, nice: o.nice }).done;
@@ -81,13 +84,23 @@ export async function probeFrames(ffmpeg: string, input: string, timesS: number[
     const size = PROBE_W * PROBE_H;
     const fd = openSync(f, 'r');
     try {
-      const frames = Math.floor(fstatSync(fd).size / size);
-      return timesS.map((t) => {
-        const k = Math.round(t * PROBE_FPS);
-        if (!(k >= 0 && k < frames)) return null;
-        const b = new Uint8Array(size);
-        return readSync(fd, b, 0, size, k * size) === size ? b : null;
+      const count = Math.floor(fstatSync(fd).size / size);
+      return await use({
+        count,
+        frame(k) {
+          if (!(Number.isInteger(k) && k >= 0 && k < count)) return null;
+          const b = new Uint8Array(size);
+          return readSync(fd, b, 0, size, k * size) === size ? b : null;
+        },
       });
     } finally { closeSync(fd); }
   } finally { rmSync(f, { force: true }); }
+}
+
+/**
+ * 64x36 grey probe frames of `input` at each time (one decode), null where the input has no frame (before its start,
+ * past its end). Work file in `tmpDir`.
+ */
+export function probeFrames(ffmpeg: string, input: string, timesS: number[], tmpDir: string, o: { signal?: AbortSignal; nice?: number } = {}): Promise<(Uint8Array | null)[]> {
+  return withProbeStream(ffmpeg, input, tmpDir, o, (s) => timesS.map((t) => s.frame(Math.round(t * PROBE_FPS))));
 }

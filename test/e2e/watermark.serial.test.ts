@@ -5,12 +5,15 @@ import { join } from 'node:path';
 import { startTestServer, waitFor, type TestServer } from '../helpers/server';
 import { identityService } from '../../src/features/identity/service';
 import { grantRel } from '../../src/delivery-front/grants';
+import { sweepExpiredSessions } from '../../src/features/playback/session-limits';
+import { MAX_TOKEN_LIFETIME_MS, recordMarkedSession } from '../../src/features/watermark/sessions';
 import { defaultTenant, ff, makeClip, registerAsset, settled } from './transcode-helpers';
 
 // A/B forensic watermark (issue 46), end to end through the native delivery front (nginx, grants on): a policy with
 // watermark ab makes the ladder encode variant B beside A; each playback session gets its own A/B sequence of
 // segments from the gate (never a grant: nginx asks for every segment of a marked asset); one session's segments,
-// joined and re-encoded as a pirate would (scaled down, CRF 30), are traced back to that session among 50.
+// joined and re-encoded as a pirate would (scaled down, CRF 30), are traced back to that session among 50 — the whole
+// copy, and a clip of it cut at an unknown point (from segment 5 on, 0.3 s in) whose place in the asset the trace finds.
 let s: TestServer, tmp: string, tenant: string;
 const SESSIONS = 50;
 
@@ -18,7 +21,7 @@ beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'vs-watermark-'));
   s = await startTestServer({ env: { VS_DELIVERY_FRONT_PORT: '0' } });
   tenant = defaultTenant(s.ctx);
-  // 1 s segments: 16 s of media give 16 bits per session.
+  // 1 s segments: 20 s of media give 20 bits per session (16 in a copy cut from segment 5 on).
   expect((await s.api('PATCH', '/v1/packaging', { segment_s: 1 })).status).toBe(200);
 }, 60_000);
 afterAll(async () => { await s?.stop(); rmSync(tmp, { recursive: true, force: true }); }, 60_000);
@@ -57,7 +60,7 @@ test('watermark ab: B encoded beside A, each session its own sequence (never gra
   expect((await s.api('POST', '/v1/playback/policies', { name: 'bad', watermark: { mode: 'abc' } })).status).toBe(422);
   expect((await s.api('POST', `/v1/playback/policies/${policy.id}/attach`, { target_kind: 'tenant' })).status).toBe(200);
 
-  const a = await encode(16);
+  const a = await encode(20);
   const bDir = join(a.dir, 'b');
   const bSegs = readdirSync(bDir).sort();
   const aSegs = readdirSync(a.dir).filter((f) => /^seg_\d+_\d+\.m4s$/.test(f) && Number(f.split('_')[1]) < a.reps).sort();
@@ -99,33 +102,77 @@ test('watermark ab: B encoded beside A, each session its own sequence (never gra
   const again = await fetch(new URL('seg_0_00003.m4s', sessions[5].src));
   expect(Buffer.from(await again.arrayBuffer()).equals(readFileSync(join(sessions[5].picks[2] === '1' ? bDir : a.dir, 'seg_0_00003.m4s')))).toBe(true);
 
-  // The pirate: session 17's stream joined as a player would, re-encoded smaller at CRF 30 with another GOP.
+  // The pirate: session 17's stream joined as a player would, re-encoded smaller at CRF 30 with another GOP; and a
+  // clip of the middle: segments 5 on, re-encoded from 0.3 s into them (a cut at no segment boundary).
   writeFileSync(join(tmp, 'session.mp4'), Buffer.concat(pirate));
-  await ff(['-i', join(tmp, 'session.mp4'), '-vf', 'scale=240:-2', '-c:v', 'libx264', '-preset', 'faster', '-crf', '30', '-g', '250', '-an', join(tmp, 'leak.mp4')]);
-  const form = new FormData();
-  form.set('asset_id', a.id);
-  form.append('file', new Blob([readFileSync(join(tmp, 'leak.mp4'))]), 'leak.mp4');
-  const started = await fetch(`${s.url}/v1/watermark/traces`, { method: 'POST', headers: { authorization: `Bearer ${s.key}` }, body: form });
-  expect(started.status).toBe(202);
-  const trace = await started.json() as { id: string; status: string };
-  expect(trace.status).toBe('queued');
+  writeFileSync(join(tmp, 'cut.mp4'), Buffer.concat([pirate[0]!, ...pirate.slice(5)]));
+  const pirateArgs = ['-vf', 'scale=240:-2', '-c:v', 'libx264', '-preset', 'faster', '-crf', '30', '-g', '250', '-an'];
+  await ff(['-i', join(tmp, 'session.mp4'), ...pirateArgs, join(tmp, 'leak.mp4')]);
+  await ff(['-ss', '0.3', '-i', join(tmp, 'cut.mp4'), ...pirateArgs, join(tmp, 'leak-cut.mp4')]);
+  const cutAt = readFileSync(join(a.dir, 'media_0.m3u8'), 'utf8').split('\n').filter((l) => l.startsWith('#EXTINF:')).slice(0, 4)
+    .reduce((t, l) => t + Number(l.slice(8).split(',')[0]), 0.3);
   type Cand = { sid: string; viewer_id: string | null; matched: number; of: number; confidence: number; false_match_log10: number };
-  const done = await waitFor('the trace', async (): Promise<{ status: string; error: string | null; result: { bits: string; named: Cand | null; candidates: Cand[]; sessions_scored: number } | null } | undefined> => {
-    const t = await (await s.api('GET', `/v1/watermark/traces/${trace.id}`)).json() as { status: string; progress: number; error: string | null; result: { bits: string; named: Cand | null; candidates: Cand[]; sessions_scored: number } | null };
-    return t.status === 'done' || t.status === 'failed' ? t : undefined;
-  }, 120_000, 200).catch((e) => {
-    console.log(JSON.stringify(s.ctx.db.query("SELECT status, attempts, error, progress FROM jobs WHERE type = 'watermark.trace'").all()));
-    throw e;
-  });
-  expect(done!.error).toBeNull();
-  const res = done!.result!;
-  console.log(`trace: bits ${res.bits} (truth ${sessions[17].picks}); named ${JSON.stringify(res.named)}; runner-up ${JSON.stringify(res.candidates[1])}`);
-  expect(res.sessions_scored).toBe(SESSIONS);
-  expect(res.named?.sid).toBe(sessions[17].sid);
-  expect(res.named?.viewer_id).toBe('viewer-17');
-  expect(res.named!.confidence).toBeGreaterThanOrEqual(0.99);
-  expect(res.candidates[1].matched).toBeLessThan(res.named!.matched);
+  type Result = { bits: string; named: Cand | null; candidates: Cand[]; sessions_scored: number; alignment: { offset_s: number; searched: boolean; error: number | null; next_error: number | null } };
+  const traceOf = async (file: string, offset?: number) => {
+    const form = new FormData();
+    form.set('asset_id', a.id);
+    if (offset !== undefined) form.set('offset_s', String(offset));
+    form.append('file', new Blob([readFileSync(join(tmp, file))]), file);
+    const started = await fetch(`${s.url}/v1/watermark/traces`, { method: 'POST', headers: { authorization: `Bearer ${s.key}` }, body: form });
+    expect(started.status).toBe(202);
+    const trace = await started.json() as { id: string; status: string; offset_s: number | null };
+    expect(trace.status).toBe('queued');
+    expect(trace.offset_s).toBe(offset ?? null);
+    const done = await waitFor('the trace', async (): Promise<{ status: string; error: string | null; result: Result | null } | undefined> => {
+      const t = await (await s.api('GET', `/v1/watermark/traces/${trace.id}`)).json() as { status: string; progress: number; error: string | null; result: Result | null };
+      return t.status === 'done' || t.status === 'failed' ? t : undefined;
+    }, 120_000, 200).catch((e) => {
+      console.log(JSON.stringify(s.ctx.db.query("SELECT status, attempts, error, progress FROM jobs WHERE type = 'watermark.trace'").all()));
+      throw e;
+    });
+    expect(done!.error).toBeNull();
+    const res = done!.result!;
+    console.log(`trace of ${file} (offset_s ${offset ?? 'searched'}): bits ${res.bits} (truth ${sessions[17].picks}); alignment ${JSON.stringify(res.alignment)}; named ${JSON.stringify(res.named)}; runner-up ${JSON.stringify(res.candidates[1])}`);
+    expect(res.sessions_scored).toBe(SESSIONS);
+    return res;
+  };
+  const named = (res: Result) => {
+    expect(res.named?.sid).toBe(sessions[17].sid);
+    expect(res.named?.viewer_id).toBe('viewer-17');
+    expect(res.named!.confidence).toBeGreaterThanOrEqual(0.99);
+    expect(res.candidates[1].matched).toBeLessThan(res.named!.matched);
+  };
+  // The whole copy, its offset given.
+  const whole = await traceOf('leak.mp4', 0);
+  named(whole);
+  expect(whole.alignment).toMatchObject({ offset_s: 0, searched: false });
+  // The clip cut at an unknown point: its offset searched and found, the session named from the bits it covers.
+  const cut = await traceOf('leak-cut.mp4');
+  expect(cut.alignment.searched).toBe(true);
+  expect(Math.abs(cut.alignment.offset_s - cutAt)).toBeLessThanOrEqual(0.15);
+  expect(cut.bits.slice(0, 4)).toBe('????'); // segments 1-4 are not in the clip
+  named(cut);
+  // What the trace did before the search (the copy taken to start at 0): it names nobody, or not that session.
+  const unaligned = await traceOf('leak-cut.mp4', 0);
+  expect(unaligned.named?.sid ?? null).not.toBe(sessions[17].sid);
 }, 300_000);
+
+test('marked sessions past the trace retention are pruned by the session sweeper; recent ones stay', () => {
+  const day = 86_400_000, now = s.ctx.clock.now();
+  const window = MAX_TOKEN_LIFETIME_MS + s.ctx.config.watermarkRetentionDays * day;
+  expect(s.ctx.config.watermarkRetentionDays).toBe(30);
+  const asset = crypto.randomUUID();
+  const rec = (sid: string, issued_at: number) => recordMarkedSession(s.ctx.db, { sid, tenant_id: tenant, asset_id: asset, viewer_id: null, via: 'token', issued_at });
+  rec('wm-old', now - window - day);
+  rec('wm-edge', now - window + day);
+  const count = (sid: string) => s.ctx.db.query<{ n: number }, [string]>('SELECT count(*) AS n FROM watermark_sessions WHERE sid = ?').get(sid)!.n;
+  const before = s.ctx.db.query<{ n: number }, []>('SELECT count(*) AS n FROM watermark_sessions').get()!.n;
+  sweepExpiredSessions(s.ctx);
+  expect(count('wm-old')).toBe(0);
+  expect(count('wm-edge')).toBe(1);
+  // The 50 sessions of the traced asset (issued minutes ago) are all still there.
+  expect(s.ctx.db.query<{ n: number }, []>('SELECT count(*) AS n FROM watermark_sessions').get()!.n).toBe(before - 1);
+});
 
 test('hostile trace requests answer problem details', async () => {
   const post = (body: unknown, key: string | null = s.key) => s.api('POST', '/v1/watermark/traces', body, { key });

@@ -4,6 +4,7 @@ import { markFilter, probeFramesArgs, PROBE_H, PROBE_W } from '../../src/media/a
 import { planLadder, type Ladder } from '../../src/media/ladder';
 import { SEGMENT_FILE, tenantMarkKey, variantBit } from '../../src/features/watermark/bits';
 import { halves, log10Tail, readBits, scoreSessions } from '../../src/features/watermark/detect';
+import { alignCopy, frameSignature, SIGNATURE_LEN } from '../../src/features/watermark/align';
 
 // The A/B watermark's pure parts (issue 46): argument builders (golden), the per-session bit, reading and scoring.
 const ladder: Ladder = {
@@ -62,4 +63,28 @@ test('reading and scoring: nearer to B reads 1, unreadable segments read nothing
   const s = scoreSessions(bits, ['x', 'y'], (sid, n) => (sid === 'x' ? ([1, 0, 1][n - 1] as 0 | 1) : ([0, 1, 0][n - 1] as 0 | 1)));
   expect(s.map((c) => [c.sid, c.matched, c.of])).toEqual([['x', 2, 2], ['y', 0, 2]]);
   expect(s[0].confidence).toBeCloseTo(1 - 2 * 0.25, 9);
+});
+
+test('placing a copy cut anywhere: signatures ignore a brightness shift, the best offset is found with a clear margin', () => {
+  // Deterministic pseudo-random frames (a smooth picture per frame: blocks of one grey level).
+  let seed = 7;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const frame = () => {
+    const levels = Array.from({ length: 32 }, () => 40 + Math.floor(rnd() * 170));
+    const f = new Uint8Array(PROBE_W * PROBE_H);
+    for (let y = 0; y < PROBE_H; y++) for (let x = 0; x < PROBE_W; x++) f[y * PROBE_W + x] = levels[Math.min(3, Math.floor(y / 9)) * 8 + Math.floor(x / 8)]!;
+    return f;
+  };
+  const frames = Array.from({ length: 120 }, frame);
+  const sigs = (fs: Uint8Array[]) => { const out = new Float32Array(fs.length * SIGNATURE_LEN); fs.forEach((f, k) => frameSignature(f, out, k * SIGNATURE_LEN)); return out; };
+  // A brighter (+6), slightly noisy copy of frames 37-99: its signatures still match the asset's at 37.
+  const copy = frames.slice(37, 100).map((f) => f.map((v) => Math.min(255, v + 6 + Math.floor(rnd() * 3))));
+  expect(frameSignature(frames[0]!).reduce((a, b) => a + b, 0)).toBeCloseTo(0, 3);
+  const found = alignCopy(sigs(frames), sigs(copy), { minOverlap: 50, apart: 10 })!;
+  expect(found.offsetFrames).toBe(37);
+  expect(found.error).toBeLessThan(2);
+  expect(found.nextError!).toBeGreaterThan(found.error * 5);
+  // A copy longer than the asset's remainder is placed only where at least minOverlap frames (or all of it) overlap.
+  expect(alignCopy(sigs(frames.slice(0, 10)), sigs(copy), { minOverlap: 50, apart: 10 })).toBeNull();
+  expect(alignCopy(new Float32Array(0), sigs(copy), { minOverlap: 50, apart: 10 })).toBeNull();
 });

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import type { AppContext } from '../../kernel/context';
 import { AppError } from '../../kernel/errors';
 import { slotKey } from '../../kernel/slots';
+import { pruneMarkedSessions } from '../watermark/sessions';
 import { PlaybackStore } from './store';
 
 /**
@@ -76,6 +77,8 @@ export function sweepExpiredSessions(ctx: AppContext): number {
     total += n;
     if (n < SESSION_LIMITS.sweepBatch) break;
   }
+  // Marked sessions (A/B watermark trace candidates) outlive their session rows; they go past the trace retention.
+  pruneMarkedSessions(ctx);
   ctx.slots.get(SWEPT, () => ({ at: 0 })).at = ctx.clock.now();
   return total;
 }

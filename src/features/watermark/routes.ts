@@ -19,9 +19,15 @@ const TraceView = t.Object({
   id: t.String(), asset_id: t.String(),
   status: t.Union([t.Literal('queued'), t.Literal('running'), t.Literal('done'), t.Literal('failed')]),
   progress: t.Number({ description: 'percent' }), source: t.Union([t.Literal('upload'), t.Literal('url')]), url: t.Union([t.String(), t.Null()]),
-  files: t.Integer(), offset_s: t.Number(),
+  files: t.Integer(), offset_s: t.Union([t.Number(), t.Null()], { description: 'as given; null: not given, searched by the job (the offset found is in result.alignment)' }),
   result: t.Union([t.Object({
     segments: t.Integer(), bits_read: t.Integer(), bits: t.String({ description: 'per segment: 0 (A), 1 (B) or ? (not read)' }), sessions_scored: t.Integer(),
+    alignment: t.Optional(t.Object({
+      offset_s: t.Number({ description: 'where in the asset the copy starts (as given, or found; 0.1 s steps)' }),
+      searched: t.Boolean({ description: 'true when offset_s was not given and the job found it' }),
+      error: t.Union([t.Number(), t.Null()], { description: 'mean absolute difference (luma levels) of the copy\'s frame signatures and the asset\'s at that offset' }),
+      next_error: t.Union([t.Number(), t.Null()], { description: 'the smallest such difference at any offset at least 1 s away (searched only; the larger against error, the clearer the placement)' }),
+    }, { description: 'how the copy was placed in the asset (traces made before this field existed have none)' })),
     named: t.Union([Candidate, t.Null()], { description: 'the session the copy was made from, when the confidence is at least 0.99 and it is ahead of every other' }),
     candidates: t.Array(Candidate, { description: 'the five best matches, best first' }),
   }), t.Null()]),
@@ -32,8 +38,9 @@ const CREATE = `Traces a leaked copy of a watermarked asset (its policy had \`wa
 to the playback session it was recorded from. The copy is either uploaded (multipart/form-data: \`asset_id\`, one or
 more \`file\` parts joined in order, e.g. an init segment then media segments, or one whole file; 512 MB at most) or
 named by \`url\` (JSON or form; fetched by the job through the safe fetcher: private addresses refused, 512 MB, 10
-minutes). \`offset_s\`: where in the asset the copy starts (default 0). The copy may have been re-encoded, scaled
-down or cut. Answers 202 with the trace; GET it for progress and the result: per segment the variant read, the five
+minutes). \`offset_s\`: where in the asset the copy starts; leave it out for a copy cut at an unknown point (a clip
+of the middle): the job then slides the copy's first 30 s along the asset and takes the best-matching offset
+(\`result.alignment\`). The copy may have been re-encoded, scaled down or cut. Answers 202 with the trace; GET it for progress and the result: per segment the variant read, the five
 best-matching sessions issued for the asset with their confidence, and the named session (confidence ≥ 0.99 and ahead
 of the rest), or null when the copy does not name one. 409 when the asset has no watermarked output.`;
 
@@ -47,7 +54,7 @@ export function watermarkRoutes(ctx: AppContext) {
       body: t.Object({
         asset_id: t.String({ minLength: 1, maxLength: 64, description: 'the watermarked asset the copy is of' }),
         url: t.Optional(t.String({ minLength: 1, maxLength: 2000, description: 'where to fetch the copy (instead of file)' })),
-        offset_s: t.Optional(t.Numeric({ minimum: 0, maximum: 604800, description: 'where in the asset the copy starts (seconds)' })),
+        offset_s: t.Optional(t.Numeric({ minimum: 0, maximum: 604800, description: 'where in the asset the copy starts (seconds); absent: searched by the job' })),
         file: t.Optional(t.Files({ description: 'the copy: one file, or its segments in order (instead of url)' })),
       }, { additionalProperties: false }),
       detail: doc(T, 'Trace a leaked copy', 'איתור מקור של עותק שדלף', CREATE, { 'x-problems': [404, 409, 413, 422], ...answers({ 202: TraceView }) }),

@@ -12,7 +12,8 @@ import type { FeatureHandlers, JobRow } from '../../jobs/types';
 import { PermanentJobError } from '../../jobs/errors';
 import { checkUrlShape, safeFetch } from '../../kernel/net/safe-fetch';
 import { markFilter } from '../../media/args/watermark';
-import { encodeVariantB, probeFrames, VARIANT_B_DIR, type VariantOptions } from '../../media/watermark';
+import { encodeVariantB, VARIANT_B_DIR, withProbeStream, type ProbeStream, type VariantOptions } from '../../media/watermark';
+import { PROBE_FPS } from '../../media/args/watermark';
 import type { FfmpegTools } from '../../media/locate';
 import { AssetService } from '../assets/service';
 import { parseAssetOutput } from '../assets/output';
@@ -21,6 +22,7 @@ import { playbackState } from '../playback/service';
 import { tenantMarkKey, variantBit } from './bits';
 import { WATERMARK_SECRET } from './choice';
 import { readBits, scoreSessions, type Scored } from './detect';
+import { alignCopy, errorAt, frameSignature, SIGNATURE_LEN } from './align';
 import { WatermarkStore, type TraceRow } from './store';
 
 /** True when an asset's playback policy asks for the A/B watermark (its next encode makes both variants). */
@@ -50,10 +52,24 @@ export const MAX_TRACE_FILES = 2000;
 const MAX_CANDIDATES = 1_000_000;
 /** Named only at this confidence or above (and ahead of the runner-up). */
 export const NAME_CONFIDENCE = 0.99;
+/** Copy frames compared when searching its start (30 s at the probe rate: enough to place it, bounded work). */
+const ALIGN_COPY_FRAMES = 30 * PROBE_FPS;
+/** Least overlap of copy and asset for an offset to count (5 s, or the whole copy when shorter). */
+const ALIGN_MIN_OVERLAP = 5 * PROBE_FPS;
+
+/** Where the copy was placed in the asset: given, or searched (with how clearly: the mean difference there and elsewhere). */
+export interface TraceAlignment {
+  offset_s: number; searched: boolean;
+  /** Mean absolute difference (luma levels) of the copy's frame signatures and the asset's at that offset. */
+  error: number | null;
+  /** The smallest such difference at any offset at least 1 s away (searched only): the larger, the clearer. */
+  next_error: number | null;
+}
 
 /** What a finished trace found. */
 export interface TraceResult {
   segments: number; bits_read: number; bits: string; sessions_scored: number;
+  alignment?: TraceAlignment;
   named: (Scored & { viewer_id: string | null; issued_at: string }) | null;
   candidates: (Scored & { viewer_id: string | null; issued_at: string })[];
 }
@@ -62,7 +78,7 @@ export interface TraceResult {
 export function traceView(r: TraceRow) {
   return {
     id: r.id, asset_id: r.asset_id, status: r.status, progress: Math.round(r.progress * 10) / 10, source: r.source, url: r.url, files: r.files,
-    offset_s: r.offset_s, result: r.result ? (JSON.parse(r.result) as TraceResult) : null, error: r.error,
+    offset_s: r.offset_search ? null : r.offset_s, result: r.result ? (JSON.parse(r.result) as TraceResult) : null, error: r.error,
     created_at: iso(r.created_at), updated_at: iso(r.updated_at), finished_at: r.finished_at === null ? null : iso(r.finished_at),
   };
 }
@@ -88,6 +104,7 @@ export class TraceService {
     if (files.length && total === 0) throw invalid('file', 'the uploaded copy is empty');
     if (body.url !== undefined) checkUrlShape(body.url, this.ctx.config.privateAllowlist);
     const offset = body.offset_s ?? 0;
+    // offset_s absent: the job searches where the copy starts (a clip of the middle, cut anywhere).
     if (!Number.isFinite(offset) || offset < 0 || offset > 86400 * 7) throw invalid('offset_s', 'seconds from 0 to 604800');
     if (!isUuid(body.asset_id)) throw notFound('asset');
     const a = new AssetService(this.ctx).get(tenantId, body.asset_id);
@@ -104,7 +121,7 @@ export class TraceService {
     } catch (e) { rmSync(dir, { recursive: true, force: true }); throw e; }
     const now = this.ctx.clock.now();
     tx(this.ctx.db, () => {
-      this.store.insertTrace({ id, tenant_id: tenantId, asset_id: a.id, source: files.length ? 'upload' : 'url', url: body.url ?? null, files: files.length, offset_s: offset, status: 'queued', created_at: now });
+      this.store.insertTrace({ id, tenant_id: tenantId, asset_id: a.id, source: files.length ? 'upload' : 'url', url: body.url ?? null, files: files.length, offset_s: offset, offset_search: body.offset_s === undefined ? 1 : 0, status: 'queued', created_at: now });
       enqueueJob(this.ctx.db, { tenantId, type: 'watermark.trace', payload: { traceId: id }, subject: { kind: 'watermark_trace', id }, priority: 40, maxAttempts: 2 }, now);
     });
     jobQueue(this.ctx)?.wake();
@@ -145,16 +162,36 @@ export class TraceService {
       };
       await join3(join(dir, 'a.mp4'), outDir);
       await join3(join(dir, 'b.mp4'), join(outDir, VARIANT_B_DIR));
-      // The A and B streams and the copy decoded side by side (one decode each).
+      // The A and B streams and the copy decoded side by side (one decode each); the copy placed in the asset (given
+      // offset_s, or searched against A's frames), then each segment's middle read from all three.
       const o = { signal, nice: 5 };
       this.store.progress(r.id, 10, now());
-      const [fa, fb, fl] = await Promise.all([
-        probeFrames(tools.ffmpeg, join(dir, 'a.mp4'), mids, dir, o), probeFrames(tools.ffmpeg, join(dir, 'b.mp4'), mids, dir, o),
-        probeFrames(tools.ffmpeg, leak, mids.map((m) => m - r.offset_s), dir, o),
+      const signatures = (st: ProbeStream, limit: number) => {
+        const n = Math.min(st.count, limit), out = new Float32Array(n * SIGNATURE_LEN);
+        for (let k = 0; k < n; k++) frameSignature(st.frame(k)!, out, k * SIGNATURE_LEN);
+        return out;
+      };
+      const at = (st: ProbeStream, shift: number) => mids.map((m) => st.frame(Math.round((m - shift) * PROBE_FPS)));
+      const aSide = withProbeStream(tools.ffmpeg, join(dir, 'a.mp4'), dir, o, (st) => ({ frames: at(st, 0), sig: signatures(st, Infinity) }));
+      const [fa, fb, copy] = await Promise.all([
+        aSide.then((x) => x.frames), withProbeStream(tools.ffmpeg, join(dir, 'b.mp4'), dir, o, (st) => at(st, 0)),
+        withProbeStream(tools.ffmpeg, leak, dir, o, async (st) => {
+          const ref = (await aSide).sig, mine = signatures(st, ALIGN_COPY_FRAMES);
+          let alignment: TraceAlignment;
+          if (r.offset_search) {
+            const found = alignCopy(ref, mine, { minOverlap: ALIGN_MIN_OVERLAP, apart: PROBE_FPS });
+            if (!found) throw new PermanentJobError('the copy could not be placed in the asset (no decodable frames, or longer than the asset?)');
+            alignment = { offset_s: found.offsetFrames / PROBE_FPS, searched: true, error: +found.error.toFixed(3), next_error: found.nextError === null ? null : +found.nextError.toFixed(3) };
+          } else {
+            const d = Math.round(r.offset_s * PROBE_FPS), frames = Math.min(mine.length, ref.length - d * SIGNATURE_LEN) / SIGNATURE_LEN;
+            alignment = { offset_s: r.offset_s, searched: false, error: frames > 0 ? +errorAt(ref, mine, d, frames).toFixed(3) : null, next_error: null };
+          }
+          return { frames: at(st, alignment.offset_s), alignment };
+        }),
       ]);
       this.store.progress(r.id, 90, now());
       if (fa.some((f) => !f) || fb.some((f) => !f)) throw new PermanentJobError('the asset\'s own variants could not be decoded');
-      const bits = readBits(fl, fa as Uint8Array[], fb as Uint8Array[]);
+      const bits = readBits(copy.frames, fa as Uint8Array[], fb as Uint8Array[]);
       if (!bits.some((b) => b.bit !== null)) throw new PermanentJobError('no segment of the asset could be read from the copy (not a copy of this asset, or offset_s wrong?)');
       const sessions = this.store.sessionsOf(r.tenant_id, r.asset_id, MAX_CANDIDATES);
       const secret = new IdentityService(ctx.db, null).secret(WATERMARK_SECRET);
@@ -165,7 +202,7 @@ export class TraceService {
       const best = scored[0], second = scored[1];
       const result: TraceResult = {
         segments: bits.length, bits_read: bits.filter((b) => b.bit !== null).length, bits: bits.map((b) => (b.bit === null ? '?' : String(b.bit))).join(''),
-        sessions_scored: scored.length,
+        sessions_scored: scored.length, alignment: copy.alignment,
         named: best && best.confidence >= NAME_CONFIDENCE && (!second || best.matched > second.matched) ? withWho(best) : null,
         candidates: scored.slice(0, 5).map(withWho),
       };

@@ -4,6 +4,8 @@ import type { MarkedSession } from './sessions';
 /** A trace row as stored. */
 export interface TraceRow {
   seq: number; id: string; tenant_id: string; asset_id: string; source: 'upload' | 'url'; url: string | null; files: number; offset_s: number;
+  /** 1: no offset was given, the job searches where the copy starts. */
+  offset_search: number;
   status: 'queued' | 'running' | 'done' | 'failed'; progress: number; result: string | null; error: string | null;
   created_at: number; updated_at: number; finished_at: number | null;
 }
@@ -17,8 +19,8 @@ export class WatermarkStore {
     return this.db.query<MarkedSession, [string, string, number]>('SELECT sid, tenant_id, asset_id, viewer_id, via, issued_at FROM watermark_sessions WHERE tenant_id = ? AND asset_id = ? ORDER BY issued_at LIMIT ?').all(tenantId, assetId, limit);
   }
   insertTrace(r: Omit<TraceRow, 'seq' | 'progress' | 'result' | 'error' | 'finished_at' | 'updated_at'>): void {
-    this.db.query('INSERT INTO watermark_traces (id, tenant_id, asset_id, source, url, files, offset_s, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(r.id, r.tenant_id, r.asset_id, r.source, r.url, r.files, r.offset_s, r.status, r.created_at, r.created_at);
+    this.db.query('INSERT INTO watermark_traces (id, tenant_id, asset_id, source, url, files, offset_s, offset_search, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(r.id, r.tenant_id, r.asset_id, r.source, r.url, r.files, r.offset_s, r.offset_search, r.status, r.created_at, r.created_at);
   }
   trace(tenantId: string, id: string): TraceRow | null {
     return this.db.query<TraceRow, [string, string]>('SELECT * FROM watermark_traces WHERE tenant_id = ? AND id = ?').get(tenantId, id);

@@ -65,6 +65,7 @@ const ENV_KEYS: Record<string, (c: Config, v: string) => void> = {
   VS_EXPORT_TICK_MS: (c, v) => { c.exportTickMs = positive('VS_EXPORT_TICK_MS', v); },
   VS_CLUSTER_ACK_WAIT_MS: (c, v) => { c.clusterAckWaitMs = Math.max(1000, positive('VS_CLUSTER_ACK_WAIT_MS', v)); },
   VS_BODY_MIN_RATE: (c, v) => { c.bodyDeadline = { ...c.bodyDeadline, minRate: positive('VS_BODY_MIN_RATE', v) }; },
+  VS_WATERMARK_RETENTION_DAYS: (c, v) => { c.watermarkRetentionDays = positive('VS_WATERMARK_RETENTION_DAYS', v); },
 };
 
 function int(name: string, v: string): number {
@@ -92,7 +93,7 @@ function applyYaml(c: Config, doc: Record<string, unknown>, s3: S3Draft): void {
     player_url: 'playerUrl', problems_base: 'problemsBase', rtmp_port: 'rtmpPort', log_level: 'logLevel',
     json_body_limit: 'jsonBodyLimit', ffmpeg_path: 'ffmpegPath', ffprobe_path: 'ffprobePath', fast_probe: 'fastProbe',
     shutdown_grace_s: 'shutdownGraceS', private_allowlist: 'privateAllowlist', cdn_origin_allow: 'cdnOriginAllow', cdn_tls_port: 'cdnTlsPort',
-    rtmp_host: 'rtmpHost', srt_host: 'srtHost',
+    rtmp_host: 'rtmpHost', srt_host: 'srtHost', watermark_retention_days: 'watermarkRetentionDays',
   };
   for (const [k, v] of Object.entries(doc)) {
     if (k === 'srt_ports' && typeof v === 'string') { c.srtPorts = range('srt_ports', v); continue; }
@@ -150,6 +151,7 @@ function validate(c: Config): void {
   }
   if (!['debug', 'info', 'warn', 'error'].includes(c.logLevel)) throw new Error(`log_level invalid: ${c.logLevel}`);
   if (!Array.isArray(c.privateAllowlist)) throw new Error('private_allowlist must be a list');
+  if (!Number.isInteger(c.watermarkRetentionDays) || c.watermarkRetentionDays < 1) throw new Error(`watermark_retention_days must be a whole number of days from 1, got ${c.watermarkRetentionDays}`);
   if (!Array.isArray(c.cdnOriginAllow)) throw new Error('cdn_origin_allow must be a list');
   for (const cidr of c.cdnOriginAllow) if (!/^[0-9a-fA-F.:]+\/\d{1,3}$/.test(cidr)) throw new Error(`cdn_origin_allow: not a CIDR: "${cidr}"`);
   if (c.baseUrl && !/^https?:\/\//.test(c.baseUrl)) throw new Error('base_url must start with http:// or https://');

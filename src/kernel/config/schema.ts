@@ -43,6 +43,8 @@ export interface Config {
   eventStreams: { perKey: number; perTenant: number };
   /** A request body must arrive within `baseS` seconds plus one second per `minRate` bytes received; slower → 408. */
   bodyDeadline: { baseS: number; minRate: number };
+  /** Days a watermarked asset's playback session stays a trace candidate after its longest possible token ends (`VS_WATERMARK_RETENTION_DAYS`; docs/watermark.md). */
+  watermarkRetentionDays: number;
   /** Event export: waits before each retry of a failed batch (ms; after the last one the batch is dead), and the worker tick. */
   exportRetryMs: number[];
   exportTickMs: number;
@@ -107,6 +109,7 @@ export const DEFAULTS: Config = {
   rateLimit: { perSecond: 20, burst: 100 },
   eventStreams: { perKey: 10, perTenant: 100 },
   bodyDeadline: { baseS: 10, minRate: 16 * 1024 },
+  watermarkRetentionDays: 30,
   // Svix-like: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h after the immediate first attempt (about 28 h in all).
   exportRetryMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
   exportTickMs: 500,

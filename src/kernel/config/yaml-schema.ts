@@ -16,7 +16,7 @@ export const ConfigYaml = Type.Object({
   problems_base: opt(Str), rtmp_port: opt(Port), rtmp_host: opt(Str), srt_ports: opt(Type.String({ pattern: '^\\s*\\d+-\\d+\\s*$' })),
   srt_host: opt(Str), private_allowlist: opt(Type.Array(Str)), cdn_origin_allow: opt(Type.Array(Str)), cdn_tls_port: opt(Port),
   log_level: opt(Type.Union([Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error')])),
-  json_body_limit: opt(Type.Integer({ minimum: 1 })), shutdown_grace_s: opt(Type.Number({ minimum: 0 })),
+  json_body_limit: opt(Type.Integer({ minimum: 1 })), shutdown_grace_s: opt(Type.Number({ minimum: 0 })), watermark_retention_days: opt(Type.Integer({ minimum: 1 })),
   ffmpeg_path: opt(StrOrNull), ffprobe_path: opt(StrOrNull), fast_probe: opt(Type.Boolean()),
   rate_limit: opt(Type.Object({ per_second: opt(Type.Number({ exclusiveMinimum: 0 })), burst: opt(Type.Integer({ minimum: 1 })) }, { additionalProperties: false })),
   geoip: opt(Type.Object({ country_db: opt(StrOrNull), asn_db: opt(StrOrNull) }, { additionalProperties: false })),
