@@ -12,6 +12,7 @@ import { edgeConfig } from './cli/edge';
 import { workerCommand, workerTokenCommand } from './cli/worker';
 import { edgeRun } from './cli/edge-run';
 import { mediaMigrate } from './cli/media';
+import { recordingsReindex } from './cli/recordings';
 
 /** CLI entry: parse arguments, run one command, exit with its status. No logic here. */
 async function main(argv: string[]): Promise<number> {
@@ -33,6 +34,7 @@ async function main(argv: string[]): Promise<number> {
   if (cmd === 'edge' && sub === 'run') return edgeRun(cli.flags);
   if (cmd === 'worker') return workerCommand(cli.flags);
   if (cmd === 'media' && sub === 'migrate') return mediaMigrate(cli.flags);
+  if (cmd === 'recordings' && sub === 'reindex') return recordingsReindex(cli.flags);
   if (cmd === 'admin' && sub === 'worker-token') return workerTokenCommand(cli.words[2], cli.words[3], cli.flags);
   if (cmd === 'secrets' && sub === 'rotate') return secretsRotate(cli.flags);
   process.stderr.write(USAGE);

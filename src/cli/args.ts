@@ -15,6 +15,7 @@ export function parseCli(argv: string[]): Cli {
       tenant: { type: 'string' }, role: { type: 'string' }, scopes: { type: 'string' }, help: { type: 'boolean', short: 'h' },
       email: { type: 'string' }, 'password-stdin': { type: 'boolean' },
       join: { type: 'string' }, token: { type: 'string' }, origin: { type: 'string' }, capabilities: { type: 'string' },
+      channel: { type: 'string' },
     },
   });
   return { words: positionals, flags: values };
@@ -32,6 +33,7 @@ export const USAGE = `viewstream — self-hosted video platform
   viewstream edge config [--data DIR] [--port N] [--host ADDR]   (the delivery front's generated nginx configuration)
   viewstream edge run --origin URL --port N [--host ADDR] [--data DIR]   (a caching edge node in front of a control node)
   viewstream media migrate [--json] [--data DIR]   (copy the data dir's media to the VS_MEDIA_STORE bucket, checksums verified)
+  viewstream recordings reindex [--channel ID|SLUG] [--json] [--data DIR]   (segment index of recording hours in the VS_MEDIA_STORE bucket, from its listing)
   viewstream worker --join URL --token T [--capabilities gpu,lang:en] [--data DIR]   (a worker machine: transcode, clip, image and
       subtitle jobs from the NATS JetStream queue; capabilities default to the GPU encoder and speech models found here)
   viewstream admin worker-token create --name N | revoke ID|NAME | list [--json] [--data DIR]

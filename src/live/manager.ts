@@ -9,6 +9,8 @@ import { reconcileChannelAsync } from './reconcile';
 import { HourPool } from './hour-pool';
 import { SegmentIndex } from './segment-index';
 import { retentionPass } from './retention';
+import { HourMover } from './hour-mover';
+import { mediaStoreOf } from '../kernel/media-store';
 import { reapOrphans } from './reap';
 import { startRtmp, type PublishVerdict } from './rtmp';
 import { setLiveControl, type FeedInfo, type LiveControl, type Refusal, type RefusalCode } from './registry';
@@ -26,12 +28,18 @@ export class LiveEngine implements LiveControl {
   private ffmpeg: string;
   private stopRtmp: (() => void) | null = null;
   private retention: ReturnType<typeof setInterval> | null = null;
+  /** Closed recording hours to the bucket media store (null: media on local disk). */
+  readonly mover: HourMover | null = null;
+  private moving: ReturnType<typeof setInterval> | null = null;
   private encoder: Promise<H264Encoder> | null = null;
   /** The last refused push of each channel (in memory: refusals are about now, not history). */
   private refusals = new Map<string, Refusal>();
 
   constructor(private ctx: AppContext, private store: LiveChannelStore, media: LiveMedia | null = null) {
     this.index = new SegmentIndex(ctx.db, ctx.config.dataDir);
+    if (ctx.config.mediaStore.kind !== 'local') {
+      this.mover = new HourMover(this.index, mediaStoreOf(ctx), { ...ctx.config.recordingMove, now: () => ctx.clock.now(), log: ctx.log });
+    }
     if (media) {
       this.ffmpeg = media.ffmpeg;
       this.encoder = Promise.resolve(media.encoder);
@@ -81,7 +89,27 @@ export class LiveEngine implements LiveControl {
     for (const ch of this.store.started()) await this.start(ch.id);
     this.retention = setInterval(() => this.retain(), 60_000);
     this.retain();
+    if (this.mover) this.startMover(this.mover);
     setLiveControl(this.ctx.db, this);
+  }
+
+  /**
+   * Bucket media store: finishes what a killed run left (moves, deletions, missing index rows), then moves closed
+   * hours every 30 s (every second with the tests' VS_REC_IDLE_CLOSE_MS). Never blocks boot: the bucket may be down.
+   */
+  private startMover(mover: HourMover): void {
+    const report = (what: string) => (st: { moved: number; reindexed: number; deleted: number; failed: number }) => {
+      if (st.moved || st.reindexed || st.deleted) this.ctx.log.info(what, { ...st });
+    };
+    const fail = (e: unknown) => this.ctx.log.warn('recording hours: media store pass failed', { error: String(e) });
+    mover.resume(this.store.all()).then(report('recording hours resumed in the media store'), fail);
+    const every = this.ctx.config.recordingMove.idleCloseMs !== null ? 1000 : 30_000;
+    let inFlight = false;
+    this.moving = setInterval(() => {
+      if (inFlight) return;
+      inFlight = true;
+      mover.pass(this.store.all()).then(report('recording hours moved to the media store'), fail).finally(() => { inFlight = false; });
+    }, every);
   }
 
   /**
@@ -178,6 +206,7 @@ export class LiveEngine implements LiveControl {
   async shutdown(): Promise<void> {
     setLiveControl(this.ctx.db, null);
     if (this.retention) clearInterval(this.retention);
+    if (this.moving) clearInterval(this.moving);
     await Promise.all([...this.runtimes.keys(), ...this.sources.keys()].map((id) => this.stop(id)));
     this.stopRtmp?.();
   }

@@ -6,6 +6,7 @@ import { HourPool, listHoursSync, MIN_HOURS_FOR_WORKERS } from './hour-pool';
 import { readDayManifest, readLegacyManifest, validEntry, writeDayManifest, type HourEntry } from './manifest';
 import { initPath, renditionDir, segmentAbsPath, segmentRelPath } from './paths';
 import type { IndexedChannel, SegmentIndex } from './segment-index';
+import { HourMoves } from './hour-moves';
 
 /** What one reconciliation did: hours seen, hours whose summary changed, hours listed, segments indexed. */
 export interface ReconcileStats { hours: number; changed: number; listed: number; segments: number }
@@ -54,7 +55,8 @@ export async function reconcileChannelAsync(index: SegmentIndex, dataDir: string
 /** Renditions on disk (after dropping from the index those no longer on disk). */
 function renditionsToReconcile(index: SegmentIndex, dataDir: string, ch: IndexedChannel): string[] {
   const onDisk = renditionsOnDisk(dataDir, ch.tenant_id, ch.id);
-  for (const r of index.store.renditions(ch.id)) if (!onDisk.includes(r)) tx(index.db, () => index.store.dropRendition(ch.id, r));
+  const inBucket = new HourMoves(index.db).renditions(ch.id);
+  for (const r of index.store.renditions(ch.id)) if (!onDisk.includes(r) && !inBucket.includes(r)) tx(index.db, () => index.store.dropRendition(ch.id, r));
   return onDisk;
 }
 
@@ -68,9 +70,12 @@ const hourName = (dir: HourDir) => dir.path.slice(dir.day.length + 1);
 
 function planRendition(index: SegmentIndex, dataDir: string, ch: IndexedChannel, r: string): Plan {
   const rdir = renditionDir(dataDir, ch.tenant_id, ch.id, r);
-  const stored = new Map(index.store.hours(ch.id, r).map((h) => [h.hour_ms, h]));
+  // Hours held in a bucket media store are indexed from its listing (hour-mover.ts, bucket-index.ts), not from here.
+  const held = new HourMoves(index.db).held(ch.id, r);
+  const stored = new Map(index.store.hours(ch.id, r).filter((h) => !held.has(h.hour_ms)).map((h) => [h.hour_ms, h]));
   const plan: Plan = { r, rdir, inits: listInits(rdir), target: ch.segment_s * 1000, stored, dirs: [], scans: [], toList: [], days: new Map() };
   for (const dir of listHourDirs(rdir)) {
+    if (held.has(dir.hourMs)) continue;
     let mtime: number;
     try { mtime = statSync(dir.path).mtimeMs; } catch { continue; }
     const i = plan.dirs.length;

@@ -7,6 +7,7 @@ import { hourDir, initIndex, listInits, pruneEmptyParents } from './hours';
 import { dropManifest } from './manifest';
 import { renditionDir, segmentAbsPath } from './paths';
 import type { SegmentIndex } from './segment-index';
+import { HourMoves } from './hour-moves';
 
 /** Free-space floor of the data disk: below it the oldest recording goes first, whatever the retention. */
 export const DISK_FLOOR_FRACTION = 0.05;
@@ -14,6 +15,12 @@ export const DISK_FLOOR_FRACTION = 0.05;
 /** Deletes a whole rendition-hour: its directory, rows and summary. Returns the segments it held. */
 function dropHour(index: SegmentIndex, ch: ChannelRow, h: HourRow): number {
   const dir = hourDir(index.dataDir, ch.tenant_id, ch.id, h.rendition, h.hour_ms);
+  // A bucket-held hour (hour-mover.ts): its rows go with its record turned `deleting` (one transaction), the mover's
+  // sweep then removes its objects, so a restart in between still deletes them.
+  const moves = new HourMoves(index.db);
+  tx(index.db, () => {
+    if (moves.get(ch.id, h.rendition, h.hour_ms)) moves.setState(ch.id, h.rendition, h.hour_ms, 'deleting', Date.now());
+  });
   rmSync(dir, { recursive: true, force: true });
   dropManifest(dir);
   pruneEmptyParents(dir);
@@ -23,6 +30,7 @@ function dropHour(index: SegmentIndex, ch: ChannelRow, h: HourRow): number {
 
 /** Deletes the segments of one hour that ended by `cutoffMs` (files first, then rows) and re-summarises the hour. */
 function trimHour(index: SegmentIndex, ch: ChannelRow, h: HourRow, cutoffMs: number): number {
+  if (new HourMoves(index.db).isHeld(ch.id, h.rendition, h.hour_ms)) return 0; // a bucket-held hour goes whole, once it has all ended
   if (!h.materialized) index.materialize(ch, h);
   const rows = index.store.rows(ch.id, h.rendition, h.hour_ms, h.hour_ms + 3_600_000);
   const old = rows.filter((s) => s.start_ms + s.duration_ms <= cutoffMs);

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type { Db } from '../kernel/db/sqlite';
 import { tx } from '../kernel/db/sqlite';
 import { SegmentStore, type HourRow } from './segment-store';
+import { HourMoves } from './hour-moves';
 import type { IndexedChannel, SegmentRow } from './model';
 import { HOUR_MS, hourDir, initIndex, isBreak, listInits, measuredDuration, segmentStarts } from './hours';
 import { writeManifest } from './manifest';
@@ -88,6 +89,8 @@ export class SegmentIndex {
    * the same run, the last of a run is measured from its boxes; sizes from one stat per file) and stores them.
    */
   materialize(ch: IndexedChannel, h: HourRow): void {
+    // A bucket-held hour's rows come from the bucket listing (bucket-index.ts); its local directory is gone.
+    if (new HourMoves(this.db).isHeld(ch.id, h.rendition, h.hour_ms)) return;
     const dir = hourDir(this.dataDir, ch.tenant_id, ch.id, h.rendition, h.hour_ms);
     let names: string[] = [];
     try { names = readdirSync(dir); } catch { /* gone: the hour becomes empty */ }

@@ -53,10 +53,11 @@ export class SegmentStore {
     return this.db.query<HourRow, [string, number]>('SELECT * FROM live_hours WHERE channel_id = ? AND first_ms < ? ORDER BY hour_ms').all(channelId, beforeMs);
   }
 
-  /** The oldest hour of a channel that is not the newest hour of its rendition (disk floor; the live edge stays). */
+  /** The oldest hour of a channel on local disk that is not the newest hour of its rendition (disk floor; the live edge stays; bucket-held hours free no disk). */
   oldestTrimmable(channelId: string): HourRow | null {
     return this.db.query<HourRow, [string]>(
       `SELECT h.* FROM live_hours h WHERE h.channel_id = ?1 AND h.hour_ms < (SELECT MAX(hour_ms) FROM live_hours x WHERE x.channel_id = ?1 AND x.rendition = h.rendition)
+         AND NOT EXISTS (SELECT 1 FROM live_hour_moves m WHERE m.channel_id = h.channel_id AND m.rendition = h.rendition AND m.hour_ms = h.hour_ms AND m.state = 'moved')
        ORDER BY h.hour_ms LIMIT 1`,
     ).get(channelId);
   }

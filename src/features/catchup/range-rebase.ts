@@ -29,7 +29,7 @@ function tracksOf(ctx: AppContext, src: RangeSource, rendition: string, initMs: 
 }
 
 /** The first segment the range's playlist lists (as `selectTimes` picks it; a window around `from` first). */
-function firstOf(ctx: AppContext, src: RangeSource, rendition: string, to: number): SegmentRow | null {
+export function rangeFirstSegment(ctx: AppContext, src: RangeSource, rendition: string, to: number): SegmentRow | null {
   let t = selectTimes(segmentTimesInRange(ctx, src.ch.id, rendition, src.from - 120_000, Math.min(to, src.from + 120_000)), src.from, to);
   if (!t.n) t = selectTimes(segmentTimesInRange(ctx, src.ch.id, rendition, src.from, to), src.from, to);
   if (!t.n) return null;
@@ -38,7 +38,7 @@ function firstOf(ctx: AppContext, src: RangeSource, rendition: string, to: numbe
 
 /** `seg`'s bytes with the range's shift applied, or null to serve the file unchanged (no shift known or applicable). */
 export function rangeSegmentBytes(ctx: AppContext, src: RangeSource, rendition: string, seg: SegmentRow, to: number, path: string): Uint8Array | null {
-  const first = firstOf(ctx, src, rendition, to);
+  const first = rangeFirstSegment(ctx, src, rendition, to);
   const firstHead = first && head(segmentFile(ctx, first));
   const firstTracks = first && tracksOf(ctx, src, rendition, first.init_ms);
   const shift = firstHead && firstTracks ? rangeShift(firstHead, firstTracks) : null;

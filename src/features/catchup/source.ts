@@ -8,12 +8,11 @@ import type { AppContext } from '../../kernel/context';
 import { AppError, notFound } from '../../kernel/errors';
 import { slotKey } from '../../kernel/slots';
 import { codecsOf, masterPlaylist } from '../../live/playlist';
-import { initFile, recordedRenditions, segmentFile, segmentsInRange, segmentTimesInRange, type SegTimes } from '../channels/service';
+import { fetchSegments, initFile, recordedRenditions, segmentFile, segmentsInRange, segmentTimesInRange, servableRecording, type SegTimes } from '../channels/service';
 import type { ChannelRow, SegmentRow } from '../channels/store';
 import { serveBytes, serveFile, serveText } from '../media-delivery/serve-file';
-import { rangeSegmentBytes } from './range-rebase';
-import { containedAbs } from '../../kernel/fs/contain';
-import { recRoot } from '../../live/paths';
+import { rangeFirstSegment, rangeSegmentBytes } from './range-rebase';
+import { remoteMedia } from '../../kernel/media-store';
 import { selectRange, selectTimes } from './coverage';
 import { rangePlaylist } from './playlist';
 
@@ -99,8 +98,8 @@ export function mediaResponse(ctx: AppContext, src: RangeSource, rendition: stri
   return m3u8(req, body, grow ? 1 : 60);
 }
 
-/** An init or media segment of the range, from the recording file (ranges, ETag, long cache). */
-export function fileResponse(ctx: AppContext, req: Request, src: RangeSource, rendition: string, kind: 'init' | 'seg', file: string): Response {
+/** An init or media segment of the range, from the recording file or its copy from the bucket (ranges, ETag, long cache). */
+export async function fileResponse(ctx: AppContext, req: Request, src: RangeSource, rendition: string, kind: 'init' | 'seg', file: string): Promise<Response> {
   const m = FILE_MS.exec(file);
   if (!m || (kind === 'init') !== (m[2] === 'mp4')) throw notFound('file');
   const ms = Number(m[1]);
@@ -109,12 +108,19 @@ export function fileResponse(ctx: AppContext, req: Request, src: RangeSource, re
   let path: string | null = null, seg: SegmentRow | undefined;
   if (kind === 'seg') {
     seg = segmentsInRange(ctx, src.ch.id, rendition, ms, ms + 1).find((s) => s.start_ms === ms);
-    if (seg && seg.start_ms < to && seg.start_ms + seg.duration_ms > src.from) path = segmentFile(ctx, seg);
+    if (seg && seg.start_ms < to && seg.start_ms + seg.duration_ms > src.from) {
+      // Its hour may be in the bucket: this segment, the range's first (its timing rebases this one) and their inits.
+      if (remoteMedia(ctx)) {
+        const first = rangeFirstSegment(ctx, src, rendition, to);
+        await fetchSegments(ctx, src.ch, rendition, [seg, first], first ? [seg.init_ms, first.init_ms] : [seg.init_ms]);
+      }
+      path = segmentFile(ctx, seg);
+    }
   } else {
     const t = segmentTimesInRange(ctx, src.ch.id, rendition, src.from, to);
-    if (t.init.includes(ms)) path = initFile(ctx, src.ch, rendition, ms);
+    if (t.init.includes(ms)) { if (remoteMedia(ctx)) await fetchSegments(ctx, src.ch, rendition, [], [ms]); path = initFile(ctx, src.ch, rendition, ms); }
   }
-  const safe = path && containedAbs(recRoot(ctx.config.dataDir), path);
+  const safe = path && servableRecording(ctx, path);
   // Media segments start the range at media time 0 (range-rebase.ts); served from memory then.
   const rebased = safe && seg ? rangeSegmentBytes(ctx, src, rendition, seg, to, safe) : null;
   const res = rebased ? serveBytes(req, rebased, 'video/iso.segment', IMMUTABLE) : safe ? serveFile(req, safe, IMMUTABLE) : null;

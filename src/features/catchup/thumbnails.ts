@@ -12,7 +12,7 @@ import { slotKey } from '../../kernel/slots';
 import { locateFfmpeg } from '../../media/locate';
 import { runTool } from '../../media/process';
 import { thumbArgs } from '../../media/args/thumb';
-import { initFile, recordedRenditions, recordedSpansInRange, segmentFile, segmentsInRange, segmentTimesInRange } from '../channels/service';
+import { fetchSegments, initFile, recordedRenditions, recordedSpansInRange, segmentFile, segmentsInRange, segmentTimesInRange } from '../channels/service';
 import type { ChannelRow, SegmentRow } from '../channels/store';
 import { parseTime } from '../guide/service';
 import { videoFps } from './thumb-fps';
@@ -117,6 +117,7 @@ export class ThumbnailService {
 
   private async render(ch: ChannelRow, rend: string, seg: SegmentRow, offsetMs: number, dir: string, out: string): Promise<string> {
     const tools = locateFfmpeg({ ffmpeg: this.ctx.config.ffmpegPath, ffprobe: this.ctx.config.ffprobePath });
+    await fetchSegments(this.ctx, ch, rend, [seg], [seg.init_ms]); // an hour moved to a bucket media store: local copies
     const segPath = segmentFile(this.ctx, seg), init = initFile(this.ctx, ch, rend, seg.init_ms);
     if (!tools) throw new AppError('not_ready', 'ffmpeg is not available');
     if (!existsSync(segPath) || !existsSync(init)) throw invalid('at', 'the recording at this time is gone');

@@ -9,7 +9,8 @@
  *  - `recordedSpansInRange(ctx, channelId, rendition, fromMs, toMs)` → flat [from, to, ...] recorded spans (coverage)
  *  - `recordedRenditions(ctx, channelId)` → string[] (today `['src']` for passthrough)
  *  - `segmentFile(ctx, seg)` / `initFile(ctx, channel, rendition, initMs)` → absolute paths of a segment and of
- *    the CMAF init segment (`#EXT-X-MAP`) it needs.
+ *    the CMAF init segment (`#EXT-X-MAP`) it needs; `await fetchSegments(ctx, ch, rendition, segs, inits)` first
+ *    where hours may be in a bucket media store (the paths then name local copies).
  * The index keeps one summary row per rendition-hour; rows of an hour not read since startup are derived from its
  * directory listing on the first `segmentsInRange` that touches it (~30-50 ms per hour, once).
  */
@@ -24,6 +25,7 @@ import { recordedSpans, segmentTimes } from '../../live/lean-read';
 import { newTimes, type SegTimes } from '../../live/seg-times';
 import { initPath, recRoot, segmentAbsPath } from '../../live/paths';
 import { ChannelStore, type ChannelRow, type SegmentRow } from './store';
+import { fetchRecorded, localRecordingPath, servableRecordingPath } from './recording-files';
 import type { CreateChannel, PatchChannel } from './model';
 import { srtCallerUrl } from './view';
 import { SettingsService } from '../settings/service';
@@ -58,13 +60,25 @@ export function recordedSpansInRange(ctx: AppContext, channelId: string, renditi
 export function recordedRenditions(ctx: AppContext, channelId: string): string[] {
   return new SegmentIndex(ctx.db, ctx.config.dataDir).renditions(channelId);
 }
-/** Absolute path of an indexed segment. */
+/** Absolute path of an indexed segment (its fetched copy when its hour moved to the bucket: `fetchSegments` first). */
 export function segmentFile(ctx: AppContext, seg: SegmentRow): string {
-  return segmentAbsPath(ctx.config.dataDir, seg.path);
+  return localRecordingPath(ctx, segmentAbsPath(ctx.config.dataDir, seg.path));
 }
-/** Absolute path of the init segment a segment needs. */
+/** Absolute path of the init segment a segment needs (its fetched copy when only the bucket has it). */
 export function initFile(ctx: AppContext, ch: ChannelRow, rendition: string, initMs: number): string {
-  return initPath(ctx.config.dataDir, ch.tenant_id, ch.id, rendition, initMs);
+  return localRecordingPath(ctx, initPath(ctx.config.dataDir, ch.tenant_id, ch.id, rendition, initMs));
+}
+/**
+ * Makes these segments and init segments readable through `segmentFile` / `initFile`: those whose hour moved to a
+ * bucket media store are copied into a local spool first (nothing to do on a single box).
+ */
+export function fetchSegments(ctx: AppContext, ch: ChannelRow, rendition: string, segs: (SegmentRow | null | undefined)[], initMs: number[] = []): Promise<void> {
+  const d = ctx.config.dataDir;
+  return fetchRecorded(ctx, [...segs.map((s) => s && segmentAbsPath(d, s.path)), ...[...new Set(initMs)].map((ms) => initPath(d, ch.tenant_id, ch.id, rendition, ms))]);
+}
+/** `path` when it may be served as a recording file (under the recording tree, or a fetched copy of one), else null. */
+export function servableRecording(ctx: AppContext, path: string): string | null {
+  return servableRecordingPath(ctx, path);
 }
 
 const secret = (n: number) => randomBytes(n).toString('base64url').replace(/[-_]/g, 'x');

@@ -16,7 +16,7 @@ import { PermanentJobError } from '../../jobs/errors';
 import type { FeatureHandlers, JobRow, JobRun } from '../../jobs/types';
 import { locateFfmpeg } from '../../media/locate';
 import { masterPlaylist } from '../../live/playlist';
-import { channelById, initFile, segmentFile, segmentsInRange } from '../channels/service';
+import { channelById, fetchSegments, initFile, segmentFile, segmentsInRange } from '../channels/service';
 import type { ChannelRow, SegmentRow } from '../channels/store';
 import { planPieces, type Piece } from './cut-plan';
 import { cutPieces } from './cut-rendition';
@@ -35,17 +35,25 @@ async function cutRendition(ctx: AppContext, ch: ChannelRow, rendition: string, 
   const segs: SegmentRow[] = segmentsInRange(ctx, ch.id, rendition, from, to);
   const pieces = planPieces(segs, from, to);
   if (!pieces.length) throw new PermanentJobError('nothing is recorded in the clip range any more');
+  await fetchPieces(ctx, ch, rendition, pieces, segs);
   return cutPieces(tools, rendition, pieces, {
     init: (p) => mustRead(initFile(ctx, ch, rendition, p.initMs)),
     seg: (p) => mustRead(segmentFile(ctx, segs.find((s) => s.start_ms === (p.kind === 'copy' ? p.startMs : p.segStartMs))!)),
   }, dir, work, signal);
 }
 
+/** The recorded segments and inits under the pieces, copied back from a bucket media store where their hour moved. */
+function fetchPieces(ctx: AppContext, ch: ChannelRow, rendition: string, pieces: Piece[], segs: SegmentRow[]): Promise<void> {
+  const starts = new Set(pieces.map((p) => (p.kind === 'copy' ? p.startMs : p.segStartMs)));
+  return fetchSegments(ctx, ch, rendition, segs.filter((s) => starts.has(s.start_ms)), pieces.map((p) => p.initMs));
+}
+
 /** Pieces of one rendition planned here for a cut elsewhere (a worker machine): each with its init and segment file. */
-export function clipPiecesOf(ctx: AppContext, ch: ChannelRow, rendition: string, from: number, to: number): { piece: Piece; init: string; seg: string }[] {
+export async function clipPiecesOf(ctx: AppContext, ch: ChannelRow, rendition: string, from: number, to: number): Promise<{ piece: Piece; init: string; seg: string }[]> {
   const segs: SegmentRow[] = segmentsInRange(ctx, ch.id, rendition, from, to);
   const pieces = planPieces(segs, from, to);
   if (!pieces.length) throw new PermanentJobError('nothing is recorded in the clip range any more');
+  await fetchPieces(ctx, ch, rendition, pieces, segs);
   return pieces.map((p) => {
     const init = initFile(ctx, ch, rendition, p.initMs);
     const seg = segmentFile(ctx, segs.find((s) => s.start_ms === (p.kind === 'copy' ? p.startMs : p.segStartMs))!);

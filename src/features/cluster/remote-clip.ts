@@ -43,7 +43,7 @@ export async function remoteFinalizeClip(ctx: AppContext, job: JobRun<'clip.fina
     const renditions: ClipJobMsg['renditions'] = [];
     for (const r of rends) {
       const pieces = [];
-      for (const x of clipPiecesOf(ctx, ch, r, c.start_ms, c.end_ms)) pieces.push({ ...x.piece, initKey: await keyOf(x.init), segKey: await keyOf(x.seg) });
+      for (const x of await clipPiecesOf(ctx, ch, r, c.start_ms, c.end_ms)) pieces.push({ ...x.piece, initKey: await keyOf(x.init), segKey: await keyOf(x.seg) });
       renditions.push({ name: r, pieces });
     }
     const info = JSON.parse(ch.feed_info || '{}') as { resolution?: string };

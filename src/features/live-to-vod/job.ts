@@ -15,7 +15,7 @@ import type { FfmpegTools } from '../../media/locate';
 import { runTool } from '../../media/process';
 import { AssetService, checkAssetInput, insertAssetWithJob } from '../assets/service';
 import { assetDir, relToData } from '../assets/paths';
-import { channelById, initFile, recordedRenditions, segmentFile, segmentsInRange } from '../channels/service';
+import { channelById, fetchSegments, initFile, recordedRenditions, segmentFile, segmentsInRange } from '../channels/service';
 import { selectRange } from '../catchup/coverage';
 import { programmeOf, setProgrammeVod } from '../guide/service';
 import { remuxArgs } from '../../media/args/remux';
@@ -46,8 +46,12 @@ async function publishVod(ctx: AppContext, job: JobRun<'vod.publish'>, tools: Ff
     for (let i = 0; i < runs.length; i++) {
       const file = join(work, `run-${i}.mp4`);
       const out = createWriteStream(file);
+      await fetchSegments(ctx, ch, rend!, [], [runs[i].initMs]); // hours that moved to a bucket media store come back through a local spool
       out.write(readFileSync(initFile(ctx, ch, rend!, runs[i].initMs)));
-      for (const s of runs[i].segs) { if (!out.write(readFileSync(segmentFile(ctx, s)))) await once(out, 'drain'); }
+      for (const s of runs[i].segs) {
+        await fetchSegments(ctx, ch, rend!, [s]);
+        if (!out.write(readFileSync(segmentFile(ctx, s)))) await once(out, 'drain');
+      }
       out.end();
       await once(out, 'finish');
       appendFileSync(list, `file '${file.replace(/'/g, "'\\''")}'\n`);

@@ -17,7 +17,7 @@ import { recordingSpeechAudioArgs } from '../../media/args/recording-speech-audi
 import { locateFfmpeg } from '../../media/locate';
 import { runTool } from '../../media/process';
 import { buildCues } from '../../text/cue-builder';
-import { channelById, initFile, recordedRenditions, segmentFile, segmentsInRange } from '../channels/service';
+import { channelById, fetchSegments, initFile, recordedRenditions, segmentFile, segmentsInRange } from '../channels/service';
 import type { SegmentRow } from '../channels/store';
 import { speechEngineFor } from './channel-engine';
 import { CueStore } from './cues-store';
@@ -66,6 +66,7 @@ async function recogniseChannel(ctx: AppContext, job: JobRun<'subtitles.recognis
     for (let i = 0; i < runs.length; i++) {
       const run = runs[i]!;
       const wav = join(work, `run-${i}.wav`);
+      await fetchSegments(ctx, ch, rendition!, run, [run[0]!.init_ms]); // hours in a bucket media store: local copies
       const files = [initFile(ctx, ch, rendition!, run[0]!.init_ms), ...run.map((s) => segmentFile(ctx, s))];
       // Niced like VOD encodes (SCHED_BATCH, lowest best-effort disk priority): spare cycles only, below live work.
       const x = await runTool(recordingSpeechAudioArgs(tools.ffmpeg, files, wav), { stallMs: 60_000, stderrIsProgress: true, nice: 10, batch: true, ioNice: 7, signal: job.signal }).done;

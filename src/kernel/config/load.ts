@@ -64,6 +64,8 @@ const ENV_KEYS: Record<string, (c: Config, v: string) => void> = {
   VS_EXPORT_RETRY_MS: (c, v) => { c.exportRetryMs = v.split(',').map((x) => x.trim()).filter(Boolean).map((x) => int('VS_EXPORT_RETRY_MS', x)); },
   VS_EXPORT_TICK_MS: (c, v) => { c.exportTickMs = positive('VS_EXPORT_TICK_MS', v); },
   VS_CLUSTER_ACK_WAIT_MS: (c, v) => { c.clusterAckWaitMs = Math.max(1000, positive('VS_CLUSTER_ACK_WAIT_MS', v)); },
+  VS_REC_IDLE_CLOSE_MS: (c, v) => { c.recordingMove = { ...c.recordingMove, idleCloseMs: positive('VS_REC_IDLE_CLOSE_MS', v) }; },
+  VS_REC_MOVE_STEP_MS: (c, v) => { c.recordingMove = { ...c.recordingMove, stepMs: int('VS_REC_MOVE_STEP_MS', v) }; },
   VS_BODY_MIN_RATE: (c, v) => { c.bodyDeadline = { ...c.bodyDeadline, minRate: positive('VS_BODY_MIN_RATE', v) }; },
   VS_WATERMARK_RETENTION_DAYS: (c, v) => { c.watermarkRetentionDays = positive('VS_WATERMARK_RETENTION_DAYS', v); },
 };

@@ -64,6 +64,13 @@ export interface Config {
   natsUrl: string | null;
   /** How long a worker may hold a job without a heartbeat before it is delivered to another (`VS_CLUSTER_ACK_WAIT_MS`). */
   clusterAckWaitMs: number;
+  /**
+   * Moving closed recording hours to a bucket media store (docs/scale-out.md "Recordings"). Tests only:
+   * `idleCloseMs` (`VS_REC_IDLE_CLOSE_MS`) counts an hour closed once its last segment ended this long ago, before
+   * the hour is over (null: only hours that are over, plus two minutes); `stepMs` (`VS_REC_MOVE_STEP_MS`) waits this
+   * long after each object copied (a move that a test can kill half-way).
+   */
+  recordingMove: { idleCloseMs: number | null; stepMs: number };
   /** Outgoing mail (invitations, password resets): SMTP URL (`smtp://user:pass@host:port`, `smtps://...`), sender; null url = not configured. */
   smtp: { url: string | null; from: string };
   /** Statistics store (DuckDB): on/off, the origin request log, ingest batching and retention (days per table). */
@@ -122,6 +129,7 @@ export const DEFAULTS: Config = {
   mediaStore: { kind: 'local' },
   natsUrl: null,
   clusterAckWaitMs: 30_000,
+  recordingMove: { idleCloseMs: null, stepMs: 0 },
   smtp: { url: null, from: 'ViewStream <no-reply@viewstream.local>' },
   alerts: { evalMs: 10_000, telegramApi: 'https://api.telegram.org', telegramToken: null },
   articles: { engine: 'auto', llmUrl: null, llmModel: 'default', llmApiKey: null },

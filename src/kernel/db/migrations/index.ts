@@ -12,6 +12,7 @@ import { m0223 } from './0223_watermark';
 import { m0226 } from './0226_channel_input_checks';
 import { m0231 } from './0231_cluster_stream_seq';
 import { m0236 } from './0236_sites_changes';
+import { m0240 } from './0240_live_hour_moves';
 import { m0243 } from './0243_watermark_offset_search';
 import { m0244 } from './0244_watermark_sessions_prune';
 import { m0001 } from './0001_identity';
@@ -114,6 +115,7 @@ export const MIGRATIONS: Migration[] = [
   m0226,
   m0231,
   m0236,
+  m0240,
   m0243,
   m0244,
 ];
