@@ -103,6 +103,8 @@ export class ChannelStore implements LiveChannelStore {
   delete(id: string): void {
     this.db.query('DELETE FROM live_segments WHERE channel_id = ?').run(id);
     this.db.query('DELETE FROM live_hours WHERE channel_id = ?').run(id);
+    // Hours held in a bucket media store: the live engine's sweep deletes their objects (src/live/hour-mover.ts).
+    this.db.query("UPDATE live_hour_moves SET state = 'deleting' WHERE channel_id = ?").run(id);
     this.db.query('DELETE FROM channels WHERE id = ?').run(id);
   }
 }
