@@ -14,7 +14,10 @@
  * 5. Pre-warm of a 6-rendition 10-minute ladder (2 s segments, 1,806 URLs, synthetic bytes) through the edge vs
  *    `wget -i` of the same URLs (one connection; wget -r cannot read HLS playlists), each on a cold cache (purged
  *    between): ratio of wall times and the edge's line rate.
- * Usage: bun scripts/bench/edge.ts [--seconds 4] [--rounds 3] [--segment-kb 200] [--parts default,cached,dist,purge,prewarm]
+ * 6-7. `live` (not in the default parts): live playlists cached at the edge vs the front without a cache, two
+ *    appliances with a pushed live channel each (edge-live.ts): playlists the appliance writes per second under N
+ *    polling viewers (`--viewers`, `--every-ms`), and answers/s, p99 and CPU per answer under wrk.
+ * Usage: bun scripts/bench/edge.ts [--seconds 4] [--rounds 3] [--segment-kb 200] [--parts default,cached,dist,purge,prewarm,live] [--viewers 100] [--every-ms 500]
  */
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -24,8 +27,9 @@ import { parseArgs } from 'node:util';
 import { Database } from 'bun:sqlite';
 import { median, firstStart, startAppliance, wrk, type WrkResult } from './lib';
 import { measured, treeCpu } from './cpu';
+import { benchLivePlaylists } from './edge-live';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '4' }, rounds: { type: 'string', default: '3' }, 'segment-kb': { type: 'string', default: '200' }, parts: { type: 'string', default: 'default,cached,dist,purge,prewarm' } } });
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '4' }, rounds: { type: 'string', default: '3' }, 'segment-kb': { type: 'string', default: '200' }, parts: { type: 'string', default: 'default,cached,dist,purge,prewarm' }, viewers: { type: 'string', default: '100' }, 'every-ms': { type: 'string', default: '500' } } });
 const seconds = Number(values.seconds), rounds = Number(values.rounds), segKb = Number(values['segment-kb']);
 const parts = new Set(values.parts!.split(','));
 if (!Bun.which('nginx') && !Bun.which('/usr/sbin/nginx')) throw new Error('nginx not found: apt-get install nginx-light');
@@ -113,7 +117,11 @@ async function versus(title: string, a: { url: string; pid: number; nginx?: numb
 }
 
 const stop: (() => Promise<unknown>)[] = [];
+/** Thrown when only the parts that need no file appliance were asked for. */
+class Done extends Error {}
 try {
+  if (parts.has('live')) await benchLivePlaylists({ dir, cfg, seconds, rounds, viewers: Number(values.viewers), everyMs: Number(values['every-ms']), load });
+  if (!['default', 'cached', 'dist', 'purge', 'prewarm'].some((p) => parts.has(p))) throw new Done();
   // The appliance with the data dir's files through the cache (cached segment, distributions, purge, pre-warm).
   const cached = await appliance('cached', { VS_EDGE_CACHE_FILES: 'on', VS_CDN_ORIGIN_ALLOW: '127.0.0.1/32' }, parts.has('purge') || parts.has('prewarm'));
   stop.push(async () => { cached.app.kill('SIGTERM'); await cached.app.proc.exited; });
@@ -199,6 +207,8 @@ try {
     console.log(`5. pre-warm of ${RENDITIONS} renditions x ${SEGMENTS} segments of ${segKb} KB (${urls.length} URLs, ${mb.toFixed(0)} MB): ${prewarmMs.toFixed(0)} ms (${(mb * 8 / (prewarmMs / 1000)).toFixed(0)} Mbit/s), fetched ${pr.fetched}, stored ${pr.stored}, hit ${pr.hit}, failed ${pr.failed}`);
     console.log(`   wget -i of the same URLs (cold cache): ${wgetMs.toFixed(0)} ms; pre-warm / wget time ratio ${(prewarmMs / wgetMs).toFixed(2)}x (below 1: faster; ${load()})`);
   }
+} catch (e) {
+  if (!(e instanceof Done)) throw e;
 } finally {
   for (const s of stop.reverse()) await s().catch(() => {});
   rmSync(dir, { recursive: true, force: true });
