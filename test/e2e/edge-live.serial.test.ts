@@ -27,7 +27,7 @@ beforeAll(async () => {
   front = s.front!.port;
   tenant = s.ctx.db.query<{ id: string }, []>("SELECT id FROM tenants WHERE slug = 'default'").get()!.id;
   // Long enough for the whole file (the playlist must still advance at its end), short segments.
-  const rec = await recordChannel(s, 'Edge Live', 60, 2);
+  const rec = await recordChannel(s, 'Edge Live', 120, 2);
   slug = rec.ch.slug; pusher = rec.pusher;
 }, 90_000);
 afterAll(async () => { pusher?.kill(); await s?.stop(); rmSync(dir, { recursive: true, force: true }); });
@@ -53,7 +53,7 @@ test('two viewers in the same second: MISS then HIT (same bytes, no token in the
   expect(m1.body.toString()).toContain('src/index.m3u8');
   // The variant: A then B at once (retried when a loaded box let the ~1 s copy expire in between).
   let first = '', hit: { a: Buffer; b: Buffer; rid: [string, string] } | null = null;
-  for (let i = 0; i < 5 && !hit; i++) {
+  for (let i = 0; i < 20 && !hit; i++) {
     const ra = await from(il.ip, front, 'GET', a.variant), rb = await from(il.ip, front, 'GET', b.variant);
     expect([ra.status, rb.status]).toEqual([200, 200]);
     if (i === 0) first = ra.headers['x-cache-status']!;
@@ -93,6 +93,16 @@ test('two viewers in the same second: MISS then HIT (same bytes, no token in the
   expect(ok.status).toBe(200);
   expect(ok.headers['x-cache-status']).toMatch(/^(HIT|MISS|EXPIRED|STALE|UPDATING)$/);
   expect((await s.api('DELETE', `/v1/blackouts/${(await bo.json() as { id: string }).id}`)).status).toBe(204);
+
+  // Purge by the playlists' prefix (the viewer's URL without its token): both keys, and the next request is a MISS.
+  const prefix = c.master.replace(/^\/t\/[^/]+/, '').replace(/master\.m3u8$/, '');
+  const p = await s.api('POST', '/v1/purge', { prefix });
+  expect(p.status).toBe(202);
+  expect((await p.json() as { keys: number }).keys).toBe(2);
+  await waitFor('purged', async () => {
+    const r = await from(il.ip, front, 'GET', c.master);
+    return r.headers['x-cache-status'] === 'MISS' ? true : null;
+  }, 10_000);
 }, 60_000);
 
 test('the fill route and the internal location are not reachable from outside', async () => {
