@@ -12,8 +12,8 @@ export interface SiteAnswer {
   status?: number;
   /** Headers built on first send (see send); their `x-request-id` is rewritten per request. */
   base?: Record<string, string>;
-  /** The same as a Headers object: what a Response is made from fastest (see send). */
-  headers?: Headers;
+  /** The same as a Headers object, and the body as a Blob: what a Response is made from fastest (see send). */
+  headers?: Headers; blob?: Blob;
 }
 
 const MAX_AGE = { page: 30, sitemap: 600, robots: 3600 } as const;
@@ -60,15 +60,16 @@ export function send(req: Request, a: SiteAnswer, now: number, allowOrigin: stri
     if (allowOrigin) { h['access-control-allow-origin'] = allowOrigin; h['access-control-expose-headers'] = 'ETag, Cache-Tag, X-VS-Sites-API'; }
   } else {
     // A Response copies its headers when made: the answer's one Headers object is rewritten per request (JavaScript
-    // runs one request at a time), and made from a Headers object a Response costs half as much as from a record.
+    // runs one request at a time), and made from a Headers object and a Blob a Response costs half as much.
     h = a.headers ??= new Headers(base);
     h.set('x-request-id', id);
   }
   const inm = req.headers.get('if-none-match');
   if (inm !== null && (a.status ?? 200) === 200 && notModified(inm, a.etag)) return withKernelHeaders(new Response(null, { status: 304, headers: h }), id);
-  // The bytes themselves, not a Blob of them: a Blob is 0.3 µs cheaper to put in a Response but ~2 µs dearer for Bun
-  // to send (server CPU per request under wrk, same run: 16.1 vs 18.9 µs; scripts/bench/sites.ts).
-  const body = req.method === 'HEAD' ? null : a.body as Uint8Array<ArrayBuffer>;
+  // A Blob of the bytes, not the bytes themselves: with a Uint8Array body the garbage collector runs about twice as
+  // often (appliance with 100,000 catalogue items under wrk, BUN_JSC_logGC: 13-18 eden collections per 61-86k answers
+  // against 7-13 per 93k with a Blob), which a bare server with a small heap does not show.
+  const body = req.method === 'HEAD' ? null : a.blob ??= new Blob([a.body as Uint8Array<ArrayBuffer>]);
   return withKernelHeaders(new Response(body, { status: a.status ?? 200, headers: h }), id);
 }
 
