@@ -86,7 +86,7 @@ export class HourMover {
         if (!ch) continue;
         try {
           if (m.state === 'moving' || localNames(this.index.dataDir, ch, m.rendition, m.hour_ms).length) { st.objects += await this.moveHour(ch, m.rendition, m.hour_ms); st.moved++; }
-          else if (!this.index.store.hour(ch.id, m.rendition, m.hour_ms)) { await reindexHour(this.index, this.store, ch, m.rendition, m.hour_ms); st.reindexed++; }
+          else if (this.rowsMissing(ch, m.rendition, m.hour_ms)) { await reindexHour(this.index, this.store, ch, m.rendition, m.hour_ms); st.reindexed++; }
         } catch (e) {
           st.failed++;
           this.o.log.warn('resuming a recording hour move failed (retried on the next pass)', { channel: ch.id, rendition: m.rendition, hour: new Date(m.hour_ms).toISOString(), error: String((e as Error).message ?? e) });
@@ -96,6 +96,12 @@ export class HourMover {
     });
     this.busy = run.catch(() => undefined);
     return run;
+  }
+
+  /** True when a bucket-held hour has no index row, or fewer or more segment rows than its row counts (lost behind our back). */
+  private rowsMissing(ch: IndexedChannel, rendition: string, hourMs: number): boolean {
+    const h = this.index.store.hour(ch.id, rendition, hourMs);
+    return !h || this.index.store.countRows(ch.id, rendition, hourMs) !== h.n;
   }
 
   /**

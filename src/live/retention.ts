@@ -18,13 +18,17 @@ function dropHour(index: SegmentIndex, ch: ChannelRow, h: HourRow): number {
   // A bucket-held hour (hour-mover.ts): its rows go with its record turned `deleting` (one transaction), the mover's
   // sweep then removes its objects, so a restart in between still deletes them.
   const moves = new HourMoves(index.db);
-  tx(index.db, () => {
-    if (moves.get(ch.id, h.rendition, h.hour_ms)) moves.setState(ch.id, h.rendition, h.hour_ms, 'deleting', Date.now());
-  });
+  const inBucket = !!moves.get(ch.id, h.rendition, h.hour_ms);
+  if (inBucket) {
+    tx(index.db, () => {
+      moves.setState(ch.id, h.rendition, h.hour_ms, 'deleting', Date.now());
+      index.store.deleteHour(ch.id, h.rendition, h.hour_ms);
+    });
+  }
   rmSync(dir, { recursive: true, force: true });
   dropManifest(dir);
   pruneEmptyParents(dir);
-  tx(index.db, () => index.store.deleteHour(ch.id, h.rendition, h.hour_ms));
+  if (!inBucket) tx(index.db, () => index.store.deleteHour(ch.id, h.rendition, h.hour_ms));
   return h.n;
 }
 

@@ -115,7 +115,7 @@ test('closed recording hours move to the bucket (kill -9 mid-move resumes), play
   const api2 = (m: string, p: string, b?: unknown) => fetch(srv!.url + p, { method: m, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: b ? JSON.stringify(b) : undefined });
   const clip = await (await api2('POST', '/v1/clips', { channel_id: ch.id, start_at: new Date(rec[0].start_ms + 500).toISOString(), end_at: new Date(last.start_ms + 500).toISOString(), precision: 'frame' })).json() as { id: string; status: string };
   expect(clip.status).toBe('finalizing');
-  const cut = await waitFor('frame clip cut', async () => { const c = await (await api2('GET', `/v1/clips/${clip.id}`)).json() as { status: string }; return c.status !== 'finalizing' && c; }, 60_000, 200);
+  const cut = await waitFor('frame clip cut', async () => { const c = await (await api2('GET', `/v1/clips/${clip.id}`)).json() as { status: string }; return c.status !== 'finalizing' && c; }, 60_000, 200) as { status: string };
   expect(cut.status).toBe('final');
   expect(localSegs().length).toBe(0); // read through the store, not brought back into the recording tree
   srv.kill('SIGKILL');
