@@ -191,7 +191,7 @@ const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
  * One piece of the token, captured as `name`, atomically: a lookahead takes the characters greedily and a backreference
  * consumes them, so the piece never gives characters back. Plain quantifiers tried every split of the token between the
  * three pieces on each /t/ request that is not a granted file (live playlists and segments, catch-up, keys): O(length^2)
- * steps, ~1.7 ms of an nginx worker's CPU per request for a ~200-character token (perf: PCRE's JIT code on top). The
+ * steps, ~3.4 ms of the front's nginx CPU per request for a ~200-character token (perf: PCRE's JIT code on top). The
  * greedy split is the only one a grant can match anyway (`grantRel` cuts the same way). Lookahead and backreference
  * instead of a possessive quantifier: the unit test runs the same pattern in JavaScript.
  */

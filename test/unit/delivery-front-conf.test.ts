@@ -213,7 +213,7 @@ describe('the granted location', () => {
     }
     expect(re.test(`/t/v1.abc.def/m/${u}/assets/${u}/preview/seg.m4s`)).toBe(false);
     // The token's pieces are atomic (a lookahead captures, a backreference consumes): a /t/ path that is not a granted
-    // file (live playlists and segments) fails after one greedy split, not after every split of its token (~1.7 ms of
+    // file (live playlists and segments) fails after one greedy split, not after every split of its token (~3.4 ms of
     // nginx CPU per request with plain quantifiers; scripts/bench/edge.ts --parts live).
     const piece = (n: string, min: number) => `(?=(?<${n}>[A-Za-z0-9._-]{${min},200}))\\k<${n}>`;
     expect(/location ~ "([^"]+)"/.exec(conf({ grants: g }))![1].startsWith(`^/t/${piece('vs_c1', 1)}${piece('vs_c2', 0)}${piece('vs_c3', 0)}/m/`)).toBe(true);
