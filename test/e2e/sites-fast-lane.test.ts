@@ -158,6 +158,21 @@ test('the fast lane lets through what is not a fresh kept read: other methods, p
   expect(answered()).toBe(before + 2);
 });
 
+test('kept answers are told apart by path and query: the lane never answers one query with another\'s answer', async () => {
+  const [a, b, c] = [`/s/v1/fl/pages/${pageId}?sections=1`, `/s/v1/fl/pages/${pageId}?sections=3`, `/s/v1/fl/pages/${pageId}`];
+  const appA = await get(a);
+  const before = answered();
+  // The same path with another query (or none) is not kept yet: the app answers both.
+  const appB = await get(b), appC = await get(c);
+  expect(answered()).toBe(before);
+  const [laneA, laneB, laneC] = [await get(a), await get(b), await get(c)];
+  expect(answered()).toBe(before + 3);
+  const sections = (r: { body: Buffer }) => (JSON.parse(r.body.toString()) as { sections: unknown[] }).sections.length;
+  expect([sections(laneA), sections(laneB), sections(laneC)]).toEqual([1, 3, 3]);
+  for (const [app, lane] of [[appA, laneA], [appB, laneB], [appC, laneC]] as const) expect(lane.body.equals(app.body)).toBe(true);
+  expect(laneA.body.equals(laneB.body)).toBe(false);
+});
+
 test('lanes are registered per path prefix and never overlap', () => {
   const l = new FastLanes();
   const ok = () => new Response('x');

@@ -32,9 +32,24 @@ const SERVER = slotKey<ReturnType<typeof makeServer>>('sites.server');
 /** The serving machinery shared by the Elysia routes and the direct entry: one per app. */
 function makeServer(ctx: AppContext) {
   const d = new SiteDelivery(ctx);
-  const cache = new Map<string, Kept>();
-  /** True while a kept answer may be served: same site generation, same catalogue snapshot, younger than KEPT_MS. */
-  const fresh = (k: Kept, now: number, gen: number, cat: object) => k.gen === gen && k.cat === cat && now - k.at < KEPT_MS && now >= k.at;
+  /**
+   * Kept answers by canonical path (still percent-encoded), then raw query ('' for none): the fast lane finds one from
+   * the path and query the kernel already split, with no key string built per request.
+   */
+  const cache = new Map<string, Map<string, Kept>>();
+  let keptCount = 0;
+  const keep = (path: string, query: string, k: Kept) => {
+    if (keptCount >= 5000) { cache.clear(); keptCount = 0; }
+    let m = cache.get(path);
+    if (m === undefined) cache.set(path, m = new Map());
+    if (!m.has(query)) keptCount++;
+    m.set(query, k);
+  };
+  /**
+   * True while a kept answer may be served: younger than KEPT_MS, same site generation, same catalogue snapshot (the
+   * cheapest check first; the catalogue is looked at only for an answer young enough).
+   */
+  const fresh = (k: Kept, now: number) => now - k.at < KEPT_MS && now >= k.at && k.gen === d.sites.generation(k.site.id) && k.cat === catalogue(ctx, k.site.tenant_id);
   const remember = (k: Kept, o: string, verdict: string | null) => {
     const m = k.origins ??= new Map();
     if (m.size < 16) m.set(o, verdict);
@@ -59,27 +74,28 @@ function makeServer(ctx: AppContext) {
       origin = o ? d.allowedOrigin(site, o) : null;
       const url = request.url;
       const now = ctx.clock.now();
-      const key = url.slice(url.indexOf('/s/v1/'));
-      const preview = key.includes('preview=');
-      const cat = catalogue(ctx, site.tenant_id);
+      // The path and raw query as the kernel splits them for the fast lane (canonical request: path from /s/v1/).
+      const at = url.indexOf('/s/v1/');
+      const qi = url.indexOf('?', at);
+      const path = qi < 0 ? url.slice(at) : url.slice(at, qi);
+      const query = qi < 0 ? '' : url.slice(qi + 1);
+      const preview = query.includes('preview=');
       const gen = d.sites.generation(site.id);
       // A kept answer (the fast lane answers these before the router; here when it could not: a new CORS origin).
-      const hit = preview ? undefined : cache.get(key);
-      if (hit && fresh(hit, now, gen, cat)) {
+      const hit = preview ? undefined : cache.get(path)?.get(query);
+      if (hit && fresh(hit, now)) {
         if (o) remember(hit, o, origin);
         return send(request, hit.a, now, origin);
       }
-      const qi = url.indexOf('?');
-      const q = new URLSearchParams(qi < 0 ? '' : url.slice(qi + 1));
+      const q = new URLSearchParams(query);
       const s = d.scope(site);
       const siteRow = site;
       const keepAndSend = (a: SiteAnswer) => {
         // Never kept: previews (a token's draft) and private answers.
         if (a.kind !== 'private' && !preview) {
-          if (cache.size > 5000) cache.clear();
           const k: Kept = { gen, cat: s.cat, at: now, a, site: siteRow, origins: null };
           if (o) remember(k, o, origin);
-          cache.set(key, k);
+          keep(path, query, k);
         }
         return send(request, a, now, origin);
       };
@@ -95,10 +111,10 @@ function makeServer(ctx: AppContext) {
   const lane: FastLaneHandler = (request, path, query) => {
     const m = request.method;
     if ((m !== 'GET' && m !== 'HEAD') || !ctx.config.sites.enabled) return undefined;
-    const k = cache.get(query === '' ? path : `${path}?${query}`);
+    const k = cache.get(path)?.get(query);
     if (k === undefined) return undefined;
     const now = ctx.clock.now();
-    if (!fresh(k, now, d.sites.generation(k.site.id), catalogue(ctx, k.site.tenant_id))) return undefined;
+    if (!fresh(k, now)) return undefined;
     const o = request.headers.get('origin');
     let origin: string | null = null;
     if (o !== null) {
