@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import type { Db } from '../kernel/db/sqlite';
 import { tx } from '../kernel/db/sqlite';
 import { SegmentStore, type HourRow } from './segment-store';
-import { HourMoves } from './hour-moves';
+import { BUCKET_MTIME, HourMoves } from './hour-moves';
 import type { IndexedChannel, SegmentRow } from './model';
 import { HOUR_MS, hourDir, initIndex, isBreak, listInits, measuredDuration, segmentStarts } from './hours';
 import { writeManifest } from './manifest';
@@ -80,7 +80,7 @@ export class SegmentIndex {
   private closeHour(ch: IndexedChannel, rendition: string, hourMs: number): void {
     const h = this.store.hour(ch.id, rendition, hourMs);
     if (!h) return;
-    writeManifest(hourDir(this.dataDir, ch.tenant_id, ch.id, rendition, hourMs), h);
+    if (h.dir_mtime !== BUCKET_MTIME) writeManifest(hourDir(this.dataDir, ch.tenant_id, ch.id, rendition, hourMs), h); // a bucket-held hour has no local directory
     if (h.materialized) sealHour(this, h);
   }
 

@@ -31,12 +31,12 @@ type Seg = { start_ms: number; bytes: number; path: string; init_ms: number };
 test('closed recording hours move to the bucket (kill -9 mid-move resumes), play from it, reindex from its listing, retention deletes them there', async () => {
   s3 = await startS3(dir, BUCKET);
   const storeEnv = { VS_MEDIA_STORE: `s3://${BUCKET}/box`, VS_MEDIA_STORE_ENDPOINT: s3.endpoint, VS_MEDIA_STORE_REGION: 'us-east-1', VS_MEDIA_STORE_ACCESS_KEY_ID: KEY, VS_MEDIA_STORE_SECRET_ACCESS_KEY: SECRET };
-  const env = { ...(await liveEnv()), ...storeEnv, VS_DATA_DIR: data, VS_REC_IDLE_CLOSE_MS: '4000' };
+  const env = { ...(await liveEnv()), ...storeEnv, VS_DATA_DIR: data, VS_REC_IDLE_CLOSE_MS: '3000' };
   const store = new S3MediaStore({ bucket: BUCKET, prefix: 'box/', endpoint: s3.endpoint, region: 'us-east-1', accessKeyId: KEY, secretAccessKey: SECRET });
   const serve = (extra: Record<string, string> = {}) => spawnServe(['bun', 'src/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1'], { ...env, ...extra });
 
-  // 1. Record a few seconds; each copy of the move then waits 1.5 s, so the server can be killed half-way.
-  srv = await serve({ VS_REC_MOVE_STEP_MS: '1500' });
+  // 1. Record a few seconds; each copy of the move then waits 1.2 s, so the server can be killed half-way.
+  srv = await serve({ VS_REC_MOVE_STEP_MS: '1200' });
   const key = srv.key!;
   const api = (m: string, p: string, b?: unknown) => fetch(srv!.url + p, { method: m, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: b ? JSON.stringify(b) : undefined });
   const ch = await (await api('POST', '/v1/channels', { name: 'Bucket rec', recording: { retention_hours: 24 } })).json() as { id: string; slug: string };
@@ -46,7 +46,7 @@ test('closed recording hours move to the bucket (kill -9 mid-move resumes), play
   db.exec('PRAGMA busy_timeout = 15000');
   const segs = () => db.query<Seg, [string]>("SELECT start_ms, bytes, path, init_ms FROM live_segments WHERE channel_id = ? AND rendition = 'src' ORDER BY start_ms").all(ch.id);
   const moves = () => db.query<{ hour_ms: number; state: string }, [string]>('SELECT hour_ms, state FROM live_hour_moves WHERE channel_id = ? ORDER BY hour_ms').all(ch.id);
-  const pusher = push(ing.srt.primary.url, { seconds: 7 });
+  const pusher = push(ing.srt.primary.url, { seconds: 6 });
   await waitFor('3 segments recorded', () => segs().length >= 3, 40_000);
   await pusher.exited;
   await waitFor('recording settles', async () => { const n = segs().length; await Bun.sleep(700); return segs().length === n; }, 20_000);
