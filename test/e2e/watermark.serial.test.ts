@@ -55,8 +55,11 @@ test('watermark ab: B encoded beside A, each session its own sequence (never gra
   expect((await s.api('POST', '/v1/playback/policies', { name: 'wm', watermark: { mode: 'ab' } }, { key: narrow })).status).toBe(403);
   const created = await s.api('POST', '/v1/playback/policies', { name: 'wm', require_token: true, watermark: { mode: 'ab' } });
   expect(created.status).toBe(201);
-  const policy = await created.json() as { id: string; watermark: { mode: string } };
-  expect(policy.watermark).toEqual({ mode: 'ab' });
+  const policy = await created.json() as { id: string; watermark: { mode: string; applies_to: string[] } };
+  // The answer says what the mode marks (assets; never live, catch-up or clips of recordings: docs/watermark.md).
+  expect(policy.watermark).toEqual({ mode: 'ab', applies_to: ['assets'] });
+  const plain = await (await s.api('POST', '/v1/playback/policies', { name: 'plain' })).json() as { watermark: unknown };
+  expect(plain.watermark).toEqual({ mode: 'off', applies_to: [] });
   expect((await s.api('POST', '/v1/playback/policies', { name: 'bad', watermark: { mode: 'abc' } })).status).toBe(422);
   expect((await s.api('POST', `/v1/playback/policies/${policy.id}/attach`, { target_kind: 'tenant' })).status).toBe(200);
 
@@ -68,6 +71,10 @@ test('watermark ab: B encoded beside A, each session its own sequence (never gra
   const cost = jobResult(a.id).watermark as { b_bytes: number; b_segments: number; b_encode_ms: number };
   expect(cost.b_segments).toBe(bSegs.length);
   console.log(`variant B: ${bSegs.length} segments, ${cost.b_bytes} bytes, ${cost.b_encode_ms} ms`);
+  // A clip of the marked asset (that would bypass the per-session variants) is refused with a problem naming asset_id.
+  const clip = await s.api('POST', '/v1/clips', { channel_id: crypto.randomUUID(), start_at: '2026-01-01T00:00:00Z', end_at: '2026-01-01T00:00:10Z', asset_id: a.id });
+  expect(clip.status).toBe(422);
+  expect(JSON.stringify(await clip.json())).toContain('asset_id');
 
   // 50 sessions, each fetching its whole sequence of the top rendition through the front.
   const sessions: { sid: string; src: string; token: string; picks: string }[] = [];

@@ -1,5 +1,6 @@
 import { t } from 'elysia';
 import { Int } from '../../kernel/http/schema';
+import { APPLIES_TO_DOC } from '../watermark/applies';
 
 const Ms = Int({ minimum: 0, description: 'epoch milliseconds' });
 /** Target fields shared by tokens and sessions (exactly one). */
@@ -91,7 +92,7 @@ export const PolicyView = t.Object({
   countries: t.Object({ allow: t.Array(t.String()), deny: t.Array(t.String()) }),
   asn_deny: t.Array(Int()), block_datacenters: t.Boolean(), sessions_per_ip_per_min: Int(),
   leaks: t.Object({ max_addresses: Int(), max_networks: Int(), max_countries: Int(), window_s: Int(), auto_revoke: t.Boolean() }),
-  watermark: t.Object({ mode: t.Union([t.Literal('off'), t.Literal('ab')]) }),
+  watermark: t.Object({ mode: t.Union([t.Literal('off'), t.Literal('ab')]), applies_to: t.Array(t.Literal('assets'), { description: APPLIES_TO_DOC }) }),
   attached_to: t.Array(t.Object({ target_kind: t.String(), target_id: t.Union([t.String(), t.Null()]) })),
   created_at: At, updated_at: At,
 });

@@ -6,13 +6,15 @@ import { tx } from '../../kernel/db/sqlite';
 import { emitEvent } from '../../kernel/events/outbox';
 import { AssetService } from '../assets/service';
 import { channelBySlug } from '../channels/service';
+import { watermarkAppliesTo } from '../watermark/applies';
 import { PlaybackStore, type PolicyRow } from './store';
 import { normalizeRules, type RulesInput } from './policy';
 import { playbackState } from './service';
 
 /** A policy as the API shows it. */
 export function policyView(p: PolicyRow, attachments: { target_kind: string; target_ref: string }[] = []) {
-  return { id: p.id, name: p.name, ...normalizeRules(JSON.parse(p.rules) as RulesInput), attached_to: attachments.map((a) => ({ target_kind: a.target_kind, target_id: a.target_kind === 'tenant' ? null : a.target_ref })), created_at: iso(p.created_at), updated_at: iso(p.updated_at) };
+  const rules = normalizeRules(JSON.parse(p.rules) as RulesInput);
+  return { id: p.id, name: p.name, ...rules, watermark: { ...rules.watermark, applies_to: watermarkAppliesTo(rules.watermark.mode) }, attached_to: attachments.map((a) => ({ target_kind: a.target_kind, target_id: a.target_kind === 'tenant' ? null : a.target_ref })), created_at: iso(p.created_at), updated_at: iso(p.updated_at) };
 }
 
 /** Playback policies and their attach points (tenant, channel, asset). Changes emit `policy.changed`. */
