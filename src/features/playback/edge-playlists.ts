@@ -23,6 +23,21 @@ export type PlaylistFill = (parts: string[], request: Request) => Response | Pro
 const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$/;
 const KIND = /^[a-z]{1,16}$/;
 
+const MAX_AGE = /(?:^|,)\s*max-age=(\d{1,6})\s*(?:,|$)/;
+
+/**
+ * Adds to a fill's 200 answer when the edge's copy expires (`X-Accel-Expires: @<unix second>`, read by nginx and never
+ * passed on): the last whole second inside its `max-age`. nginx counts cache time in whole seconds and keeps an answer
+ * with `max-age=N` until N+1 seconds have begun (1-2 s for a live playlist); an absolute expiry keeps it N-1 to N s,
+ * so a live playlist is at most a second old at the edge and written at most once per second.
+ */
+function keptFor(res: Response): Response {
+  const m = res.status === 200 ? MAX_AGE.exec(res.headers.get('cache-control') ?? '') : null;
+  // nginx's own (real) clock, not the app's: the expiry is compared with it.
+  if (m) res.headers.set('x-accel-expires', `@${Math.floor(Date.now() / 1000) + Number(m[1]) - 1}`);
+  return res;
+}
+
 /** The gate's side of the cached playlists: whether the front caches them, their redirect, their fills. */
 export function edgePlaylists() {
   let on = false;
@@ -62,7 +77,8 @@ export function edgePlaylists() {
       const parts = path.slice(EDGE_FILL.length).split('/');
       const fn = fills.get(parts[0] ?? '');
       if (!fn || query || (request.method !== 'GET' && request.method !== 'HEAD') || !parts.slice(1).every((p) => SEGMENT.test(p))) throw notFound('playlist');
-      return fn(parts.slice(1), request);
+      const out = fn(parts.slice(1), request);
+      return out instanceof Response ? keptFor(out) : out.then(keptFor);
     },
   };
 }
