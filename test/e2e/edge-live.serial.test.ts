@@ -50,6 +50,8 @@ test('two viewers in the same second: MISS then HIT (same bytes, no token in the
   expect(m1.headers['x-cache-status']).toBe('MISS');
   expect(m1.headers['content-type']).toBe('application/vnd.apple.mpegurl');
   expect(m1.headers['cache-control']).toBe('public, max-age=1');
+  // The redirect and the fill's expiry stay between the appliance and nginx.
+  for (const h of ['x-accel-redirect', 'x-accel-expires']) expect(m1.headers[h]).toBeUndefined();
   expect(m1.body.toString()).toContain('src/index.m3u8');
   // The variant: A then B at once (retried when a loaded box let the ~1 s copy expire in between).
   let first = '', hit: { a: Buffer; b: Buffer; rid: [string, string] } | null = null;
