@@ -4,7 +4,7 @@ import { markFilter, probeFramesArgs, PROBE_H, PROBE_W } from '../../src/media/a
 import { planLadder, type Ladder } from '../../src/media/ladder';
 import { SEGMENT_FILE, tenantMarkKey, variantBit } from '../../src/features/watermark/bits';
 import { halves, log10Tail, readBits, scoreSessions } from '../../src/features/watermark/detect';
-import { alignCopy, frameSignature, SIGNATURE_LEN } from '../../src/features/watermark/align';
+import { alignCopy, frameSignature, placeCopy, SIGNATURE_LEN } from '../../src/features/watermark/align';
 
 // The A/B watermark's pure parts (issue 46): argument builders (golden), the per-session bit, reading and scoring.
 const ladder: Ladder = {
@@ -87,4 +87,10 @@ test('placing a copy cut anywhere: signatures ignore a brightness shift, the bes
   // A copy longer than the asset's remainder is placed only where at least minOverlap frames (or all of it) overlap.
   expect(alignCopy(sigs(frames.slice(0, 10)), sigs(copy), { minOverlap: 50, apart: 10 })).toBeNull();
   expect(alignCopy(new Float32Array(0), sigs(copy), { minOverlap: 50, apart: 10 })).toBeNull();
+  // As a trace reports it: searched (in seconds, 10 probe frames a second), or given (its error there; none past the end).
+  expect(placeCopy(sigs(frames), sigs(copy), null)).toMatchObject({ offset_s: 3.7, searched: true });
+  const given = placeCopy(sigs(frames), sigs(copy), 3.7)!, wrong = placeCopy(sigs(frames), sigs(copy), 0)!;
+  expect(given.searched).toBe(false);
+  expect(given.error!).toBeLessThan(wrong.error! / 5);
+  expect(placeCopy(sigs(frames), sigs(copy), 200)).toEqual({ offset_s: 200, searched: false, error: null, next_error: null });
 });

@@ -1,4 +1,4 @@
-import { PROBE_H, PROBE_W } from '../../media/args/watermark';
+import { PROBE_FPS, PROBE_H, PROBE_W } from '../../media/args/watermark';
 
 /**
  * Finding where a leaked copy starts in its asset (pure arithmetic over probe frames, media/watermark.ts): each probe
@@ -64,4 +64,31 @@ export function alignCopy(ref: Float32Array, copy: Float32Array, o: { minOverlap
   let next = Infinity;
   errors.forEach((e, d) => { if (Math.abs(d - best) >= o.apart && e < next) next = e; });
   return { offsetFrames: best, error: bestErr, nextError: Number.isFinite(next) ? next : null };
+}
+
+/** Least overlap of copy and asset for an offset to count in a search (5 s, or the whole copy when shorter). */
+const MIN_OVERLAP = 5 * PROBE_FPS;
+
+/** Where a trace placed its copy in the asset: given, or searched (with how clearly: the mean difference there and elsewhere). */
+export interface TraceAlignment {
+  offset_s: number; searched: boolean;
+  /** Mean absolute difference (luma levels) of the copy's frame signatures and the asset's at that offset. */
+  error: number | null;
+  /** The smallest such difference at any offset at least 1 s away (searched only): the larger, the clearer. */
+  next_error: number | null;
+}
+
+/**
+ * Pure: places a copy (its signatures) in the asset (A's): at `givenS` when given (its error there reported, null
+ * when the copy lies past the asset's end), else searched (`alignCopy`, offsets 1/PROBE_FPS apart); null when a
+ * search finds no candidate.
+ */
+export function placeCopy(ref: Float32Array, copy: Float32Array, givenS: number | null): TraceAlignment | null {
+  const r3 = (x: number) => +x.toFixed(3);
+  if (givenS !== null) {
+    const d = Math.round(givenS * PROBE_FPS), frames = Math.min(copy.length, ref.length - d * SIGNATURE_LEN) / SIGNATURE_LEN;
+    return { offset_s: givenS, searched: false, error: frames > 0 ? r3(errorAt(ref, copy, d, frames)) : null, next_error: null };
+  }
+  const found = alignCopy(ref, copy, { minOverlap: MIN_OVERLAP, apart: PROBE_FPS });
+  return found && { offset_s: found.offsetFrames / PROBE_FPS, searched: true, error: r3(found.error), next_error: found.nextError === null ? null : r3(found.nextError) };
 }

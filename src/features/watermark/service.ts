@@ -11,9 +11,8 @@ import { jobQueue } from '../../jobs/worker';
 import type { FeatureHandlers, JobRow } from '../../jobs/types';
 import { PermanentJobError } from '../../jobs/errors';
 import { checkUrlShape, safeFetch } from '../../kernel/net/safe-fetch';
-import { markFilter } from '../../media/args/watermark';
+import { markFilter, PROBE_FPS } from '../../media/args/watermark';
 import { encodeVariantB, VARIANT_B_DIR, withProbeStream, type ProbeStream, type VariantOptions } from '../../media/watermark';
-import { PROBE_FPS } from '../../media/args/watermark';
 import type { FfmpegTools } from '../../media/locate';
 import { AssetService } from '../assets/service';
 import { parseAssetOutput } from '../assets/output';
@@ -22,7 +21,7 @@ import { playbackState } from '../playback/service';
 import { tenantMarkKey, variantBit } from './bits';
 import { WATERMARK_SECRET } from './choice';
 import { readBits, scoreSessions, type Scored } from './detect';
-import { alignCopy, errorAt, frameSignature, SIGNATURE_LEN } from './align';
+import { frameSignature, placeCopy, SIGNATURE_LEN, type TraceAlignment } from './align';
 import { WatermarkStore, type TraceRow } from './store';
 
 /** True when an asset's playback policy asks for the A/B watermark (its next encode makes both variants). */
@@ -54,17 +53,6 @@ const MAX_CANDIDATES = 1_000_000;
 export const NAME_CONFIDENCE = 0.99;
 /** Copy frames compared when searching its start (30 s at the probe rate: enough to place it, bounded work). */
 const ALIGN_COPY_FRAMES = 30 * PROBE_FPS;
-/** Least overlap of copy and asset for an offset to count (5 s, or the whole copy when shorter). */
-const ALIGN_MIN_OVERLAP = 5 * PROBE_FPS;
-
-/** Where the copy was placed in the asset: given, or searched (with how clearly: the mean difference there and elsewhere). */
-export interface TraceAlignment {
-  offset_s: number; searched: boolean;
-  /** Mean absolute difference (luma levels) of the copy's frame signatures and the asset's at that offset. */
-  error: number | null;
-  /** The smallest such difference at any offset at least 1 s away (searched only): the larger, the clearer. */
-  next_error: number | null;
-}
 
 /** What a finished trace found. */
 export interface TraceResult {
@@ -176,23 +164,15 @@ export class TraceService {
       const [fa, fb, copy] = await Promise.all([
         aSide.then((x) => x.frames), withProbeStream(tools.ffmpeg, join(dir, 'b.mp4'), dir, o, (st) => at(st, 0)),
         withProbeStream(tools.ffmpeg, leak, dir, o, async (st) => {
-          const ref = (await aSide).sig, mine = signatures(st, ALIGN_COPY_FRAMES);
-          let alignment: TraceAlignment;
-          if (r.offset_search) {
-            const found = alignCopy(ref, mine, { minOverlap: ALIGN_MIN_OVERLAP, apart: PROBE_FPS });
-            if (!found) throw new PermanentJobError('the copy could not be placed in the asset (no decodable frames, or longer than the asset?)');
-            alignment = { offset_s: found.offsetFrames / PROBE_FPS, searched: true, error: +found.error.toFixed(3), next_error: found.nextError === null ? null : +found.nextError.toFixed(3) };
-          } else {
-            const d = Math.round(r.offset_s * PROBE_FPS), frames = Math.min(mine.length, ref.length - d * SIGNATURE_LEN) / SIGNATURE_LEN;
-            alignment = { offset_s: r.offset_s, searched: false, error: frames > 0 ? +errorAt(ref, mine, d, frames).toFixed(3) : null, next_error: null };
-          }
+          const alignment = placeCopy((await aSide).sig, signatures(st, ALIGN_COPY_FRAMES), r.offset_search ? null : r.offset_s);
+          if (!alignment) throw new PermanentJobError('the copy could not be placed in the asset (no decodable frames, or longer than the asset?)');
           return { frames: at(st, alignment.offset_s), alignment };
         }),
       ]);
       this.store.progress(r.id, 90, now());
       if (fa.some((f) => !f) || fb.some((f) => !f)) throw new PermanentJobError('the asset\'s own variants could not be decoded');
       const bits = readBits(copy.frames, fa as Uint8Array[], fb as Uint8Array[]);
-      if (!bits.some((b) => b.bit !== null)) throw new PermanentJobError('no segment of the asset could be read from the copy (not a copy of this asset, or offset_s wrong?)');
+      if (!bits.some((b) => b.bit !== null)) throw new PermanentJobError('no segment of the asset could be read from the copy (not a copy of this asset, or offset_s wrong? leave it out to have it searched)');
       const sessions = this.store.sessionsOf(r.tenant_id, r.asset_id, MAX_CANDIDATES);
       const secret = new IdentityService(ctx.db, null).secret(WATERMARK_SECRET);
       const key = tenantMarkKey(secret, r.tenant_id);
