@@ -65,6 +65,7 @@ export class HourMover {
         try { st.objects += await this.moveHour(ch, h.rendition, h.hour_ms); st.moved++; } catch (e) {
           st.failed++;
           this.o.log.warn('moving a recording hour to the media store failed (retried on the next pass)', { channel: ch.id, rendition: h.rendition, hour: new Date(h.hour_ms).toISOString(), error: String((e as Error).message ?? e) });
+          return st; // the bucket is likely unreachable: one warning per pass, not one per hour
         }
       }
     }
@@ -134,6 +135,7 @@ export class HourMover {
       const size = statSync(path, { throwIfNoEntry: false })?.size;
       if (size !== undefined && (await this.copy(`${initPrefix(ch.tenant_id, ch.id, rendition)}${ms}.mp4`, path, size))) copied++;
     }
+    if (this.moves.get(ch.id, rendition, hourMs)?.state !== 'moving') return copied; // retention or a channel delete dropped it meanwhile
     const n = await reindexHour(this.index, this.store, ch, rendition, hourMs);
     const h = this.index.store.hour(ch.id, rendition, hourMs);
     const done = tx(this.index.db, () => {
