@@ -8,27 +8,48 @@
  *   - search over 100,000 catalogue items (published, ready videos with Hebrew titles, written straight into the
  *     appliance's database as a data generator): p50/p95 of 300 queries of varied selectivity (target p95 < 20 ms),
  *     after one warm query builds the index (its time printed too); then 100 titles change and the next search's time
- *     (catalogue reload + incremental index update) is printed. Both servers get a 1 s warm-up per case first.
+ *     (catalogue reload + incremental index update) is printed. Both servers are warmed up per case first, in 1 s wrk
+ *     runs until their CPU per request settles (at least `--warmup-min` runs, then one within 5 % of the one before, at
+ *     most `--warmup` runs): the appliance needs 10-20 s of load to reach its steady cost (32 -> 27 -> 22 -> 21 µs per
+ *     304 in successive 4 s runs of a fresh appliance), the bare server about one; measured after 1 s of warm-up, the
+ *     appliance's ratios swung by 0.2-0.3 between runs.
  *   - per case, the server CPU microseconds per request of each server (user + system from /proc over a wrk run,
  *     divided by the requests wrk counted): less sensitive than req/s to the box's load; and the load average.
- * Usage: bun scripts/bench/sites.ts [--seconds 5] [--rounds 3] [--connections 32] [--items 100000]
+ *   - per case, the garbage collections of each server per 100,000 answers and their pause time (both servers run with
+ *     BUN_JSC_logGC=1; its lines on stderr are counted): an allocation per answer shows here whatever the load.
+ * Usage: bun scripts/bench/sites.ts [--seconds 5] [--rounds 3] [--connections 32] [--items 100000] [--warmup 20] [--warmup-min 5]
  */
 import { Database } from 'bun:sqlite';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { cpuSeconds, median, startAppliance, wrk, type WrkResult } from './lib';
+import { cpuSeconds, median, wrk, type WrkResult } from './lib';
+import { spawnServe } from '../../test/helpers/proc';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, rounds: { type: 'string', default: '3' }, connections: { type: 'string', default: '32' }, items: { type: 'string', default: '100000' } } });
-const seconds = Number(values.seconds), rounds = Number(values.rounds), connections = Number(values.connections), items = Number(values.items);
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, rounds: { type: 'string', default: '3' }, connections: { type: 'string', default: '32' }, items: { type: 'string', default: '100000' }, warmup: { type: 'string', default: '20' }, 'warmup-min': { type: 'string', default: '5' } } });
+const seconds = Number(values.seconds), rounds = Number(values.rounds), connections = Number(values.connections), items = Number(values.items), warmMax = Number(values.warmup), warmMin = Number(values['warmup-min']);
 const dir = mkdtempSync(join(tmpdir(), 'vs-bench-sites-'));
-const app = await startAppliance(join(dir, 'data'), { VS_DELIVERY_WORKERS: '1', VS_ANALYTICS: 'off' });
+// Both servers' stderr (the GC log) goes to a file: a pipe would fill while wrk runs (spawnSync) and stall the server.
+const appLog = join(dir, 'appliance.stderr'), bareLog = join(dir, 'bare.stderr');
+const app = await spawnServe(['sh', '-c', `exec bun src/main.ts serve --port 0 --host 127.0.0.1 --data '${join(dir, 'data')}' 2>'${appLog}'`], { VS_DELIVERY_WORKERS: '1', VS_ANALYTICS: 'off', BUN_JSC_logGC: '1' }, 120_000);
+const logOf = (file: string) => () => { try { return readFileSync(file, 'latin1'); } catch { return ''; } };
 const api = async (method: string, path: string, body?: unknown) => {
   const r = await fetch(app.url + path, { method, headers: { authorization: `Bearer ${app.key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
   if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
   return r.json() as Promise<Record<string, any>>;
 };
+
+/** Garbage collections (JavaScriptCore's BUN_JSC_logGC lines) in a server's stderr text: eden and full, pause ms. */
+interface Gc { eden: number; full: number; pauseMs: number }
+function gcIn(text: string): Gc {
+  const out: Gc = { eden: 0, full: 0, pauseMs: 0 };
+  for (const m of text.matchAll(/=> (Eden|Full)Collection\b[^\n]*?\bp=([\d.]+)ms/g)) {
+    if (m[1] === 'Eden') out.eden++; else out.full++;
+    out.pauseMs += Number(m[2]);
+  }
+  return out;
+}
 
 /** A response's headers as pairs, without those the server sets itself. */
 function headerList(h: Headers): [string, string][] {
@@ -112,31 +133,51 @@ try {
   }
   const answersFile = join(dir, 'answers.json');
   await Bun.write(answersFile, JSON.stringify(recorded));
-  const bare = Bun.spawn(['bun', join(import.meta.dir, 'sites-bare.ts'), answersFile], { stdout: 'pipe', stderr: 'inherit' });
+  const bare = Bun.spawn(['bun', join(import.meta.dir, 'sites-bare.ts'), answersFile], { stdout: 'pipe', stderr: Bun.file(bareLog), env: { ...process.env, BUN_JSC_logGC: '1' } });
   const reader = bare.stdout.getReader();
   const port = Number(new TextDecoder().decode((await reader.read()).value).trim());
   const bareBase = `http://127.0.0.1:${port}/s/v1/bench`;
   const cases: [string, string, Record<string, string>][] = [['page (sections=6)', targets.page, {}], ['route', targets.route, {}], ['304 revalidation', targets.page, { 'if-none-match': etag }]];
-  const results: Record<string, { app: WrkResult[]; bare: WrkResult[]; appUs: number[]; bareUs: number[] }> = {};
-  for (const [name] of cases) results[name] = { app: [], bare: [], appUs: [], bareUs: [] };
+  const results: Record<string, { app: WrkResult[]; bare: WrkResult[]; appUs: number[]; bareUs: number[]; appGc: Gc[]; bareGc: Gc[] }> = {};
+  for (const [name] of cases) results[name] = { app: [], bare: [], appUs: [], bareUs: [], appGc: [], bareGc: [] };
   /** One wrk run and the server's CPU microseconds (user + system, from /proc) per request it answered. */
-  const measured = async (pid: number, url: string, headers: Record<string, string>): Promise<[WrkResult, number]> => {
-    const c0 = cpuSeconds(pid);
+  /**
+   * One wrk run, the server's CPU microseconds (user + system, from /proc) per request it answered, and the garbage
+   * collections it logged meanwhile (`log`: its stderr so far).
+   */
+  const measured = async (pid: number, log: () => string, url: string, headers: Record<string, string>): Promise<[WrkResult, number, Gc]> => {
+    const c0 = cpuSeconds(pid), l0 = log().length;
     const w = await wrk(url, { connections, seconds, headers });
-    return [w, ((cpuSeconds(pid) - c0) * 1e6) / Math.max(1, w.requests)];
+    const us = ((cpuSeconds(pid) - c0) * 1e6) / Math.max(1, w.requests);
+    await Bun.sleep(50); // the last lines of the server's log
+    return [w, us, gcIn(log().slice(l0))];
   };
-  const loadAtStart = (await Bun.file('/proc/loadavg').text()).split(' ').slice(0, 3).join(' ');
-  // Warm-up (JIT, connection pools, caches) on both servers, not measured.
-  for (const [, path, headers] of cases) {
-    await wrk(base + path, { connections, seconds: 1, headers });
-    await wrk(bareBase + path, { connections, seconds: 1, headers });
+  /**
+   * Warms a server on one case (JIT tiers, caches): 1 s runs, at least `warmMin`, until its CPU per request settles
+   * (within 5 % of the run before); the runs it took.
+   */
+  const warmUp = async (pid: number, url: string, headers: Record<string, string>): Promise<number> => {
+    let last = Infinity;
+    for (let i = 1; i <= warmMax; i++) {
+      const c0 = cpuSeconds(pid);
+      const w = await wrk(url, { connections, seconds: 1, headers });
+      const us = ((cpuSeconds(pid) - c0) * 1e6) / Math.max(1, w.requests);
+      if (i >= warmMin && Math.abs(us - last) <= 0.05 * last) return i;
+      last = us;
+    }
+    return warmMax;
+  };
+  const warmed: string[] = [];
+  for (const [name, path, headers] of cases) {
+    warmed.push(`${name} ${await warmUp(app.proc.pid, base + path, headers)} s / ${await warmUp(bare.pid, bareBase + path, headers)} s`);
   }
+  const loadAtStart = (await Bun.file('/proc/loadavg').text()).split(' ').slice(0, 3).join(' ');
   for (let r = 0; r < rounds; r++) {
     for (const [name, path, headers] of cases) {
-      const [a, aUs] = await measured(app.proc.pid, base + path, headers);
-      const [b, bUs] = await measured(bare.pid, bareBase + path, headers);
-      results[name]!.app.push(a); results[name]!.appUs.push(aUs);
-      results[name]!.bare.push(b); results[name]!.bareUs.push(bUs);
+      const [a, aUs, aGc] = await measured(app.proc.pid, logOf(appLog), base + path, headers);
+      const [b, bUs, bGc] = await measured(bare.pid, logOf(bareLog), bareBase + path, headers);
+      results[name]!.app.push(a); results[name]!.appUs.push(aUs); results[name]!.appGc.push(aGc);
+      results[name]!.bare.push(b); results[name]!.bareUs.push(bUs); results[name]!.bareGc.push(bGc);
     }
   }
   bare.kill();
@@ -151,9 +192,17 @@ try {
     const aUs = median(results[name]!.appUs), bUs = median(results[name]!.bareUs);
     console.log(`  ${name.padEnd(18)} appliance ${ar.toFixed(0).padStart(7)} req/s p99 ${ap99.toFixed(2)} ms | bare ${br.toFixed(0).padStart(7)} req/s p99 ${bp99.toFixed(2)} ms | ratio ${(ar / br).toFixed(2)}x${bad ? ` | ${bad} non-2xx/errors` : ''}`);
     console.log(`  ${''.padEnd(18)} server CPU per request: appliance ${aUs.toFixed(1)} µs | bare ${bUs.toFixed(1)} µs | ratio (bare/appliance) ${(bUs / aUs).toFixed(2)}x`);
+    /** Collections and pause per 100,000 answers over all rounds of the case. */
+    const per100k = (gs: Gc[], ws: WrkResult[]) => {
+      const n = ws.reduce((t, w) => t + w.requests, 0) / 100_000;
+      const g = gs.reduce((t, x) => ({ eden: t.eden + x.eden, full: t.full + x.full, pauseMs: t.pauseMs + x.pauseMs }), { eden: 0, full: 0, pauseMs: 0 });
+      return `${(g.eden / n).toFixed(1)} eden + ${(g.full / n).toFixed(1)} full, pause ${(g.pauseMs / n).toFixed(0)} ms`;
+    };
+    console.log(`  ${''.padEnd(18)} GC per 100k answers: appliance ${per100k(results[name]!.appGc, a)} | bare ${per100k(results[name]!.bareGc, b)}`);
   }
   const pct = (p: number) => searchMs[Math.min(searchMs.length - 1, Math.floor((p / 100) * searchMs.length))]!;
   console.log(`  search over ${items} items: p50 ${pct(50).toFixed(2)} ms, p95 ${pct(95).toFixed(2)} ms, max ${searchMs.at(-1)!.toFixed(2)} ms (index build on first query ${buildMs.toFixed(0)} ms; after 100 items changed, the next search ${updateMs.toFixed(0)} ms)`);
+  console.log(`  warm-up until the CPU per request settled (appliance / bare): ${warmed.join(', ')}`);
   console.log(`  load average at the start of the wrk rounds: ${loadAtStart}; at the end: ${(await Bun.file('/proc/loadavg').text()).split(' ').slice(0, 3).join(' ')}`);
 } finally {
   app.kill();
