@@ -4,6 +4,7 @@
  * the proxy of everything else to the appliance. nginx-conf.ts assembles them.
  */
 import { EDGE_FILL, EDGE_PLAYLIST } from '../features/playback/edge-playlists';
+import { PAD_HEADER, padDirective } from './cache-align';
 
 /** The front's cache: where nginx keeps it and where it logs what it filled (read back into the tag index). */
 export interface EdgeCacheConf {
@@ -118,7 +119,9 @@ export function cachedFileLocation(prefix: string, mode: 'whole' | 'range' | 'gr
       ${fromAppliance}
       proxy_pass http://vs_files/$vs_frel; proxy_http_version 1.1; proxy_set_header Connection "";
       proxy_cache ${CACHE_ZONE}; proxy_cache_key $vs_ckey; proxy_cache_valid 200 7d; proxy_cache_lock on;
-      proxy_ignore_headers Cache-Control Expires Set-Cookie Vary X-Accel-Expires;
+      proxy_ignore_headers Cache-Control Expires Set-Cookie Vary X-Accel-Expires; proxy_hide_header ${PAD_HEADER};
+      # Room for the padded origin headers after the cache file's own header (cache-align.ts; the default is one page).
+      proxy_buffer_size 8k;
       # A file missing at the origin (removed meanwhile) or a range nginx cannot satisfy: the location's error pages.
       proxy_intercept_errors on; proxy_force_ranges on; ${mode === 'whole' ? 'max_ranges 0;' : 'max_ranges 1;'}
       add_header X-Cache-Status $upstream_cache_status always;
@@ -134,7 +137,9 @@ export function edgeOrigin(sock: string, dataDir: string): { upstream: string; s
     listen "unix:${sock}";
     access_log off;
     # Types of the files a grant covers (as the appliance types them); anything else keeps the appliance's type.
-    location / { root "${dataDir}"; types { video/iso.segment m4s; video/mp4 mp4; audio/mp4 m4a; image/jpeg jpg; image/webp webp; } default_type application/octet-stream; }
+    location / { root "${dataDir}"; types { video/iso.segment m4s; video/mp4 mp4; audio/mp4 m4a; image/jpeg jpg; image/webp webp; } default_type application/octet-stream;
+      # Puts the body of the cache's copy at a page boundary (cache-align.ts): hits are sent from an aligned offset.
+      ${padDirective} }
   }`,
   };
 }

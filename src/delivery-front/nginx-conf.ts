@@ -1,5 +1,6 @@
 import { ACCEL_RANGE, ACCEL_WHOLE } from '../kernel/http/accel';
 import { GRANT_CHUNK } from './grants';
+import { cacheAlignMaps } from './cache-align';
 import { CACHE_ZONE, cachedFileLocation, cachedPlaylistLocation, edgeAppLocations, edgeHttp, edgeOrigin, fileKeyMaps, playlistKeyMaps, type EdgeAppConf, type EdgeCacheConf } from './edge-conf';
 import { distributionHttp, distributionServers, type DistFront } from './distribution-conf';
 
@@ -129,6 +130,7 @@ ${rawPathMap()}
 ${c.grants ? grantMaps() : ''}
 ${edgeHttp(c.cache, c.app)}
 ${files ? fileKeyMaps() : ''}
+${files ? cacheAlignMaps() : ''}
 ${c.cache ? playlistKeyMaps() : ''}
 ${origin ? origin.upstream : ''}
 ${dist ? distributionHttp(dist) : ''}

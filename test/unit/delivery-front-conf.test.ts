@@ -1,3 +1,4 @@
+import { ALIGN, FIXED, cacheAlignMaps, padLength } from '../../src/delivery-front/cache-align';
 import { describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { freePort } from '../../src/kernel/net/ports';
@@ -278,5 +279,29 @@ describe('frontSndbufFromEnv', () => {
     expect(conf({ sndbuf: '256k' })).toContain('listen 127.0.0.1:8081 reuseport sndbuf=256k;');
     expect(conf()).toContain('listen 127.0.0.1:8081 reuseport;');
     for (const bad of ['256k; user root', '', 'big']) expect(() => conf({ sndbuf: bad })).toThrow(/send buffer/);
+  });
+});
+
+describe('cache-file alignment (cache-align.ts)', () => {
+  test('the padding puts the body at a page boundary for every measured length, 1..4096 bytes, and the maps carry it', () => {
+    for (let len = 1; len <= 1500; len++) {
+      const pad = padLength(len);
+      expect(pad).toBeGreaterThanOrEqual(1);
+      expect(pad).toBeLessThanOrEqual(ALIGN);
+      expect((FIXED + len + pad) % ALIGN).toBe(0);
+    }
+    // The three maps' values for one length add up to its padding (the origin sends $vs_pad_h twice).
+    const maps = cacheAlignMaps();
+    const len = 148, want = padLength(len);
+    const code = new RegExp(`"~\\^\\.\\{${len}\\}\\$" ([0-9a-g]{3});`).exec(maps)![1]!;
+    const valueOf = (name: string, re: (d: string) => string) => {
+      const block = new RegExp(`map \\$vs_padn \\$${name} \\{([^}]*)\\}`).exec(maps)![1]!;
+      const row = new RegExp(`"~${re(code)}" "(x*)";`).exec(block);
+      return row ? row[1]!.length : -1;
+    };
+    const h = valueOf('vs_pad_h', (c) => `\\^${c[0]}`), m = valueOf('vs_pad_m', (c) => `\\^\\.${c[1]}`), l = valueOf('vs_pad_l', (c) => `\\^\\.\\.${c[2]}`);
+    expect(2 * h + m + l).toBe(want);
+    // No configuration token reaches nginx's 4 kB limit.
+    expect(Math.max(...maps.split('\n').map((x) => x.length))).toBeLessThan(4000);
   });
 });
