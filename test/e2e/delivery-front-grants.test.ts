@@ -224,11 +224,11 @@ describe('delivery front grants on a really transcoded asset', () => {
         const r = await get(front, segPath);
         return existsSync(file) && NGINX_ID.test(String(r.headers['x-request-id'])) ? r : null;
       }, 10_000, 50);
-      const again = await byNginx('an answer sent by nginx from the grant');
+      const again = (await byNginx('an answer sent by nginx from the grant'))!;
       expect(again.status).toBe(200);
       expect(Buffer.compare(again.body, first.body)).toBe(0);
       // One id per answer (worker pid, connection serial, request number on it).
-      const third = await byNginx('a second answer sent by nginx');
+      const third = (await byNginx('a second answer sent by nginx'))!;
       expect(third.headers['x-request-id']).toMatch(NGINX_ID);
       expect(third.headers['x-request-id']).not.toBe(again.headers['x-request-id']);
     } finally { rmSync(dir, { recursive: true, force: true }); }
