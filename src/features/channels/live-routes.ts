@@ -86,16 +86,19 @@ export function liveRoutes(ctx: AppContext, gate: Gate) {
   const app = new Elysia();
   gate.route(app, 'liveMaster', ({ tenant, params, request }) => {
     const ch = channel(tenant, params.channel);
+    const toEdge = gate.playlists.redirect(request, 'live', [tenant.id, ch.slug, 'master.m3u8'], LIVE_PLAYLIST);
+    if (!toEdge) return serveText(request, masterOf(ch), M3U8_TYPE, LIVE_PLAYLIST);
     // Nothing recorded yet: the gate's own 404 (the edge keeps no copy of a refusal).
     if (!index.renditions(ch.id).length) throw notFound('live stream');
-    return gate.playlists.redirect(request, 'live', [tenant.id, ch.slug, 'master.m3u8'], LIVE_PLAYLIST)
-      ?? serveText(request, masterOf(ch), M3U8_TYPE, LIVE_PLAYLIST);
+    return toEdge;
   });
   gate.route(app, 'liveVariant', ({ tenant, params, request }) => {
     const ch = channel(tenant, params.channel);
+    const toEdge = gate.playlists.redirect(request, 'live', [tenant.id, ch.slug, params.rendition, 'index.m3u8'], LIVE_PLAYLIST);
+    if (!toEdge) return variantOf(ch, params.rendition, request);
+    // An unknown rendition: the gate's own 404, never a stored refusal (variantOf checks the same when answering here).
     if (!LIVE_SUBS.test(params.rendition) && !index.lastSegment(ch, params.rendition)) throw notFound('live stream');
-    return gate.playlists.redirect(request, 'live', [tenant.id, ch.slug, params.rendition, 'index.m3u8'], LIVE_PLAYLIST)
-      ?? variantOf(ch, params.rendition, request);
+    return toEdge;
   });
   gate.route(app, 'liveVtt', ({ tenant, params, request }) => {
     const ch = channel(tenant, params.channel);
