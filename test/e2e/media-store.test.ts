@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
@@ -8,6 +8,7 @@ import { mediaStoreConfig } from '../../src/kernel/media-store/config';
 import { migrateMedia } from '../../src/kernel/media-store/migrate';
 import { startSigV4Proxy } from './s3-sigv4';
 import { storedFiles } from '../../src/features/media-delivery/serve-stored';
+import { storeSpool } from '../../src/features/media-delivery/store-spool';
 
 // The same contract against local disk and a real S3-protocol server (s3rver) behind a SigV4-verifying proxy.
 const KEY = 'S3RVER', SECRET = 'S3RVER', REGION = 'eu-west-1', BUCKET = 'media-store';
@@ -130,7 +131,7 @@ test('delivery from the bucket: answers stream from a local copy with exact leng
     expect((await get('media/t1/assets/a5/v1/seg-1.m4s', { 'if-none-match': etag })).status).toBe(304);
     // One copy from the bucket for all these answers; the copy is on local disk, not in memory.
     expect(calls).toEqual(['getFile media/t1/assets/a5/v1/seg-1.m4s']);
-    expect(files.spool.counts()).toEqual({ files: 1, bytes: seg.length });
+    expect(files.spool.counts()).toEqual({ files: 1, bytes: seg.length, held: 0 });
     calls.length = 0;
     const c = await get('media/t1/assets/a5/v1/download.mp4', { range: 'bytes=100-299' });
     expect({ status: c.status, length: c.length, range: c.range }).toEqual({ status: 206, length: '200', range: `bytes 100-299/${dl.length}` });
@@ -141,4 +142,29 @@ test('delivery from the bucket: answers stream from a local copy with exact leng
     expect(calls.length).toBe(1); // HEAD: the stat alone, no bytes
     expect((await get('media/t1/assets/a5/v1/none.m4s')).status).toBe(404);
   } finally { server.stop(true); }
+});
+
+test('the spool: a held copy outlives the budget and the grace until released; a copy removed behind its back is fetched again', async () => {
+  // Before: a copy fetched for a reader that opened it later (a clip cut between encodes) could be evicted past 1 GiB
+  // in between, and a copy gone from disk was still handed out (the answer: 404).
+  const s3 = stores.s3!, clock = { t: 1_000_000 };
+  const bodies = { a: new Uint8Array(600).fill(1), b: new Uint8Array(600).fill(2), c: new Uint8Array(600).fill(3) };
+  for (const [n, b] of Object.entries(bodies)) await s3.put(`media/t1/spool/${n}.m4s`, b);
+  const st = async (n: string) => (await s3.stat(`media/t1/spool/${n}.m4s`))!;
+  const spool = storeSpool(s3, { dir: join(dir, 'spool-hold'), maxBytes: 1000, graceMs: 10_000, now: () => clock.t });
+  const held = (await spool.hold('media/t1/spool/a.m4s', await st('a')))!;
+  clock.t += 60_000; // far past the grace: only the hold keeps it
+  expect(await spool.file('media/t1/spool/b.m4s', await st('b'))).not.toBeNull(); // 1,200 bytes kept, over the 1,000 budget
+  expect(spool.counts()).toEqual({ files: 2, bytes: 1200, held: 1 });
+  expect(new Uint8Array(readFileSync(held.path))).toEqual(bodies.a);
+  held.release();
+  held.release(); // a second release changes nothing
+  clock.t += 60_000;
+  const c = (await spool.file('media/t1/spool/c.m4s', await st('c')))!;
+  expect(existsSync(held.path)).toBe(false); // released and unused past the grace: evicted with b
+  expect(spool.counts()).toEqual({ files: 1, bytes: 600, held: 0 });
+  rmSync(c);
+  const again = (await spool.file('media/t1/spool/c.m4s', await st('c')))!;
+  expect(new Uint8Array(readFileSync(again))).toEqual(bodies.c);
+  expect(spool.counts()).toEqual({ files: 1, bytes: 600, held: 0 });
 });

@@ -12,7 +12,7 @@ import { containedAbs } from '../../kernel/fs/contain';
 import { mediaStoreOf, remoteMedia } from '../../kernel/media-store';
 import { slotKey } from '../../kernel/slots';
 import { recRoot } from '../../live/paths';
-import { storeSpool, type StoreSpool } from '../media-delivery/store-spool';
+import { storeSpool, type HeldCopy, type StoreSpool } from '../media-delivery/store-spool';
 
 interface RecordingSpool { spool: StoreSpool; dir: string; copies: Map<string, string> }
 
@@ -26,20 +26,38 @@ function spoolOf(ctx: AppContext): RecordingSpool {
   });
 }
 
-/** Makes the recording files at these absolute paths readable: those not on disk are copied from the bucket (no-op on a single box). */
+/**
+ * Makes the recording files at these absolute paths readable: those not on disk are copied from the bucket (no-op on a
+ * single box). Every copy is held until all of them are here, then kept at least the spool's grace (10 s) for the
+ * reads that follow at once; a reader that takes longer holds them itself (`holdRecorded`).
+ */
 export async function fetchRecorded(ctx: AppContext, paths: (string | null | undefined)[]): Promise<void> {
-  if (!remoteMedia(ctx)) return;
+  (await holdRecorded(ctx, paths))();
+}
+
+/**
+ * `fetchRecorded`, with the copies held until the returned function is called (once read): the spool never removes
+ * them meanwhile, however long the reading takes (a clip cut reads its pieces one after another between encodes).
+ */
+export async function holdRecorded(ctx: AppContext, paths: (string | null | undefined)[]): Promise<() => void> {
+  if (!remoteMedia(ctx)) return () => undefined;
   const s = spoolOf(ctx), root = recRoot(ctx.config.dataDir);
-  await Promise.all(paths.map(async (abs) => {
+  const held: HeldCopy[] = [];
+  const release = () => { for (const h of held.splice(0)) h.release(); };
+  const done = await Promise.allSettled(paths.map(async (abs) => {
     if (!abs || existsSync(abs) || !containedAbs(root, abs)) return;
     const key = relative(ctx.config.dataDir, abs).split(sep).join('/');
     const store = mediaStoreOf(ctx);
     const st = await store.stat(key);
-    const copy = st && (await s.spool.file(key, st));
+    const copy = st && (await s.spool.hold(key, st));
     if (!copy) return;
+    held.push(copy);
     if (s.copies.size >= MAX_NAMES) s.copies.clear();
-    s.copies.set(abs, copy);
+    s.copies.set(abs, copy.path);
   }));
+  const failed = done.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) { release(); throw failed.reason; }
+  return release;
 }
 
 /** The path to read a recording file at: itself while on disk, else its fetched copy (`fetchRecorded` first), else itself. */

@@ -10,7 +10,8 @@
  *  - `recordedRenditions(ctx, channelId)` → string[] (today `['src']` for passthrough)
  *  - `segmentFile(ctx, seg)` / `initFile(ctx, channel, rendition, initMs)` → absolute paths of a segment and of
  *    the CMAF init segment (`#EXT-X-MAP`) it needs; `await fetchSegments(ctx, ch, rendition, segs, inits)` first
- *    where hours may be in a bucket media store (the paths then name local copies).
+ *    where hours may be in a bucket media store (the paths then name local copies); `holdSegments` (same arguments)
+ *    keeps those copies until the function it returns is called, for a reader that takes its time.
  * The index keeps one summary row per rendition-hour; rows of an hour not read since startup are derived from its
  * directory listing on the first `segmentsInRange` that touches it (~30-50 ms per hour, once).
  */
@@ -25,7 +26,7 @@ import { recordedSpans, segmentTimes } from '../../live/lean-read';
 import { newTimes, type SegTimes } from '../../live/seg-times';
 import { initPath, recRoot, segmentAbsPath } from '../../live/paths';
 import { ChannelStore, type ChannelRow, type SegmentRow } from './store';
-import { fetchRecorded, localRecordingPath, servableRecordingPath } from './recording-files';
+import { fetchRecorded, holdRecorded, localRecordingPath, servableRecordingPath } from './recording-files';
 import type { CreateChannel, PatchChannel } from './model';
 import { srtCallerUrl } from './view';
 import { SettingsService } from '../settings/service';
@@ -75,6 +76,11 @@ export function initFile(ctx: AppContext, ch: ChannelRow, rendition: string, ini
 export function fetchSegments(ctx: AppContext, ch: ChannelRow, rendition: string, segs: (SegmentRow | null | undefined)[], initMs: number[] = []): Promise<void> {
   const d = ctx.config.dataDir;
   return fetchRecorded(ctx, [...segs.map((s) => s && segmentAbsPath(d, s.path)), ...[...new Set(initMs)].map((ms) => initPath(d, ch.tenant_id, ch.id, rendition, ms))]);
+}
+/** `fetchSegments`, with the copies held until the returned function is called (a reader that takes its time: a clip cut). */
+export function holdSegments(ctx: AppContext, ch: ChannelRow, rendition: string, segs: (SegmentRow | null | undefined)[], initMs: number[] = []): Promise<() => void> {
+  const d = ctx.config.dataDir;
+  return holdRecorded(ctx, [...segs.map((s) => s && segmentAbsPath(d, s.path)), ...[...new Set(initMs)].map((ms) => initPath(d, ch.tenant_id, ch.id, rendition, ms))]);
 }
 /** `path` when it may be served as a recording file (under the recording tree, or a fetched copy of one), else null. */
 export function servableRecording(ctx: AppContext, path: string): string | null {

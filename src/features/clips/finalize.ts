@@ -4,10 +4,11 @@
  * re-encoded for their inside part only (edgeCutArgs). Every piece's decode times are then moved onto one
  * continuous timeline from 0 (timeline.ts), so the clip plays in exactly its duration in every player; EXTINF is
  * each piece's measured duration. The clip's own HLS (one EXT-X-MAP per init, DISCONTINUITY at edges, gaps and
- * feed changes) goes to DATA/media/<tenant>/clips/<id>/ (work
- * directory renamed into place), then the clip turns `final` with `clip.ready` and `clip.final` in one transaction.
+ * feed changes) is made in a work directory and put in place whole (final-files.ts: renamed to
+ * DATA/media/<tenant>/clips/<id>/, or uploaded to a bucket media store under the same path), then the clip turns
+ * `final` with `clip.ready` and `clip.final` in one transaction.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppContext } from '../../kernel/context';
 import { tx } from '../../kernel/db/sqlite';
@@ -16,11 +17,13 @@ import { PermanentJobError } from '../../jobs/errors';
 import type { FeatureHandlers, JobRow, JobRun } from '../../jobs/types';
 import { locateFfmpeg } from '../../media/locate';
 import { masterPlaylist } from '../../live/playlist';
-import { channelById, fetchSegments, initFile, segmentFile, segmentsInRange } from '../channels/service';
+import { channelById, holdSegments, initFile, segmentFile, segmentsInRange } from '../channels/service';
 import type { ChannelRow, SegmentRow } from '../channels/store';
 import { planPieces, type Piece } from './cut-plan';
 import { cutPieces } from './cut-rendition';
-import { clipDir, clipEventData } from './service';
+import { clipEventData } from './service';
+import { clearClipWork, clipDir, placeFinalClip, removeClipFiles } from './final-files';
+import { isUuid } from '../../kernel/ids';
 import { ClipStore } from './store';
 
 function mustRead(path: string): Buffer {
@@ -35,44 +38,58 @@ async function cutRendition(ctx: AppContext, ch: ChannelRow, rendition: string, 
   const segs: SegmentRow[] = segmentsInRange(ctx, ch.id, rendition, from, to);
   const pieces = planPieces(segs, from, to);
   if (!pieces.length) throw new PermanentJobError('nothing is recorded in the clip range any more');
-  await fetchPieces(ctx, ch, rendition, pieces, segs);
-  return cutPieces(tools, rendition, pieces, {
-    init: (p) => mustRead(initFile(ctx, ch, rendition, p.initMs)),
-    seg: (p) => mustRead(segmentFile(ctx, segs.find((s) => s.start_ms === (p.kind === 'copy' ? p.startMs : p.segStartMs))!)),
-  }, dir, work, signal);
+  // Copies from a bucket are held until the cut is done: it reads them one after another, between edge encodes.
+  const release = await holdPieces(ctx, ch, rendition, pieces, segs);
+  try {
+    return await cutPieces(tools, rendition, pieces, {
+      init: (p) => mustRead(initFile(ctx, ch, rendition, p.initMs)),
+      seg: (p) => mustRead(segmentFile(ctx, segs.find((s) => s.start_ms === (p.kind === 'copy' ? p.startMs : p.segStartMs))!)),
+    }, dir, work, signal);
+  } finally { release(); }
 }
 
-/** The recorded segments and inits under the pieces, copied back from a bucket media store where their hour moved. */
-function fetchPieces(ctx: AppContext, ch: ChannelRow, rendition: string, pieces: Piece[], segs: SegmentRow[]): Promise<void> {
+/** The recorded segments and inits under the pieces, copied back from a bucket media store where their hour moved, held until released. */
+function holdPieces(ctx: AppContext, ch: ChannelRow, rendition: string, pieces: Piece[], segs: SegmentRow[]): Promise<() => void> {
   const starts = new Set(pieces.map((p) => (p.kind === 'copy' ? p.startMs : p.segStartMs)));
-  return fetchSegments(ctx, ch, rendition, segs.filter((s) => starts.has(s.start_ms)), pieces.map((p) => p.initMs));
+  return holdSegments(ctx, ch, rendition, segs.filter((s) => starts.has(s.start_ms)), pieces.map((p) => p.initMs));
 }
 
-/** Pieces of one rendition planned here for a cut elsewhere (a worker machine): each with its init and segment file. */
-export async function clipPiecesOf(ctx: AppContext, ch: ChannelRow, rendition: string, from: number, to: number): Promise<{ piece: Piece; init: string; seg: string }[]> {
+/**
+ * Pieces of one rendition planned here for a cut elsewhere (a worker machine): each with its init and segment file,
+ * readable until `release()` (copies from a bucket are held until then).
+ */
+export async function clipPiecesOf(ctx: AppContext, ch: ChannelRow, rendition: string, from: number, to: number): Promise<{ pieces: { piece: Piece; init: string; seg: string }[]; release: () => void }> {
   const segs: SegmentRow[] = segmentsInRange(ctx, ch.id, rendition, from, to);
   const pieces = planPieces(segs, from, to);
   if (!pieces.length) throw new PermanentJobError('nothing is recorded in the clip range any more');
-  await fetchPieces(ctx, ch, rendition, pieces, segs);
-  return pieces.map((p) => {
-    const init = initFile(ctx, ch, rendition, p.initMs);
-    const seg = segmentFile(ctx, segs.find((s) => s.start_ms === (p.kind === 'copy' ? p.startMs : p.segStartMs))!);
-    if (!existsSync(init) || !existsSync(seg)) throw new PermanentJobError('a recorded segment under the clip was removed by retention before the cut');
-    return { piece: p, init, seg };
-  });
+  const release = await holdPieces(ctx, ch, rendition, pieces, segs);
+  try {
+    return {
+      release,
+      pieces: pieces.map((p) => {
+        const init = initFile(ctx, ch, rendition, p.initMs);
+        const seg = segmentFile(ctx, segs.find((s) => s.start_ms === (p.kind === 'copy' ? p.startMs : p.segStartMs))!);
+        if (!existsSync(init) || !existsSync(seg)) throw new PermanentJobError('a recorded segment under the clip was removed by retention before the cut');
+        return { piece: p, init, seg };
+      }),
+    };
+  } catch (e) { release(); throw e; }
 }
 
 async function finalizeClip(ctx: AppContext, job: JobRun<'clip.finalize'>): Promise<void> {
   const store = new ClipStore(ctx.db);
-  const c = store.anyById(String(job.payload?.clipId ?? ''));
-  if (!c || c.status !== 'finalizing') return; // deleted or done already
+  const id = String(job.payload?.clipId ?? '');
+  const c = store.anyById(id);
+  if (!c) { if (isUuid(id)) await dropClipLeftovers(ctx, job.tenantId, id); return; } // deleted: what a killed attempt left goes
+  if (c.status !== 'finalizing') return; // done already
   const ch = channelById(ctx, c.tenant_id, c.channel_id);
   if (!ch) throw new PermanentJobError('the channel was deleted');
   const final = clipDir(ctx.config.dataDir, c.tenant_id, c.id);
+  clearClipWork(ctx.config.dataDir, c.tenant_id, c.id); // earlier attempts killed mid-way
   const tmp = `${final}.work-${job.attempt}`;
-  rmSync(tmp, { recursive: true, force: true });
   const work = join(tmp, '.work');
   mkdirSync(work, { recursive: true });
+  let placed: string;
   try {
     const variants = [];
     const rends = JSON.parse(c.renditions) as string[];
@@ -84,27 +101,37 @@ async function finalizeClip(ctx: AppContext, job: JobRun<'clip.finalize'>): Prom
     }
     writeFileSync(join(tmp, 'master.m3u8'), masterPlaylist(variants));
     rmSync(work, { recursive: true, force: true });
-    rmSync(final, { recursive: true, force: true });
-    renameSync(tmp, final);
+    placed = await placeFinalClip(ctx, c.tenant_id, c.id, tmp);
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
     throw e;
   }
-  finishFinalClip(ctx, c.id, c.tenant_id, final);
+  await finishFinalClip(ctx, c.id, c.tenant_id, placed);
 }
 
-/** The clip turns `final` over its own files in `final` with `clip.ready` and `clip.final` in one transaction (a clip deleted meanwhile: its files go). */
-export function finishFinalClip(ctx: AppContext, clipId: string, tenantId: string, final: string): void {
+/** A clip deleted before its cut ended: its work directories and whatever an attempt put in a bucket go. */
+export async function dropClipLeftovers(ctx: AppContext, tenantId: string, id: string): Promise<void> {
+  clearClipWork(ctx.config.dataDir, tenantId, id);
+  await removeClipFiles(ctx, tenantId, id);
+}
+
+/**
+ * The clip turns `final` over its own files in `final` (its directory; in a bucket, the objects under the same path)
+ * with `clip.ready` and `clip.final` in one transaction. A clip deleted meanwhile: its files go.
+ */
+export async function finishFinalClip(ctx: AppContext, clipId: string, tenantId: string, final: string): Promise<void> {
   const store = new ClipStore(ctx.db);
   const now = ctx.clock.now();
-  tx(ctx.db, () => {
+  const done = tx(ctx.db, () => {
     const cur = store.anyById(clipId);
-    if (!cur) { rmSync(final, { recursive: true, force: true }); return; }
+    if (!cur) return false;
     store.finish(clipId, final, now);
-    const done = store.anyById(clipId)!;
-    emitEvent(ctx.db, tenantId, 'clip.ready', clipEventData(done), now);
-    emitEvent(ctx.db, tenantId, 'clip.final', clipEventData(done), now);
+    const row = store.anyById(clipId)!;
+    emitEvent(ctx.db, tenantId, 'clip.ready', clipEventData(row), now);
+    emitEvent(ctx.db, tenantId, 'clip.final', clipEventData(row), now);
+    return true;
   });
+  if (!done) await removeClipFiles(ctx, tenantId, clipId);
 }
 
 /** Job handlers of the clips feature. */

@@ -30,6 +30,6 @@ export function clipRoutes(ctx: AppContext) {
       detail: doc(T, 'List clips', 'רשימת קליפים', 'Newest first; `limit` up to 200 (default 50); optional `channel_id`.', answers({ 200: Page(ClipView) })) })
     .get('/:id', ({ principal: p, params }) => svc.view(svc.get(p.tenantId, params.id), p.tenantSlug), {
       auth: { scope: 'clips:read', platform: true }, params: Id, detail: doc(T, 'Get a clip', 'קליפ', 'With `playback.hls`; `expired` is true once retention removed the recording under a segment-precision clip.', answers({ 200: ClipView })) })
-    .delete('/:id', ({ principal: p, params, set }) => { svc.remove(p.tenantId, params.id); set.status = 204; return null; }, {
+    .delete('/:id', async ({ principal: p, params, set }) => { await svc.remove(p.tenantId, params.id); set.status = 204; return null; }, {
       auth: { scope: 'clips:write', platform: true }, params: Id, detail: doc(T, 'Delete a clip', 'מחיקת קליפ', 'A final clip\'s files are removed too.', answers({ 204: null })) });
 }

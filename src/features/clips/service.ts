@@ -1,6 +1,4 @@
-import { join } from 'node:path';
 import { deliveryPath } from '../playback/delivery-table';
-import { rmSync } from 'node:fs';
 import type { AppContext } from '../../kernel/context';
 import { iso } from '../../kernel/clock';
 import { tx } from '../../kernel/db/sqlite';
@@ -12,6 +10,7 @@ import { channelById, recordedRenditions, segmentsInRange } from '../channels/se
 import type { ChannelRow } from '../channels/store';
 import { parseTime } from '../guide/service';
 import { ClipStore, type ClipRow } from './store';
+import { removeClipFiles } from './final-files';
 import type { CreateClip } from './model';
 
 const MAX_CLIP_MS = 6 * 3_600_000;
@@ -19,12 +18,6 @@ const MAX_CLIP_MS = 6 * 3_600_000;
 /** Data of `clip.ready` / `clip.final` events. */
 export function clipEventData(c: ClipRow): Record<string, unknown> {
   return { clip: c.id, channel_id: c.channel_id, status: c.status, precision: c.precision, start_at: iso(c.start_ms), end_at: iso(c.end_ms) };
-}
-
-/** Where a final clip's files live: DATA/media/<tenant>/clips/<id>. */
-export function clipDir(dataDir: string, tenantId: string, id: string): string {
-  if (!isUuid(id)) throw new Error('bad clip id');
-  return join(dataDir, 'media', tenantId, 'clips', id);
 }
 
 /** Clips cut from a channel's recording. Throws AppError. */
@@ -77,10 +70,14 @@ export class ClipService {
     return !segmentsInRange(this.ctx, c.channel_id, rend, first, first + 1).some((x) => x.start_ms === first);
   }
 
-  remove(tenantId: string, id: string): void {
+  /**
+   * Deletes a clip, then its files: a final clip's directory, or its objects in a bucket media store (a frame clip
+   * still finalizing may have uploaded some; its job, finding the clip gone, removes what it adds after this).
+   */
+  async remove(tenantId: string, id: string): Promise<void> {
     const c = this.get(tenantId, id);
     this.store.delete(c.id);
-    if (c.final_dir) rmSync(clipDir(this.ctx.config.dataDir, c.tenant_id, c.id), { recursive: true, force: true });
+    if (c.final_dir || c.precision === 'frame') await removeClipFiles(this.ctx, c.tenant_id, c.id);
   }
 
   /** The clip as answered. */

@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { AppContext } from '../../kernel/context';
 import { mediaStoreOf } from '../../kernel/media-store';
@@ -6,8 +6,9 @@ import { PermanentJobError } from '../../jobs/errors';
 import type { JobRun } from '../../jobs/types';
 import { masterPlaylist } from '../../live/playlist';
 import { channelById } from '../channels/service';
-import { clipPiecesOf, finishFinalClip } from '../clips/finalize';
-import { clipDir } from '../clips/service';
+import { clipPiecesOf, dropClipLeftovers, finishFinalClip } from '../clips/finalize';
+import { isUuid } from '../../kernel/ids';
+import { clearClipWork, clipDir, placeFinalClip } from '../clips/final-files';
 import { clipAnyById } from '../clips/service';
 import type { ClusterLink } from './link';
 import { SUBJECTS, type ClipJobMsg, type ClipOutput } from './protocol';
@@ -21,11 +22,14 @@ export function transferPrefix(jobId: string, gen: number): string { return `clu
  * `clip.finalize` on the cluster: the control node plans the pieces over its recording index, hands their init and
  * media segments to the store (a bucket: uploaded under the job's transfer prefix; local disk: named where they
  * lie), a worker cuts them (frame-exact edges re-encoded there) into `out/`, and the control node brings the clip's
- * files to its clip directory, writes the master playlist and turns the clip final (it alone writes metadata).
+ * files over, writes the master playlist, puts them in place (its clip directory, or with a bucket the clip's own
+ * prefix `media/<tenant>/clips/<id>/`: final-files.ts) and turns the clip final (it alone writes metadata).
  */
 export async function remoteFinalizeClip(ctx: AppContext, job: JobRun<'clip.finalize'>, link: ClusterLink): Promise<void> {
-  const c = clipAnyById(ctx, String(job.payload?.clipId ?? ''));
-  if (!c || c.status !== 'finalizing') return; // deleted or done already
+  const id = String(job.payload?.clipId ?? '');
+  const c = clipAnyById(ctx, id);
+  if (!c) { if (isUuid(id)) await dropClipLeftovers(ctx, job.tenantId, id); return; } // deleted: what a killed attempt left goes
+  if (c.status !== 'finalizing') return; // done already
   const ch = channelById(ctx, c.tenant_id, c.channel_id);
   if (!ch) throw new PermanentJobError('the channel was deleted');
   const store = mediaStoreOf(ctx);
@@ -43,7 +47,10 @@ export async function remoteFinalizeClip(ctx: AppContext, job: JobRun<'clip.fina
     const renditions: ClipJobMsg['renditions'] = [];
     for (const r of rends) {
       const pieces = [];
-      for (const x of await clipPiecesOf(ctx, ch, r, c.start_ms, c.end_ms)) pieces.push({ ...x.piece, initKey: await keyOf(x.init), segKey: await keyOf(x.seg) });
+      const planned = await clipPiecesOf(ctx, ch, r, c.start_ms, c.end_ms);
+      try {
+        for (const x of planned.pieces) pieces.push({ ...x.piece, initKey: await keyOf(x.init), segKey: await keyOf(x.seg) });
+      } finally { planned.release(); }
       renditions.push({ name: r, pieces });
     }
     const info = JSON.parse(ch.feed_info || '{}') as { resolution?: string };
@@ -56,24 +63,25 @@ export async function remoteFinalizeClip(ctx: AppContext, job: JobRun<'clip.fina
   });
   const gen = end.gen;
   const prefix = transferPrefix(job.id, gen);
-  const final = clipDir(data, c.tenant_id, c.id);
-  const tmp = `${final}.work-c${gen}`;
+  const tmp = `${clipDir(data, c.tenant_id, c.id)}.work-c${gen}`;
+  let final: string;
   try {
-    rmSync(tmp, { recursive: true, force: true });
+    clearClipWork(data, c.tenant_id, c.id); // earlier attempts killed mid-way
     mkdirSync(tmp, { recursive: true });
     for (const f of end.output.files) {
       if (!(await store.getFile(`${prefix}out/${f}`, join(tmp, f)))) throw new Error(`clip file ${f} missing from the media store`);
     }
     const info = JSON.parse(ch.feed_info || '{}') as { resolution?: string };
     writeFileSync(join(tmp, 'master.m3u8'), masterPlaylist(end.output.variants.map((v) => ({ uri: `${v.name}/index.m3u8`, bandwidth: v.bandwidth * 1.1, resolution: info.resolution ?? null, codecs: v.codecs }))));
-    rmSync(final, { recursive: true, force: true });
-    renameSync(tmp, final);
+    // Into the clip's directory, or (a bucket) to the objects under the same path: the clip is served from there.
+    final = await placeFinalClip(ctx, c.tenant_id, c.id, tmp);
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
-    throw e;
-  } finally {
     await store.deletePrefix(prefix).catch(() => undefined);
+    throw e;
   }
   job.setResult({ worker: end.worker, worker_ms: end.ms });
-  finishFinalClip(ctx, c.id, c.tenant_id, final);
+  await finishFinalClip(ctx, c.id, c.tenant_id, final);
+  // Only once the clip is final: a restart before this finds the worker's output still there and places it again.
+  await store.deletePrefix(prefix).catch(() => undefined);
 }

@@ -53,6 +53,14 @@ export function storedFiles(store: MediaStore, o: StoredFilesOptions) {
   };
   return {
     spool,
+    /** The object's text (a playlist to rewrite), read from its local copy while held; null when it does not exist. */
+    async text(key: string): Promise<string | null> {
+      const st = await statOf(key);
+      if (!st) return null;
+      const held = await spool.hold(key, st);
+      if (!held) { stats.delete(key); return null; }
+      try { return await Bun.file(held.path).text(); } finally { held.release(); }
+    },
     /** The answer for `key` (null when the object does not exist). */
     async serve(req: Request, key: string, cacheControl: string, extra: Record<string, string> = {}): Promise<Response | null> {
       const st = await statOf(key);

@@ -1,5 +1,5 @@
 import { createHash, randomInt } from 'node:crypto';
-import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MediaStore, StoredStat } from '../../kernel/media-store';
 
@@ -31,15 +31,26 @@ function removeOrphans(parent: string): void {
   }
 }
 
-/** A local copy of a bucket object: the file and the identity it was fetched for. */
-interface Copy { path: string; size: number; etag: string; used: number }
+/** A local copy of a bucket object: the file, the identity it was fetched for, and how many readers hold it. */
+interface Copy { path: string; size: number; etag: string; used: number; refs: number }
+
+/** A local copy held for a reader: never removed until `release` (called once; later calls do nothing). */
+export interface HeldCopy { path: string; release(): void }
 
 /** Local copies of bucket objects, fetched whole and kept least-recently-used within a byte budget. */
 export interface StoreSpool {
-  /** The path of a complete local copy of `key` as `st` describes it (fetched now if needed); null when the object is gone or changed. */
+  /**
+   * The path of a complete local copy of `key` as `st` describes it (fetched now if needed); null when the object is
+   * gone or changed. Not held: the copy stays at least `graceMs` after this answer (long enough to open it at once).
+   */
   file(key: string, st: StoredStat): Promise<string | null>;
-  /** Copies kept and their bytes (tests, diagnostics). */
-  counts(): { files: number; bytes: number };
+  /**
+   * Like `file`, but the copy is held until `release()`: eviction passes over it (the budget may be exceeded while
+   * copies are held), so a reader that opens it later (a cut, a job) never finds it gone. Release it once read.
+   */
+  hold(key: string, st: StoredStat): Promise<HeldCopy | null>;
+  /** Copies kept and their bytes, and how many are held (tests, diagnostics). */
+  counts(): { files: number; bytes: number; held: number };
 }
 
 /**
@@ -62,38 +73,71 @@ export function storeSpool(store: MediaStore, o: StoreSpoolOptions): StoreSpool 
     const t = now();
     for (const [key, c] of copies) {
       if (bytes <= maxBytes) break;
+      if (c.refs > 0) continue; // held by a reader: never removed under it
       if (t - c.used < grace) break; // the rest were used even more recently
       drop(key, c);
     }
   };
+  const touch = (key: string, c: Copy) => { copies.delete(key); c.used = now(); copies.set(key, c); };
   const fetchCopy = async (key: string, st: StoredStat): Promise<string | null> => {
     const path = join(dir, createHash('sha1').update(`${key}\n${st.etag}`).digest('hex'));
     if (!(await store.getFile(key, path))) return null;
     const size = statSync(path, { throwIfNoEntry: false })?.size;
     if (size !== st.size) { rmSync(path, { force: true }); return null; } // replaced since it was stat'ed
-    copies.set(key, { path, size, etag: st.etag, used: now() });
+    const had = copies.get(key); // another identity's copy, fetched meanwhile: its file goes now, or with its last reader
+    if (had) { copies.delete(key); bytes -= had.size; if (had.refs === 0 && had.path !== path) rmSync(had.path, { force: true }); }
+    copies.set(key, { path, size, etag: st.etag, used: now(), refs: 0 });
     bytes += size;
     evict();
     return path;
   };
-  return {
-    async file(key, st) {
-      const c = copies.get(key);
-      if (c && c.etag === st.etag) {
-        copies.delete(key);
-        c.used = now();
-        copies.set(key, c);
-        return c.path;
-      }
-      if (c) drop(key, c);
+  /** The kept copy of `key` for `st` when it is still on disk (one removed behind the spool's back is forgotten). */
+  const kept = (key: string, st: StoredStat): Copy | null => {
+    const c = copies.get(key);
+    if (!c) return null;
+    if (c.etag === st.etag && existsSync(c.path)) return c;
+    // Changed in the store, or removed from disk behind the spool's back: forgotten (a held copy's file goes with its last reader).
+    copies.delete(key);
+    bytes -= c.size;
+    if (c.refs === 0 && c.etag !== st.etag) rmSync(c.path, { force: true });
+    return null;
+  };
+  /** A copy of `key` in `copies` (fetched once for concurrent callers), marked used; null when the object is gone or changed. */
+  const obtain = async (key: string, st: StoredStat): Promise<Copy | null> => {
+    // Two tries: a copy fetched for another caller may be evicted before this one resumes (only past the grace).
+    for (let i = 0; i < 2; i++) {
+      const c = kept(key, st);
+      if (c) { touch(key, c); return c; }
       const id = `${key}\n${st.etag}`;
       let p = fetching.get(id);
       if (!p) {
         p = fetchCopy(key, st).finally(() => fetching.delete(id));
         fetching.set(id, p);
       }
-      return p;
+      if (!(await p)) return null;
+    }
+    const c = kept(key, st);
+    if (c) touch(key, c);
+    return c;
+  };
+  return {
+    async file(key, st) { return (await obtain(key, st))?.path ?? null; },
+    async hold(key, st) {
+      const c = await obtain(key, st);
+      if (!c) return null;
+      c.refs++;
+      let held = true;
+      return {
+        path: c.path,
+        release: () => {
+          if (!held) return;
+          held = false;
+          c.refs--;
+          if (copies.get(key) === c) { touch(key, c); evict(); } // kept for the grace from now, then evictable
+          else if (c.refs === 0 && copies.get(key)?.path !== c.path) rmSync(c.path, { force: true }); // replaced while held: its file goes with the last reader
+        },
+      };
     },
-    counts: () => ({ files: copies.size, bytes }),
+    counts: () => ({ files: copies.size, bytes, held: [...copies.values()].filter((c) => c.refs > 0).length }),
   };
 }
