@@ -7,6 +7,8 @@
  * the record `moved` and are the local files removed. A restart finishes whatever a killed move left (`resume`):
  * copies that are already there with their size are not made again, and a local file is removed only once the bucket
  * holds it. Retention marks a bucket hour `deleting` with its index rows gone; `sweep` then removes its objects.
+ * Retention or a channel delete during a move cancels it: the move stops after the copy in flight and leaves what it
+ * copied to the sweep, and an hour whose rows are gone is never started (no record the sweep would not see).
  */
 import { rmdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
@@ -113,6 +115,9 @@ export class HourMover {
     const dataDir = this.index.dataDir, now = this.o.now;
     const prev = this.moves.get(ch.id, rendition, hourMs);
     if (prev?.state === 'deleting') return 0;
+    // A first move only of an hour still indexed: retention or a channel delete since the candidates were listed
+    // dropped its rows (and would never sweep a record made after them).
+    if (!prev && !this.index.store.hour(ch.id, rendition, hourMs)) return 0;
     this.moves.put({ channel_id: ch.id, rendition, hour_ms: hourMs, tenant_id: ch.tenant_id, state: 'moving', n: prev?.n ?? 0, bytes: prev?.bytes ?? 0, updated_at: now() });
     const dir = hourDir(dataDir, ch.tenant_id, ch.id, rendition, hourMs);
     const prefix = hourPrefix(ch.tenant_id, ch.id, rendition, hourMs);
@@ -129,13 +134,15 @@ export class HourMover {
       if (ii >= 0) needInits.add(inits[ii]);
       if (await this.copy(`${prefix}${n}`, path, size)) copied++;
       verified.push(path);
+      if (this.cancelled(ch, rendition, hourMs)) return copied;
     }
     for (const ms of needInits) {
       const path = join(renditionDir(dataDir, ch.tenant_id, ch.id, rendition), 'init', `${ms}.mp4`);
       const size = statSync(path, { throwIfNoEntry: false })?.size;
       if (size !== undefined && (await this.copy(`${initPrefix(ch.tenant_id, ch.id, rendition)}${ms}.mp4`, path, size))) copied++;
+      if (this.cancelled(ch, rendition, hourMs)) return copied;
     }
-    if (this.moves.get(ch.id, rendition, hourMs)?.state !== 'moving') return copied; // retention or a channel delete dropped it meanwhile
+    if (this.cancelled(ch, rendition, hourMs)) return copied;
     const n = await reindexHour(this.index, this.store, ch, rendition, hourMs);
     const h = this.index.store.hour(ch.id, rendition, hourMs);
     const done = tx(this.index.db, () => {
@@ -148,6 +155,20 @@ export class HourMover {
     for (const p of verified) { try { unlinkSync(p); } catch { /* gone */ } }
     try { rmdirSync(dir); pruneEmptyParents(dir); } catch { /* not empty: a segment landed since (moved on the next pass) */ }
     return copied;
+  }
+
+  /**
+   * True once retention or a channel delete dropped an hour being moved (its record `deleting`, or gone): the move
+   * stops there, and what it copied, the upload in flight included (it has landed by now), is left to the sweep,
+   * which the record in `deleting` still names. A record that vanished meanwhile (swept while this upload was in
+   * flight: a second mover, such as `viewstream recordings reindex`) is turned back to `deleting`, so the objects
+   * copied after that sweep go on the next one.
+   */
+  private cancelled(ch: IndexedChannel, rendition: string, hourMs: number): boolean {
+    const m = this.moves.get(ch.id, rendition, hourMs);
+    if (m?.state === 'moving') return false;
+    if (!m) this.moves.put({ channel_id: ch.id, rendition, hour_ms: hourMs, tenant_id: ch.tenant_id, state: 'deleting', n: 0, bytes: 0, updated_at: this.o.now() });
+    return true;
   }
 
   /** Copies a local file to `key` unless the bucket holds it with this size; the copy's size is read back. True when copied. */

@@ -14,6 +14,8 @@ import { retentionPass } from '../../src/live/retention';
 import { HourMover } from '../../src/live/hour-mover';
 import { createLogger } from '../../src/kernel/log';
 import type { LiveChannel } from '../../src/live/model';
+import { reconcileChannel } from '../../src/live/reconcile';
+import { ChannelStore } from '../../src/features/channels/store';
 
 // Recording hours in an S3 bucket (s3rver): a closed hour moves (copy, verify, then delete local; a kill -9 half-way
 // is resumed), catch-up plays it back through the store, the index is rebuilt from the bucket listing (command and
@@ -118,12 +120,39 @@ test('closed recording hours move to the bucket (kill -9 mid-move resumes), play
   const cut = await waitFor('frame clip cut', async () => { const c = await (await api2('GET', `/v1/clips/${clip.id}`)).json() as { status: string }; return c.status !== 'finalizing' && c; }, 60_000, 200) as { status: string };
   expect(cut.status).toBe('final');
   expect(localSegs().length).toBe(0); // read through the store, not brought back into the recording tree
+  // Cut on the control node, its final files are in the bucket under the clip directory's path, none on disk.
+  const tenant = rec[0].path.split('/')[0]!;
+  const clipKeys = (await store.list(`media/${tenant}/clips/${clip.id}/`)).map((e) => e.key.slice(`media/${tenant}/clips/${clip.id}/`.length));
+  expect(clipKeys).toContain('master.m3u8');
+  expect(clipKeys).toContain('src/index.m3u8');
+  expect(clipKeys.filter((k) => /^src\/\d+\.m4s$/.test(k)).length).toBeGreaterThan(0);
+  expect(readdirSync(join(data, 'media', tenant, 'clips')).filter((n) => n.startsWith(clip.id))).toEqual([]);
   srv.kill('SIGKILL');
   await srv.proc.exited;
   srv = null;
 
-  // 6. Retention past the hour: its index rows go, the record turns `deleting`, the sweep removes its objects.
+  // 6. A move cancelled while a copy is in flight leaves nothing behind: this hour's files as another channel's two
+  // rendition-hours on disk, moved one copy every 0.5 s; the channel deleted once the first copy landed. (Before: the
+  // second hour, listed before the delete, was moved anyway — its objects and a `moved` record stayed for good.)
   const index = new SegmentIndex(db, data);
+  const other = { id: crypto.randomUUID(), tenant_id: tenant, segment_s: 2 };
+  const srcPrefix = `rec/${tenant}/${ch.id}/src/`;
+  for (const e of await store.list(srcPrefix)) {
+    for (const r of ['r1', 'r2']) expect(await store.getFile(e.key, join(data, 'rec', tenant, other.id, r, e.key.slice(srcPrefix.length)))).toBe(true);
+  }
+  reconcileChannel(index, data, other);
+  expect(index.store.hours(other.id, 'r2').length).toBe(index.store.hours(ch.id, 'src').length);
+  const otherKeys = async () => (await store.list(`rec/${tenant}/${other.id}/`)).map((e) => e.key);
+  const slow = new HourMover(index, store, { idleCloseMs: 0, stepMs: 500, now: Date.now, log: createLogger('error') });
+  const cancelledMove = slow.pass([other]);
+  await waitFor('first copy of the move', async () => (await otherKeys()).length > 0, 30_000, 50);
+  new ChannelStore(db).delete(other.id);
+  await cancelledMove;
+  await slow.pass([]); // the sweep
+  expect(await otherKeys()).toEqual([]);
+  expect(db.query('SELECT state FROM live_hour_moves WHERE channel_id = ?').all(other.id)).toEqual([]);
+
+  // 7. Retention past the hour: its index rows go, the record turns `deleting`, the sweep removes its objects.
   const chRow = db.query<LiveChannel, [string]>('SELECT * FROM channels WHERE id = ?').get(ch.id)!;
   expect(retentionPass(index, [chRow], Date.now() + 25 * 3_600_000, { lowDisk: () => false })).toBe(rec.length);
   expect(moves().every((m) => m.state === 'deleting')).toBe(true);
