@@ -10,6 +10,7 @@ import { LIBRIVOX } from './subtitles-helpers';
 import { ff } from './transcode-helpers';
 import { liveEnv, push, killPushers } from './live-helpers';
 import { cli, makeClip, natsServerBinary, spawnEdge, spawnWorker, startNats, startS3, uploadFile, type WorkerProc } from './cluster-helpers';
+import { verifySignature } from '../../src/kernel/events/signing';
 
 // Issue 49: control, two workers and an edge (`viewstream edge run`: nginx proxy_cache in front of the control) as
 // separate processes on loopback ports, nats-server (JetStream) and an S3-protocol server (s3rver) started here.
@@ -75,6 +76,7 @@ beforeAll(async () => {
   env = {
     VS_NATS_URL: nats.url, VS_CLUSTER_ACK_WAIT_MS: '4000', VS_MEDIA_STORE: `s3://${BUCKET}/box`, VS_MEDIA_STORE_ENDPOINT: s3.endpoint,
     VS_MEDIA_STORE_REGION: 'us-east-1', VS_MEDIA_STORE_ACCESS_KEY_ID: KEY, VS_MEDIA_STORE_SECRET_ACCESS_KEY: SECRET, VS_TRANSCODE_ENCODER: 'libx264',
+    VS_PRIVATE_ALLOWLIST: '127.0.0.0/8', // the export test's receiver is on loopback
     ...(await liveEnv()),
   };
   store = new S3MediaStore({ bucket: BUCKET, prefix: 'box/', endpoint: s3.endpoint, region: 'us-east-1', accessKeyId: KEY, secretAccessKey: SECRET });
@@ -317,5 +319,51 @@ test.skipIf(!NATS)('worker tokens: a revoked token cannot join', async () => {
   const list = JSON.parse(await cli(['admin', 'worker-token', 'list', '--json', '--data', data])) as { name: string; revoked_at: number | null }[];
   expect(list.find((x) => x.name === 'w9')?.revoked_at).toBeGreaterThan(0);
 });
+
+test.skipIf(!NATS)('an export batch is sent by a worker (vs.jobs.export.any): signed as on one box, delivered in the control node\'s log, no transfer left', async () => {
+  // Before: the control node sent every batch itself (no cluster_jobs record, no worker job).
+  const api2 = (m: string, p: string, body?: unknown) => fetch(control!.url + p, { method: m, headers: { authorization: `Bearer ${ownerKey}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  let secret = '';
+  const got: { batch: string; verified: boolean; policies: string[] }[] = [];
+  const rx = Bun.serve({
+    port: 0, hostname: '127.0.0.1',
+    async fetch(req) {
+      const body = new Uint8Array(await req.arrayBuffer());
+      const lines = new TextDecoder().decode(body).trim().split('\n').map((l) => JSON.parse(l) as { schema: string; data: { policy: string } });
+      got.push({ batch: req.headers.get('x-vs-batch') ?? '', verified: verifySignature(secret, req.headers.get('x-vs-timestamp'), req.headers.get('x-vs-signature'), body, Date.now()) === null, policies: lines.map((l) => l.data.policy) });
+      return new Response(null, { status: 204 });
+    },
+  });
+  try {
+    const d = await (await api2('POST', '/v1/event-destinations', { name: 'cluster', kind: 'https', https: { url: `http://127.0.0.1:${rx.port}/in` }, events: { platform: ['policy.changed'] }, batch: { max_events: 3, max_age_s: 0.2 } })).json() as { id: string; secret: string };
+    secret = d.secret;
+    const made: string[] = [];
+    for (let i = 0; i < 3; i++) made.push((await (await api2('POST', '/v1/playback/policies', { name: `exported ${i}` })).json() as { id: string }).id);
+    await waitFor('the events received', () => made.every((id) => got.some((g) => g.policies.includes(id))), 60_000, 100);
+    expect(got.every((g) => g.verified)).toBe(true);
+    expect([...new Set(got.flatMap((g) => g.policies))]).toEqual(made);
+    const batches = [...new Set(got.map((g) => g.batch))];
+    // The control node applied each outcome: the batches delivered in its log, with the events counted.
+    const log = (await waitFor('batches delivered', async () => {
+      const l = (await j(await api(`/v1/event-destinations/${d.id}/deliveries`))).items as { id: string; status: string; events: number; attempts: number }[];
+      return batches.every((b) => l.some((x) => x.id === b && x.status === 'delivered')) ? l : null;
+    }, 30_000, 100))!;
+    expect(log.filter((x) => batches.includes(x.id)).reduce((n, x) => n + x.events, 0)).toBe(3);
+    // Each batch went through a worker: an export job per attempt, ended by a worker of this cluster.
+    const dbc = db();
+    try {
+      const rows = dbc.query<{ job_id: string; worker: string | null; status: string; subject: string }, []>(`SELECT job_id, worker, status, subject FROM cluster_jobs WHERE job_id LIKE 'export-%'`).all();
+      for (const b of batches) {
+        const row = rows.find((r) => r.job_id.startsWith(`export-${b}-`));
+        expect(row?.status).toBe('done');
+        expect(row?.subject).toBe('vs.jobs.export.any');
+        expect(workers.map((w) => w.name)).toContain(row!.worker!);
+      }
+    } finally { dbc.close(); }
+    expect(workers.some((w) => /"msg":"job done".*"kind":"export"/.test(w.output()))).toBe(true);
+    // The batch bytes handed to the worker are gone from the store once the outcome is in.
+    await waitFor('transfer prefix empty', async () => (await store.list('cluster/export/')).length === 0, 10_000, 100);
+  } finally { rx.stop(true); }
+}, 120_000);
 
 test.if(!NATS)('cluster tests skipped: nats-server is not installed (apt-get install nats-server)', () => { mkdirSync(dir, { recursive: true }); });

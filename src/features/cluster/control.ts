@@ -4,6 +4,8 @@ import type { AppContext } from '../../kernel/context';
 import { posterDrawerOf } from '../assets/poster-remote';
 import { checkWorkerToken, touchWorkerToken } from './tokens';
 import { remotePosterDrawer } from './remote-image';
+import { remoteExportSender } from './remote-export';
+import { exportSenderOf } from '../export/remote';
 import { recordEnd, recordProgress } from './store';
 import { encode, ensureJobConsumer, ensureStreams, JOB_STREAM, RESULT_CONSUMER, RESULT_STREAM, SUBJECTS, type CancelMsg, type JobMsg, type ProgressMsg, type ResultMsg } from './protocol';
 import type { ClusterLink } from './link';
@@ -97,5 +99,7 @@ export async function startCluster(ctx: AppContext): Promise<ClusterLink | null>
   };
   // Poster frames are drawn on workers too (request-scoped image jobs).
   posterDrawerOf(ctx).draw = remotePosterDrawer(ctx, link);
+  // Export batches are sent by workers too (the export loop hands each attempt to the sender).
+  exportSenderOf(ctx).send = remoteExportSender(ctx, link);
   return link;
 }

@@ -11,6 +11,7 @@ import type { TranscodeResult } from '../../media/transcode';
 import type { MediaStoreConfig } from '../../kernel/media-store';
 import type { AsrSegment } from '../../engines/asr/types';
 import type { Piece } from '../clips/cut-plan';
+import type { BatchSource, DestinationKind } from '../export/store';
 
 /** Work-queue stream of jobs: each message is taken by exactly one worker, removed when acknowledged. */
 export const JOB_STREAM = 'VS_JOBS';
@@ -22,8 +23,8 @@ export const RESULT_CONSUMER = 'control';
 /** Encoder classes a transcode may ask for: `any` (every worker) or `gpu` (workers with a usable GPU encoder). */
 export type EncoderClass = 'any' | 'gpu';
 
-/** Kinds of job a worker runs: ladder transcode, frame-exact clip cut, poster image, speech recognition. */
-export type JobKind = 'transcode' | 'clip' | 'image' | 'subtitle';
+/** Kinds of job a worker runs: ladder transcode, frame-exact clip cut, poster image, speech recognition, export batch send. */
+export type JobKind = 'transcode' | 'clip' | 'image' | 'subtitle' | 'export';
 
 /**
  * A capability a job requires and a worker offers: `any` (every worker), `gpu` (a usable GPU encoder) or
@@ -81,13 +82,28 @@ export interface ClipJobMsg {
   renditions: { name: string; pieces: ClipPieceMsg[] }[]; resolution: string | null; outPrefix: string; inputPrefix: string | null;
 }
 
+/**
+ * One attempt at sending an export batch (issue 49): the batch's NDJSON bytes are in the media store at `key` (put by
+ * the control node, removed by it after the result); the destination's kind, settings and opened credentials travel
+ * here (see docs/scale-out.md: NATS on a private network or with TLS), with the control node's private-address
+ * allowlist. `jobId` is `export-<batch>-<attempt>`.
+ */
+export interface ExportJobMsg {
+  kind: 'export'; jobId: string; gen: number; tenantId: string; destinationId: string; stamp: number;
+  batchId: string; source: BatchSource; key: string;
+  sink: { kind: DestinationKind; config: Record<string, unknown>; credentials: Record<string, string> | null };
+  allowlist: string[];
+}
+
 /** Any job message (a transcode message may carry no `kind`: published before job kinds existed). */
-export type JobMsg = TranscodeJobMsg | ImageJobMsg | SubtitleJobMsg | ClipJobMsg;
+export type JobMsg = TranscodeJobMsg | ImageJobMsg | SubtitleJobMsg | ClipJobMsg | ExportJobMsg;
 
 /** What an image job produced: the two keys written. */
 export interface ImageOutput { jpg: string; webp: string }
 /** What a recognition produced: the engine and its segments (the control node builds and stores the cues). */
 export interface SubtitleOutput { engine: string; compute: string; segments: AsrSegment[] }
+/** How an export attempt ended: `error` null when the destination acknowledged the batch; lines and bytes sent. */
+export interface ExportOutput { count: number; bytes: number; error: string | null }
 /** What a clip cut produced: the files under the prefix (relative names) and the variants of its master playlist. */
 export interface ClipOutput { files: string[]; variants: { name: string; bandwidth: number; codecs: string | null }[] }
 
@@ -98,7 +114,7 @@ export type TranscodeOutput = Pick<TranscodeResult, 'encoder' | 'fallbackFrom' |
 
 /** A worker's report of a job's end. `token` proves the worker may report (checked against revocation). */
 export type ResultMsg = { jobId: string; gen: number; token: string; worker: string } & (
-  { ok: true; output: TranscodeOutput | ImageOutput | SubtitleOutput | ClipOutput; ms: number } | { ok: false; error: string; permanent: boolean; cancelled?: boolean });
+  { ok: true; output: TranscodeOutput | ImageOutput | SubtitleOutput | ClipOutput | ExportOutput; ms: number } | { ok: false; error: string; permanent: boolean; cancelled?: boolean });
 
 /** The control node's order to stop a job (plain NATS; the job's message is also removed from the stream). */
 export interface CancelMsg { jobId: string; gen: number }

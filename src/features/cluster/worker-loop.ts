@@ -10,6 +10,7 @@ import type { AsrEngine } from '../../engines/asr/types';
 import type { EncoderChoice } from '../transcode/encoder';
 import { consumerOf, encode, ensureJobConsumer, ensureStreams, JOB_STREAM, SUBJECTS, type Capability, type CancelMsg, type JobMsg, type JoinAnswer, type ResultMsg } from './protocol';
 import { runClip, runImage, runSubtitle, runTranscode, type TaskEnv } from './worker-tasks';
+import { runExport, WorkerSinks } from './worker-export';
 
 /** What a worker machine runs with: its join answer, token, tools, encoder and a scratch directory of its own. */
 export interface WorkerOptions {
@@ -39,6 +40,9 @@ export function workerSubjects(caps: Capability[]): string[] {
   return [...new Set(out)];
 }
 
+/** Light job subjects, taken in a lane of their own beside the job in hand: an export batch (a quick network send) does not wait behind an encode. */
+export const LIGHT_SUBJECTS = [SUBJECTS.job('export', 'any')];
+
 /**
  * Takes jobs from the work queue one at a time, from one durable consumer per subject this machine's capabilities
  * allow (GPU transcodes first). A publish on a subject (seen as a plain NATS message) wakes the worker to ask that
@@ -46,6 +50,7 @@ export function workerSubjects(caps: Capability[]): string[] {
  * (`working()`) and progress is published; outputs go to the media store (the job's output prefix is cleared first:
  * a dead worker's partial upload does not survive), the result is published durably, and only then is the job
  * acknowledged. A cancel (`vs.cancel.<job>`) kills the job's tools, clears its scratch and output and acknowledges.
+ * Light jobs (LIGHT_SUBJECTS: export batches) run the same way in a second lane, one at a time, beside the first.
  */
 export async function runWorker(o: WorkerOptions): Promise<RunningWorker> {
   const nc: NatsConnection = await connect({ servers: o.join.nats_url, name: `viewstream-worker-${o.join.name}-${process.pid}`, maxReconnectAttempts: -1 });
@@ -53,13 +58,15 @@ export async function runWorker(o: WorkerOptions): Promise<RunningWorker> {
   const js = jetstream(nc);
   const store = workerStore(o.join);
   const subjects = workerSubjects(o.capabilities);
-  for (const s of subjects) await ensureJobConsumer(nc, s, o.join.ack_wait_ms);
+  for (const s of [...subjects, ...LIGHT_SUBJECTS]) await ensureJobConsumer(nc, s, o.join.ack_wait_ms);
   const consumers = new Map<string, Consumer>();
-  for (const s of subjects) consumers.set(s, await js.consumers.get(JOB_STREAM, consumerOf(s)));
+  for (const s of [...subjects, ...LIGHT_SUBJECTS]) consumers.set(s, await js.consumers.get(JOB_STREAM, consumerOf(s)));
   rmSync(o.scratch, { recursive: true, force: true }); // what a killed run of this worker left behind
   mkdirSync(o.scratch, { recursive: true });
   let stopping = false;
-  let current: { msg: JsMsg; ac: AbortController; jobId: string | null } | null = null;
+  /** The jobs in hand (one per lane). */
+  const held = new Set<{ msg: JsMsg; ac: AbortController; jobId: string | null }>();
+  const sinks = new WorkerSinks();
   let lastCheck = Date.now();
   const woken: string[] = [];
   const wake = nc.subscribe(SUBJECTS.jobsAll, { callback: (err, m) => { if (!err && consumers.has(m.subject) && !woken.includes(m.subject)) woken.push(m.subject); } });
@@ -69,46 +76,52 @@ export async function runWorker(o: WorkerOptions): Promise<RunningWorker> {
       if (err) return;
       try {
         const c = JSON.parse(dec.decode(m.data)) as CancelMsg;
-        if (current && current.jobId === c.jobId) { o.log.info('job cancel received', { job: c.jobId }); current.ac.abort(new Error('cancelled')); }
+        for (const h of held) if (h.jobId === c.jobId) { o.log.info('job cancel received', { job: c.jobId }); h.ac.abort(new Error('cancelled')); }
       } catch { /* not ours */ }
     },
   });
-  const done = (async () => {
+  /** One lane: takes jobs from its subjects one at a time (the first lane also re-checks the token now and then). */
+  const lane = async (mine: string[], checks: boolean) => {
     while (!stopping) {
-      if (Date.now() - lastCheck > 30_000) {
+      if (checks && Date.now() - lastCheck > 30_000) {
         lastCheck = Date.now();
         if (!(await o.stillJoined().catch(() => true))) { o.log.error('worker token revoked: leaving the cluster'); stopping = true; break; }
       }
       let msg: JsMsg | null = null;
-      const order = [...new Set([...woken.splice(0), ...subjects])];
+      const first = mine.filter((s) => woken.includes(s));
+      for (const s of first) woken.splice(woken.indexOf(s), 1);
+      const order = [...new Set([...first, ...mine])];
       for (const s of order) {
         try { msg = await consumers.get(s)!.next({ expires: 1000 }); } catch (e) { if (!stopping) o.log.warn('job fetch failed', { error: String(e) }); await Bun.sleep(500); }
-        if (msg || stopping || woken.length) break;
+        if (msg || stopping || woken.some((w) => mine.includes(w))) break;
       }
       if (!msg) continue;
       if (stopping) { msg.nak(); break; }
       const ac = new AbortController();
       let jobId: string | null = null;
       try { jobId = msg.json<JobMsg>().jobId; } catch { /* unreadable: runOne drops it */ }
-      current = { msg, ac, jobId };
-      try { await runOne(o, nc, js, store, msg, ac.signal); } finally { current = null; }
+      const h = { msg, ac, jobId };
+      held.add(h);
+      try { await runOne(o, nc, js, store, msg, ac.signal, sinks); } finally { held.delete(h); }
     }
-  })();
+  };
+  const done = Promise.all([lane(subjects, true), lane(LIGHT_SUBJECTS, false)]).then(() => undefined);
   return {
     done,
     async stop() {
       stopping = true;
-      if (current) { current.ac.abort(new Error('worker stopping')); current.msg.nak(); }
+      for (const h of held) { h.ac.abort(new Error('worker stopping')); h.msg.nak(); }
       await done.catch(() => undefined);
       wake.unsubscribe();
       cancels.unsubscribe();
+      await sinks.close();
       await nc.drain().catch(() => undefined);
     },
   };
 }
 
 /** Runs one job message to its end (result published, message acknowledged or handed back). */
-async function runOne(o: WorkerOptions, nc: NatsConnection, js: ReturnType<typeof jetstream>, store: MediaStore, msg: JsMsg, signal: AbortSignal): Promise<void> {
+async function runOne(o: WorkerOptions, nc: NatsConnection, js: ReturnType<typeof jetstream>, store: MediaStore, msg: JsMsg, signal: AbortSignal, sinks: WorkerSinks): Promise<void> {
   let job: JobMsg;
   try { job = msg.json<JobMsg>(); } catch { o.log.error('unreadable job message; dropped'); msg.term(); return; }
   const kind = job.kind ?? 'transcode';
@@ -133,7 +146,7 @@ async function runOne(o: WorkerOptions, nc: NatsConnection, js: ReturnType<typeo
     mkdirSync(dir, { recursive: true });
     if (outPrefix) await store.deletePrefix(outPrefix);
     const output = job.kind === 'image' ? await runImage(env, job) : job.kind === 'subtitle' ? await runSubtitle(env, job)
-      : job.kind === 'clip' ? await runClip(env, job) : await runTranscode(env, job);
+      : job.kind === 'clip' ? await runClip(env, job) : job.kind === 'export' ? await runExport(env, sinks, job) : await runTranscode(env, job);
     if (signal.aborted) throw signal.reason;
     const result: ResultMsg = { ...base, ok: true, ms: Date.now() - started, output };
     await publishResult(js, result);

@@ -20,6 +20,8 @@ export interface BatchRow {
   seq: number; id: string; destination_id: string; source: BatchSource; range_from: number; range_to: number; replay: number;
   status: 'pending' | 'delivered' | 'dead'; events: number | null; bytes: number | null; attempts: number; next_at: number;
   last_error: string | null; latency_ms: number | null; created_at: number; updated_at: number; delivered_at: number | null;
+  /** Attempts ever made (migration 0247; a replay resets `attempts`, not this): names a worker's attempt `export-<id>-<sends>`. */
+  sends: number;
 }
 
 /** Reads and writes destinations and batches. */
@@ -98,13 +100,13 @@ export class ExportStore {
 
   /** Marks a batch delivered (lazily committed: lost only to a power loss, and then the batch is sent again). */
   delivered(id: string, o: { events: number; bytes: number; latencyMs: number }, now: number): void {
-    lazyCommit(this.db, () => this.db.query(`UPDATE export_batches SET status = 'delivered', events = ?, bytes = ?, latency_ms = ?, attempts = attempts + 1, last_error = NULL,
+    lazyCommit(this.db, () => this.db.query(`UPDATE export_batches SET status = 'delivered', events = ?, bytes = ?, latency_ms = ?, attempts = attempts + 1, sends = sends + 1, last_error = NULL,
       delivered_at = ?, updated_at = ? WHERE id = ?`).run(o.events, o.bytes, o.latencyMs, now, now, id));
   }
 
   /** Records a failed attempt: retried at `nextAt`, or dead (the dead-letter queue) when `nextAt` is null. */
   failed(id: string, o: { events: number; bytes: number; error: string; latencyMs: number }, nextAt: number | null, now: number): void {
-    this.db.query(`UPDATE export_batches SET status = ?, events = ?, bytes = ?, latency_ms = ?, attempts = attempts + 1, last_error = ?, next_at = ?, updated_at = ? WHERE id = ?`)
+    this.db.query(`UPDATE export_batches SET status = ?, events = ?, bytes = ?, latency_ms = ?, attempts = attempts + 1, sends = sends + 1, last_error = ?, next_at = ?, updated_at = ? WHERE id = ?`)
       .run(nextAt === null ? 'dead' : 'pending', o.events, o.bytes, o.latencyMs, o.error.slice(0, 500), nextAt ?? now, now, id);
   }
 

@@ -6,11 +6,13 @@
  * is retried on the schedule (config `export.retryMs`), then the batch is dead (the dead-letter queue) and the next
  * one goes. Nothing is held in memory between rounds: a slow or failing destination only leaves its position behind
  * (back-pressure without growth), and a crash resends at most the batch that was in flight (at-least-once).
+ * With the job cluster linked, each attempt is sent by a worker (remote.ts) and its outcome is applied here the same way.
  */
 import type { AppContext } from '../../kernel/context';
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { exportThread, platformEvents, statsBatchEnd, statsBody, statsFile, type BatchBody, type ExportEvent } from './events';
+import { exportThread, platformEvents, statsBatchEnd, statsBody, statsFile, type BatchBody } from './events';
+import { exportSenderOf, sinkBatch, type PreparedBatch, type RemoteOutcome, type RemoteSender } from './remote';
 import { sinkFor } from './sinks';
 import { SinkError, type Sink } from './sinks/types';
 import { ExportStore, type BatchRow, type BatchSource, type DestinationRow } from './store';
@@ -42,7 +44,7 @@ export async function batchBody(ctx: AppContext, d: DestinationRow, b: Pick<Batc
  * What a batch is sent from: its NDJSON bytes in hand, or — a statistics batch to a sink that reads files itself
  * (https: read, compress, sign and send in the export thread) — DuckDB's file, not yet read.
  */
-type Prepared = BatchBody | { path: string };
+type Prepared = PreparedBatch;
 
 /**
  * The batch read ahead for a destination while its head is being sent: cut (when none is waiting) and read once the
@@ -65,6 +67,8 @@ export class ExportWorker {
   private spans = new Map<string, number>();
   private running = false;
   private stopped = false;
+  /** Aborted at stop: ends the wait for an attempt out on a worker (the attempt stays out; a restart waits again). */
+  private halt = new AbortController();
 
   constructor(private ctx: AppContext) { this.store = new ExportStore(ctx.db); }
 
@@ -154,6 +158,8 @@ export class ExportWorker {
 
   /** Sends a batch once and records the outcome. */
   async attempt(d: DestinationRow, b: BatchRow): Promise<void> {
+    const remote = exportSenderOf(this.ctx).send;
+    if (remote) { await this.attemptRemote(d, b, remote); return; }
     const t0 = performance.now();
     const prepared = await this.body(d, b);
     const now = () => this.ctx.clock.now();
@@ -162,15 +168,8 @@ export class ExportWorker {
     if (!count) { this.store.delivered(b.id, { events: 0, bytes: 0, latencyMs: 0 }, now()); return; }
     this.readAhead(d, b);
     const signal = AbortSignal.timeout(60_000);
-    let text: string | null = null;
-    let parsed: ExportEvent[] | null = null;
-    const batch = {
-      id: b.id, destinationId: d.id, source: b.source, body, count,
-      text: () => text ??= new TextDecoder().decode(body),
-      events: () => parsed ??= batch.text().trimEnd().split('\n').map((l) => JSON.parse(l) as ExportEvent),
-    };
     try {
-      const { bytes } = await this.sink(d).send(batch, signal);
+      const { bytes } = await this.sink(d).send(sinkBatch(b.id, d.id, b.source, body, count), signal);
       this.store.delivered(b.id, { events: count, bytes, latencyMs: Math.round(performance.now() - t0) }, now());
     } catch (e) { this.failed(d, b, e, { events: count, bytes: body.byteLength }, t0); }
   }
@@ -189,6 +188,26 @@ export class ExportWorker {
       const sent = e instanceof SinkError ? e.sent : undefined;
       this.failed(d, b, e, { events: sent?.count ?? 0, bytes: sent?.bytes ?? 0 }, t0);
     }
+  }
+
+  /**
+   * An attempt handed to the job cluster (issue 49): a worker sends the batch (read here, read ahead as for a local
+   * send) and its outcome is recorded as a local one's. At stop the wait ends with nothing recorded: the attempt stays
+   * with its worker and the next start waits for its outcome instead of sending again.
+   */
+  private async attemptRemote(d: DestinationRow, b: BatchRow, send: RemoteSender): Promise<void> {
+    const t0 = performance.now();
+    let out: RemoteOutcome | null;
+    try {
+      out = await send({
+        destination: d, credentials: this.store.credentials(d), batch: b,
+        prepare: async () => { const p = await this.body(d, b); this.readAhead(d, b); return p; },
+      }, this.halt.signal);
+    } catch (e) { if (!this.halt.signal.aborted) this.failed(d, b, e, { events: 0, bytes: 0 }, t0); return; }
+    if (!out) return;
+    const latencyMs = Math.round(performance.now() - t0);
+    if (out.error === null) this.store.delivered(b.id, out.count ? { events: out.count, bytes: out.bytes, latencyMs } : { events: 0, bytes: 0, latencyMs: 0 }, this.ctx.clock.now());
+    else this.failed(d, b, new Error(out.error), { events: out.count, bytes: out.bytes }, t0);
   }
 
   /** Records a failed attempt: retried on the schedule, or dead after the last retry. */
@@ -229,6 +248,7 @@ export class ExportWorker {
     const timer = setInterval(() => void tick(), tickMs);
     this.ctx.onStop(async () => {
       this.stopped = true;
+      this.halt.abort(new Error('stopping'));
       clearInterval(timer);
       for (const { sink } of this.sinks.values()) await sink.close();
     });
