@@ -270,8 +270,15 @@ test.skipIf(!NATS)('a frame-exact clip is cut on a worker: pieces through the bu
     expect(workers.map((w) => w.name)).toContain(row!.worker!);
   } finally { d.close(); }
   expect(workers.some((w) => /"msg":"job done".*"kind":"clip"/.test(w.output()))).toBe(true);
-  // The transfer prefix is gone from the bucket; the clip plays (its files in the clip directory), exact duration.
-  expect(await store.list('cluster/')).toEqual([]);
+  // The transfer prefix goes once the clip is final. The clip's own files are in the bucket under its directory's
+  // path (issue 49), none on the control node's disk; it plays from there, exact duration.
+  await waitFor('transfer prefix removed', async () => (await store.list('cluster/')).every((e) => e.key.startsWith('cluster/export/')), 30_000, 100);
+  const tenant = (() => { const d = db(); try { return d.query<{ tenant_id: string }, [string]>('SELECT tenant_id FROM clips WHERE id = ?').get(fr.id)!.tenant_id; } finally { d.close(); } })();
+  const clipPrefix = `media/${tenant}/clips/${fr.id}/`;
+  const inBucket = new Map((await store.list(clipPrefix)).map((e) => [e.key.slice(clipPrefix.length), e.size]));
+  expect(inBucket.has('master.m3u8')).toBe(true);
+  const clipsDir = join(data, 'media', tenant, 'clips');
+  expect(existsSync(clipsDir) ? readdirSync(clipsDir).filter((n) => n.startsWith(fr.id)) : []).toEqual([]);
   const tok = await (await api2('POST', '/v1/playback/tokens', { clip: fr.id })).json() as { src: string };
   const master = await fetch(tok.src);
   expect(master.status).toBe(200);
@@ -280,8 +287,19 @@ test.skipIf(!NATS)('a frame-exact clip is cut on a worker: pieces through the bu
   const total = [...variant.matchAll(/#EXTINF:([\d.]+),/g)].reduce((a, m) => a + Number(m[1]) * 1000, 0);
   const recordedInside = rec.reduce((a, x) => a + Math.max(0, Math.min(to, x.start_ms + x.duration_ms) - Math.max(from, x.start_ms)), 0);
   expect(Math.abs(total - recordedInside)).toBeLessThan(50);
-  for (const l of variant.split('\n').filter((x) => x && !x.startsWith('#'))) expect((await fetch(new URL(l, variantUrl))).status).toBe(200);
+  // Every init and segment the variant names answers 200 with the bytes the bucket holds for it.
+  const rendition = variantUrl.pathname.split('/').slice(-2)[0]!;
+  const named = [...variant.matchAll(/URI="([^"]+)"/g)].map((m) => m[1]!).concat(variant.split('\n').filter((x) => x && !x.startsWith('#')));
+  expect(named.some((l) => /\.mp4\?/.test(l)) && named.some((l) => /\.m4s\?/.test(l))).toBe(true);
+  for (const l of named) {
+    const r = await fetch(new URL(l, variantUrl));
+    const body = await r.arrayBuffer();
+    expect({ file: l, status: r.status, bytes: body.byteLength }).toEqual({ file: l, status: 200, bytes: inBucket.get(`${rendition}/${l.split('?')[0]}`)! });
+  }
   expect(done.status).toBe('final');
+  // Deleting the clip removes its objects.
+  expect((await api2('DELETE', `/v1/clips/${fr.id}`)).status).toBe(204);
+  expect(await store.list(clipPrefix)).toEqual([]);
   await api2('POST', `/v1/channels/${ch.id}/stop`);
 }, 300_000);
 
