@@ -34,8 +34,9 @@ export const USAGE = `viewstream — self-hosted video platform
   viewstream edge run --origin URL --port N [--host ADDR] [--data DIR]   (a caching edge node in front of a control node)
   viewstream media migrate [--json] [--data DIR]   (copy the data dir's media to the VS_MEDIA_STORE bucket, checksums verified)
   viewstream recordings reindex [--channel ID|SLUG] [--json] [--data DIR]   (segment index of recording hours in the VS_MEDIA_STORE bucket, from its listing)
-  viewstream worker --join URL --token T [--capabilities gpu,lang:en] [--data DIR]   (a worker machine: transcode, clip, image and
-      subtitle jobs from the NATS JetStream queue; capabilities default to the GPU encoder and speech models found here)
+  viewstream worker --join URL --token T [--capabilities gpu,lang:en,llm] [--data DIR]   (a worker machine: transcode, clip, image,
+      subtitle and article jobs from the NATS JetStream queue; capabilities default to the GPU encoder, speech models and
+      chat endpoint (VS_LLM_URL) found here)
   viewstream admin worker-token create --name N | revoke ID|NAME | list [--json] [--data DIR]
 
 Environment: VS_DATA_DIR VS_PORT VS_HOST VS_BASE_URL VS_RTMP_PORT VS_SRT_PORTS VS_PRIVATE_ALLOWLIST VS_MASTER_KEY VS_SMTP_URL VS_SMTP_FROM

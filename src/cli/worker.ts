@@ -26,15 +26,16 @@ async function joinControl(url: string, token: string): Promise<JoinAnswer> {
 const PROBE_LANGUAGES = ['en', 'he', 'ar', 'ru', 'fr', 'de', 'es'];
 
 /**
- * This machine's capabilities: `--capabilities gpu,lang:en` as given, else detected — `gpu` when the encoder trial
+ * This machine's capabilities: `--capabilities gpu,lang:en,llm` as given, else detected — `gpu` when the encoder trial
  * chose a GPU encoder, `lang:<code>` for each language a local speech engine recognises (a configured service with
- * its `VS_ASR_LANGUAGES` list counts too).
+ * its `VS_ASR_LANGUAGES` list counts too), `llm` when this machine has a chat endpoint for articles (`VS_LLM_URL`).
  */
-export function workerCapabilities(flag: string | undefined, choice: EncoderChoice, asr: AsrEngine[], serviceLanguages: string[]): Capability[] {
-  if (flag && flag.trim()) return [...new Set(flag.split(',').map((c) => c.trim().toLowerCase()).filter((c) => c === 'gpu' || /^lang:[a-z]{2,3}$/.test(c)))];
+export function workerCapabilities(flag: string | undefined, choice: EncoderChoice, asr: AsrEngine[], serviceLanguages: string[], chat = false): Capability[] {
+  if (flag && flag.trim()) return [...new Set(flag.split(',').map((c) => c.trim().toLowerCase()).filter((c) => c === 'gpu' || c === 'llm' || /^lang:[a-z]{2,3}$/.test(c)))];
   const caps: Capability[] = [];
   if (choice.encoder !== 'libx264') caps.push('gpu');
   for (const l of new Set([...PROBE_LANGUAGES, ...serviceLanguages.map((x) => x.toLowerCase().split('-')[0]!)])) if (asr.some((e) => e.supports(l))) caps.push(`lang:${l}`);
+  if (chat) caps.push('llm');
   return caps;
 }
 
@@ -56,9 +57,10 @@ export async function workerCommand(flags: Cli['flags']): Promise<number> {
   if (!tools) throw new Error('ffmpeg not found (apt-get install ffmpeg, or VS_FFMPEG)');
   const choice = await chooseEncoder(tools);
   const asr = asrEngines(asrSettings(config.asr));
-  const capabilities = workerCapabilities(flags.capabilities as string | undefined, choice, asr, config.asr.languages);
+  const capabilities = workerCapabilities(flags.capabilities as string | undefined, choice, asr, config.asr.languages, !!config.articles.llmUrl);
+  if (capabilities.includes('llm') && !config.articles.llmUrl) throw new Error('capability llm needs this machine\'s chat endpoint (VS_LLM_URL)');
   const w = await runWorker({
-    join: j, token, tools, choice, scratch: join(config.dataDir, 'work'), log, capabilities, asr,
+    join: j, token, tools, choice, scratch: join(config.dataDir, 'work'), log, capabilities, asr, articles: config.articles,
     stillJoined: async () => (await fetch(`${url.replace(/\/+$/, '')}/cluster/join`, { headers: { authorization: `Bearer ${token}` } })).status !== 401,
   });
   process.stdout.write(`worker ${j.name} joined ${url}: jobs from ${j.nats_url.replace(/\/\/[^@/]*@/, '//***@')}, media ${j.media_store.kind}, encoder ${choice.encoder}, capabilities ${capabilities.join(',') || 'none'}\n`);

@@ -9,6 +9,8 @@ import { freePort, waitFor } from '../helpers/server';
 import { LIBRIVOX } from './subtitles-helpers';
 import { ff } from './transcode-helpers';
 import { liveEnv, push, killPushers } from './live-helpers';
+import { extractiveEngine } from '../../src/engines/article/extractive';
+import { newsCues } from './articles-helpers';
 import { cli, makeClip, natsServerBinary, spawnEdge, spawnWorker, startNats, startS3, uploadFile, type WorkerProc } from './cluster-helpers';
 import { verifySignature } from '../../src/kernel/events/signing';
 
@@ -327,6 +329,44 @@ test.skipIf(!NATS)("cancel stops the worker's encode: ffmpeg killed, scratch and
   // The worker takes the next job: it did not stop with the cancel.
   expect(w.proc.exitCode).toBeNull();
 }, 300_000);
+
+test.skipIf(!NATS)('an article draft is made on a worker (vs.jobs.article.any) and stored by the control node as the local engine makes it', async () => {
+  const api2 = (m: string, p: string, body?: unknown) => fetch(control!.url + p, { method: m, headers: { authorization: `Bearer ${ownerKey}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  // The least an article needs: a programme that has ended and a ready subtitle track over it (an uploaded WebVTT file).
+  const ch = await (await api2('POST', '/v1/channels', { name: 'Cluster articles', timezone: 'UTC' })).json() as { id: string };
+  const start = Date.now() - 20 * 60_000, end = start + 80_000;
+  const pr = await api2('POST', `/v1/channels/${ch.id}/programmes`, { title: 'Evening News', description: 'The day\'s news', start_at: new Date(start).toISOString(), end_at: new Date(end).toISOString() });
+  expect(pr.status).toBeLessThan(300);
+  const programme = (await pr.json() as { id: string }).id;
+  const cues = newsCues();
+  const ts = (ms: number) => new Date(ms).toISOString().slice(11, 23);
+  const vtt = `WEBVTT\n\n${cues.map((c) => `${ts(c.startMs)} --> ${ts(c.endMs)}\n${c.text}\n`).join('\n')}`;
+  expect((await api2('POST', `/v1/channels/${ch.id}/subtitles`, { language: 'en', programme_id: programme, content: vtt })).status).toBe(201);
+  const asked = await api2('POST', `/v1/programmes/${programme}/article`, {});
+  expect(asked.status).toBe(202);
+  const jobId = (await asked.json() as { job_id: string }).job_id;
+  const art = (await waitFor('the draft', async () => {
+    const g = await j(await api(`/v1/programmes/${programme}/article`));
+    if (g.job.status === 'failed') throw Object.assign(new Error(`article job failed: ${g.job.error}`), { fatal: true });
+    return g.job.status === 'succeeded' && g.artifact ? g.artifact : null;
+  }, 60_000, 100))!;
+  const d = db();
+  let worker = '';
+  try {
+    const row = d.query<{ worker: string | null; status: string; subject: string }, [string]>('SELECT worker, status, subject FROM cluster_jobs WHERE job_id = ?').get(jobId);
+    expect(row?.status).toBe('done');
+    expect(row?.subject).toBe('vs.jobs.article.any');
+    expect(workers.map((w) => w.name)).toContain(row!.worker!);
+    worker = row!.worker!;
+  } finally { d.close(); }
+  expect(workers.find((w) => w.name === worker)!.output()).toMatch(new RegExp(`"msg":"job done".*"job":"${jobId}","kind":"article"`));
+  expect((await j(await api(`/v1/jobs/${jobId}`))).result).toMatchObject({ worker, engine: 'extractive', artifact_id: art.id, cues: cues.length });
+  // The same draft the extractive engine makes in this process from the same transcript; stored as the local job stores it.
+  const local = await extractiveEngine().draft({ title: 'Evening News', description: 'The day\'s news', language: 'en', durationMs: end - start, cues: cues.map((c, i) => ({ id: i + 1, ...c })) });
+  expect(art.body).toEqual(local.body);
+  expect(art.warnings).toEqual(local.warnings);
+  expect([art.engine, art.model, art.language, art.status, art.source.kind]).toEqual(['extractive', null, 'en', 'draft', 'channel_track']);
+}, 120_000);
 
 test.skipIf(!NATS)('worker tokens: a revoked token cannot join', async () => {
   const t = JSON.parse(await cli(['admin', 'worker-token', 'create', '--name', 'w9', '--json', '--data', data])) as { token: string; id: string };

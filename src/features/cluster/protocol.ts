@@ -12,6 +12,7 @@ import type { MediaStoreConfig } from '../../kernel/media-store';
 import type { AsrSegment } from '../../engines/asr/types';
 import type { Piece } from '../clips/cut-plan';
 import type { BatchSource, DestinationKind } from '../export/store';
+import type { ArticleDraft, ArticleInput } from '../../engines/article/types';
 
 /** Work-queue stream of jobs: each message is taken by exactly one worker, removed when acknowledged. */
 export const JOB_STREAM = 'VS_JOBS';
@@ -23,12 +24,12 @@ export const RESULT_CONSUMER = 'control';
 /** Encoder classes a transcode may ask for: `any` (every worker) or `gpu` (workers with a usable GPU encoder). */
 export type EncoderClass = 'any' | 'gpu';
 
-/** Kinds of job a worker runs: ladder transcode, frame-exact clip cut, poster image, speech recognition, export batch send. */
-export type JobKind = 'transcode' | 'clip' | 'image' | 'subtitle' | 'export';
+/** Kinds of job a worker runs: ladder transcode, frame-exact clip cut, poster image, speech recognition, article draft, export batch send. */
+export type JobKind = 'transcode' | 'clip' | 'image' | 'subtitle' | 'article' | 'export';
 
 /**
- * A capability a job requires and a worker offers: `any` (every worker), `gpu` (a usable GPU encoder) or
- * `lang:<code>` (a speech engine for that language, primary subtag).
+ * A capability a job requires and a worker offers: `any` (every worker), `gpu` (a usable GPU encoder),
+ * `lang:<code>` (a speech engine for that language, primary subtag) or `llm` (a chat endpoint for article drafts).
  */
 export type Capability = string;
 
@@ -73,6 +74,15 @@ export interface SubtitleJobMsg {
   sourceKey: string; language: string; prefer: string | null; prompt: string | null;
 }
 
+/**
+ * An article draft (`article.draft`): what the engine reads — the programme's guide title and description, the
+ * transcript's language, the programme's length and its numbered cues (no database ids: the worker never opens the
+ * database). `engine` is `extractive` (built in) or `llm` (the worker's own chat endpoint, `vs.jobs.article.llm`).
+ */
+export interface ArticleJobMsg {
+  kind: 'article'; jobId: string; gen: number; tenantId: string; engine: 'extractive' | 'llm'; input: ArticleInput;
+}
+
 /** One piece of a clip's rendition with the media store keys of its init and segment (see clips/cut-plan). */
 export type ClipPieceMsg = Piece & { initKey: string; segKey: string };
 
@@ -96,12 +106,14 @@ export interface ExportJobMsg {
 }
 
 /** Any job message (a transcode message may carry no `kind`: published before job kinds existed). */
-export type JobMsg = TranscodeJobMsg | ImageJobMsg | SubtitleJobMsg | ClipJobMsg | ExportJobMsg;
+export type JobMsg = TranscodeJobMsg | ImageJobMsg | SubtitleJobMsg | ClipJobMsg | ArticleJobMsg | ExportJobMsg;
 
 /** What an image job produced: the two keys written. */
 export interface ImageOutput { jpg: string; webp: string }
 /** What a recognition produced: the engine and its segments (the control node builds and stores the cues). */
 export interface SubtitleOutput { engine: string; compute: string; segments: AsrSegment[] }
+/** What an article draft produced: the body, the repairs made (`warnings`), the engine and model (the control node stores it). */
+export type ArticleOutput = ArticleDraft;
 /** How an export attempt ended: `error` null when the destination acknowledged the batch; lines and bytes sent. */
 export interface ExportOutput { count: number; bytes: number; error: string | null }
 /** What a clip cut produced: the files under the prefix (relative names) and the variants of its master playlist. */
@@ -114,7 +126,7 @@ export type TranscodeOutput = Pick<TranscodeResult, 'encoder' | 'fallbackFrom' |
 
 /** A worker's report of a job's end. `token` proves the worker may report (checked against revocation). */
 export type ResultMsg = { jobId: string; gen: number; token: string; worker: string } & (
-  { ok: true; output: TranscodeOutput | ImageOutput | SubtitleOutput | ClipOutput | ExportOutput; ms: number } | { ok: false; error: string; permanent: boolean; cancelled?: boolean });
+  { ok: true; output: TranscodeOutput | ImageOutput | SubtitleOutput | ClipOutput | ArticleOutput | ExportOutput; ms: number } | { ok: false; error: string; permanent: boolean; cancelled?: boolean });
 
 /** The control node's order to stop a job (plain NATS; the job's message is also removed from the stream). */
 export interface CancelMsg { jobId: string; gen: number }

@@ -9,8 +9,9 @@ import type { FfmpegTools } from '../../media/locate';
 import type { AsrEngine } from '../../engines/asr/types';
 import type { EncoderChoice } from '../transcode/encoder';
 import { consumerOf, encode, ensureJobConsumer, ensureStreams, JOB_STREAM, SUBJECTS, type Capability, type CancelMsg, type JobMsg, type JoinAnswer, type ResultMsg } from './protocol';
-import { runClip, runImage, runSubtitle, runTranscode, type TaskEnv } from './worker-tasks';
+import { runArticle, runClip, runImage, runSubtitle, runTranscode, type TaskEnv } from './worker-tasks';
 import { runExport, WorkerSinks } from './worker-export';
+import type { Config } from '../../kernel/config/schema';
 
 /** What a worker machine runs with: its join answer, token, tools, encoder and a scratch directory of its own. */
 export interface WorkerOptions {
@@ -19,6 +20,8 @@ export interface WorkerOptions {
   capabilities: Capability[];
   /** This machine's speech engines (subtitle jobs). */
   asr: AsrEngine[];
+  /** This machine's article settings (article jobs; its own chat endpoint with capability `llm`). */
+  articles?: Config['articles'];
   /** Called to re-check the token now and then; false (revoked) stops the worker. */
   stillJoined(): Promise<boolean>;
 }
@@ -37,6 +40,8 @@ export function workerSubjects(caps: Capability[]): string[] {
   if (caps.includes('gpu')) out.push(SUBJECTS.transcode('gpu'));
   out.push(SUBJECTS.transcode('any'), SUBJECTS.job('clip', 'any'), SUBJECTS.job('image', 'any'));
   for (const c of caps) if (c.startsWith('lang:')) out.push(SUBJECTS.job('subtitle', c));
+  out.push(SUBJECTS.job('article', 'any'));
+  if (caps.includes('llm')) out.push(SUBJECTS.job('article', 'llm'));
   return [...new Set(out)];
 }
 
@@ -134,7 +139,7 @@ async function runOne(o: WorkerOptions, nc: NatsConnection, js: ReturnType<typeo
   // Where this job writes in the store: cleared before (a previous holder's partial upload) and after a failure.
   const outPrefix = 'outPrefix' in job ? job.outPrefix : null;
   const env: TaskEnv = {
-    tools: o.tools, choice: o.choice, asr: o.asr, store, dir, signal,
+    tools: o.tools, choice: o.choice, asr: o.asr, store, dir, signal, articles: o.articles,
     progress: (pct, eta) => {
       if (pct - lastPct < 0.5 && Date.now() - lastSent < 1000) return;
       lastPct = pct; lastSent = Date.now();
@@ -146,7 +151,7 @@ async function runOne(o: WorkerOptions, nc: NatsConnection, js: ReturnType<typeo
     mkdirSync(dir, { recursive: true });
     if (outPrefix) await store.deletePrefix(outPrefix);
     const output = job.kind === 'image' ? await runImage(env, job) : job.kind === 'subtitle' ? await runSubtitle(env, job)
-      : job.kind === 'clip' ? await runClip(env, job) : job.kind === 'export' ? await runExport(env, sinks, job) : await runTranscode(env, job);
+      : job.kind === 'clip' ? await runClip(env, job) : job.kind === 'article' ? await runArticle(env, job) : job.kind === 'export' ? await runExport(env, sinks, job) : await runTranscode(env, job);
     if (signal.aborted) throw signal.reason;
     const result: ResultMsg = { ...base, ok: true, ms: Date.now() - started, output };
     await publishResult(js, result);

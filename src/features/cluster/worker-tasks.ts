@@ -17,12 +17,16 @@ import { engineFor } from '../../engines/asr/select';
 import type { EncoderChoice } from '../transcode/encoder';
 import { posterTries } from '../assets/poster';
 import { cutPieces } from '../clips/cut-rendition';
-import type { ClipJobMsg, ClipOutput, ImageJobMsg, ImageOutput, SubtitleJobMsg, SubtitleOutput, TranscodeJobMsg, TranscodeOutput } from './protocol';
+import { draftWithEngine } from '../articles/engines';
+import type { Config } from '../../kernel/config/schema';
+import type { ArticleJobMsg, ArticleOutput, ClipJobMsg, ClipOutput, ImageJobMsg, ImageOutput, SubtitleJobMsg, SubtitleOutput, TranscodeJobMsg, TranscodeOutput } from './protocol';
 
 /** What a task runs with: tools, the store, its own scratch directory, the stop signal and a progress reporter. */
 export interface TaskEnv {
   tools: FfmpegTools; choice: EncoderChoice; asr: AsrEngine[]; store: MediaStore; dir: string; signal: AbortSignal;
   progress(pct: number, eta: number | null): void;
+  /** This machine's article settings (its own chat endpoint, if any); absent: the extractive engine only. */
+  articles?: Config['articles'];
 }
 
 /** A source object copied into scratch; a missing one is a permanent failure (nothing to retry). */
@@ -133,4 +137,15 @@ export async function runClip(env: TaskEnv, job: ClipJobMsg): Promise<ClipOutput
   }
   rmSync(work, { recursive: true, force: true });
   return { files: await putAll(env, clip, job.outPrefix), variants };
+}
+
+/** No chat endpoint: what a worker without article settings drafts with (the extractive engine needs none). */
+const NO_CHAT: Config['articles'] = { engine: 'extractive', llmUrl: null, llmModel: 'default', llmApiKey: null };
+
+/** An article draft with the engine the job names, this machine's settings (the single box's engine code). */
+export async function runArticle(env: TaskEnv, job: ArticleJobMsg): Promise<ArticleOutput> {
+  env.progress(5, null);
+  const out = await draftWithEngine(env.articles ?? NO_CHAT, job.engine, job.input, { signal: env.signal, progress: (pct) => env.progress(5 + Math.round(pct * 0.9), null) });
+  if (env.signal.aborted) throw env.signal.reason;
+  return out;
 }
