@@ -359,7 +359,9 @@ test.skipIf(!NATS)('an article draft is made on a worker (vs.jobs.article.any) a
     expect(workers.map((w) => w.name)).toContain(row!.worker!);
     worker = row!.worker!;
   } finally { d.close(); }
-  expect(workers.find((w) => w.name === worker)!.output()).toMatch(new RegExp(`"msg":"job done".*"job":"${jobId}","kind":"article"`));
+  // The worker logs `job done` after its result is published: the control node may have stored the draft first.
+  const doneLine = new RegExp(`"msg":"job done".*"job":"${jobId}","kind":"article"`);
+  await waitFor('the worker logged job done', () => doneLine.test(workers.find((w) => w.name === worker)!.output()), 10_000, 50);
   expect((await j(await api(`/v1/jobs/${jobId}`))).result).toMatchObject({ worker, engine: 'extractive', artifact_id: art.id, cues: cues.length });
   // The same draft the extractive engine makes in this process from the same transcript; stored as the local job stores it.
   const local = await extractiveEngine().draft({ title: 'Evening News', description: 'The day\'s news', language: 'en', durationMs: end - start, cues: cues.map((c, i) => ({ id: i + 1, ...c })) });
