@@ -380,17 +380,22 @@ test.skipIf(!NATS)('worker tokens: a revoked token cannot join', async () => {
   expect(list.find((x) => x.name === 'w9')?.revoked_at).toBeGreaterThan(0);
 });
 
-test.skipIf(!NATS)('an export batch is sent by a worker (vs.jobs.export.any): signed as on one box, delivered in the control node\'s log, no transfer left', async () => {
-  // Before: the control node sent every batch itself (no cluster_jobs record, no worker job).
+test.skipIf(!NATS)('an export batch is sent by a worker (vs.jobs.export.any): signed as on one box, delivered in the control node\'s log, not sent again after a control restart', async () => {
+  // Before: the control node sent every batch itself (no cluster_jobs record, no worker job), and a batch in flight
+  // when it was killed was sent again after its restart.
   const api2 = (m: string, p: string, body?: unknown) => fetch(control!.url + p, { method: m, headers: { authorization: `Bearer ${ownerKey}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
   let secret = '';
   const got: { batch: string; verified: boolean; policies: string[] }[] = [];
+  // Holds the next request until released (set for the restart case below).
+  let gate: { held: boolean; wait: Promise<void>; release(): void } | null = null;
   const rx = Bun.serve({
     port: 0, hostname: '127.0.0.1',
     async fetch(req) {
       const body = new Uint8Array(await req.arrayBuffer());
       const lines = new TextDecoder().decode(body).trim().split('\n').map((l) => JSON.parse(l) as { schema: string; data: { policy: string } });
       got.push({ batch: req.headers.get('x-vs-batch') ?? '', verified: verifySignature(secret, req.headers.get('x-vs-timestamp'), req.headers.get('x-vs-signature'), body, Date.now()) === null, policies: lines.map((l) => l.data.policy) });
+      const g = gate;
+      if (g && !g.held) { g.held = true; await g.wait; }
       return new Response(null, { status: 204 });
     },
   });
@@ -423,7 +428,28 @@ test.skipIf(!NATS)('an export batch is sent by a worker (vs.jobs.export.any): si
     expect(workers.some((w) => /"msg":"job done".*"kind":"export"/.test(w.output()))).toBe(true);
     // The batch bytes handed to the worker are gone from the store once the outcome is in.
     await waitFor('transfer prefix empty', async () => (await store.list('cluster/export/')).length === 0, 10_000, 100);
-  } finally { rx.stop(true); }
+
+    // The control node killed while a worker sends a batch: the worker's outcome waits in the results stream, and the
+    // restarted control node applies it instead of sending the batch again.
+    let release = () => {};
+    gate = { held: false, wait: new Promise<void>((r) => { release = r; }), release: () => release() };
+    const late = (await (await api2('POST', '/v1/playback/policies', { name: 'exported late' })).json() as { id: string }).id;
+    await waitFor('a batch held by the receiver', () => gate!.held, 30_000, 50);
+    const held = got[got.length - 1]!.batch;
+    control!.kill('SIGKILL');
+    await control!.proc.exited;
+    gate.release();
+    control = await startControl(controlPort);
+    await waitFor('the held batch delivered after the restart', async () => {
+      const l = (await j(await api(`/v1/event-destinations/${d.id}/deliveries`))).items as { id: string; status: string }[];
+      return l.some((x) => x.id === held && x.status === 'delivered');
+    }, 60_000, 100);
+    expect(got.flatMap((g) => g.policies)).toContain(late);
+    const ids = got.map((g) => g.batch);
+    expect(ids.filter((b) => b === held).length).toBe(1);
+    expect(new Set(ids).size).toBe(ids.length);
+    await waitFor('transfer prefix empty again', async () => (await store.list('cluster/export/')).length === 0, 10_000, 100);
+  } finally { gate?.release(); rx.stop(true); }
 }, 120_000);
 
 test.if(!NATS)('cluster tests skipped: nats-server is not installed (apt-get install nats-server)', () => { mkdirSync(dir, { recursive: true }); });
