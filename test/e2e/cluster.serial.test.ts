@@ -298,6 +298,10 @@ test.skipIf(!NATS)('a frame-exact clip is cut on a worker: pieces through the bu
     const body = await r.arrayBuffer();
     expect({ file: l, status: r.status, bytes: body.byteLength }).toEqual({ file: l, status: 200, bytes: inBucket.get(`${rendition}/${l.split('?')[0]}`)! });
   }
+  const seg0 = named.find((l) => /\.m4s\?/.test(l))!;
+  const part = await fetch(new URL(seg0, variantUrl), { headers: { range: 'bytes=100-199' } });
+  expect({ status: part.status, range: part.headers.get('content-range'), bytes: (await part.arrayBuffer()).byteLength })
+    .toEqual({ status: 206, range: `bytes 100-199/${inBucket.get(`${rendition}/${seg0.split('?')[0]}`)}`, bytes: 100 });
   expect(done.status).toBe('final');
   // Deleting the clip removes its objects.
   expect((await api2('DELETE', `/v1/clips/${fr.id}`)).status).toBe(204);
