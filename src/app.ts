@@ -32,6 +32,7 @@ import { startTrashSweeper } from './features/assets/sweeper';
 import { backfillSubtitleIndexInBackground } from './features/subtitles/search-index';
 import { startPlaybackSessionSweeper } from './features/playback/session-limits';
 import { uploadRoutes, startUploadWorker } from './features/uploads/routes';
+import { startClipObjectSweeper } from './features/clips/final-files';
 import { jobsRoutes } from './features/jobs/routes';
 import { mediaDeliveryRoutes } from './features/media-delivery/routes';
 import { reencodeRoutes } from './features/transcode/routes';
@@ -200,6 +201,7 @@ export async function startWorkers(ctx: AppContext): Promise<void> {
   // Features register their workers here as they land.
   startUploadWorker(ctx);
   startTrashSweeper(ctx);
+  startClipObjectSweeper(ctx);
   { // subtitle tracks published before the transcript index (migration 0140) or emptied by 0185, indexed in the background
     let stopped = false;
     ctx.onStop(() => { stopped = true; });

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Database } from 'bun:sqlite';
+import S3rver from 's3rver';
 import { waitFor } from '../helpers/server';
 import { spawnServe, type ServeProc } from '../helpers/proc';
 import { killPushers, liveEnv, push } from './live-helpers';
@@ -127,6 +128,20 @@ test('closed recording hours move to the bucket (kill -9 mid-move resumes), play
   expect(clipKeys).toContain('src/index.m3u8');
   expect(clipKeys.filter((k) => /^src\/\d+\.m4s$/.test(k)).length).toBeGreaterThan(0);
   expect(readdirSync(join(data, 'media', tenant, 'clips')).filter((n) => n.startsWith(clip.id))).toEqual([]);
+  // Deleted while the bucket is down: 204, its objects recorded for removal; the next start removes them.
+  const s3Port = Number(new URL(s3.endpoint).port), endpoint = s3.endpoint;
+  await s3.stop();
+  expect((await api2('DELETE', `/v1/clips/${clip.id}`)).status).toBe(204);
+  expect(db.query('SELECT clip_id FROM clip_file_deletes').all()).toEqual([{ clip_id: clip.id }]);
+  srv.kill('SIGKILL');
+  await srv.proc.exited;
+  const back = new S3rver({ port: s3Port, address: '127.0.0.1', silent: true, directory: join(dir, 's3'), configureBuckets: [{ name: BUCKET, configs: [] }] });
+  await back.run();
+  s3 = { endpoint, stop: () => back.close() };
+  expect(clipKeys.length).toBeGreaterThan(0);
+  expect((await store.list(`media/${tenant}/clips/${clip.id}/`)).length).toBe(clipKeys.length); // still there
+  srv = await serve();
+  await waitFor('deleted clip objects removed at start', async () => (await store.list(`media/${tenant}/clips/${clip.id}/`)).length === 0 && db.query('SELECT 1 FROM clip_file_deletes').all().length === 0, 30_000, 100);
   srv.kill('SIGKILL');
   await srv.proc.exited;
   srv = null;

@@ -12,6 +12,7 @@ import { basename, dirname, join } from 'node:path';
 import type { AppContext } from '../../kernel/context';
 import { isUuid } from '../../kernel/ids';
 import { mediaStoreOf, remoteMedia } from '../../kernel/media-store';
+import { ClipStore } from './store';
 
 /** Where a final clip's files live on local disk: DATA/media/<tenant>/clips/<id>. */
 export function clipDir(dataDir: string, tenantId: string, id: string): string {
@@ -70,8 +71,41 @@ export async function placeFinalClip(ctx: AppContext, tenantId: string, id: stri
   return final;
 }
 
-/** Removes a final clip's files wherever they are: its directory, and its objects in a bucket (also those of an unfinished upload). */
+/**
+ * Removes a clip's files wherever they are: its directory, and (a bucket) its objects, also those of an unfinished
+ * upload. The removal is recorded first (clip_file_deletes), so objects the bucket could not delete now go on a later sweep.
+ */
 export async function removeClipFiles(ctx: AppContext, tenantId: string, id: string): Promise<void> {
   rmSync(clipDir(ctx.config.dataDir, tenantId, id), { recursive: true, force: true });
-  if (remoteMedia(ctx)) await mediaStoreOf(ctx).deletePrefix(clipPrefix(tenantId, id));
+  if (!remoteMedia(ctx)) return;
+  new ClipStore(ctx.db).markObjectsDeleted(id, tenantId, ctx.clock.now());
+  await sweepClipObjects(ctx);
+}
+
+/** Deletes the bucket objects of the clips recorded for removal, then their records; returns how many clips were done. */
+export async function sweepClipObjects(ctx: AppContext): Promise<number> {
+  if (!remoteMedia(ctx)) return 0;
+  const store = new ClipStore(ctx.db), media = mediaStoreOf(ctx);
+  let n = 0;
+  for (const d of store.objectDeletes(100)) {
+    if (isUuid(d.clip_id)) await media.deletePrefix(clipPrefix(d.tenant_id, d.clip_id));
+    store.objectsDeleted(d.clip_id);
+    n++;
+  }
+  return n;
+}
+
+/** Starts the sweeper of deleted clips' bucket objects (a bucket media store only): at start, then every 5 minutes. */
+export function startClipObjectSweeper(ctx: AppContext): void {
+  if (!remoteMedia(ctx)) return;
+  let failing = false;
+  const run = () => {
+    sweepClipObjects(ctx).then(() => { failing = false; }, (e) => {
+      if (!failing) ctx.log.warn('removing deleted clips\' objects from the media store failed (retried)', { error: String(e) });
+      failing = true;
+    });
+  };
+  run();
+  const timer = setInterval(run, 300_000);
+  ctx.onStop(() => clearInterval(timer));
 }

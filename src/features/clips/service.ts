@@ -11,6 +11,7 @@ import type { ChannelRow } from '../channels/store';
 import { parseTime } from '../guide/service';
 import { ClipStore, type ClipRow } from './store';
 import { removeClipFiles } from './final-files';
+import { remoteMedia } from '../../kernel/media-store';
 import type { CreateClip } from './model';
 
 const MAX_CLIP_MS = 6 * 3_600_000;
@@ -76,8 +77,15 @@ export class ClipService {
    */
   async remove(tenantId: string, id: string): Promise<void> {
     const c = this.get(tenantId, id);
-    this.store.delete(c.id);
-    if (c.final_dir || c.precision === 'frame') await removeClipFiles(this.ctx, c.tenant_id, c.id);
+    const files = c.final_dir !== null || c.precision === 'frame';
+    if (!files) { this.store.delete(c.id); return; }
+    // A bucket: the row goes with a record of its objects to remove (clip_file_deletes), so a bucket that is down
+    // now or a stop before the removal leaves them to the sweeper, not behind for good.
+    if (remoteMedia(this.ctx)) this.store.deleteWithObjects(c.id, c.tenant_id, this.ctx.clock.now());
+    else this.store.delete(c.id);
+    await removeClipFiles(this.ctx, c.tenant_id, c.id).catch((e) => {
+      this.ctx.log.warn('removing a deleted clip\'s files failed (the sweeper retries)', { clip: c.id, error: String(e) });
+    });
   }
 
   /** The clip as answered. */

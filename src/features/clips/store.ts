@@ -1,4 +1,4 @@
-import type { Db } from '../../kernel/db/sqlite';
+import { tx, type Db } from '../../kernel/db/sqlite';
 
 /** A clip row as stored. */
 export interface ClipRow {
@@ -33,4 +33,17 @@ export class ClipStore {
     this.db.query('UPDATE clips SET error = ?, updated_at = ? WHERE id = ?').run(error, now, id);
   }
   delete(id: string): void { this.db.query('DELETE FROM clips WHERE id = ?').run(id); }
+  /** Deletes a clip and records its bucket objects for removal (migration 0249), in one transaction. */
+  deleteWithObjects(id: string, tenantId: string, now: number): void {
+    tx(this.db, () => { this.delete(id); this.markObjectsDeleted(id, tenantId, now); });
+  }
+  /** Records a clip's bucket objects for removal (kept until the sweeper removed them). */
+  markObjectsDeleted(id: string, tenantId: string, now: number): void {
+    this.db.query('INSERT OR IGNORE INTO clip_file_deletes (clip_id, tenant_id, created_at) VALUES (?, ?, ?)').run(id, tenantId, now);
+  }
+  /** Clips whose bucket objects are still to remove, oldest first. */
+  objectDeletes(limit: number): { clip_id: string; tenant_id: string }[] {
+    return this.db.query<{ clip_id: string; tenant_id: string }, [number]>('SELECT clip_id, tenant_id FROM clip_file_deletes ORDER BY created_at LIMIT ?').all(limit);
+  }
+  objectsDeleted(id: string): void { this.db.query('DELETE FROM clip_file_deletes WHERE clip_id = ?').run(id); }
 }

@@ -16,6 +16,7 @@ import { m0240 } from './0240_live_hour_moves';
 import { m0243 } from './0243_watermark_offset_search';
 import { m0244 } from './0244_watermark_sessions_prune';
 import { m0247 } from './0247_export_on_workers';
+import { m0249 } from './0249_clip_file_deletes';
 import { m0001 } from './0001_identity';
 import { m0002 } from './0002_jobs_outbox';
 import { m0010 } from './0010_assets';
@@ -120,4 +121,5 @@ export const MIGRATIONS: Migration[] = [
   m0243,
   m0244,
   m0247,
+  m0249,
 ];
