@@ -17,7 +17,7 @@ import { recordingSpeechAudioArgs } from '../../media/args/recording-speech-audi
 import { locateFfmpeg } from '../../media/locate';
 import { runTool } from '../../media/process';
 import { buildCues } from '../../text/cue-builder';
-import { channelById, fetchSegments, initFile, recordedRenditions, segmentFile, segmentsInRange } from '../channels/service';
+import { channelById, holdSegments, initFile, recordedRenditions, segmentFile, segmentsInRange } from '../channels/service';
 import type { SegmentRow } from '../channels/store';
 import { speechEngineFor } from './channel-engine';
 import { CueStore } from './cues-store';
@@ -66,10 +66,14 @@ async function recogniseChannel(ctx: AppContext, job: JobRun<'subtitles.recognis
     for (let i = 0; i < runs.length; i++) {
       const run = runs[i]!;
       const wav = join(work, `run-${i}.wav`);
-      await fetchSegments(ctx, ch, rendition!, run, [run[0]!.init_ms]); // hours in a bucket media store: local copies
-      const files = [initFile(ctx, ch, rendition!, run[0]!.init_ms), ...run.map((s) => segmentFile(ctx, s))];
-      // Niced like VOD encodes (SCHED_BATCH, lowest best-effort disk priority): spare cycles only, below live work.
-      const x = await runTool(recordingSpeechAudioArgs(tools.ffmpeg, files, wav), { stallMs: 60_000, stderrIsProgress: true, nice: 10, batch: true, ioNice: 7, signal: job.signal }).done;
+      // Hours in a bucket media store: local copies, held until ffmpeg has read them (the spool removes none meanwhile).
+      const release = await holdSegments(ctx, ch, rendition!, run, [run[0]!.init_ms]);
+      let x;
+      try {
+        const files = [initFile(ctx, ch, rendition!, run[0]!.init_ms), ...run.map((s) => segmentFile(ctx, s))];
+        // Niced like VOD encodes (SCHED_BATCH, lowest best-effort disk priority): spare cycles only, below live work.
+        x = await runTool(recordingSpeechAudioArgs(tools.ffmpeg, files, wav), { stallMs: 60_000, stderrIsProgress: true, nice: 10, batch: true, ioNice: 7, signal: job.signal }).done;
+      } finally { release(); }
       if (x.code !== 0) throw new PermanentJobError(`no audio could be read from the recording: ${x.stderrTail.slice(-2).join(' ').slice(0, 300) || `ffmpeg exited with ${x.code ?? x.signal}`}`);
       let segments;
       try {
