@@ -8,6 +8,9 @@ type Instance = import('@duckdb/node-api').DuckDBInstance;
 /** A value DuckDB can bind as a parameter. */
 export type StatsParam = string | number | boolean | null | bigint;
 
+/** Rows for one table of `StatsStore.appendAll` (values in column order). */
+export interface StatsAppend { table: string; rows: readonly (readonly StatsParam[])[] }
+
 /** The statistics store (DuckDB file): beacons, edge requests, exports. */
 export interface StatsStore {
   /** DuckDB library version (proves the store is usable). */
@@ -21,6 +24,11 @@ export interface StatsStore {
    * With `after`, the append and those statements commit as one transaction (stage rows, then move them with SQL).
    */
   append(table: string, rows: readonly (readonly StatsParam[])[], after?: readonly { sql: string; params?: StatsParam[] }[]): Promise<void>;
+  /**
+   * Appends rows to several tables (in order) and runs `after`, all in one transaction (nothing half-written when one
+   * fails); a single part without `after` is a plain `append`.
+   */
+  appendAll(parts: readonly StatsAppend[], after?: readonly { sql: string; params?: StatsParam[] }[]): Promise<void>;
   /** Runs statements in one transaction on the appender's connection (after appends queued before it). */
   transaction(statements: readonly { sql: string; params?: StatsParam[] }[]): Promise<void>;
   /**
@@ -82,7 +90,7 @@ export async function openStats(path: string, o: { threads?: number } = {}): Pro
     p.then(done, done);
     return p;
   };
-  return {
+  const store: StatsStore = {
     version() {
       return track(async () => String((await conn.runAndReadAll('SELECT version() AS v')).getRowObjects()[0].v));
     },
@@ -94,9 +102,12 @@ export async function openStats(path: string, o: { threads?: number } = {}): Pro
       return track(async () => (await conn.runAndReadAll(sql, params as never)).getRowObjectsJson() as T[]);
     },
     append(table, rows, after) {
+      return store.appendAll([{ table, rows }], after);
+    },
+    appendAll(parts, after) {
       if (closed) return Promise.reject(new Error('statistics store closed'));
-      // Serialised on the appender connection: each call creates an appender, writes every row, flushes once.
-      const appendRows = async () => {
+      // Serialised on the appender connection: each part creates an appender, writes every row, flushes once.
+      const appendRows = async (table: string, rows: StatsAppend['rows']) => {
         if (!rows.length) return;
         const ap = await appendConn.createAppender(table);
         try {
@@ -114,11 +125,12 @@ export async function openStats(path: string, o: { threads?: number } = {}): Pro
         } finally { ap.closeSync(); }
       };
       const job = appendChain.then(async () => {
-        if (!after?.length) { await appendRows(); return; }
+        const written = parts.filter((p) => p.rows.length);
+        if (!after?.length && written.length <= 1) { if (written[0]) await appendRows(written[0].table, written[0].rows); return; }
         await appendConn.run('BEGIN TRANSACTION');
         try {
-          await appendRows();
-          for (const st of after) await appendConn.run(st.sql, st.params as never);
+          for (const p of written) await appendRows(p.table, p.rows);
+          for (const st of after ?? []) await appendConn.run(st.sql, st.params as never);
           await appendConn.run('COMMIT');
         } catch (e) {
           try { await appendConn.run('ROLLBACK'); } catch { /* already aborted */ }
@@ -158,6 +170,7 @@ export async function openStats(path: string, o: { threads?: number } = {}): Pro
       try { instance.closeSync(); } catch { /* already closed */ }
     },
   };
+  return store;
 }
 
 /** A text cursor on a connection of its own; `onClose` runs once when it is closed (or fails to open). */

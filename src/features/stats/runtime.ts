@@ -1,13 +1,14 @@
 import type { AppContext } from '../../kernel/context';
 import { slotKey } from '../../kernel/slots';
 import { timeSlicer, type StatsParam } from '../../kernel/stats';
+import type { GeoLookup, ViewerNet } from '../playback/geo';
 import { geoOf } from '../playback/geo';
 import { analyticsSettings, type AnalyticsSettings } from './settings';
 import { ensureTables, applyRetention } from './tables';
 import { IngestQueue } from './queue';
-import { DeviceParser } from './device';
+import { DeviceParser, type Device } from './device';
 import { IpHasher } from './salt';
-import { EDGE_FLUSH, edgeRow, type EdgeHit } from './rows';
+import { EDGE_FLUSH, edgeRow, writeEdgeRows, type EdgeHit } from './rows';
 import { sessionize } from './sessionizer';
 import { realtimeTracker } from './realtime';
 import { compactEdgeDays, DAY_MS } from './rollup-day';
@@ -38,7 +39,7 @@ export function statsRuntime(ctx: AppContext): StatsRuntime {
 /** Builds the pipeline: tables, queues, the session pass and the retention sweep. */
 function buildRuntime(ctx: AppContext): StatsRuntime {
   const settings = analyticsSettings(ctx);
-  // Rows staged before a crash (appended, not yet moved) are moved by the first flush at start.
+  // Rows an older version staged (appended, not yet moved: an upgrade, or a crash in between) are moved once at start.
   const ready = settings.enabled
     ? ensureTables(ctx.stats).then(() => ctx.stats.transaction(EDGE_FLUSH))
     : Promise.resolve();
@@ -49,26 +50,11 @@ function buildRuntime(ctx: AppContext): StatsRuntime {
   const onError = (e: unknown) => ctx.log.error('statistics batch not written', { error: String(e) });
   const opts = { flushMs: settings.flushMs, flushRows: settings.flushRows, max: settings.queueMax, onError };
   // Hashing, geo and User-Agent parsing happen here, at flush time, never on the request path.
-  const prepare = async <T extends { ts: number; tenantId: string; ip: string | null; ua: string | null }>(rows: T[], toRow: (r: T, ipHash: string | null, net: { country: string | null; asn: number | null }, dev: ReturnType<DeviceParser['parse']>) => StatsParam[]) => {
-    const out: StatsParam[][] = new Array(rows.length);
-    const slice = timeSlicer();
-    // A viewer's requests repeat its address: its network is looked up once per batch.
-    const nets = new Map<string | null, ReturnType<typeof geo.lookup>>();
-    for (let i = 0; i < rows.length; i++) {
-      const r = rows[i];
-      const salt = ips.saltIfKnown(r.ts) ?? await ips.salt(r.ts);
-      let net = nets.get(r.ip);
-      if (!net) nets.set(r.ip, (net = geo.lookup(r.ip)));
-      out[i] = toRow(r, ips.hash(salt, r.tenantId, r.ip), net, devices.parse(r.ua));
-      // ~15 us a row (hash, geo, device) on a quiet box: slices of at most SLICE_MS with a turn of the event loop between.
-      if (slice.due()) await slice.next();
-    }
-    return out;
-  };
+  const prepare = edgeRowMaker(ips, geo, devices);
   const edge = new IngestQueue<EdgeHit>(async (rows) => {
     await ready;
-    // Staged rows, their move to the log and their rollup commit as one transaction.
-    await ctx.stats.append('edge_stage', await prepare(rows, edgeRow), EDGE_FLUSH);
+    // The rows and their minute and day rollups are appended in one transaction.
+    await writeEdgeRows(ctx.stats, await prepare(rows));
   }, opts);
   let pass: Promise<number> | null = null;
   // The store's write count read when the last pass started: equal now means nothing was appended or run since, and
@@ -100,4 +86,36 @@ function buildRuntime(ctx: AppContext): StatsRuntime {
     ctx.onStop(async () => { clearInterval(sweep); clearInterval(sess); await edge.stop(); await pass?.catch(() => 0); });
   }
   return rt;
+}
+
+/**
+ * Turns a batch of queued origin-log hits into `edge_requests` rows: the address hash, network and device of each
+ * distinct (tenant, day, address) and User-Agent are worked out once per batch (a viewer's requests repeat them), and
+ * the work is sliced (SLICE_MS) with turns of the event loop between slices.
+ */
+export function edgeRowMaker(ips: IpHasher, geo: GeoLookup, devices: DeviceParser): (rows: readonly EdgeHit[]) => Promise<StatsParam[][]> {
+  return async (rows) => {
+    const out: StatsParam[][] = new Array(rows.length);
+    const slice = timeSlicer();
+    const nets = new Map<string | null, ViewerNet>();
+    const devs = new Map<string | null, Device>();
+    // Per salt (day) and tenant: address -> hash.
+    const hashes = new Map<string, Map<string | null, string | null>>();
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i];
+      const salt = ips.saltIfKnown(r.ts) ?? await ips.salt(r.ts);
+      let net = nets.get(r.ip);
+      if (!net) nets.set(r.ip, (net = geo.lookup(r.ip)));
+      let dev = devs.get(r.ua);
+      if (!dev) devs.set(r.ua, (dev = devices.parse(r.ua)));
+      const hk = salt + r.tenantId;
+      let byIp = hashes.get(hk);
+      if (!byIp) hashes.set(hk, (byIp = new Map()));
+      let h = byIp.get(r.ip);
+      if (h === undefined) byIp.set(r.ip, (h = ips.hash(salt, r.tenantId, r.ip)));
+      out[i] = edgeRow(r, h, net, dev);
+      if (slice.due()) await slice.next();
+    }
+    return out;
+  };
 }
