@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
-import { isCleanPath, rawSegmentsClean, rawTargetPatterns, RAW_MAX_SEGMENTS } from '../../src/kernel/http/canonical';
+import { canonicalize, isCleanPath, rawSegmentsClean, rawTargetPatterns, RAW_MAX_SEGMENTS } from '../../src/kernel/http/canonical';
 import { serveApp, type HttpServer } from '../../src/kernel/http/server';
 import { rawRequest } from '../helpers/raw-http';
 
@@ -28,6 +28,23 @@ describe('canonical rules (pure)', () => {
   test('isCleanPath: a delivery path is never percent-encoded; other paths may be', () => {
     for (const p of ['/m/a/seg_%30.m4s', '/t/tok/m/a/b%2fc', '/live/a/%61/master.m3u8']) expect({ p, ok: isCleanPath(p) }).toEqual({ p, ok: false });
     for (const p of ['/m/a/seg_0.m4s', '/v1/assets/%61', '/docs/x%20y', '/mx/%61']) expect({ p, ok: isCleanPath(p) }).toEqual({ p, ok: true });
+  });
+
+  test('canonicalize with remembered URLs answers exactly as without, asked once or twice; refusals are never remembered', () => {
+    const known = new Map<string, { path: string; query: string }>();
+    const view = (c: ReturnType<typeof canonicalize>) => (typeof c === 'string' ? c : { path: c.path, query: c.query, url: c.request.url });
+    const host = fc.constantFrom('127.0.0.1:8080', 'example.com', 'a.b.c', '');
+    const seg = fc.constantFrom('s', 'v1', 'x', '.', '..', '%2e', '%2E%2e', '%252e', 'a%2fb', 'a b', '%', '%zz', '', 'é', 'a\\b', '%5c', 'q?x=1', 'y#z');
+    const target = fc.tuple(fc.array(seg, { maxLength: 6 }), fc.constantFrom('', '?a=1', '?a=1#f', '?sections=6&b=%2e')).map(([s, q]) => `/${s.join('/')}${q}`);
+    fc.assert(fc.property(host, target, (h, t) => {
+      let req: Request;
+      try { req = new Request(`http://${h || 'x'}${t}`, { headers: h ? { host: h } : {} }); } catch { return; }
+      const plain = view(canonicalize(req));
+      expect(view(canonicalize(req, undefined, known))).toEqual(plain);
+      expect(view(canonicalize(req, undefined, known))).toEqual(plain);
+      if (typeof plain === 'string') expect(known.has(req.url)).toBe(false);
+    }), { numRuns: 400 });
+    expect(known.size).toBeGreaterThan(0);
   });
 });
 

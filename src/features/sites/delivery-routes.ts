@@ -7,7 +7,7 @@ import { slotKey } from '../../kernel/slots';
 import { answers, mediaAnswer } from '../meta/model';
 import { SiteDelivery } from './delivery';
 import { catalogue } from './catalogue';
-import { answer, send, siteProblem, type SiteAnswer } from './http-cache';
+import { answer, respond, send, siteProblem, type SiteAnswer } from './http-cache';
 import { imageFile } from './images';
 import { podcastFeed, robots, sitemap, SITEMAPS } from './feeds';
 import type { Scope } from './items';
@@ -108,7 +108,7 @@ function makeServer(ctx: AppContext) {
    * 304, exactly as `serve` sends it, for a GET or HEAD of the same target while it is fresh and the request's
    * Origin (if any) was judged for it already; undefined otherwise (the app then answers, as before).
    */
-  const lane: FastLaneHandler = (request, path, query) => {
+  const lane: FastLaneHandler = (request, path, query, id) => {
     const m = request.method;
     if ((m !== 'GET' && m !== 'HEAD') || !ctx.config.sites.enabled) return undefined;
     const k = cache.get(path)?.get(query);
@@ -122,7 +122,7 @@ function makeServer(ctx: AppContext) {
       if (v === undefined) return undefined;
       origin = v;
     }
-    return send(request, k.a, now, origin);
+    return respond(request, k.a, now, origin, id);
   };
   const tags = (s: Scope, ...more: string[]) => [`site-${s.site.slug}`, ...more];
   const str = (q: URLSearchParams, k: string) => q.get(k) ?? undefined;

@@ -18,8 +18,11 @@ const PATH_CHARS = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/%]*$/;
 /** Why a request target was refused. */
 export type TargetFault = 'bad_host' | 'bad_path';
 
+/** A canonical target: its path (still percent-encoded) and raw query (without `?`). */
+export interface CanonicalTarget { path: string; query: string }
+
 /** The canonical view of one request: its path (still percent-encoded), raw query, and the request to route. */
-export interface CanonicalRequest { path: string; query: string; request: Request }
+export interface CanonicalRequest extends CanonicalTarget { request: Request }
 
 /** Index of the path's first '/' in an absolute URL (after the authority). */
 function pathStart(url: string): number {
@@ -97,13 +100,20 @@ export function isValidHost(host: string): boolean {
   return m !== null && (m[1] === undefined || Number(m[1]) <= 65535);
 }
 
+/** Longest `request.url` whose canonical split `canonicalize` remembers. */
+const KNOWN_URL_MAX = 512;
+/** How many URLs one server's `knownUrls` holds before it starts again. */
+const KNOWN_URLS = 1024;
+
 /**
  * Checks a request's Host and target and returns its canonical form: the path and query as the router will read
  * them, and the request itself, rebuilt on a canonical origin when the router would otherwise slice its URL
  * somewhere else (short or empty Host, absolute-form targets). `goodHosts` (one per server) remembers Host values
- * already found valid.
+ * already found valid; `knownUrls` (one per server) remembers URLs already found canonical (as the router reads them)
+ * with their path and query, so a URL asked for again (a kept answer, its 304) is split and judged once: the verdict
+ * depends on the URL's text alone.
  */
-export function canonicalize(req: Request, goodHosts?: Set<string>): CanonicalRequest | TargetFault {
+export function canonicalize(req: Request, goodHosts?: Set<string>, knownUrls?: Map<string, CanonicalTarget>): CanonicalRequest | TargetFault {
   const host = req.headers.get('host');
   if (host !== null && !goodHosts?.has(host)) {
     if (!isValidHost(host)) return 'bad_host';
@@ -111,13 +121,18 @@ export function canonicalize(req: Request, goodHosts?: Set<string>): CanonicalRe
     if (goodHosts) { if (goodHosts.size >= 256) goodHosts.clear(); goodHosts.add(host); }
   }
   const url = req.url;
+  const known = knownUrls?.get(url);
+  if (known !== undefined) return { path: known.path, query: known.query, request: req };
   const i = pathStart(url);
   if (i < 0) return 'bad_path';
   const q = url.indexOf('?', i);
   const path = q < 0 ? url.slice(i) : url.slice(i, q);
   const query = q < 0 ? '' : url.slice(q + 1);
   if (!isCleanPath(path) || query.includes('#')) return 'bad_path';
-  if (i === url.indexOf('/', ROUTER_OFFSET)) return { path, query, request: req };
+  if (i === url.indexOf('/', ROUTER_OFFSET)) {
+    if (knownUrls && url.length <= KNOWN_URL_MAX) { if (knownUrls.size >= KNOWN_URLS) knownUrls.clear(); knownUrls.set(url, { path, query }); }
+    return { path, query, request: req };
+  }
   // The router would read another path from this URL: hand it a request whose URL it reads the same way.
   const request = new Request(CANON_ORIGIN + url.slice(i), req);
   return { path, query, request };

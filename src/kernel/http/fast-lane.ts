@@ -2,8 +2,8 @@
  * Fast lanes: answers given by `serveApp` before the app's router. A feature registers a synchronous handler for a
  * path prefix; `serveApp` calls it after every check it makes of a request (the raw-target judge, the canonical
  * target, Host) and after assigning the request id, but before the app's own handler (token entry, router). The
- * handler returns a finished answer — one built with `withKernelHeaders`, so it carries every header `serveApp` would
- * add — or `undefined`, and the request takes the normal path. Meant for answers already kept in memory (Sites
+ * handler returns a finished answer — one that carries every header `serveApp` would add — or `undefined`, and the
+ * request takes the normal path. Meant for answers already kept in memory (Sites
  * Delivery's kept answers and their 304s): nothing that reads a body, waits, or needs the router's parsing.
  */
 import type { AppContext } from '../context';
@@ -11,7 +11,9 @@ import { slotKey } from '../slots';
 
 /**
  * A fast-lane handler: `path` is the canonical path (still percent-encoded), `query` the raw query without `?`, `id`
- * the request id. Returns an answer built with `withKernelHeaders(…, id)`, or `undefined` to let the app answer.
+ * the request id. Returns an answer that already carries every header `serveApp` would add (`X-Request-Id: id`; it
+ * adds nothing to a lane's answer), or `undefined` to let the app answer. The request does not carry its id or peer
+ * address yet (`requestId`/`clientIp` are for the app's handlers): a lane uses `id`.
  */
 export type FastLaneHandler = (request: Request, path: string, query: string, id: string) => Response | undefined;
 

@@ -1,5 +1,5 @@
-import { assignRequestId } from './request-id';
-import { canonicalize, rawSegmentsClean, rawTargetPatterns } from './canonical';
+import { assignRequestId, keepRequestId, makeRequestId } from './request-id';
+import { canonicalize, rawSegmentsClean, rawTargetPatterns, type CanonicalTarget } from './canonical';
 import { announcesBody } from './body';
 import { hasKernelHeaders } from './answer';
 import { accelAnswer, markViaFront } from './accel';
@@ -61,7 +61,8 @@ const MANAGEMENT = /^\/(v1|mcp|healthz)(\/|$)/;
  * same path. Adds `X-Request-Id` to every response, `Cache-Control: no-store` to management and /t/ responses that
  * set no cache policy themselves, and `Connection: close` when an answer leaves the request body unread (the rest of
  * it must never be read as the next request on a kept-alive connection). A request under a fast lane's prefix
- * (`opts.lanes`) is offered to that lane after all of the above and before `handle`.
+ * (`opts.lanes`) is offered to that lane after all of the above and before `handle`, with its request id as an
+ * argument: the id and the peer address are kept on the Request (`requestId`, `clientIp`) only when the app answers.
  */
 export function serveApp(handle: (req: Request) => Response | Promise<Response>, opts: ServeOptions): HttpServer {
   let inflight = 0;
@@ -69,6 +70,7 @@ export function serveApp(handle: (req: Request) => Response | Promise<Response>,
   const accelRoot = opts.unix ? opts.accelRoot ?? null : null;
   const lanes = opts.lanes ?? null;
   const goodHosts = new Set<string>();
+  const knownUrls = new Map<string, CanonicalTarget>();
   const problemsBase = opts.problemsBase ?? '/problems';
   /** Adds the kernel's headers to an answer and ends its in-flight count. */
   const finish = (res: Response, r: Request, id: string, path: string): Response => {
@@ -93,6 +95,18 @@ export function serveApp(handle: (req: Request) => Response | Promise<Response>,
     if (r.method === 'HEAD' && res.body !== null) return new Response(null, { status: res.status, statusText: res.statusText, headers: res.headers });
     return res;
   };
+  /**
+   * Ends a fast lane's answer: it carries the kernel's headers already (the lane's contract), and a lane answers only
+   * what it keeps in memory (no file answers, no request body read); the checks `finish` makes of a status and method
+   * stay.
+   */
+  const finishLane = (res: Response, r: Request): Response => {
+    inflight--;
+    if (accelRoot) res = accelAnswer(r, res, accelRoot) ?? res;
+    if (res.status >= 400 && !r.bodyUsed && announcesBody(r)) res.headers.set('connection', 'close');
+    if (r.method === 'HEAD' && res.body !== null) return new Response(null, { status: res.status, statusText: res.statusText, headers: res.headers });
+    return res;
+  };
   const failed = (e: unknown): never => { inflight--; throw e; };
   /** A 400 problem for a request refused before routing (its connection is closed). */
   const refuse = (req: Request, detail: string): Response =>
@@ -102,25 +116,31 @@ export function serveApp(handle: (req: Request) => Response | Promise<Response>,
   // Synchronous when the app answers synchronously (most GETs): no promise or microtask on that path.
   const serve = (req: Request, srv: Server<undefined>): Response | Promise<Response> => {
     inflight++;
-    let out: Response | Promise<Response>, r: Request, id: string, path: string;
+    let out: Response | Promise<Response>, r: Request, id: string, path: string, fast: Response | undefined;
     try {
       let forwarded: string | null = null;
       if (peer) { forwarded = req.headers.get(peer) || null; req.headers.delete(peer); }
-      const canon = canonicalize(req, goodHosts);
+      const canon = canonicalize(req, goodHosts, knownUrls);
       if (typeof canon === 'string') {
         inflight--;
         return refuse(req, canon === 'bad_host' ? 'malformed Host header' : 'malformed request target');
       }
       r = canon.request;
       path = canon.path;
-      id = assignRequestId(r);
-      (r as WithPeer)[PEER] = peer ? { ip: forwarded } : { srv, raw: req };
-      if (accelRoot) markViaFront(r);
-      // A fast lane's answer (built with the kernel's headers) or, when it lets the request through, the app's.
-      out = (lanes !== null && lanes.answer(r, path, canon.query, id)) || handle(r);
+      id = makeRequestId(r);
+      // A fast lane's answer (built with the kernel's headers; the lane is given the id, the Request carries nothing
+      // yet) or, when it lets the request through, the app's.
+      fast = lanes !== null ? lanes.answer(r, path, canon.query, id) : undefined;
+      if (fast === undefined) {
+        keepRequestId(r, id);
+        (r as WithPeer)[PEER] = peer ? { ip: forwarded } : { srv, raw: req };
+        if (accelRoot) markViaFront(r);
+        out = handle(r);
+      } else out = fast;
     } catch (e) {
       return failed(e);
     }
+    if (fast !== undefined) return finishLane(fast, r);
     if (out instanceof Response) return finish(out, r, id, path);
     return Promise.resolve(out).then((res) => finish(res, r, id, path), failed);
   };
