@@ -99,8 +99,8 @@ export function edgeRowMaker(ips: IpHasher, geo: GeoLookup, devices: DeviceParse
     const slice = timeSlicer();
     const nets = new Map<string | null, ViewerNet>();
     const devs = new Map<string | null, Device>();
-    // Per salt (day) and tenant: address -> hash.
-    const hashes = new Map<string, Map<string | null, string | null>>();
+    // Per salt (day), tenant and address: its hash.
+    const hashes = new Map<string, Map<string, Map<string | null, string | null>>>();
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i];
       const salt = ips.saltIfKnown(r.ts) ?? await ips.salt(r.ts);
@@ -108,9 +108,10 @@ export function edgeRowMaker(ips: IpHasher, geo: GeoLookup, devices: DeviceParse
       if (!net) nets.set(r.ip, (net = geo.lookup(r.ip)));
       let dev = devs.get(r.ua);
       if (!dev) devs.set(r.ua, (dev = devices.parse(r.ua)));
-      const hk = salt + r.tenantId;
-      let byIp = hashes.get(hk);
-      if (!byIp) hashes.set(hk, (byIp = new Map()));
+      let byTenant = hashes.get(salt);
+      if (!byTenant) hashes.set(salt, (byTenant = new Map()));
+      let byIp = byTenant.get(r.tenantId);
+      if (!byIp) byTenant.set(r.tenantId, (byIp = new Map()));
       let h = byIp.get(r.ip);
       if (h === undefined) byIp.set(r.ip, (h = ips.hash(salt, r.tenantId, r.ip)));
       out[i] = edgeRow(r, h, net, dev);
