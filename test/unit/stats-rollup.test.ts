@@ -7,7 +7,7 @@ import { StatsService } from '../../src/features/stats/service';
 import type { EdgeHit } from '../../src/features/stats/rows';
 import type { AppContext } from '../../src/kernel/context';
 import type { StatsQuery } from '../../src/features/stats/query';
-import { EVENT_COLUMNS } from '../../src/features/stats/tables';
+import { EVENT_COLUMNS, ensureTables } from '../../src/features/stats/tables';
 import { sessionize, ROLLUP_FROM_SCRATCH } from '../../src/features/stats/sessionizer';
 import { deriveSessionsSql } from '../../src/features/stats/sessions';
 import type { StatsParam } from '../../src/kernel/stats';
@@ -156,5 +156,29 @@ describe('origin flush is one transaction', () => {
     expect(await count()).toBe(1);
     await stats.run(`DELETE FROM edge_requests WHERE tenant_id = 'tx'`);
     await stats.run(`DELETE FROM edge_minute WHERE tenant_id = 'tx'`);
+  });
+});
+
+describe('rows an older version staged', () => {
+  test('are moved once at start: into the log, with their minute and day rollups; edge_stage ends empty', async () => {
+    const st = await openStats(':memory:');
+    const own: (() => unknown)[] = [];
+    try {
+      await ensureTables(st);
+      const rows: StatsParam[][] = [0, 1, 2].map((i) => [T0 + i * 30_000, 'up', 'asset', 'a', null, null, 'GET', i === 2 ? 404 : 200, 100, 2, null, i ? 'disk' : 'memory', null, null, null, 'other', null, null, null, null]);
+      await st.append('edge_stage', rows);
+      const ctx = {
+        slots: new Slots(), stats: st, clock: { now: () => T0 }, log: { error: (m: string, x: unknown) => console.error(m, x), warn() {}, info() {} },
+        config: { geoip: { countryDb: null, asnDb: null }, analytics: { enabled: true, flushMs: 60_000, flushRows: 1000, queueMax: 1000 } },
+        onStop: (f: () => unknown) => own.push(f),
+      } as unknown as AppContext;
+      await statsRuntime(ctx).ready;
+      const n = async (sql: string) => (await st.all<{ n: number }>(`SELECT (${sql})::DOUBLE AS n`))[0].n;
+      expect(await n('SELECT count(*) FROM edge_stage')).toBe(0);
+      expect(await n(`SELECT count(*) FROM edge_requests WHERE tenant_id = 'up'`)).toBe(3);
+      expect(await st.all(`SELECT minute::DOUBLE AS m, sum(requests)::DOUBLE AS r, sum(errors)::DOUBLE AS e, sum(memory_bytes)::DOUBLE AS mb FROM edge_minute GROUP BY ALL ORDER BY ALL`))
+        .toEqual([{ m: T0, r: 2, e: 0, mb: 100 }, { m: T0 + 60_000, r: 1, e: 1, mb: 0 }]);
+      expect(await n(`SELECT sum(requests) FROM edge_day WHERE day = ${T0}`)).toBe(3);
+    } finally { for (const f of own) await f(); await st.close(); }
   });
 });
