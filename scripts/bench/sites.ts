@@ -140,7 +140,6 @@ try {
   const cases: [string, string, Record<string, string>][] = [['page (sections=6)', targets.page, {}], ['route', targets.route, {}], ['304 revalidation', targets.page, { 'if-none-match': etag }]];
   const results: Record<string, { app: WrkResult[]; bare: WrkResult[]; appUs: number[]; bareUs: number[]; appGc: Gc[]; bareGc: Gc[] }> = {};
   for (const [name] of cases) results[name] = { app: [], bare: [], appUs: [], bareUs: [], appGc: [], bareGc: [] };
-  /** One wrk run and the server's CPU microseconds (user + system, from /proc) per request it answered. */
   /**
    * One wrk run, the server's CPU microseconds (user + system, from /proc) per request it answered, and the garbage
    * collections it logged meanwhile (`log`: its stderr so far).
@@ -174,8 +173,13 @@ try {
   const loadAtStart = (await Bun.file('/proc/loadavg').text()).split(' ').slice(0, 3).join(' ');
   for (let r = 0; r < rounds; r++) {
     for (const [name, path, headers] of cases) {
-      const [a, aUs, aGc] = await measured(app.proc.pid, logOf(appLog), base + path, headers);
-      const [b, bUs, bGc] = await measured(bare.pid, logOf(bareLog), bareBase + path, headers);
+      // Which server goes first alternates by round: neither is always measured in the other's wake (its sockets
+      // closing, the box's load moving) — the appliance always went first before.
+      const appRun = () => measured(app.proc.pid, logOf(appLog), base + path, headers);
+      const bareRun = () => measured(bare.pid, logOf(bareLog), bareBase + path, headers);
+      let a: WrkResult, aUs: number, aGc: Gc, b: WrkResult, bUs: number, bGc: Gc;
+      if (r % 2 === 0) { [a, aUs, aGc] = await appRun(); [b, bUs, bGc] = await bareRun(); }
+      else { [b, bUs, bGc] = await bareRun(); [a, aUs, aGc] = await appRun(); }
       results[name]!.app.push(a); results[name]!.appUs.push(aUs); results[name]!.appGc.push(aGc);
       results[name]!.bare.push(b); results[name]!.bareUs.push(bUs); results[name]!.bareGc.push(bGc);
     }
