@@ -3,15 +3,16 @@
  * The JavaScript work of one kept Sites Delivery answer, in process (issue 44), where wrk's figures swing with the
  * box's load: CPU microseconds (process.cpuUsage) per request of `/s/v1/{site}/pages/{id}?sections=6`, 200 and 304,
  * through the app's handler (token entry check, Sites entry, kept answer; plus the request id `serveApp` assigns)
- * and through the kernel's fast lane, both in the same run on the same Request objects. Neither includes what Bun
- * and the kernel do before them (socket, parsing, the raw-target and canonical checks), the same on both paths.
+ * and through the kernel's fast lane (the id made and passed, as `serveApp` does), both in the same run on the same
+ * Request objects. Neither includes what Bun and the kernel do before them (socket, parsing, the raw-target and
+ * canonical checks), the same on both paths.
  * Best and median of `--rounds` rounds of `--requests` each; a kept answer lives a second, so the lane's misses (the
  * app builds the answer again) are counted and included.
  * Usage: bun scripts/bench/sites-lane.ts [--requests 100000] [--rounds 5]
  */
 import { parseArgs } from 'node:util';
 import { startTestServer } from '../../test/helpers/server';
-import { assignRequestId } from '../../src/kernel/http/request-id';
+import { assignRequestId, keepRequestId, makeRequestId } from '../../src/kernel/http/request-id';
 import { fastLanes } from '../../src/kernel/http/fast-lane';
 
 const { values } = parseArgs({ options: { requests: { type: 'string', default: '100000' }, rounds: { type: 'string', default: '5' } } });
@@ -45,7 +46,8 @@ try {
     const paths: Record<string, (r: Request) => Response> = {
       // serveApp's part for the app's answer: the id, and (for answers without the kernel's headers) the second pass.
       app: (r) => { const id = assignRequestId(r); const res = s.fetch(r) as Response; if (!res.headers.has('x-request-id')) res.headers.set('x-request-id', id); return res; },
-      lane: (r) => { const id = assignRequestId(r); return lanes.answer(r, path, query, id) ?? (misses++, s.fetch(r) as Response); },
+      // serveApp's part for a lane: the id made, kept on the request only when the lane lets it through.
+      lane: (r) => { const id = makeRequestId(r); return lanes.answer(r, path, query, id) ?? (misses++, keepRequestId(r, id), s.fetch(r) as Response); },
     };
     const us: Record<string, number[]> = { app: [], lane: [] };
     for (const f of Object.values(paths)) for (let i = 0; i < 20_000; i++) f(reqs[i % 1000]!);
