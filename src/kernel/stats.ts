@@ -69,11 +69,8 @@ export function statsThreads(configured: number, cores = availableParallelism())
   return configured > 0 ? configured : Math.max(1, cores - 1);
 }
 
-/**
- * Opens (creating when missing) the DuckDB statistics file (`threads`: DuckDB's worker threads, default its own;
- * `columnar: false`: appends value by value, as before the columnar append — the benchmark's baseline).
- */
-export async function openStats(path: string, o: { threads?: number; columnar?: boolean } = {}): Promise<StatsStore> {
+/** Opens (creating when missing) the DuckDB statistics file (`threads`: DuckDB's worker threads, default its own). */
+export async function openStats(path: string, o: { threads?: number } = {}): Promise<StatsStore> {
   await preloadDuckDb();
   const { DuckDBInstance } = await import('@duckdb/node-api');
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -114,25 +111,8 @@ export async function openStats(path: string, o: { threads?: number; columnar?: 
         if (!rows.length) return;
         const ap = await appendConn.createAppender(table);
         try {
-          const types = Array.from({ length: ap.columnCount }, (_, i) => ap.columnType(i));
-          const ids = types.map((t) => t.typeId);
+          const ids = Array.from({ length: ap.columnCount }, (_, i) => ap.columnType(i).typeId);
           const slice = timeSlicer();
-          if (o.columnar !== false && ids.every((id) => COLUMNAR.has(id))) {
-            // Column by column, CHUNK_ROWS rows a chunk: numbers and nulls in bulk, a string repeated over a whole
-            // chunk as one constant (tenant, kind, method...), other strings one native call each.
-            const { DuckDBDataChunk } = await import('@duckdb/node-api');
-            const bm = (await import('@duckdb/node-bindings')) as Bindings & { default?: Bindings };
-            const b = bm.default ?? bm;
-            for (let from = 0; from < rows.length; from += CHUNK_ROWS) {
-              const n = Math.min(CHUNK_ROWS, rows.length - from);
-              const chunk = DuckDBDataChunk.create(types, n);
-              fillChunk(b, chunk.chunk, ids, rows, from, n);
-              ap.appendDataChunk(chunk);
-              if (slice.due()) await slice.next();
-            }
-            ap.flushSync();
-            return;
-          }
           for (let k = 0; k < rows.length; k++) {
             const row = rows[k];
             for (let i = 0; i < ids.length; i++) appendTyped(ap, ids[i], row[i] ?? null);
@@ -255,52 +235,6 @@ export function timeSlicer(ms = SLICE_MS): { due(): boolean; next(): Promise<voi
 }
 
 type Appender = import('@duckdb/node-api').DuckDBAppender;
-type Bindings = typeof import('@duckdb/node-bindings');
-type RawChunk = import('@duckdb/node-bindings').DataChunk;
-
-/** Column type ids `fillChunk` writes (BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, FLOAT, DOUBLE, VARCHAR). */
-const COLUMNAR = new Set([1, 2, 3, 4, 5, 10, 11, 17]);
-/** Rows per appended chunk (at most DuckDB's vector size, 2048; smaller keeps one chunk's work near SLICE_MS). */
-const CHUNK_ROWS = 512;
-
-/**
- * Writes rows [from, from + n) into a data chunk, column by column, converting values as `appendTyped` does
- * (integers truncated, BIGINT rounded). Measured against the per-value appender (scripts/bench/edge-ingest.ts): a
- * value is a native call there, here numbers and nulls are one copy per column and a string that fills the chunk is one
- * constant.
- */
-function fillChunk(b: Bindings, chunk: RawChunk, ids: readonly number[], rows: readonly (readonly StatsParam[])[], from: number, n: number): void {
-  const words = Math.ceil(n / 64) * 2;
-  for (let col = 0; col < ids.length; col++) {
-    const vec = b.data_chunk_get_vector(chunk, col);
-    const id = ids[col];
-    if (id === 17) {
-      const v0 = rows[from][col] ?? null;
-      if (typeof v0 === 'string') {
-        let same = true;
-        for (let k = 1; k < n && same; k++) if (rows[from + k][col] !== v0) same = false;
-        if (same) { b.vector_reference_value(vec, b.create_varchar(v0)); continue; }
-      }
-    }
-    const valid = new Uint32Array(words).fill(0xffffffff);
-    let nulls = 0;
-    const buf = id === 5 ? new BigInt64Array(n) : id === 2 ? new Int8Array(n) : id === 3 ? new Int16Array(n) : id === 4 ? new Int32Array(n)
-      : id === 10 ? new Float32Array(n) : id === 11 ? new Float64Array(n) : id === 1 ? new Uint8Array(n) : null;
-    for (let k = 0; k < n; k++) {
-      const v = rows[from + k][col] ?? null;
-      if (v === null) { valid[k >>> 5] &= ~(1 << (k & 31)); nulls++; continue; }
-      if (buf === null) b.vector_assign_string_element(vec, k, String(v));
-      else if (id === 5) (buf as BigInt64Array)[k] = typeof v === 'bigint' ? v : BigInt(Math.round(Number(v)));
-      else if (id === 1) (buf as Uint8Array)[k] = v ? 1 : 0;
-      else (buf as Float64Array)[k] = Number(v);
-    }
-    if (buf) b.copy_data_to_vector(vec, 0, buf.buffer as ArrayBuffer, buf.byteOffset, buf.byteLength);
-    if (nulls) {
-      b.vector_ensure_validity_writable(vec);
-      b.copy_data_to_vector_validity(vec, 0, valid.buffer, 0, words * 4);
-    }
-  }
-}
 
 /** Appends one JS value to the appender's current column by the column's DuckDB type id (see DuckDBTypeId). */
 function appendTyped(ap: Appender, typeId: number, v: StatsParam): void {

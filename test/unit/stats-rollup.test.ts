@@ -182,28 +182,3 @@ describe('rows an older version staged', () => {
     } finally { for (const f of own) await f(); await st.close(); }
   });
 });
-
-describe('columnar append', () => {
-  test('writes what the per-value appender writes: every column type, nulls, strings constant over a chunk or not, batches over several chunks (fast-check)', async () => {
-    const [col, val] = await Promise.all([openStats(':memory:'), openStats(':memory:', { columnar: false })]);
-    try {
-      const ddl = 'CREATE TABLE t (k INTEGER NOT NULL, b BOOLEAN, ti TINYINT, s SMALLINT, i INTEGER, g BIGINT, f FLOAT, d DOUBLE, v VARCHAR, c VARCHAR)';
-      await col.run(ddl); await val.run(ddl);
-      const v = fc.record({
-        b: fc.option(fc.boolean(), { nil: null }), ti: fc.option(fc.integer({ min: -128, max: 127 }), { nil: null }),
-        s: fc.option(fc.integer({ min: -32768, max: 32767 }), { nil: null }), i: fc.option(fc.integer(), { nil: null }),
-        g: fc.option(fc.oneof(fc.double({ min: -1e15, max: 1e15, noNaN: true }), fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n })), { nil: null }),
-        f: fc.option(fc.float({ noNaN: true, noDefaultInfinity: true }), { nil: null }), d: fc.option(fc.double({ noNaN: true }), { nil: null }),
-        v: fc.option(fc.string({ unit: 'grapheme', maxLength: 40 }), { nil: null }),
-      });
-      let run = 0;
-      await fc.assert(fc.asyncProperty(fc.array(v, { maxLength: 1300 }), fc.constantFrom(null, '', 'tenant-1', 'שלום'), async (rows, c) => {
-        run++;
-        const data: StatsParam[][] = rows.map((r) => [run, r.b, r.ti, r.s, r.i, r.g, r.f, r.d, r.v, c]);
-        await col.append('t', data); await val.append('t', data);
-        const q = `SELECT * FROM t WHERE k = ${run}`;
-        expect(await col.all(q)).toEqual(await val.all(q));
-      }), { numRuns: 25 });
-    } finally { await col.close(); await val.close(); }
-  }, 60_000);
-});
