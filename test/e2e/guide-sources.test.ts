@@ -136,8 +136,9 @@ test('Template: a week of slots fills the gaps of a week as a draft (preview), r
   expect(c.status).toBe(201);
   const tpl = await c.json() as { id: string; slots: unknown[] };
   expect(tpl.slots.length).toBe(14);
-  // A week starting on a Monday, a week ahead.
-  const d0 = new Date(Date.now() + 7 * 86_400_000);
+  // A week starting on a Monday 8-14 days ahead: past the EPG source's programmes above (2-3 days ahead). With 7 days
+  // the Monday was 1-2 days ahead on a Saturday or Sunday and the week met them (programmes 12, skipped 2).
+  const d0 = new Date(Date.now() + 14 * 86_400_000);
   const monday = new Date(d0.getTime() - ((d0.getUTCDay() + 6) % 7) * 86_400_000).toISOString().slice(0, 10);
   const sunday = new Date(Date.parse(monday) + 6 * 86_400_000).toISOString().slice(0, 10);
   // One programme already published on Monday evening: `fill` leaves that slot out.
