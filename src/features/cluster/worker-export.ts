@@ -4,12 +4,11 @@
  * the settings and credentials the job carries. The outcome — acknowledged, or the sink's error — is the job's result
  * (a refusal by the destination is an outcome, not a failed job); the control node records it.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PermanentJobError } from '../../jobs/errors';
 import type { MediaStore } from '../../kernel/media-store';
 import { startFileReader, type FileReader } from '../export/read-thread';
-import { ndjsonLines, sinkBatch } from '../export/remote';
+import { sinkBatch } from '../export/remote';
 import { sinkOf } from '../export/sinks';
 import { SinkError, type Sink } from '../export/sinks/types';
 import type { ExportJobMsg, ExportOutput } from './protocol';
@@ -29,7 +28,7 @@ export class WorkerSinks {
     const have = this.sinks.get(job.destinationId);
     if (have && have.stamp === job.stamp) return have.sink;
     if (have) { this.sinks.delete(job.destinationId); void have.sink.close(); }
-    const sink = sinkOf(job.sink.kind, job.sink.config, job.sink.credentials, { allowlist: job.allowlist, now: () => Date.now(), thread: () => this.reader ??= startFileReader() });
+    const sink = sinkOf(job.sink.kind, job.sink.config, job.sink.credentials, { allowlist: job.allowlist, now: () => Date.now(), thread: () => this.thread() });
     this.sinks.set(job.destinationId, { stamp: job.stamp, sink });
     for (const [id, s] of this.sinks) {
       if (this.sinks.size <= KEPT_SINKS) break;
@@ -38,6 +37,9 @@ export class WorkerSinks {
     }
     return sink;
   }
+
+  /** The worker's export thread (started on first use): reads, counts and checks a batch file as on the control node. */
+  thread(): FileReader { return this.reader ??= startFileReader(); }
 
   /** Closes every kept sink and stops the export thread. */
   async close(): Promise<void> {
@@ -52,8 +54,7 @@ export class WorkerSinks {
 export async function runExport(env: { store: MediaStore; dir: string; signal: AbortSignal }, sinks: WorkerSinks, job: ExportJobMsg): Promise<ExportOutput> {
   const path = join(env.dir, 'batch.ndjson');
   if (!(await env.store.getFile(job.key, path))) throw new PermanentJobError(`${job.key} missing from the media store`);
-  const body = readFileSync(path);
-  const { count, quoted } = ndjsonLines(body);
+  const { body, count, quoted } = await sinks.thread().read(path);
   if (quoted) return { count, bytes: 0, error: 'statistics export: a line was quoted by the CSV writer' };
   if (!count) return { count: 0, bytes: 0, error: null };
   try {

@@ -10,7 +10,10 @@ import type { BatchBody, ExportEvent } from './events';
 import type { SinkBatch } from './sinks/types';
 import type { BatchRow, BatchSource, DestinationRow } from './store';
 
-/** A batch ready to send: its NDJSON bytes in hand, or DuckDB's file not yet read (removed by whoever uses it). */
+/**
+ * A batch ready to send: its NDJSON bytes in hand, or — a statistics batch to a sink that reads files itself (https:
+ * read, compress, sign and send in the export thread) — DuckDB's file, not yet read (removed by whoever uses it).
+ */
 export type PreparedBatch = BatchBody | { path: string };
 
 /** One attempt at a batch handed elsewhere: the destination with its opened credentials, and the batch's bytes on demand. */
@@ -31,13 +34,6 @@ const SENDER = slotKey<{ send: RemoteSender | null }>('export.remote-sender');
 /** The app's remote sender holder: `send` is null (batches sent here) unless the job cluster set one. */
 export function exportSenderOf(ctx: Pick<AppContext, 'slots'>): { send: RemoteSender | null } {
   return ctx.slots.get(SENDER, () => ({ send: null }));
-}
-
-/** Pure: the lines (`\n`) of an NDJSON body, and whether any starts with the CSV quote (\x01: refused, as the export thread does). */
-export function ndjsonLines(b: Uint8Array): { count: number; quoted: boolean } {
-  let count = 0, quoted = b.length > 0 && b[0] === 1;
-  for (let i = b.indexOf(10); i >= 0; i = b.indexOf(10, i + 1)) { count++; if (b[i + 1] === 1) quoted = true; }
-  return { count, quoted };
 }
 
 /** A batch as the sinks take it: its bytes, with the text and the parsed events made on first use. */

@@ -41,20 +41,14 @@ export async function batchBody(ctx: AppContext, d: DestinationRow, b: Pick<Batc
 }
 
 /**
- * What a batch is sent from: its NDJSON bytes in hand, or — a statistics batch to a sink that reads files itself
- * (https: read, compress, sign and send in the export thread) — DuckDB's file, not yet read.
- */
-type Prepared = PreparedBatch;
-
-/**
  * The batch read ahead for a destination while its head is being sent: cut (when none is waiting) and read once the
  * head is prepared, so reading batch n+1 overlaps sending batch n. At most one per destination (memory stays
  * bounded by one batch); keyed by the destination's `updated_at` so a changed destination reads again.
  */
-interface Ahead { stamp: number; ready: Promise<{ batchId: string; body: Promise<Prepared> } | null> }
+interface Ahead { stamp: number; ready: Promise<{ batchId: string; body: Promise<PreparedBatch> } | null> }
 
 /** Drops a prepared batch nobody will send (a file left by a read-ahead that was not used). */
-function discard(p: Promise<Prepared>): void {
+function discard(p: Promise<PreparedBatch>): void {
   p.then((x) => { if ('path' in x) void rm(x.path, { force: true }); }, () => {});
 }
 
@@ -114,13 +108,13 @@ export class ExportWorker {
   }
 
   /** A batch made ready to send: its file when the sink reads files itself, else its body. */
-  private prepare(d: DestinationRow, b: Pick<BatchRow, 'source' | 'range_from' | 'range_to'>): Promise<Prepared> {
+  private prepare(d: DestinationRow, b: Pick<BatchRow, 'source' | 'range_from' | 'range_to'>): Promise<PreparedBatch> {
     if (b.source !== 'platform' && this.sink(d).sendFile) return statsFile(this.ctx, b.source, d.tenant_id, b.range_from, b.range_to, selection(d).pii).then((path) => ({ path }));
     return batchBody(this.ctx, d, b);
   }
 
   /** The prepared batch: the one read ahead when it is this batch, else prepared now. */
-  private async body(d: DestinationRow, b: BatchRow): Promise<Prepared> {
+  private async body(d: DestinationRow, b: BatchRow): Promise<PreparedBatch> {
     const a = this.ahead.get(d.id);
     if (a) {
       this.ahead.delete(d.id);

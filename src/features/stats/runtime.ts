@@ -6,7 +6,7 @@ import { geoOf } from '../playback/geo';
 import { analyticsSettings, type AnalyticsSettings } from './settings';
 import { ensureTables, applyRetention } from './tables';
 import { IngestQueue } from './queue';
-import { DeviceParser, type Device } from './device';
+import { DeviceParser } from './device';
 import { IpHasher } from './salt';
 import { EDGE_FLUSH, edgeRow, writeEdgeRows, type EdgeHit } from './rows';
 import { sessionize } from './sessionizer';
@@ -89,32 +89,21 @@ function buildRuntime(ctx: AppContext): StatsRuntime {
 }
 
 /**
- * Turns a batch of queued origin-log hits into `edge_requests` rows: the address hash, network and device of each
- * distinct (tenant, day, address) and User-Agent are worked out once per batch (a viewer's requests repeat them), and
- * the work is sliced (SLICE_MS) with turns of the event loop between slices.
+ * Turns a batch of queued origin-log hits into `edge_requests` rows: the network of each distinct address is looked up
+ * once per batch (a viewer's requests repeat it; the address hash and the device come from their own caches, IpHasher
+ * and DeviceParser), and the work is sliced (SLICE_MS) with turns of the event loop between slices.
  */
 export function edgeRowMaker(ips: IpHasher, geo: GeoLookup, devices: DeviceParser): (rows: readonly EdgeHit[]) => Promise<StatsParam[][]> {
   return async (rows) => {
     const out: StatsParam[][] = new Array(rows.length);
     const slice = timeSlicer();
     const nets = new Map<string | null, ViewerNet>();
-    const devs = new Map<string | null, Device>();
-    // Per salt (day), tenant and address: its hash.
-    const hashes = new Map<string, Map<string, Map<string | null, string | null>>>();
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i];
       const salt = ips.saltIfKnown(r.ts) ?? await ips.salt(r.ts);
       let net = nets.get(r.ip);
       if (!net) nets.set(r.ip, (net = geo.lookup(r.ip)));
-      let dev = devs.get(r.ua);
-      if (!dev) devs.set(r.ua, (dev = devices.parse(r.ua)));
-      let byTenant = hashes.get(salt);
-      if (!byTenant) hashes.set(salt, (byTenant = new Map()));
-      let byIp = byTenant.get(r.tenantId);
-      if (!byIp) byTenant.set(r.tenantId, (byIp = new Map()));
-      let h = byIp.get(r.ip);
-      if (h === undefined) byIp.set(r.ip, (h = ips.hash(salt, r.tenantId, r.ip)));
-      out[i] = edgeRow(r, h, net, dev);
+      out[i] = edgeRow(r, ips.hash(salt, r.tenantId, r.ip), net, devices.parse(r.ua));
       if (slice.due()) await slice.next();
     }
     return out;
