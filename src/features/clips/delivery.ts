@@ -1,6 +1,5 @@
 import { Elysia } from 'elysia';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { AppContext } from '../../kernel/context';
 import { AppError, notFound } from '../../kernel/errors';
 import { containedAbs, containedPath } from '../../kernel/fs/contain';
@@ -12,9 +11,8 @@ import { RANGE_SUBS, RANGE_VTT, rangeMasterWithSubs, rangeSubtitleLanguages, ran
 import type { Gate, Guarded } from '../playback/gate';
 import { ClipService } from './service';
 import { clipPrefix } from './final-files';
-import { mediaStoreOf, remoteMedia } from '../../kernel/media-store';
 import { checkKey } from '../../kernel/media-store/types';
-import { storedFiles } from '../media-delivery/serve-stored';
+import { storedMedia } from '../media-delivery/serve-stored';
 import type { ClipRow } from './store';
 
 /**
@@ -44,7 +42,7 @@ export function clipDeliveryRoutes(ctx: AppContext, gate: Gate) {
   };
   // A bucket media store (VS_MEDIA_STORE=s3://...): final clips are objects under `media/<tenant>/clips/<id>/`, read
   // as asset media is (a local spool copy answered with its exact length and ranges; an edge caches the answers).
-  const stored = remoteMedia(ctx) ? storedFiles(mediaStoreOf(ctx), { spool: { dir: join(ctx.config.dataDir, 'tmp', 'store-spool') } }) : null;
+  const stored = storedMedia(ctx);
   /** A final clip's object key in the bucket (null for a name with dot segments: a 404, not a bucket read). */
   const finalKey = (clip: ClipRow, ...rel: string[]): string | null => {
     try { return checkKey(clipPrefix(clip.tenant_id, clip.id) + rel.join('/')); } catch { return null; }

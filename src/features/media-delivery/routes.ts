@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { Elysia } from 'elysia';
 import type { AppContext } from '../../kernel/context';
 import { AppError, notFound } from '../../kernel/errors';
@@ -14,9 +13,8 @@ import { fdCache } from '../../kernel/fs/fd-cache';
 import { IDLE_TIMEOUT_S } from '../../kernel/http/server';
 import { dbMemo } from './db-memo';
 import { mayCarrySubs, subtitleDelivery } from '../subtitles/delivery';
-import { mediaStoreOf, remoteMedia } from '../../kernel/media-store';
 import { checkKey } from '../../kernel/media-store/types';
-import { storedFiles } from './serve-stored';
+import { storedMedia } from './serve-stored';
 import { watermarkChooser } from '../watermark/choice';
 
 /** True when a requested file name is a plain relative key (no dot segments): anything else is a 404, not a bucket read. */
@@ -46,7 +44,7 @@ export function mediaDeliveryRoutes(ctx: AppContext, gate: Gate) {
   const assets = dbMemo<ReturnType<typeof lookup>>();
   // Media in a bucket (VS_MEDIA_STORE=s3://...): versioned outputs are copied from it to a local spool (DATA/tmp/store-spool)
   // and answered from there (large downloads by range reads); previews stay local.
-  const stored = remoteMedia(ctx) ? storedFiles(mediaStoreOf(ctx), { spool: { dir: join(ctx.config.dataDir, 'tmp', 'store-spool') } }) : null;
+  const stored = storedMedia(ctx);
   /** The asset and output directory a checked request names (404 otherwise); preview only while encoding. */
   const resolve = ({ params, tenant, dbGeneration }: Guarded) => {
     const hit = assets.get(dbGeneration, `${tenant.id}/${params.asset}/${params.ver}`, () => lookup(tenant.id, params.asset, params.ver));

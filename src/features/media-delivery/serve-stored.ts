@@ -1,4 +1,7 @@
-import type { MediaStore, StoredStat } from '../../kernel/media-store';
+import { join } from 'node:path';
+import type { AppContext } from '../../kernel/context';
+import { mediaStoreOf, remoteMedia, type MediaStore, type StoredStat } from '../../kernel/media-store';
+import { slotKey } from '../../kernel/slots';
 import { notModified, parseRange, serveSized } from './serve-file';
 import { storeSpool, type StoreSpoolOptions } from './store-spool';
 
@@ -86,4 +89,16 @@ export function storedFiles(store: MediaStore, o: StoredFilesOptions) {
       return answer(streamed);
     },
   };
+}
+
+const STORED = slotKey<ReturnType<typeof storedFiles>>('media-delivery.stored');
+
+/**
+ * The app's reader of delivered media in a bucket media store (`VS_MEDIA_STORE=s3://…`): one spool (DATA/tmp/store-spool)
+ * with one byte budget and one stat memory for every delivery route that reads the bucket (asset outputs, final
+ * clips); null when media lives on local disk.
+ */
+export function storedMedia(ctx: AppContext): ReturnType<typeof storedFiles> | null {
+  if (!remoteMedia(ctx)) return null;
+  return ctx.slots.get(STORED, () => storedFiles(mediaStoreOf(ctx), { spool: { dir: join(ctx.config.dataDir, 'tmp', 'store-spool') } }));
 }
