@@ -1,7 +1,7 @@
 /**
  * Recording files wherever they are: on local disk (the open hour, every hour on a single box), or in a bucket media
  * store once their hour closed and moved (src/live/hour-mover.ts). Readers that need files (catch-up and start-over
- * segments, clip cuts, live-to-VOD, thumbnails) first `fetchRecorded` what they will read: each recording file not on
+ * segments, clip cuts, live-to-VOD, thumbnails) first `holdRecorded` what they will read: each recording file not on
  * disk is copied from the bucket into a local spool (the delivery spool's rules: native copy, exact size checked,
  * least recently used out past 1 GiB), and `localRecordingPath` then names that copy instead of the missing file.
  */
@@ -28,16 +28,9 @@ function spoolOf(ctx: AppContext): RecordingSpool {
 
 /**
  * Makes the recording files at these absolute paths readable: those not on disk are copied from the bucket (no-op on a
- * single box). Every copy is held until all of them are here, then kept at least the spool's grace (10 s) for the
- * reads that follow at once; a reader that takes longer holds them itself (`holdRecorded`).
- */
-export async function fetchRecorded(ctx: AppContext, paths: (string | null | undefined)[]): Promise<void> {
-  (await holdRecorded(ctx, paths))();
-}
-
-/**
- * `fetchRecorded`, with the copies held until the returned function is called (once read): the spool never removes
- * them meanwhile, however long the reading takes (a clip cut reads its pieces one after another between encodes).
+ * single box), each copy held until the returned function is called (once read): the spool never removes them
+ * meanwhile, however long the reading takes (a clip cut reads its pieces one after another between encodes). Released
+ * at once, the copies are kept at least the spool's grace (10 s) for the reads that follow.
  */
 export async function holdRecorded(ctx: AppContext, paths: (string | null | undefined)[]): Promise<() => void> {
   if (!remoteMedia(ctx)) return () => undefined;
@@ -60,7 +53,7 @@ export async function holdRecorded(ctx: AppContext, paths: (string | null | unde
   return release;
 }
 
-/** The path to read a recording file at: itself while on disk, else its fetched copy (`fetchRecorded` first), else itself. */
+/** The path to read a recording file at: itself while on disk, else its fetched copy (`holdRecorded` first), else itself. */
 export function localRecordingPath(ctx: AppContext, abs: string): string {
   if (!remoteMedia(ctx) || existsSync(abs)) return abs;
   const copy = spoolOf(ctx).copies.get(abs);

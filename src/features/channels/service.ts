@@ -26,7 +26,7 @@ import { recordedSpans, segmentTimes } from '../../live/lean-read';
 import { newTimes, type SegTimes } from '../../live/seg-times';
 import { initPath, recRoot, segmentAbsPath } from '../../live/paths';
 import { ChannelStore, type ChannelRow, type SegmentRow } from './store';
-import { fetchRecorded, holdRecorded, localRecordingPath, servableRecordingPath } from './recording-files';
+import { holdRecorded, localRecordingPath, servableRecordingPath } from './recording-files';
 import type { CreateChannel, PatchChannel } from './model';
 import { srtCallerUrl } from './view';
 import { SettingsService } from '../settings/service';
@@ -73,9 +73,8 @@ export function initFile(ctx: AppContext, ch: ChannelRow, rendition: string, ini
  * Makes these segments and init segments readable through `segmentFile` / `initFile`: those whose hour moved to a
  * bucket media store are copied into a local spool first (nothing to do on a single box).
  */
-export function fetchSegments(ctx: AppContext, ch: ChannelRow, rendition: string, segs: (SegmentRow | null | undefined)[], initMs: number[] = []): Promise<void> {
-  const d = ctx.config.dataDir;
-  return fetchRecorded(ctx, [...segs.map((s) => s && segmentAbsPath(d, s.path)), ...[...new Set(initMs)].map((ms) => initPath(d, ch.tenant_id, ch.id, rendition, ms))]);
+export async function fetchSegments(ctx: AppContext, ch: ChannelRow, rendition: string, segs: (SegmentRow | null | undefined)[], initMs: number[] = []): Promise<void> {
+  (await holdSegments(ctx, ch, rendition, segs, initMs))();
 }
 /** `fetchSegments`, with the copies held until the returned function is called (a reader that takes its time: a clip cut). */
 export function holdSegments(ctx: AppContext, ch: ChannelRow, rendition: string, segs: (SegmentRow | null | undefined)[], initMs: number[] = []): Promise<() => void> {
