@@ -1,7 +1,7 @@
 /**
- * Origin-log ingestion CPU per row: the old flush (rows prepared one lookup each, appended into `edge_stage`, then
- * EDGE_FLUSH moves them and groups the minute and day rollups in SQL) against the new one (lookups once per distinct
- * value in a batch, rows appended straight into `edge_requests` with their rollup rows summed in JavaScript), on the
+ * Origin-log ingestion CPU per row: the old flush (rows appended into `edge_stage`, then EDGE_FLUSH moves them and
+ * groups the minute and day rollups in SQL) against the new one (rows appended straight into `edge_requests` with
+ * their rollup rows summed in JavaScript), both with the same prepare step (edgeRowMaker), on the
  * same generated hits in the same run, rounds interleaved. CPU is the process's (process.cpuUsage: every thread,
  * DuckDB's included), per row, split into prepare (hash, geo, device) and write (DuckDB). Each path has its own
  * DuckDB file (one DuckDB thread, as `statsThreads` picks on two cores); at the end their rollups are compared.
@@ -14,12 +14,11 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openStats, type StatsParam, type StatsStore } from '../../src/kernel/stats';
 import { ensureTables } from '../../src/features/stats/tables';
-import { EDGE_FLUSH, edgeRow, writeEdgeRows, type EdgeHit } from '../../src/features/stats/rows';
+import { EDGE_FLUSH, writeEdgeRows, type EdgeHit } from '../../src/features/stats/rows';
 import { edgeRowMaker } from '../../src/features/stats/runtime';
 import { DeviceParser } from '../../src/features/stats/device';
 import { IpHasher } from '../../src/features/stats/salt';
 import { GeoLookup } from '../../src/features/playback/geo';
-import { timeSlicer } from '../../src/kernel/stats';
 import { median } from './lib';
 
 const { values: a } = parseArgs({ options: { rows: { type: 'string', default: '4000' }, rounds: { type: 'string', default: '12' }, viewers: { type: 'string', default: '60' } } });
@@ -53,24 +52,6 @@ function hits(round: number): EdgeHit[] {
   });
 }
 
-/** The flush's prepare step before this change (one hash key, device lookup per row; kept here as the baseline). */
-function oldPrepare(ips: IpHasher, geo: GeoLookup, devices: DeviceParser) {
-  return async (rows: EdgeHit[]): Promise<StatsParam[][]> => {
-    const out: StatsParam[][] = new Array(rows.length);
-    const slice = timeSlicer();
-    const nets = new Map<string | null, ReturnType<typeof geo.lookup>>();
-    for (let i = 0; i < rows.length; i++) {
-      const r = rows[i];
-      const salt = ips.saltIfKnown(r.ts) ?? await ips.salt(r.ts);
-      let net = nets.get(r.ip);
-      if (!net) nets.set(r.ip, (net = geo.lookup(r.ip)));
-      out[i] = edgeRow(r, ips.hash(salt, r.tenantId, r.ip), net, devices.parse(r.ua));
-      if (slice.due()) await slice.next();
-    }
-    return out;
-  };
-}
-
 const cpu = () => { const u = process.cpuUsage(); return u.user + u.system; };
 const dir = mkdtempSync(join(tmpdir(), 'vs-edge-ingest-'));
 type Path = { name: string; stats: StatsStore; prepare: (r: EdgeHit[]) => Promise<StatsParam[][]>; write: (rows: StatsParam[][]) => Promise<void>; prep: number[]; wr: number[] };
@@ -85,7 +66,7 @@ try {
     await stats.run(`SET checkpoint_threshold = '4GB'`);
     const ips = new IpHasher(stats), devices = new DeviceParser();
     paths.push(name === 'old'
-      ? { name, stats, prepare: oldPrepare(ips, geo, devices), write: (rows) => stats.append('edge_stage', rows, EDGE_FLUSH), prep: [], wr: [] }
+      ? { name, stats, prepare: edgeRowMaker(ips, geo, devices), write: (rows) => stats.append('edge_stage', rows, EDGE_FLUSH), prep: [], wr: [] }
       : { name, stats, prepare: edgeRowMaker(ips, geo, devices), write: (rows) => writeEdgeRows(stats, rows), prep: [], wr: [] });
   }
   // One warm-up round each (salts, prepared statements, first appender), then rounds interleaved old/new, new/old.
