@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
 import { canonicalize, isCleanPath, rawSegmentsClean, rawTargetPatterns, RAW_MAX_SEGMENTS } from '../../src/kernel/http/canonical';
 import { serveApp, type HttpServer } from '../../src/kernel/http/server';
+import { ExactPaths, exactSafe } from '../../src/kernel/http/exact-routes';
+import { FastLanes } from '../../src/kernel/http/fast-lane';
 import { rawRequest } from '../helpers/raw-http';
 
 // Issue 41 item 3: Bun's request.url is already normalised (`\` → `/`, `%2E%2e` → `..` resolved), so the canonical
@@ -84,5 +86,69 @@ describe('serveApp judges the raw request target', () => {
       const a = await get(t);
       expect({ t, status: a.status }).toEqual({ t, status: bad ? 400 : 200 });
     }), { numRuns: 200, seed: 4103 });
+  });
+});
+
+describe('exact routes for the paths fast lanes answer most', () => {
+  test('exactSafe: plain segments only — no dot segment, hidden name, route syntax or percent-encoding', () => {
+    for (const p of ['/s/v1/bench/pages/0193abcd-1234', '/s/v1/a/route', '/a.b/c~d_e', '/x/a..b']) expect({ p, ok: exactSafe(p) }).toEqual({ p, ok: true });
+    for (const p of ['/', '', '/s/v1/', '/a/./b', '/a/../b', '/a/.x', '/a/:id', '/a/*', '/a/%70', '/a;b', '/a//b', '/a\\b', '/a/b?x', '/שלום', `/${'a'.repeat(1100)}`]) {
+      expect({ p, ok: exactSafe(p) }).toEqual({ p, ok: false });
+    }
+  });
+
+  test('ExactPaths: the most answered paths over the threshold, at most max; chosen paths stay while busy; null when unchanged', () => {
+    const e = new ExactPaths(2, 3);
+    const answer = (p: string, n: number) => { for (let i = 0; i < n; i++) e.count(p); };
+    expect(e.next()).toBeNull();
+    answer('/a/one', 5); answer('/a/two', 9); answer('/a/three', 4); answer('/a/few', 2); answer('/a/%70', 50);
+    expect(e.next()).toEqual(['/a/two', '/a/one']);
+    expect(e.current()).toEqual(['/a/two', '/a/one']);
+    // Same traffic: unchanged. A newcomer busier than a chosen path does not push out one still over the threshold.
+    answer('/a/one', 3); answer('/a/two', 3); answer('/a/three', 40);
+    expect(e.next()).toBeNull();
+    // '/a/one' goes quiet: its place goes to the busiest other.
+    answer('/a/two', 3); answer('/a/three', 40); answer('/a/one', 2);
+    expect(e.next()).toEqual(['/a/two', '/a/three']);
+    // Nothing answered: none chosen.
+    expect(e.next()).toEqual([]);
+    expect(e.next()).toBeNull();
+  });
+
+  test('a hot path gets an exact route: answered as before; hostile raw targets that resolve to it still 400', async () => {
+    const lanes = new FastLanes();
+    lanes.add('/s/v1/', (req, path, query, id) => (path.endsWith('/hot') ? new Response(`lane ${path}?${query}`, { headers: { 'x-request-id': id } }) : undefined));
+    const srv = serveApp((r) => new Response(`app ${new URL(r.url).pathname}`), { port: 0, host: '127.0.0.1', maxBodyBytes: 1024, lanes, exactRoutes: { max: 4, minAnswers: 1, periodMs: 200 } });
+    try {
+      const get = (target: string, host = 'a') => rawRequest(srv.port, `GET ${target} HTTP/1.1\r\nHost: ${host}`);
+      const deadline = Date.now() + 10_000;
+      while (!srv.exactPaths().includes('/s/v1/site/pages/hot')) {
+        if (Date.now() > deadline) throw new Error('the hot path got no exact route');
+        expect((await get('/s/v1/site/pages/hot?x=1')).body.toString()).toBe('lane /s/v1/site/pages/hot?x=1');
+      }
+      // Each check below follows an answer on the hot path, so every 200 ms period keeps it chosen: the exact route is
+      // in the router while the hostile targets are sent (asserted each time).
+      const stillExact = async () => {
+        expect((await get('/s/v1/site/pages/hot')).status).toBe(200);
+        expect(srv.exactPaths()).toContain('/s/v1/site/pages/hot');
+      };
+      for (const [t, want] of [
+        ['/s/v1/site/pages/hot', 'lane /s/v1/site/pages/hot?'], ['/s/v1/site/pages/hot?q=%2e', 'lane /s/v1/site/pages/hot?q=%2e'],
+        ['http://b/s/v1/site/pages/hot', 'lane /s/v1/site/pages/hot?'], ['/s/v1/site/pages/cold', 'app /s/v1/site/pages/cold'],
+      ] as const) {
+        await stillExact();
+        const a = await get(t);
+        expect({ t, status: a.status, body: a.body.toString() }).toEqual({ t, status: 200, body: want });
+      }
+      for (const t of ['/s/v1/site/x/../pages/hot', '/s/v1/site/pages/./hot', '/s/v1/site/pages/%2e/hot', '/s/v1/x/%2E%2e/site/pages/hot',
+        '/s/v1\\site/pages/hot', '/s/v1/site/pages/hot/x/..', '/s/v1/site//pages/hot']) {
+        await stillExact();
+        const a = await get(t);
+        expect({ t, status: a.status, type: a.headers['content-type'] }).toEqual({ t, status: 400, type: 'application/problem+json' });
+      }
+      // Every other check still runs on an exact route: a malformed Host is refused.
+      await stillExact();
+      expect((await get('/s/v1/site/pages/hot', 'a b')).status).toBe(400);
+    } finally { await srv.stop(0); }
   });
 });

@@ -1,5 +1,6 @@
 import { assignRequestId, keepRequestId, makeRequestId } from './request-id';
 import { canonicalize, rawSegmentsClean, rawTargetPatterns, type CanonicalTarget } from './canonical';
+import { ExactPaths } from './exact-routes';
 import { announcesBody } from './body';
 import { hasKernelHeaders } from './answer';
 import { accelAnswer, markViaFront } from './accel';
@@ -23,7 +24,24 @@ export function clientIp(req: Request): string | null {
 }
 
 /** A running HTTP listener. */
-export interface HttpServer { port: number; stop(graceS: number): Promise<void> }
+export interface HttpServer {
+  port: number; stop(graceS: number): Promise<void>;
+  /** The paths the TCP router matches exactly now (see exact-routes.ts); empty on a Unix listener. */
+  exactPaths(): readonly string[];
+}
+
+/** How a TCP listener with fast lanes chooses exact routes (see exact-routes.ts). */
+export interface ExactRouteOptions {
+  /** At most this many paths. */
+  max: number;
+  /** Lane answers a path needs in one period to be (or stay) routed exactly. */
+  minAnswers: number;
+  /** How often the choice is made (and the router reloaded when it changed). */
+  periodMs: number;
+}
+
+/** 64 paths answered at least 5 times a second on average, chosen every 10 s. */
+const EXACT_DEFAULTS: ExactRouteOptions = { max: 64, minAnswers: 50, periodMs: 10_000 };
 
 /** Options of `serveApp`. */
 export interface ServeOptions {
@@ -44,6 +62,8 @@ export interface ServeOptions {
    * server started (the app is built once its address is known).
    */
   lanes?: FastLanes;
+  /** TCP listener with lanes only: exact routes for the paths lanes answer most (defaults EXACT_DEFAULTS; false: none). */
+  exactRoutes?: ExactRouteOptions | false;
 }
 
 /** Seconds a connection may send and receive nothing before the server closes it (also bounds `fdCache`'s grace). */
@@ -63,12 +83,16 @@ const MANAGEMENT = /^\/(v1|mcp|healthz)(\/|$)/;
  * it must never be read as the next request on a kept-alive connection). A request under a fast lane's prefix
  * (`opts.lanes`) is offered to that lane after all of the above and before `handle`, with its request id as an
  * argument: the id and the peer address are kept on the Request (`requestId`, `clientIp`) only when the app answers.
+ * The paths lanes answer most get exact routes in the TCP router (exact-routes.ts): a raw target equal to one is clean
+ * as it stands and skips the raw-segment judge, nothing else.
  */
 export function serveApp(handle: (req: Request) => Response | Promise<Response>, opts: ServeOptions): HttpServer {
   let inflight = 0;
   const peer = opts.unix ? opts.peerHeader ?? null : null;
   const accelRoot = opts.unix ? opts.accelRoot ?? null : null;
   const lanes = opts.lanes ?? null;
+  const exact = lanes !== null && !opts.unix && opts.exactRoutes !== false ? opts.exactRoutes ?? EXACT_DEFAULTS : null;
+  const chooser = exact ? new ExactPaths(exact.max, exact.minAnswers) : null;
   const goodHosts = new Set<string>();
   const knownUrls = new Map<string, CanonicalTarget>();
   const problemsBase = opts.problemsBase ?? '/problems';
@@ -136,7 +160,10 @@ export function serveApp(handle: (req: Request) => Response | Promise<Response>,
         (r as WithPeer)[PEER] = peer ? { ip: forwarded } : { srv, raw: req };
         if (accelRoot) markViaFront(r);
         out = handle(r);
-      } else out = fast;
+      } else {
+        out = fast;
+        chooser?.count(path);
+      }
     } catch (e) {
       return failed(e);
     }
@@ -147,9 +174,9 @@ export function serveApp(handle: (req: Request) => Response | Promise<Response>,
   /** The raw-target judge in front of `serve` (TCP): the matched pattern's params are the raw segments. */
   const judged = (req: Request & { params?: Record<string, string> }, srv: Server<undefined>) =>
     (rawSegmentsClean(req.params) ? serve(req, srv) : refuse(req, 'malformed request target: dot segment or backslash'));
-  const entry = opts.unix
-    ? { fetch: serve }
-    : { routes: Object.fromEntries(rawTargetPatterns().map((p) => [p, judged])), fetch: (req: Request) => refuse(req, 'malformed request target') };
+  const patterns: Record<string, typeof judged> = Object.fromEntries(rawTargetPatterns().map((p) => [p, judged]));
+  const unrouted = (req: Request) => refuse(req, 'malformed request target');
+  const entry = opts.unix ? { fetch: serve } : { routes: patterns, fetch: unrouted };
   const server = Bun.serve({
     ...listen,
     ...(entry as unknown as { fetch: typeof serve }),
@@ -157,9 +184,20 @@ export function serveApp(handle: (req: Request) => Response | Promise<Response>,
     idleTimeout: IDLE_TIMEOUT_S,
     development: false,
   });
+  // Once a period: the router gets exact routes for the chosen paths (straight to `serve`: their raw target is clean).
+  const timer = exact && chooser ? setInterval(() => {
+    const paths = chooser.next();
+    if (paths === null) return;
+    const routes: Record<string, typeof judged> = { ...patterns };
+    for (const p of paths) routes[p] = serve;
+    server.reload({ routes, fetch: unrouted } as unknown as Parameters<typeof server.reload>[0]);
+  }, exact.periodMs) : null;
+  timer?.unref();
   return {
     port: server.port ?? 0,
+    exactPaths: () => chooser?.current() ?? [],
     async stop(graceS: number) {
+      if (timer) clearInterval(timer);
       const done = server.stop(false);
       const deadline = Date.now() + graceS * 1000;
       while (inflight > 0 && Date.now() < deadline) await Bun.sleep(20);
