@@ -16,7 +16,9 @@ export class Slots {
 
   /** The object in slot `k`, built by `make` on first use. */
   get<T>(k: SlotKey<T>, make: () => T): T {
-    if (this.m.has(k)) return this.m.get(k) as T;
+    // One lookup on the common path (read per request by hot paths); `has` only for a slot holding undefined.
+    const got = this.m.get(k);
+    if (got !== undefined || this.m.has(k)) return got as T;
     const v = make();
     this.m.set(k, v);
     return v;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
-import { canonicalize, isCleanPath, rawSegmentsClean, rawTargetPatterns, RAW_MAX_SEGMENTS } from '../../src/kernel/http/canonical';
+import { canonicalize, isCleanPath, rawSegmentsClean, rawTargetPatterns, RAW_MAX_SEGMENTS, type KnownTarget } from '../../src/kernel/http/canonical';
 import { serveApp, type HttpServer } from '../../src/kernel/http/server';
 import { ExactPaths, exactSafe } from '../../src/kernel/http/exact-routes';
 import { FastLanes } from '../../src/kernel/http/fast-lane';
@@ -33,7 +33,7 @@ describe('canonical rules (pure)', () => {
   });
 
   test('canonicalize with remembered URLs answers exactly as without, asked once or twice; refusals are never remembered', () => {
-    const known = new Map<string, { path: string; query: string }>();
+    const known = new Map<string, KnownTarget>();
     const view = (c: ReturnType<typeof canonicalize>) => (typeof c === 'string' ? c : { path: c.path, query: c.query, url: c.request.url });
     const host = fc.constantFrom('127.0.0.1:8080', 'example.com', 'a.b.c', '');
     const seg = fc.constantFrom('s', 'v1', 'x', '.', '..', '%2e', '%2E%2e', '%252e', 'a%2fb', 'a b', '%', '%zz', '', 'é', 'a\\b', '%5c', 'q?x=1', 'y#z');

@@ -36,11 +36,14 @@ export class SiteService {
     return d?.verified_at ? this.store.siteById(d.site_id)?.tenant_id ?? null : null;
   }
 
+  /** The app's change counters (one map per app, in its slots; read per Sites Delivery request). */
+  private gens: Map<string, number> | null = null;
+
   /** The change counter of a site (0 before any write in this process). */
-  generation(siteId: string): number { return this.ctx.slots.get(GENERATIONS, newGenerations).get(siteId) ?? 0; }
+  generation(siteId: string): number { return (this.gens ??= this.ctx.slots.get(GENERATIONS, newGenerations)).get(siteId) ?? 0; }
   /** Marks a site changed (its cached delivery answers are rebuilt on next read). */
   bump(siteId: string): void {
-    const m = this.ctx.slots.get(GENERATIONS, () => new Map<string, number>());
+    const m = this.ctx.slots.get(GENERATIONS, newGenerations);
     m.set(siteId, (m.get(siteId) ?? 0) + 1);
     this.store.touchSite(siteId, this.ctx.clock.now());
   }

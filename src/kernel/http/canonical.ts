@@ -21,6 +21,9 @@ export type TargetFault = 'bad_host' | 'bad_path';
 /** A canonical target: its path (still percent-encoded) and raw query (without `?`). */
 export interface CanonicalTarget { path: string; query: string }
 
+/** A URL remembered as canonical, with the Host header it came with (found valid then). */
+export interface KnownTarget extends CanonicalTarget { host: string | null }
+
 /** The canonical view of one request: its path (still percent-encoded), raw query, and the request to route. */
 export interface CanonicalRequest extends CanonicalTarget { request: Request }
 
@@ -110,19 +113,20 @@ const KNOWN_URLS = 1024;
  * them, and the request itself, rebuilt on a canonical origin when the router would otherwise slice its URL
  * somewhere else (short or empty Host, absolute-form targets). `goodHosts` (one per server) remembers Host values
  * already found valid; `knownUrls` (one per server) remembers URLs already found canonical (as the router reads them)
- * with their path and query, so a URL asked for again (a kept answer, its 304) is split and judged once: the verdict
- * depends on the URL's text alone.
+ * with their path, query and Host header, so a URL asked for again with the same Host (a kept answer, its 304) is
+ * split and judged once: the verdict depends on those two texts alone.
  */
-export function canonicalize(req: Request, goodHosts?: Set<string>, knownUrls?: Map<string, CanonicalTarget>): CanonicalRequest | TargetFault {
+export function canonicalize(req: Request, goodHosts?: Set<string>, knownUrls?: Map<string, KnownTarget>): CanonicalRequest | TargetFault {
   const host = req.headers.get('host');
+  const url = req.url;
+  // A URL asked for again with the same Host header: the same verdict (both were judged then), no check repeated.
+  const known = knownUrls?.get(url);
+  if (known !== undefined && known.host === host) return { path: known.path, query: known.query, request: req };
   if (host !== null && !goodHosts?.has(host)) {
     if (!isValidHost(host)) return 'bad_host';
     // A server sees few distinct Host values: remember the valid ones (bounded) so the pattern runs once per value.
     if (goodHosts) { if (goodHosts.size >= 256) goodHosts.clear(); goodHosts.add(host); }
   }
-  const url = req.url;
-  const known = knownUrls?.get(url);
-  if (known !== undefined) return { path: known.path, query: known.query, request: req };
   const i = pathStart(url);
   if (i < 0) return 'bad_path';
   const q = url.indexOf('?', i);
@@ -130,7 +134,7 @@ export function canonicalize(req: Request, goodHosts?: Set<string>, knownUrls?: 
   const query = q < 0 ? '' : url.slice(q + 1);
   if (!isCleanPath(path) || query.includes('#')) return 'bad_path';
   if (i === url.indexOf('/', ROUTER_OFFSET)) {
-    if (knownUrls && url.length <= KNOWN_URL_MAX) { if (knownUrls.size >= KNOWN_URLS) knownUrls.clear(); knownUrls.set(url, { path, query }); }
+    if (knownUrls && url.length <= KNOWN_URL_MAX) { if (knownUrls.size >= KNOWN_URLS) knownUrls.clear(); knownUrls.set(url, { path, query, host }); }
     return { path, query, request: req };
   }
   // The router would read another path from this URL: hand it a request whose URL it reads the same way.

@@ -1,5 +1,5 @@
 import { assignRequestId, keepRequestId, makeRequestId } from './request-id';
-import { canonicalize, rawSegmentsClean, rawTargetPatterns, type CanonicalTarget } from './canonical';
+import { canonicalize, rawSegmentsClean, rawTargetPatterns, type KnownTarget } from './canonical';
 import { ExactPaths } from './exact-routes';
 import { announcesBody } from './body';
 import { hasKernelHeaders } from './answer';
@@ -94,7 +94,7 @@ export function serveApp(handle: (req: Request) => Response | Promise<Response>,
   const exact = lanes !== null && !opts.unix && opts.exactRoutes !== false ? opts.exactRoutes ?? EXACT_DEFAULTS : null;
   const chooser = exact ? new ExactPaths(exact.max, exact.minAnswers) : null;
   const goodHosts = new Set<string>();
-  const knownUrls = new Map<string, CanonicalTarget>();
+  const knownUrls = new Map<string, KnownTarget>();
   const problemsBase = opts.problemsBase ?? '/problems';
   /** Adds the kernel's headers to an answer and ends its in-flight count. */
   const finish = (res: Response, r: Request, id: string, path: string): Response => {
