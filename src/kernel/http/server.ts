@@ -190,7 +190,7 @@ export function serveApp(handle: (req: Request) => Response | Promise<Response>,
     if (paths === null) return;
     const routes: Record<string, typeof judged> = { ...patterns };
     for (const p of paths) routes[p] = serve;
-    server.reload({ routes, fetch: unrouted } as unknown as Parameters<typeof server.reload>[0]);
+    server.reload({ routes, fetch: unrouted, development: false } as unknown as Parameters<typeof server.reload>[0]);
   }, exact.periodMs) : null;
   timer?.unref();
   return {
