@@ -3,7 +3,11 @@
  * SETTLE_MS ago (their last segments are indexed by then) get a recognition track per language the tenant's setting
  * names for recordings, unless they have one already, are excluded from catch-up, or have nothing recorded. The
  * position is durable (a named cursor holding epoch ms): a restart neither repeats nor loses programmes; the first
- * start begins from now (programmes that ended before are not recognised retroactively).
+ * start begins from now (programmes that ended before are not recognised retroactively). A pass that finds nothing
+ * only reads: the position is written with the tracks it creates, and otherwise at most once a minute (an idle
+ * appliance made a write transaction and its WAL fsyncs on the event loop every 2 s here, as the guide clock once
+ * did), so after a restart a pass looks back at most a minute further than it ran: over programmes it found none of
+ * then (a programme added there since is recognised; `hasProgrammeTrack` never makes a second track).
  */
 import type { AppContext } from '../../kernel/context';
 import { AppError } from '../../kernel/errors';
@@ -19,14 +23,34 @@ const CURSOR = 'subtitles-auto-recordings';
 export const SETTLE_MS = 6_000;
 const BATCH = 200;
 const TICK_MS = 2_000;
+/** How far the stored position may lag the in-memory one while no programme ends. */
+const IDLE_SAVE_MS = 60_000;
 
-/** One pass at `now`: queues the due recognitions; returns how many tracks it created. */
-export function channelAutoPass(ctx: AppContext, now = ctx.clock.now()): number {
-  const upto = now - SETTLE_MS;
-  const last = outboxCursor(ctx.db, CURSOR);
-  if (!last) { setOutboxCursor(ctx.db, CURSOR, upto); return 0; }
-  if (upto <= last) return 0;
-  const rows = programmesEndingBetween(ctx, last, upto, BATCH);
+/** Auto-subtitles over one database: `pass(now)` queues the due recognitions and returns how many tracks it created. */
+export function channelAuto(ctx: AppContext): { pass(now?: number): number } {
+  let last: number | null = null; // the position; null until read from the database
+  let saved = 0; // the position as last written
+  return {
+    pass(now = ctx.clock.now()): number {
+      const upto = now - SETTLE_MS;
+      if (last === null) {
+        const stored = outboxCursor(ctx.db, CURSOR);
+        if (!stored) { setOutboxCursor(ctx.db, CURSOR, upto); last = saved = upto; return 0; }
+        last = saved = stored;
+      }
+      if (upto <= last) return 0;
+      const { found, made, next } = passBetween(ctx, last, upto);
+      last = next;
+      // Written whenever the pass found programmes; a pass that found none only once a minute.
+      if (found > 0 || next - saved >= IDLE_SAVE_MS) { setOutboxCursor(ctx.db, CURSOR, next); saved = next; }
+      return made;
+    },
+  };
+}
+
+/** The programmes ending in (from, upto]: how many, the tracks created for them, and the position to resume from. */
+function passBetween(ctx: AppContext, from: number, upto: number): { found: number; made: number; next: number } {
+  const rows = programmesEndingBetween(ctx, from, upto, BATCH);
   const svc = new ChannelSubtitleService(ctx), store = new ChannelTrackStore(ctx.db);
   const rules = new Map<string, (p: (typeof rows)[number]) => boolean>();
   let made = 0;
@@ -46,14 +70,14 @@ export function channelAutoPass(ctx: AppContext, now = ctx.clock.now()): number 
   }
   // A full batch resumes after its last end (programmes ending at the same ms stay in one batch in practice).
   const last2 = rows[rows.length - 1];
-  setOutboxCursor(ctx.db, CURSOR, rows.length === BATCH && last2 ? (last2.play_end_ms ?? last2.end_ms) : upto);
-  return made;
+  return { found: rows.length, made, next: rows.length === BATCH && last2 ? (last2.play_end_ms ?? last2.end_ms) : upto };
 }
 
-/** Runs `channelAutoPass` every 2 s until shutdown. */
+/** Runs a `channelAuto` pass every 2 s until shutdown. */
 export function startChannelAutoSubtitles(ctx: AppContext): void {
+  const auto = channelAuto(ctx);
   const timer = setInterval(() => {
-    try { channelAutoPass(ctx); } catch (e) { ctx.log.error('auto-subtitles for recordings failed', { error: String(e) }); }
+    try { auto.pass(); } catch (e) { ctx.log.error('auto-subtitles for recordings failed', { error: String(e) }); }
   }, TICK_MS);
   ctx.onStop(() => clearInterval(timer));
 }
