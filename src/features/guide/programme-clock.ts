@@ -8,7 +8,7 @@
 import type { AppContext } from '../../kernel/context';
 import { tx } from '../../kernel/db/sqlite';
 import { emitEvent } from '../../kernel/events/outbox';
-import { outboxCursor, setOutboxCursor } from '../../kernel/events/cursors';
+import { LazyCursor } from '../../kernel/events/cursors';
 import { iso } from '../../kernel/clock';
 import { channelById } from '../channels/service';
 import { GuideStore } from './store';
@@ -22,26 +22,18 @@ const IDLE_SAVE_MS = 60_000;
 /** A guide clock over one database: `tick(now)` emits the starts in (last, now] and returns how many it emitted. */
 export function programmeClock(ctx: AppContext): { tick(now?: number): number } {
   const store = new GuideStore(ctx.db);
-  let last: number | null = null; // the position; null until read from the database
-  let saved = 0; // the position as last written
+  const cursor = new LazyCursor(ctx.db, CURSOR, IDLE_SAVE_MS);
   return {
     tick(now = ctx.clock.now()): number {
-      if (last === null) {
-        const stored = outboxCursor(ctx.db, CURSOR);
-        // First run: start from now (programmes already on air are not announced).
-        if (!stored) { setOutboxCursor(ctx.db, CURSOR, now); last = saved = now; return 0; }
-        last = saved = stored;
-      }
+      // First run: start from now (programmes already on air are not announced).
+      const last = cursor.position(now);
+      if (last === null) return 0;
       const from = Math.max(last, now - CATCH_UP_MS);
       if (now <= from) return 0;
       // Read outside a transaction: this process is the database's only writer, so the rows cannot change before the
       // transaction below, which an idle tick never opens.
       const rows = store.startingBetween(from, now, BATCH);
-      if (rows.length === 0) {
-        last = now;
-        if (now - saved >= IDLE_SAVE_MS) { setOutboxCursor(ctx.db, CURSOR, now); saved = now; }
-        return 0;
-      }
+      if (rows.length === 0) { cursor.idle(now); return 0; }
       // A full batch resumes after its last start (programmes starting at the same ms stay in one batch in practice).
       const next = rows.length === BATCH ? rows[rows.length - 1].start_ms : now;
       tx(ctx.db, () => {
@@ -49,10 +41,10 @@ export function programmeClock(ctx: AppContext): { tick(now?: number): number } 
           const ch = channelById(ctx, p.tenant_id, p.channel_id);
           emitEvent(ctx.db, p.tenant_id, 'channel.programme_started', { channel: p.channel_id, channel_id: p.channel_id, slug: ch?.slug ?? null, programme: p.id, title: p.title, start: iso(p.start_ms), end: iso(p.end_ms) }, now);
         }
-        setOutboxCursor(ctx.db, CURSOR, next);
+        cursor.write(next);
       });
       // Only once committed: a failed transaction leaves the position where it was, to be tried again next tick.
-      last = saved = next;
+      cursor.committed(next);
       return rows.length;
     },
   };

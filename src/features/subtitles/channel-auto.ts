@@ -11,7 +11,7 @@
  */
 import type { AppContext } from '../../kernel/context';
 import { AppError } from '../../kernel/errors';
-import { outboxCursor, setOutboxCursor } from '../../kernel/events/cursors';
+import { LazyCursor } from '../../kernel/events/cursors';
 import { exclusionMatcher } from '../guide/exclusions';
 import { exclusionRules, programmesEndingBetween } from '../guide/service';
 import { autoRecordingLanguages } from './channel-engine';
@@ -28,21 +28,15 @@ const IDLE_SAVE_MS = 60_000;
 
 /** Auto-subtitles over one database: `pass(now)` queues the due recognitions and returns how many tracks it created. */
 export function channelAuto(ctx: AppContext): { pass(now?: number): number } {
-  let last: number | null = null; // the position; null until read from the database
-  let saved = 0; // the position as last written
+  const cursor = new LazyCursor(ctx.db, CURSOR, IDLE_SAVE_MS);
   return {
     pass(now = ctx.clock.now()): number {
       const upto = now - SETTLE_MS;
-      if (last === null) {
-        const stored = outboxCursor(ctx.db, CURSOR);
-        if (!stored) { setOutboxCursor(ctx.db, CURSOR, upto); last = saved = upto; return 0; }
-        last = saved = stored;
-      }
-      if (upto <= last) return 0;
+      const last = cursor.position(upto);
+      if (last === null || upto <= last) return 0;
       const { found, made, next } = passBetween(ctx, last, upto);
-      last = next;
       // Written whenever the pass found programmes; a pass that found none only once a minute.
-      if (found > 0 || next - saved >= IDLE_SAVE_MS) { setOutboxCursor(ctx.db, CURSOR, next); saved = next; }
+      if (found > 0) { cursor.write(next); cursor.committed(next); } else cursor.idle(next);
       return made;
     },
   };

@@ -96,12 +96,15 @@ export function serveApp(handle: (req: Request) => Response | Promise<Response>,
   const goodHosts = new Set<string>();
   const knownUrls = new Map<string, KnownTarget>();
   const problemsBase = opts.problemsBase ?? '/problems';
-  /** Adds the kernel's headers to an answer and ends its in-flight count. */
-  const finish = (res: Response, r: Request, id: string, path: string): Response => {
+  /**
+   * Adds the kernel's headers to an answer and ends its in-flight count. A fast lane's answer (`lane`) carries them
+   * already (the lane's contract); the checks of status and method apply to it as to any answer.
+   */
+  const finish = (res: Response, r: Request, id: string, path: string, lane = false): Response => {
     inflight--;
     if (accelRoot) res = accelAnswer(r, res, accelRoot) ?? res;
-    // Answers built with the kernel's headers (managementJson) need no second pass over their headers.
-    if (!hasKernelHeaders(res, id)) {
+    // Answers built with the kernel's headers (managementJson, fast lanes) need no second pass over their headers.
+    if (!lane && !hasKernelHeaders(res, id)) {
       let h = res.headers;
       try {
         h.set('x-request-id', id);
@@ -116,18 +119,6 @@ export function serveApp(handle: (req: Request) => Response | Promise<Response>,
     if (res.status >= 400 && !r.bodyUsed && announcesBody(r)) res.headers.set('connection', 'close');
     // A HEAD answer leaves with no body at all: given one (serveFile's stand-in of the right length), Bun 1.4 drops the
     // explicit Content-Length and announces chunked encoding instead (1.3 kept it).
-    if (r.method === 'HEAD' && res.body !== null) return new Response(null, { status: res.status, statusText: res.statusText, headers: res.headers });
-    return res;
-  };
-  /**
-   * Ends a fast lane's answer: it carries the kernel's headers already (the lane's contract), and a lane answers only
-   * what it keeps in memory (no file answers, no request body read); the checks `finish` makes of a status and method
-   * stay.
-   */
-  const finishLane = (res: Response, r: Request): Response => {
-    inflight--;
-    if (accelRoot) res = accelAnswer(r, res, accelRoot) ?? res;
-    if (res.status >= 400 && !r.bodyUsed && announcesBody(r)) res.headers.set('connection', 'close');
     if (r.method === 'HEAD' && res.body !== null) return new Response(null, { status: res.status, statusText: res.statusText, headers: res.headers });
     return res;
   };
@@ -167,7 +158,7 @@ export function serveApp(handle: (req: Request) => Response | Promise<Response>,
     } catch (e) {
       return failed(e);
     }
-    if (fast !== undefined) return finishLane(fast, r);
+    if (fast !== undefined) return finish(fast, r, id, path, true);
     if (out instanceof Response) return finish(out, r, id, path);
     return Promise.resolve(out).then((res) => finish(res, r, id, path), failed);
   };
